@@ -1,0 +1,69 @@
+import { importFolder } from '../../core/ingest/pipeline';
+import { parseChunkerSpec } from '../../core/ingest/chunkers/index';
+import type { ImportReport } from '../../core/ingest/types';
+import { embedModel, type CliContext } from '../context';
+
+export interface ImportFlags {
+  model?: string | undefined;
+  noEmbed: boolean;
+  chunker?: string | undefined;
+  maxFileMb?: string | undefined;
+  batch?: string | undefined;
+}
+
+export async function importCommand(ctx: CliContext, folder: string, flags: ImportFlags): Promise<number> {
+  const model = embedModel(ctx, flags.model);
+  const maxFileBytes = flags.maxFileMb ? Math.round(Number(flags.maxFileMb) * 1024 * 1024) : undefined;
+  const batch = flags.batch ? Number(flags.batch) : undefined;
+  const report = await importFolder(ctx.db, folder, {
+    embedding: flags.noEmbed ? null : { gateway: ctx.gateway, model, ...(batch ? { batchSize: batch } : {}) },
+    ...(flags.chunker ? { chunker: parseChunkerSpec(flags.chunker) } : {}),
+    ...(maxFileBytes ? { maxFileBytes } : {}),
+    signal: ctx.signal,
+    onProgress: (p) => {
+      const label = p.phase === 'indexing' ? `${p.filesDone}/${p.filesTotal} files · ${p.chunks} chunks · ${p.currentFile ?? ''}` : p.phase;
+      ctx.out.progress(p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 0, label);
+    },
+  });
+  ctx.out.result(toJson(report), () => human(report));
+  return report.cancelled ? 130 : 0;
+}
+
+/** The documented `import --json` shape, plus what a script needs to know about embedding. */
+function toJson(r: ImportReport) {
+  return {
+    documents: r.documents,
+    chunks: r.chunks,
+    embedded: r.embedded,
+    embedRequests: r.embedRequests,
+    errors: r.errors,
+    skipped: r.skipped,
+    ms: r.ms,
+    embedding: r.embedding,
+    cancelled: r.cancelled,
+    collection: r.collection,
+  };
+}
+
+function human(r: ImportReport): string {
+  const d = r.documents;
+  const lines = [
+    `${r.cancelled ? 'Import cancelled' : 'Imported'} ${r.collection.root} in ${(r.ms / 1000).toFixed(1)} s`,
+    `  documents: ${d.added} added, ${d.updated} updated, ${d.unchanged} unchanged, ${d.deleted} deleted, ${d.skipped} skipped, ${d.failed} failed`,
+    `  chunks written: ${r.chunks}; embedded: ${r.embedded} in ${r.embedRequests} requests`,
+  ];
+  if (r.embedding.status === 'unavailable') {
+    lines.push(`  embeddings: not made (${r.embedding.error?.message}) — keyword search works; run "quire embed" later.`);
+  } else if (r.embedding.status === 'off') {
+    lines.push('  embeddings: off (--no-embed) — keyword search only until "quire embed".');
+  }
+  if (r.errors.length > 0) {
+    lines.push(`  failed files:`);
+    for (const e of r.errors.slice(0, 20)) lines.push(`    ${e.path}: ${e.message}`);
+    if (r.errors.length > 20) lines.push(`    … and ${r.errors.length - 20} more (use --json for all)`);
+  }
+  const reasons = new Map<string, number>();
+  for (const s of r.skipped) reasons.set(s.reason, (reasons.get(s.reason) ?? 0) + 1);
+  if (reasons.size > 0) lines.push(`  skipped: ${[...reasons].map(([k, n]) => `${n} ${k}`).join(', ')}`);
+  return lines.join('\n');
+}

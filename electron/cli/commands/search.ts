@@ -1,0 +1,50 @@
+import { QuireError } from '../../../shared/errors';
+import { SEARCH_MODES, type SearchMode, type SearchResponse } from '../../../shared/search';
+import { search } from '../../core/retrieve/search';
+import type { CliContext } from '../context';
+
+export async function searchCommand(ctx: CliContext, query: string, flags: { k?: string | undefined; mode?: string | undefined }): Promise<number> {
+  const k = flags.k === undefined ? 8 : Number(flags.k);
+  if (flags.mode !== undefined && !(SEARCH_MODES as readonly string[]).includes(flags.mode)) {
+    throw new QuireError('INVALID_ARGUMENT', `--mode must be one of ${SEARCH_MODES.join(', ')}.`);
+  }
+  const res = await search(ctx.db, query, {
+    k,
+    ...(flags.mode ? { mode: flags.mode as SearchMode } : {}),
+    gateway: ctx.gateway,
+    signal: ctx.signal,
+  });
+  if (res.fallback) ctx.out.note(`Note: ${res.fallback.requested} search was not possible (${res.fallback.reason}); used keyword search.`);
+  ctx.out.result(
+    {
+      mode: res.mode,
+      ...(res.fallback ? { fallback: res.fallback } : {}),
+      results: res.results.map((r) => ({
+        chunkId: r.chunkId,
+        path: r.path,
+        heading: r.heading,
+        lines: r.lines,
+        text: r.text,
+        score: r.score,
+        lexicalRank: r.lexicalRank,
+        denseRank: r.denseRank,
+      })),
+    },
+    () => human(res),
+  );
+  return 0;
+}
+
+function human(res: SearchResponse): string {
+  if (res.results.length === 0) return `No passages found (${res.mode} search).`;
+  const out = [`${res.results.length} passages (${res.mode} search${res.embedModel ? `, ${res.embedModel}` : ''}, ${res.ms} ms)`, ''];
+  res.results.forEach((r, i) => {
+    const ranks = [r.lexicalRank !== null ? `keyword #${r.lexicalRank}` : null, r.denseRank !== null ? `vector #${r.denseRank}` : null].filter(Boolean).join(', ');
+    out.push(`${i + 1}. ${r.path}:${r.lines[0]}-${r.lines[1]}  [${r.chunkId}]  score ${r.score.toFixed(4)} (${ranks})`);
+    out.push(`   ${r.heading}`);
+    const snippet = r.text.replace(/\s+/g, ' ').trim();
+    out.push(`   ${snippet.length > 240 ? `${snippet.slice(0, 240)}…` : snippet}`);
+    out.push('');
+  });
+  return out.join('\n').trimEnd();
+}

@@ -1,0 +1,43 @@
+/**
+ * Output discipline for the CLI: with --json, stdout carries exactly one JSON document and
+ * everything else (progress, warnings, even stray library logging) goes to stderr.
+ */
+export interface Output {
+  json: boolean;
+  /** The command's result: JSON on stdout with --json, else the human text. */
+  result(value: unknown, human: () => string): void;
+  /** Progress and notes for people: stderr, never stdout. */
+  note(line: string): void;
+  progress(fraction: number, label: string): void;
+  endProgress(): void;
+}
+
+export function createOutput(json: boolean, stdout = process.stdout, stderr = process.stderr): Output {
+  const tty = Boolean(stderr.isTTY);
+  let drawn = false;
+  return {
+    json,
+    result(value, human) {
+      if (drawn) this.endProgress();
+      stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
+    },
+    note(line) {
+      if (drawn) this.endProgress();
+      stderr.write(`${line}\n`);
+    },
+    progress(fraction, label) {
+      if (!tty) return;
+      const width = 28;
+      const f = Math.max(0, Math.min(1, Number.isFinite(fraction) ? fraction : 0));
+      const filled = Math.round(f * width);
+      const cols = stderr.columns ?? 100;
+      const line = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(f * 100).toFixed(0).padStart(3)}% ${label}`;
+      stderr.write(`\r\x1b[2K${line.slice(0, cols - 1)}`);
+      drawn = true;
+    },
+    endProgress() {
+      if (drawn && tty) stderr.write('\r\x1b[2K');
+      drawn = false;
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import { parseArgs } from 'node:util';
+import { QuireError, toErrorShape } from '../../shared/errors';
+import { createContext, type CliContext } from './context';
+import { createOutput } from './output';
+import { doctorCommand } from './commands/doctor';
+import { embedCommand } from './commands/embed';
+import { forgetCommand } from './commands/forget';
+import { importCommand } from './commands/import';
+import { searchCommand } from './commands/search';
+import { statusCommand } from './commands/status';
+
+const USAGE = `quire — answers from your own notes, offline
+
+Usage: npm run quire -- <command> [options]
+
+Commands:
+  import <folder>   index a folder of .md/.markdown/.txt notes (again: only changes are read)
+      --model NAME      embedding model in Ollama (default embeddinggemma; remembered)
+      --no-embed        index text only (keyword search); "quire embed" adds vectors later
+      --chunker SPEC    heading:256 (default), recursive:1000/100, fixed:128/25
+      --max-file-mb N   skip files larger than N MB (default 20)
+  search <query>    ranked passages with file, heading path and line range
+      --k N             how many passages (default 8)
+      --mode M          lexical | dense | hybrid (default: hybrid when vectors exist)
+  embed             add vectors for documents that lack them (no file is re-read)
+  status            what is indexed, and whether Ollama is reachable
+  doctor            check the index is whole; exits 1 if not
+  forget <folder>   remove a folder and everything derived from it from the index
+
+Every command: --db PATH (or QUIRE_DB; default ~/.local/share/quire/quire.db), --json.
+Ollama: OLLAMA_HOST (default http://127.0.0.1:11434).`;
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        db: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        model: { type: 'string' },
+        'no-embed': { type: 'boolean', default: false },
+        chunker: { type: 'string' },
+        'max-file-mb': { type: 'string' },
+        batch: { type: 'string' },
+        k: { type: 'string' },
+        mode: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { values: v, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (v.help || !command) {
+    (command ? process.stdout : process.stderr).write(`${USAGE}\n`);
+    return v.help ? 0 : 2;
+  }
+  const out = createOutput(v.json);
+  const controller = new AbortController();
+  const onSignal = () => {
+    out.note('Cancelling… (finished documents stay committed)');
+    controller.abort();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  let ctx: CliContext | null = null;
+  try {
+    const needsArg = (name: string) => {
+      if (rest.length === 0) throw new QuireError('INVALID_ARGUMENT', `"${command}" needs a ${name}. See: npm run quire -- --help`);
+      return rest.join(' ');
+    };
+    ctx = createContext({ db: v.db }, out, controller.signal);
+    switch (command) {
+      case 'import':
+        return await importCommand(ctx, needsArg('folder'), {
+          model: v.model,
+          noEmbed: v['no-embed'],
+          chunker: v.chunker,
+          maxFileMb: v['max-file-mb'],
+          batch: v.batch,
+        });
+      case 'search':
+        return await searchCommand(ctx, needsArg('query'), { k: v.k, mode: v.mode });
+      case 'embed':
+        return await embedCommand(ctx, { model: v.model, batch: v.batch });
+      case 'status':
+        return await statusCommand(ctx);
+      case 'doctor':
+        return await doctorCommand(ctx);
+      case 'forget':
+        return await forgetCommand(ctx, needsArg('folder'));
+      default:
+        throw new QuireError('INVALID_ARGUMENT', `Unknown command "${command}". See: npm run quire -- --help`);
+    }
+  } catch (e) {
+    const shape = toErrorShape(e);
+    if (v.json) process.stdout.write(`${JSON.stringify({ error: shape })}\n`);
+    else out.note(`Error (${shape.code}): ${shape.message}`);
+    return shape.code === 'CANCELLED' ? 130 : shape.code === 'INVALID_ARGUMENT' ? 2 : 1;
+  } finally {
+    ctx?.db.close();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+

@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import { appendEvent } from './events';
+import type { Db } from './open';
+import { deleteDocument } from './documents';
+
+export interface CollectionRow {
+  id: string;
+  root: string;
+  createdAt: string;
+}
+
+/** Collection ids derive from the resolved root, so importing the same folder twice finds the same collection. */
+export function collectionIdFor(root: string): string {
+  return createHash('sha256').update(root).digest('hex').slice(0, 8);
+}
+
+export function ensureCollection(db: Db, root: string): CollectionRow {
+  const existing = findCollectionByRoot(db, root);
+  if (existing) return existing;
+  const row = { id: collectionIdFor(root), root, createdAt: new Date().toISOString() };
+  db.transaction(() => {
+    db.prepare('INSERT INTO collections (id, root, created_at) VALUES (?, ?, ?)').run(row.id, row.root, row.createdAt);
+    appendEvent(db, { kind: 'collection.added', collectionId: row.id, path: root });
+  })();
+  return row;
+}
+
+export function findCollectionByRoot(db: Db, root: string): CollectionRow | null {
+  const r = db.prepare('SELECT id, root, created_at FROM collections WHERE root = ?').get(root) as RawRow | undefined;
+  return r ? { id: r.id, root: r.root, createdAt: r.created_at } : null;
+}
+
+export function listCollections(db: Db): CollectionRow[] {
+  return (db.prepare('SELECT id, root, created_at FROM collections ORDER BY root').all() as RawRow[]).map((r) => ({
+    id: r.id,
+    root: r.root,
+    createdAt: r.created_at,
+  }));
+}
+
+/** Removes a collection and everything derived from it (documents, chunks, FTS rows, vectors) in one transaction. */
+export function forgetCollection(db: Db, collection: CollectionRow): { documents: number } {
+  return db.transaction(() => {
+    const ids = db.prepare('SELECT id FROM documents WHERE collection_id = ?').pluck().all(collection.id) as string[];
+    for (const id of ids) deleteDocument(db, id, { event: false });
+    db.prepare('DELETE FROM collections WHERE id = ?').run(collection.id);
+    appendEvent(db, { kind: 'collection.forgotten', collectionId: collection.id, path: collection.root, detail: { documents: ids.length } });
+    return { documents: ids.length };
+  })();
+}
+
+interface RawRow {
+  id: string;
+  root: string;
+  created_at: string;
+}

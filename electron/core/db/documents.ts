@@ -1,0 +1,212 @@
+import { createHash } from 'node:crypto';
+import type { Chunk } from '../ingest/chunkers/types';
+import { insertVector, listEmbeddingModels, type EmbeddingModelRow } from './embedding-models';
+import { appendEvent } from './events';
+import type { Db } from './open';
+
+export type StoredStatus = 'ready' | 'skipped' | 'error';
+/** What a person sees: 'needs-embedding' is 'ready' text lacking vectors for the active model. */
+export type DocumentStatus = StoredStatus | 'needs-embedding';
+
+export interface DocumentRow {
+  id: string;
+  collectionId: string;
+  relPath: string;
+  sourceUri: string;
+  title: string | null;
+  size: number;
+  mtimeMs: number;
+  sha256: string | null;
+  reader: string | null;
+  readerVersion: number | null;
+  chunker: string | null;
+  ingestedAt: string;
+  status: StoredStatus;
+  statusCode: string | null;
+  statusMessage: string | null;
+}
+
+export function documentIdFor(collectionId: string, relPath: string): string {
+  return createHash('sha256').update(`${collectionId}\0${relPath}`).digest('hex').slice(0, 12);
+}
+
+export function chunkIdFor(documentId: string, ordinal: number): string {
+  return `${documentId}#${ordinal}`;
+}
+
+export function getDocument(db: Db, id: string): DocumentRow | null {
+  const r = db.prepare('SELECT * FROM documents WHERE id = ?').get(id) as RawDoc | undefined;
+  return r ? fromRaw(r) : null;
+}
+
+export function listDocuments(db: Db, collectionId: string): DocumentRow[] {
+  return (db.prepare('SELECT * FROM documents WHERE collection_id = ? ORDER BY rel_path').all(collectionId) as RawDoc[]).map(fromRaw);
+}
+
+export interface DocumentVersion {
+  meta: Omit<DocumentRow, 'ingestedAt' | 'status' | 'statusCode' | 'statusMessage'>;
+  chunks: readonly Chunk[];
+  /** Vectors for `chunks`, in order, and the model they belong to; absent when Ollama was not used. */
+  embedding?: { model: EmbeddingModelRow; vectors: readonly Float32Array[] };
+}
+
+/**
+ * Swaps a document to a new version in ONE synchronous transaction: old chunks, their FTS rows
+ * (by trigger) and their vectors in every model's table go; new chunks, FTS rows and vectors
+ * come in; the row and an event are written. A crash leaves the old version or the new one.
+ */
+export function writeDocumentVersion(db: Db, version: DocumentVersion): 'added' | 'replaced' {
+  const { meta, chunks, embedding } = version;
+  if (embedding && embedding.vectors.length !== chunks.length) {
+    throw new Error(`writeDocumentVersion: ${embedding.vectors.length} vectors for ${chunks.length} chunks.`);
+  }
+  return db.transaction(() => {
+    const existed = removeDerived(db, meta.id);
+    db.prepare(
+      `INSERT INTO documents (id, collection_id, rel_path, source_uri, title, size, mtime_ms, sha256, reader, reader_version, chunker, chunk_count, ingested_at, status, status_code, status_message)
+       VALUES (@id, @collectionId, @relPath, @sourceUri, @title, @size, @mtimeMs, @sha256, @reader, @readerVersion, @chunker, @chunkCount, @ingestedAt, 'ready', NULL, NULL)
+       ON CONFLICT(id) DO UPDATE SET source_uri = excluded.source_uri, title = excluded.title, size = excluded.size,
+         mtime_ms = excluded.mtime_ms, sha256 = excluded.sha256, reader = excluded.reader, reader_version = excluded.reader_version,
+         chunker = excluded.chunker, chunk_count = excluded.chunk_count, ingested_at = excluded.ingested_at, status = 'ready', status_code = NULL, status_message = NULL`,
+    ).run({ ...meta, chunkCount: chunks.length, ingestedAt: new Date().toISOString() });
+    const insertChunk = db.prepare(
+      'INSERT INTO chunks (id, document_id, ordinal, heading_path, text, token_count, start_line, end_line) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    chunks.forEach((c, i) => {
+      const { lastInsertRowid } = insertChunk.run(chunkIdFor(meta.id, c.ordinal), meta.id, c.ordinal, c.headingPath, c.text, c.tokenCount, c.startLine, c.endLine);
+      if (embedding) insertVector(db, embedding.model, lastInsertRowid, embedding.vectors[i]!);
+    });
+    if (embedding) markEmbedded(db, meta.id, embedding.model);
+    const outcome = existed ? 'replaced' : 'added';
+    appendEvent(db, {
+      kind: existed ? 'document.replaced' : 'document.added',
+      collectionId: meta.collectionId,
+      documentId: meta.id,
+      path: meta.relPath,
+      detail: { sha256: meta.sha256, chunks: chunks.length, embeddedWith: embedding?.model.name ?? null },
+    });
+    return outcome;
+  })();
+}
+
+/** Adds vectors for a document's stored chunks (no re-read), all or nothing. */
+export function writeDocumentVectors(db: Db, documentId: string, model: EmbeddingModelRow, rowids: readonly number[], vectors: readonly Float32Array[]): void {
+  db.transaction(() => {
+    const del = db.prepare(`DELETE FROM ${model.tableName} WHERE rowid = ?`);
+    rowids.forEach((rowid, i) => {
+      del.run(BigInt(rowid));
+      insertVector(db, model, rowid, vectors[i]!);
+    });
+    markEmbedded(db, documentId, model);
+  })();
+}
+
+function markEmbedded(db: Db, documentId: string, model: EmbeddingModelRow): void {
+  db.prepare(
+    'INSERT INTO document_embeddings (document_id, model_id, embedded_at) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET embedded_at = excluded.embedded_at',
+  ).run(documentId, model.id, new Date().toISOString());
+}
+
+/** Records that a file could not be indexed. Content problems remove the stale version; a transient read error keeps it. */
+export function recordFailure(
+  db: Db,
+  meta: Pick<DocumentRow, 'id' | 'collectionId' | 'relPath' | 'sourceUri' | 'size' | 'mtimeMs'>,
+  failure: { status: 'error' | 'skipped'; code: string; message: string; keepOldVersion: boolean },
+): void {
+  db.transaction(() => {
+    if (!failure.keepOldVersion) {
+      removeDerived(db, meta.id);
+      db.prepare('UPDATE documents SET chunk_count = 0 WHERE id = ?').run(meta.id);
+    }
+    db.prepare(
+      `INSERT INTO documents (id, collection_id, rel_path, source_uri, size, mtime_ms, ingested_at, status, status_code, status_message)
+       VALUES (@id, @collectionId, @relPath, @sourceUri, @size, @mtimeMs, @at, @status, @code, @message)
+       ON CONFLICT(id) DO UPDATE SET status = excluded.status, status_code = excluded.status_code, status_message = excluded.status_message,
+         size = excluded.size, mtime_ms = excluded.mtime_ms, ingested_at = excluded.ingested_at`,
+    ).run({ ...meta, at: new Date().toISOString(), status: failure.status, code: failure.code, message: failure.message });
+    appendEvent(db, {
+      kind: 'document.failed',
+      collectionId: meta.collectionId,
+      documentId: meta.id,
+      path: meta.relPath,
+      detail: { code: failure.code, message: failure.message },
+    });
+  })();
+}
+
+/** Updates size and mtime of a document whose bytes did not change, so the next scan skips the hash. */
+export function touchDocument(db: Db, id: string, size: number, mtimeMs: number): void {
+  db.prepare('UPDATE documents SET size = ?, mtime_ms = ? WHERE id = ?').run(size, mtimeMs, id);
+}
+
+/** Deletes a document and everything derived from it, from every table, in one transaction. */
+export function deleteDocument(db: Db, id: string, options: { event?: boolean; reason?: string } = {}): boolean {
+  return db.transaction(() => {
+    const doc = getDocument(db, id);
+    if (!doc) return false;
+    removeDerived(db, id);
+    db.prepare('DELETE FROM documents WHERE id = ?').run(id);
+    if (options.event !== false) {
+      appendEvent(db, {
+        kind: 'document.deleted',
+        collectionId: doc.collectionId,
+        documentId: id,
+        path: doc.relPath,
+        detail: { reason: options.reason ?? 'removed' },
+      });
+    }
+    return true;
+  })();
+}
+
+/** Removes chunks (FTS follows by trigger) and vectors in every model's table; true if the document existed. */
+function removeDerived(db: Db, documentId: string): boolean {
+  const rowids = db.prepare('SELECT rowid FROM chunks WHERE document_id = ?').pluck().all(documentId) as number[];
+  if (rowids.length > 0) {
+    for (const model of listEmbeddingModels(db)) {
+      const del = db.prepare(`DELETE FROM ${model.tableName} WHERE rowid = ?`);
+      for (const r of rowids) del.run(BigInt(r));
+    }
+    db.prepare('DELETE FROM chunks WHERE document_id = ?').run(documentId);
+  }
+  db.prepare('DELETE FROM document_embeddings WHERE document_id = ?').run(documentId);
+  return db.prepare('SELECT 1 FROM documents WHERE id = ?').get(documentId) !== undefined;
+}
+
+interface RawDoc {
+  id: string;
+  collection_id: string;
+  rel_path: string;
+  source_uri: string;
+  title: string | null;
+  size: number;
+  mtime_ms: number;
+  sha256: string | null;
+  reader: string | null;
+  reader_version: number | null;
+  chunker: string | null;
+  ingested_at: string;
+  status: StoredStatus;
+  status_code: string | null;
+  status_message: string | null;
+}
+
+function fromRaw(r: RawDoc): DocumentRow {
+  return {
+    id: r.id,
+    collectionId: r.collection_id,
+    relPath: r.rel_path,
+    sourceUri: r.source_uri,
+    title: r.title,
+    size: r.size,
+    mtimeMs: r.mtime_ms,
+    sha256: r.sha256,
+    reader: r.reader,
+    readerVersion: r.reader_version,
+    chunker: r.chunker,
+    ingestedAt: r.ingested_at,
+    status: r.status,
+    statusCode: r.status_code,
+    statusMessage: r.status_message,
+  };
+}

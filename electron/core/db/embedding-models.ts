@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import { QuireError } from '../../../shared/errors';
+import type { EmbeddingModelIdentity } from '../ollama/embedder';
+import { appendEvent } from './events';
+import type { Db } from './open';
+import { getSetting, setSetting } from './settings';
+
+export interface EmbeddingModelRow {
+  id: number;
+  name: string;
+  digest: string;
+  dimension: number;
+  tableName: string;
+  addedAt: string;
+}
+
+const ACTIVE_KEY = 'active_embedding_model_id';
+
+/**
+ * The row (and vec0 table) for exactly this model name, digest and dimension, created on first use.
+ * A re-pulled model with new weights gets a new digest and so a new table: vectors from two
+ * versions of a model are never compared with each other.
+ */
+export function ensureEmbeddingModel(db: Db, identity: EmbeddingModelIdentity): EmbeddingModelRow {
+  const existing = findEmbeddingModel(db, identity);
+  if (existing) return existing;
+  const tableName = vecTableName(identity);
+  return db.transaction(() => {
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${tableName} USING vec0(embedding float[${identity.dimension}])`);
+    db.prepare('INSERT INTO embedding_models (name, digest, dimension, table_name, added_at) VALUES (?, ?, ?, ?, ?)').run(
+      identity.name,
+      identity.digest,
+      identity.dimension,
+      tableName,
+      new Date().toISOString(),
+    );
+    return findEmbeddingModel(db, identity)!;
+  })();
+}
+
+export function findEmbeddingModel(db: Db, identity: EmbeddingModelIdentity): EmbeddingModelRow | null {
+  const row = db
+    .prepare('SELECT * FROM embedding_models WHERE name = ? AND digest = ? AND dimension = ?')
+    .get(identity.name, identity.digest, identity.dimension) as RawRow | undefined;
+  return row ? fromRaw(row) : null;
+}
+
+export function listEmbeddingModels(db: Db): EmbeddingModelRow[] {
+  return (db.prepare('SELECT * FROM embedding_models ORDER BY id').all() as RawRow[]).map(fromRaw);
+}
+
+export function getActiveEmbeddingModel(db: Db): EmbeddingModelRow | null {
+  const id = getSetting(db, ACTIVE_KEY);
+  if (id === null) return null;
+  const row = db.prepare('SELECT * FROM embedding_models WHERE id = ?').get(Number(id)) as RawRow | undefined;
+  return row ? fromRaw(row) : null;
+}
+
+/** Makes `model` the one whose table is queried; an event records every change. */
+export function activateEmbeddingModel(db: Db, model: EmbeddingModelRow): void {
+  const previous = getActiveEmbeddingModel(db);
+  if (previous?.id === model.id) return;
+  db.transaction(() => {
+    setSetting(db, ACTIVE_KEY, String(model.id));
+    appendEvent(db, {
+      kind: 'model.switched',
+      detail: { from: previous ? describe(previous) : null, to: describe(model) },
+    });
+  })();
+}
+
+/** Writes one chunk's vector; refuses a vector whose length is not the table's dimension. */
+export function insertVector(db: Db, model: EmbeddingModelRow, chunkRowid: number | bigint, vector: Float32Array): void {
+  if (vector.length !== model.dimension) {
+    throw new QuireError(
+      'EMBED_DIMENSION_MISMATCH',
+      `Refusing to store a ${vector.length}-dimensional vector in the ${model.dimension}-dimensional table of ${model.name}.`,
+    );
+  }
+  // vec0 has no upsert; callers delete first, in the same transaction.
+  db.prepare(`INSERT INTO ${model.tableName} (rowid, embedding) VALUES (?, ?)`).run(BigInt(chunkRowid), Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
+}
+
+/** vec0 table names come from our own identity data, never from user text, and are sanitised anyway. */
+export function vecTableName(identity: EmbeddingModelIdentity): string {
+  const slug = identity.name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40);
+  const tag = createHash('sha256').update(`${identity.name}\0${identity.digest}\0${identity.dimension}`).digest('hex').slice(0, 10);
+  return `vec_${slug}_${tag}`;
+}
+
+function describe(m: EmbeddingModelRow) {
+  return { name: m.name, digest: m.digest, dimension: m.dimension };
+}
+
+interface RawRow {
+  id: number;
+  name: string;
+  digest: string;
+  dimension: number;
+  table_name: string;
+  added_at: string;
+}
+
+function fromRaw(r: RawRow): EmbeddingModelRow {
+  return { id: r.id, name: r.name, digest: r.digest, dimension: r.dimension, tableName: r.table_name, addedAt: r.added_at };
+}

@@ -1,0 +1,47 @@
+import type { Db } from './open';
+
+export type EventKind =
+  | 'document.added'
+  | 'document.replaced'
+  | 'document.deleted'
+  | 'document.failed'
+  | 'document.embedded'
+  | 'model.switched'
+  | 'collection.added'
+  | 'collection.forgotten';
+
+export interface EventInput {
+  kind: EventKind;
+  collectionId?: string | null;
+  documentId?: string | null;
+  path?: string | null;
+  detail?: Record<string, unknown>;
+}
+
+export function appendEvent(db: Db, e: EventInput): void {
+  db.prepare('INSERT INTO events (at, kind, collection_id, document_id, path, detail) VALUES (?, ?, ?, ?, ?, ?)').run(
+    new Date().toISOString(),
+    e.kind,
+    e.collectionId ?? null,
+    e.documentId ?? null,
+    e.path ?? null,
+    e.detail ? JSON.stringify(e.detail) : null,
+  );
+}
+
+export interface EventRow {
+  id: number;
+  at: string;
+  kind: EventKind;
+  collection_id: string | null;
+  document_id: string | null;
+  path: string | null;
+  detail: string | null;
+}
+
+export function listEvents(db: Db, filter: { documentId?: string; limit?: number } = {}): EventRow[] {
+  if (filter.documentId) {
+    return db.prepare('SELECT * FROM events WHERE document_id = ? ORDER BY id').all(filter.documentId) as EventRow[];
+  }
+  return db.prepare('SELECT * FROM events ORDER BY id DESC LIMIT ?').all(filter.limit ?? 100) as EventRow[];
+}

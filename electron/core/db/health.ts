@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import { getActiveEmbeddingModel, listEmbeddingModels, type EmbeddingModelRow } from './embedding-models';
+import { schemaVersion } from './migrate';
+import type { Db } from './open';
+
+export interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+/**
+ * Verifies the index is whole: SQLite's and FTS5's own integrity checks, every committed document
+ * has exactly the chunks it was committed with, every chunk is in the full-text index, and each
+ * model's table holds exactly the vectors of the documents recorded as embedded with it.
+ */
+export function runDoctor(db: Db): Check[] {
+  const checks: Check[] = [];
+  const one = (sql: string, ...params: unknown[]) => db.prepare(sql).pluck().get(...params) as number;
+
+  const integrity = db.pragma('integrity_check', { simple: false }) as Array<{ integrity_check: string }>;
+  const integrityOk = integrity.length === 1 && integrity[0]?.integrity_check === 'ok';
+  checks.push({ name: 'sqlite integrity_check', ok: integrityOk, detail: integrityOk ? 'ok' : integrity.map((r) => r.integrity_check).slice(0, 5).join('; ') });
+
+  const fk = db.pragma('foreign_key_check') as unknown[];
+  checks.push({ name: 'foreign keys', ok: fk.length === 0, detail: fk.length === 0 ? 'ok' : `${fk.length} rows point at nothing` });
+
+  try {
+    // rank = 1 also compares the index with the external content table (chunks).
+    db.prepare("INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)").run();
+    checks.push({ name: 'fts5 integrity-check', ok: true, detail: 'ok' });
+  } catch (e) {
+    checks.push({ name: 'fts5 integrity-check', ok: false, detail: (e as Error).message });
+  }
+
+  const chunks = one('SELECT count(*) FROM chunks');
+  const ftsRows = one('SELECT count(*) FROM chunks_fts_docsize');
+  checks.push({ name: 'chunks = full-text rows', ok: chunks === ftsRows, detail: `${chunks} chunks, ${ftsRows} full-text rows` });
+
+  const partial = db
+    .prepare(
+      `SELECT d.rel_path FROM documents d
+        WHERE d.chunk_count != (SELECT count(*) FROM chunks c WHERE c.document_id = d.id)
+           OR (d.chunk_count > 0 AND (SELECT max(ordinal) FROM chunks c WHERE c.document_id = d.id) != d.chunk_count - 1)`,
+    )
+    .pluck()
+    .all() as string[];
+  checks.push({
+    name: 'documents complete',
+    ok: partial.length === 0,
+    detail: partial.length === 0 ? `${one('SELECT count(*) FROM documents')} documents, each with all its chunks` : `incomplete: ${partial.slice(0, 5).join(', ')}`,
+  });
+
+  const active = getActiveEmbeddingModel(db);
+  for (const model of listEmbeddingModels(db)) {
+    const { expected, actual, orphans } = vectorCounts(db, model);
+    const ok = expected === actual && orphans === 0;
+    checks.push({
+      name: `vectors of ${model.name}${model.id === active?.id ? ' (active)' : ''}`,
+      ok,
+      detail: `${actual} vectors for ${expected} chunks of embedded documents${orphans > 0 ? `, ${orphans} belong to no chunk` : ''}`,
+    });
+  }
+  return checks;
+}
+
+function vectorCounts(db: Db, model: EmbeddingModelRow): { expected: number; actual: number; orphans: number } {
+  const expected = db
+    .prepare('SELECT count(*) FROM chunks c JOIN document_embeddings e ON e.document_id = c.document_id WHERE e.model_id = ?')
+    .pluck()
+    .get(model.id) as number;
+  const actual = db.prepare(`SELECT count(*) FROM ${model.tableName}`).pluck().get() as number;
+  const orphans = db
+    .prepare(
+      `SELECT count(*) FROM ${model.tableName} v
+        WHERE NOT EXISTS (SELECT 1 FROM chunks c JOIN document_embeddings e ON e.document_id = c.document_id AND e.model_id = ? WHERE c.rowid = v.rowid)`,
+    )
+    .pluck()
+    .get(model.id) as number;
+  return { expected, actual, orphans };
+}
+
+export interface IndexStatus {
+  schemaVersion: number;
+  sizeBytes: number | null;
+  collections: Array<{ id: string; root: string; documents: number }>;
+  documents: { ready: number; needsEmbedding: number; skipped: number; error: number; total: number };
+  chunks: number;
+  activeModel: { name: string; digest: string; dimension: number; vectors: number } | null;
+  models: Array<{ name: string; digest: string; dimension: number; vectors: number }>;
+}
+
+export function indexStatus(db: Db, file?: string): IndexStatus {
+  const active = getActiveEmbeddingModel(db);
+  const count = (sql: string, ...p: unknown[]) => db.prepare(sql).pluck().get(...p) as number;
+  const needs = count(
+    `SELECT count(*) FROM documents d WHERE d.status = 'ready' AND d.chunk_count > 0
+       AND NOT EXISTS (SELECT 1 FROM document_embeddings e WHERE e.document_id = d.id AND e.model_id = ?)`,
+    active?.id ?? -1,
+  );
+  const byStatus = (s: string) => count('SELECT count(*) FROM documents WHERE status = ?', s);
+  const models = listEmbeddingModels(db).map((m) => ({ name: m.name, digest: m.digest, dimension: m.dimension, vectors: count(`SELECT count(*) FROM ${m.tableName}`), id: m.id }));
+  const activeRow = models.find((m) => m.id === active?.id);
+  let sizeBytes: number | null = null;
+  if (file && file !== ':memory:') {
+    sizeBytes = ['', '-wal'].reduce((n, suffix) => n + (fs.existsSync(file + suffix) ? fs.statSync(file + suffix).size : 0), 0);
+  }
+  return {
+    schemaVersion: schemaVersion(db),
+    sizeBytes,
+    collections: (db.prepare('SELECT c.id, c.root, (SELECT count(*) FROM documents d WHERE d.collection_id = c.id) AS documents FROM collections c ORDER BY c.root').all() as IndexStatus['collections']),
+    documents: { ready: byStatus('ready') - needs, needsEmbedding: needs, skipped: byStatus('skipped'), error: byStatus('error'), total: count('SELECT count(*) FROM documents') },
+    chunks: count('SELECT count(*) FROM chunks'),
+    activeModel: activeRow ? { name: activeRow.name, digest: activeRow.digest, dimension: activeRow.dimension, vectors: activeRow.vectors } : null,
+    models: models.map(({ id: _id, ...m }) => m),
+  };
+}

@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { QuireError } from '../../../shared/errors';
+import { migrate, schemaVersion } from './migrate';
+import { MIGRATIONS } from './migrations/index';
+import { openDatabase } from './open';
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-migrate-'));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('openDatabase', () => {
+  it('creates the schema, records the version, and sets WAL and foreign keys', () => {
+    const file = path.join(dir, 'sub', 'q.db');
+    const db = openDatabase(file);
+    expect(schemaVersion(db)).toBe(MIGRATIONS.at(-1)!.version);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table') ORDER BY name").pluck().all();
+    for (const t of ['chunks', 'chunks_fts', 'collections', 'documents', 'embedding_models', 'events', 'settings']) expect(tables).toContain(t);
+    expect(db.prepare('SELECT vec_version()').pluck().get()).toMatch(/^v0\.1\./);
+    db.close();
+  });
+
+  it('is idempotent: reopening runs nothing again', () => {
+    const file = path.join(dir, 'q.db');
+    openDatabase(file).close();
+    const db = openDatabase(file);
+    expect(migrate(db, MIGRATIONS)).toEqual({ from: MIGRATIONS.length, to: MIGRATIONS.length });
+    db.close();
+  });
+
+  it('refuses a database from a newer Quire with a clear error, leaving it untouched', () => {
+    const file = path.join(dir, 'q.db');
+    const raw = new Database(file);
+    raw.pragma('user_version = 999');
+    raw.close();
+    let error: unknown;
+    try {
+      openDatabase(file);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(QuireError);
+    expect((error as QuireError).code).toBe('DB_NEWER_THAN_APP');
+    expect((error as QuireError).message).toMatch(/version 999/);
+    const again = new Database(file);
+    expect(again.pragma('user_version', { simple: true })).toBe(999);
+    expect(again.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'documents'").pluck().get()).toBe(0);
+    again.close();
+  });
+});
+
+describe('migrate', () => {
+  it('rolls back a failing migration entirely, keeping the previous version', () => {
+    const db = new Database(':memory:');
+    const migrations = [
+      { version: 1, name: 'one', up: 'CREATE TABLE a (x INTEGER);' },
+      { version: 2, name: 'two', up: 'CREATE TABLE b (x INTEGER); INSERT INTO nowhere VALUES (1);' },
+    ];
+    expect(() => migrate(db, migrations)).toThrow(/nowhere/);
+    expect(schemaVersion(db)).toBe(1);
+    expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'b'").pluck().get()).toBe(0);
+    db.close();
+  });
+
+  it('applies only the migrations above the current version, in order', () => {
+    const db = new Database(':memory:');
+    migrate(db, [{ version: 1, name: 'one', up: 'CREATE TABLE log (v INTEGER); INSERT INTO log VALUES (1);' }]);
+    migrate(db, [
+      { version: 1, name: 'one', up: 'INSERT INTO log VALUES (100);' },
+      { version: 2, name: 'two', up: 'INSERT INTO log VALUES (2);' },
+    ]);
+    expect(db.prepare('SELECT v FROM log ORDER BY rowid').pluck().all()).toEqual([1, 2]);
+    expect(schemaVersion(db)).toBe(2);
+    db.close();
+  });
+
+  it('rejects a migration list with gaps', () => {
+    const db = new Database(':memory:');
+    expect(() => migrate(db, [{ version: 2, name: 'x', up: '' }])).toThrow(/expected 1/);
+    db.close();
+  });
+});

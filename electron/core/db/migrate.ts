@@ -1,0 +1,41 @@
+import type Database from 'better-sqlite3';
+import { QuireError } from '../../../shared/errors';
+import type { Migration } from './migrations/types';
+
+export function schemaVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Brings the database up to the newest migration. Each migration and its version bump run in one
+ * transaction, so a failure leaves the database at the previous version. A database written by a
+ * newer Quire is refused rather than guessed at.
+ */
+export function migrate(db: Database.Database, migrations: readonly Migration[]): { from: number; to: number } {
+  assertOrdered(migrations);
+  const latest = migrations.at(-1)?.version ?? 0;
+  const from = schemaVersion(db);
+  if (from > latest) {
+    throw new QuireError(
+      'DB_NEWER_THAN_APP',
+      `This database is at schema version ${from}, but this version of Quire only knows up to ${latest}. ` +
+        'Update Quire, or point it at another database with --db.',
+    );
+  }
+  for (const m of migrations) {
+    if (m.version <= from) continue;
+    db.transaction(() => {
+      db.exec(m.up);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+  }
+  return { from, to: Math.max(from, latest) };
+}
+
+function assertOrdered(migrations: readonly Migration[]): void {
+  migrations.forEach((m, i) => {
+    if (!Number.isInteger(m.version) || m.version !== i + 1) {
+      throw new Error(`Migration list is broken: entry ${i} has version ${m.version}, expected ${i + 1}.`);
+    }
+  });
+}

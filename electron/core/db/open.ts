@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { QuireError } from '../../../shared/errors';
+import { migrate } from './migrate';
+import { MIGRATIONS } from './migrations/index';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  /** Path of sqlite-vec's loadable library; the Electron shell rewrites it out of app.asar. */
+  sqliteVecPath?: string;
+  readonly?: boolean;
+}
+
+/** Opens (creating if needed) a Quire database: sqlite-vec loaded, pragmas set, migrations applied. */
+export function openDatabase(file: string, options: OpenOptions = {}): Db {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const db = new Database(file, { readonly: options.readonly ?? false });
+  try {
+    loadVectorExtension(db, options.sqliteVecPath);
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    // NORMAL is durable across application crashes in WAL mode; only a power cut can lose the
+    // last transactions, and never leaves a half-written one.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    if (!options.readonly) migrate(db, MIGRATIONS);
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+function loadVectorExtension(db: Db, explicitPath?: string): void {
+  const file = explicitPath ?? sqliteVec.getLoadablePath();
+  try {
+    db.loadExtension(file);
+  } catch (e) {
+    throw new QuireError(
+      'INTERNAL',
+      `Could not load the sqlite-vec extension from ${file} (${process.platform}-${process.arch}): ${(e as Error).message}`,
+      { cause: e },
+    );
+  }
+}

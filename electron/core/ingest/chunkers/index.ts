@@ -1,0 +1,31 @@
+// Chunking entry point. Three chunkers behind one signature; see each file for its rules. Every
+// chunk's text is a substring of the input (so it can be shown and highlighted in place), its
+// lines are where that substring sits in the original file, and its tokenCount is the BPE count
+// of contextualText(chunk), which is what gets embedded.
+import { fixedChunks } from './fixed';
+import { headingChunks } from './heading';
+import { recursiveChunks } from './recursive';
+import { validateChunkerConfig } from './spec';
+import { DEFAULT_CHUNKER, type Chunk, type ChunkInput, type ChunkerConfig } from './types';
+
+export { formatChunkerSpec, parseChunkerSpec, validateChunkerConfig } from './spec';
+export { DEFAULT_CHUNKER } from './types';
+export type { Chunk, ChunkInput, ChunkerConfig } from './types';
+
+export function chunkDocument(input: ChunkInput, config: ChunkerConfig = DEFAULT_CHUNKER): Chunk[] {
+  validateChunkerConfig(config);
+  if (!/\S/.test(input.text)) return [];
+  switch (config.kind) {
+    case 'heading':
+      return headingChunks(input, config.maxTokens);
+    case 'recursive':
+      return recursiveChunks(input, config.chunkSize, config.overlap);
+    case 'fixed':
+      return fixedChunks(input, config.windowTokens, config.overlap);
+  }
+}
+
+/** What gets embedded and counted: the heading path, a blank line, the chunk's text. */
+export function contextualText(chunk: Pick<Chunk, 'headingPath' | 'text'>): string {
+  return `${chunk.headingPath}\n\n${chunk.text}`;
+}

@@ -1,0 +1,248 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { QuireError, toErrorShape } from '../../../shared/errors';
+import { ensureCollection } from '../db/collections';
+import { deleteDocument, documentIdFor, getDocument, listDocuments, recordFailure, touchDocument, writeDocumentVersion, type DocumentRow, type DocumentVersion } from '../db/documents';
+import type { Db } from '../db/open';
+import { chunkDocument, contextualText, formatChunkerSpec } from './chunkers/index';
+import { DEFAULT_CHUNKER, type ChunkerConfig } from './chunkers/types';
+import { EmbedQueue } from './embed-queue';
+import { EmbeddingSession, type EmbeddingRequest } from './embedding-session';
+import { readerFor } from './readers/index';
+import type { ImportProgress, ImportReport } from './types';
+import { walkFolder, type WalkedFile } from './walk';
+
+export const DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024;
+
+export interface ImportOptions {
+  /** null: index text only (lexical search), as with --no-embed. */
+  embedding: EmbeddingRequest | null;
+  chunker?: ChunkerConfig;
+  maxFileBytes?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: ImportProgress) => void;
+}
+
+type Prepared = Pick<DocumentVersion, 'meta' | 'chunks'>;
+
+/**
+ * Imports a folder as DESIGN.md's six stages: walk, read, chunk, embed, swap each document in
+ * one transaction, delete what vanished. Re-running it on an unchanged folder reads nothing and
+ * embeds nothing. One bad file is reported and never stops the others.
+ */
+export async function importFolder(db: Db, folder: string, options: ImportOptions): Promise<ImportReport> {
+  const started = performance.now();
+  const root = await resolveFolder(folder);
+  const chunker = options.chunker ?? DEFAULT_CHUNKER;
+  const chunkerSpec = formatChunkerSpec(chunker);
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const signal = options.signal;
+  const collection = ensureCollection(db, root);
+  const report: ImportReport = {
+    collection: { id: collection.id, root },
+    documents: { added: 0, updated: 0, unchanged: 0, deleted: 0, skipped: 0, failed: 0 },
+    chunks: 0,
+    embedded: 0,
+    embedRequests: 0,
+    errors: [],
+    skipped: [],
+    embedding: { model: options.embedding?.model ?? '', status: options.embedding ? 'ok' : 'off' },
+    cancelled: false,
+    ms: 0,
+  };
+  const progress: ImportProgress = { phase: 'scanning', filesDone: 0, filesTotal: 0, chunks: 0, bytesDone: 0, bytesTotal: 0, currentFile: null };
+  const emit = () => options.onProgress?.({ ...progress });
+  emit();
+
+  const walk = await walkFolder(root);
+  for (const s of walk.skipped) report.skipped.push({ path: s.relPath, reason: s.reason, ...(s.message ? { message: s.message } : {}) });
+  progress.filesTotal = walk.files.length;
+  progress.bytesTotal = walk.files.reduce((n, f) => n + f.size, 0);
+  progress.phase = 'indexing';
+
+  const session = options.embedding ? new EmbeddingSession(db, options.embedding, signal) : null;
+  let queue: EmbedQueue<Prepared> | null = null;
+
+  const commit = (doc: Prepared, vectors: Float32Array[] | null) => {
+    const model = vectors ? session!.modelRow() : null;
+    const outcome = writeDocumentVersion(db, { ...doc, ...(model && vectors ? { embedding: { model, vectors } } : {}) });
+    report.documents[outcome === 'added' ? 'added' : 'updated']++;
+    report.chunks += doc.chunks.length;
+    if (vectors) report.embedded += vectors.length;
+  };
+
+  /** Ollama failed mid-run: keep the text of everything read (lexical search works), vectors later. */
+  const embeddingFailed = (e: unknown) => {
+    const shape = toErrorShape(e);
+    if (shape.code === 'CANCELLED') throw e;
+    report.embedding = { model: options.embedding!.model, status: 'unavailable', error: shape };
+    for (const doc of queue?.abandon() ?? []) commit(doc, null);
+    queue = null;
+    session?.disable();
+  };
+
+  try {
+    for (const file of walk.files) {
+      signal?.throwIfAborted();
+      progress.currentFile = file.relPath;
+      emit();
+      const prepared = await prepareFile(db, collection.id, file, { chunkerSpec, chunker, maxBytes }, report);
+      if (prepared) {
+        const embedder = session && prepared.chunks.length > 0 ? await session.embedder().catch((e) => (embeddingFailed(e), null)) : null;
+        if (embedder) {
+          queue ??= new EmbedQueue<Prepared>(embedder, signal);
+          const inputs = prepared.chunks.map((c) => ({ text: contextualText(c), title: c.headingPath }));
+          try {
+            for (const done of await queue.add(prepared, inputs)) {
+              signal?.throwIfAborted();
+              commit(done.payload, done.vectors);
+            }
+          } catch (e) {
+            embeddingFailed(e);
+          }
+        } else {
+          commit(prepared, null);
+        }
+        progress.chunks += prepared.chunks.length;
+      }
+      progress.filesDone++;
+      progress.bytesDone += file.size;
+      emit();
+    }
+    if (queue) {
+      progress.phase = 'embedding';
+      emit();
+      try {
+        for (const done of await (queue as EmbedQueue<Prepared>).drain()) {
+          signal?.throwIfAborted();
+          commit(done.payload, done.vectors);
+        }
+      } catch (e) {
+        embeddingFailed(e);
+      }
+    }
+    // Documents unchanged on disk but lacking vectors for this model (Ollama was down last time,
+    // or the model was switched): embed their stored chunks, without re-reading the files.
+    if (session?.enabled) {
+      progress.phase = 'embedding';
+      emit();
+      try {
+        report.embedded += await session.embedMissing({ collectionId: collection.id });
+      } catch (e) {
+        embeddingFailed(e);
+      }
+    }
+
+    progress.phase = 'cleaning';
+    progress.currentFile = null;
+    emit();
+    const seen = new Set(walk.files.map((f) => f.relPath));
+    const underUnreadable = (rel: string) => walk.unreadableDirs.some((d) => d === '' || rel.startsWith(`${d}/`));
+    for (const doc of listDocuments(db, collection.id)) {
+      if (seen.has(doc.relPath) || underUnreadable(doc.relPath)) continue;
+      signal?.throwIfAborted();
+      if (deleteDocument(db, doc.id, { reason: 'file no longer in the folder' })) report.documents.deleted++;
+    }
+  } catch (e) {
+    if (!signal?.aborted) throw e;
+    // Cancelled: every document committed so far is whole; those still waiting are simply not written.
+    report.cancelled = true;
+  }
+
+  report.embedRequests = session?.requestCount ?? 0;
+  if (report.embedding.status === 'ok' && session?.unavailableError) {
+    report.embedding = { model: options.embedding!.model, status: 'unavailable', error: session.unavailableError };
+  }
+  report.ms = Math.round(performance.now() - started);
+  progress.phase = 'done';
+  progress.currentFile = null;
+  emit();
+  return report;
+}
+
+async function resolveFolder(folder: string): Promise<string> {
+  let root: string;
+  try {
+    root = await fs.realpath(path.resolve(folder));
+    if (!(await fs.stat(root)).isDirectory()) throw new Error('not a directory');
+  } catch {
+    throw new QuireError('NOT_A_FOLDER', `${folder} is not a folder Quire can read.`);
+  }
+  return root;
+}
+
+/**
+ * Stages 1–3 for one file: decide whether it changed, read and normalise it, cut it into chunks.
+ * Returns null when there is nothing new to write (unchanged, skipped or failed; all counted in the report).
+ */
+async function prepareFile(
+  db: Db,
+  collectionId: string,
+  file: WalkedFile,
+  cfg: { chunkerSpec: string; chunker: ChunkerConfig; maxBytes: number },
+  report: ImportReport,
+): Promise<Prepared | null> {
+  const reader = readerFor(file.relPath);
+  if (!reader) {
+    report.documents.skipped++;
+    report.skipped.push({ path: file.relPath, reason: 'unsupported-type' });
+    return null;
+  }
+  const id = documentIdFor(collectionId, file.relPath);
+  const existing = getDocument(db, id);
+  const base = { id, collectionId, relPath: file.relPath, sourceUri: pathToUri(file.absPath), size: file.size, mtimeMs: file.mtimeMs };
+  const sameRecipe = (d: DocumentRow) => d.status === 'ready' && d.reader === reader.name && d.readerVersion === reader.version && d.chunker === cfg.chunkerSpec;
+
+  if (existing && sameRecipe(existing) && existing.size === file.size && existing.mtimeMs === file.mtimeMs) {
+    report.documents.unchanged++;
+    return null;
+  }
+  if (file.size > cfg.maxBytes) {
+    const message = `${formatBytes(file.size)} is over the ${formatBytes(cfg.maxBytes)} limit for one file.`;
+    recordFailure(db, base, { status: 'skipped', code: 'TOO_LARGE', message, keepOldVersion: false });
+    report.documents.skipped++;
+    report.skipped.push({ path: file.relPath, reason: 'too-large', message });
+    return null;
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await fs.readFile(file.absPath);
+  } catch (e) {
+    const message = `Could not read the file: ${(e as Error).message}`;
+    recordFailure(db, base, { status: 'error', code: 'READ_FAILED', message, keepOldVersion: true });
+    report.documents.failed++;
+    report.errors.push({ path: file.relPath, code: 'READ_FAILED', message });
+    return null;
+  }
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  if (existing && sameRecipe(existing) && existing.sha256 === sha256) {
+    touchDocument(db, id, file.size, file.mtimeMs);
+    report.documents.unchanged++;
+    return null;
+  }
+  try {
+    const read = reader.read(bytes);
+    const title = read.title ?? path.posix.basename(file.relPath, path.posix.extname(file.relPath));
+    const chunks = chunkDocument({ text: read.text, title, firstLine: read.firstLine }, cfg.chunker);
+    return {
+      meta: { ...base, title, sha256, reader: reader.name, readerVersion: reader.version, chunker: cfg.chunkerSpec },
+      chunks,
+    };
+  } catch (e) {
+    const shape = toErrorShape(e);
+    recordFailure(db, base, { status: 'error', code: shape.code, message: shape.message, keepOldVersion: false });
+    report.documents.failed++;
+    report.errors.push({ path: file.relPath, code: shape.code, message: shape.message });
+    return null;
+  }
+}
+
+function pathToUri(abs: string): string {
+  return pathToFileURL(abs).href;
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`;
+}

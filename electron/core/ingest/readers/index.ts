@@ -1,0 +1,19 @@
+import path from 'node:path';
+import { markdownReader } from './markdown';
+import { textReader } from './text';
+import type { Reader } from './types';
+
+export type { Reader, ReadResult } from './types';
+
+const READERS: readonly Reader[] = [markdownReader, textReader];
+
+const BY_EXTENSION = new Map<string, Reader>(READERS.flatMap((r) => r.extensions.map((ext) => [ext, r] as const)));
+
+/** The reader for a file name, or null when Quire does not read that type. */
+export function readerFor(fileName: string): Reader | null {
+  return BY_EXTENSION.get(path.extname(fileName).toLowerCase()) ?? null;
+}
+
+export function supportedExtensions(): string[] {
+  return [...BY_EXTENSION.keys()];
+}

@@ -1,0 +1,11 @@
+import { decodeText } from './decode';
+import type { Reader } from './types';
+
+export const textReader: Reader = {
+  name: 'text',
+  version: 1,
+  extensions: ['.txt'],
+  read(bytes) {
+    return { text: decodeText(bytes), title: null, firstLine: 1 };
+  },
+};

@@ -1,0 +1,16 @@
+export interface ReadResult {
+  /** Normalised body text ('\n' line endings), front matter removed. */
+  text: string;
+  /** A title the format declares (front matter, first H1), or null to fall back to the file name. */
+  title: string | null;
+  /** 1-based line in the file where `text` begins. */
+  firstLine: number;
+}
+
+export interface Reader {
+  name: string;
+  /** Bump when output changes for the same bytes: documents read by an older version are re-read. */
+  version: number;
+  extensions: readonly string[];
+  read(bytes: Uint8Array): ReadResult;
+}

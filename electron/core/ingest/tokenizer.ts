@@ -1,0 +1,337 @@
+// BPE token counting for chunk sizes and prompt budgets: OpenAI's cl100k_base vocabulary and
+// pre-tokenisation regex, both taken from gpt-tokenizer.
+//
+// Why cl100k_base rather than o200k_base: its split regex never lets a pre-token run across a
+// "\n" into non-space text, so count(prefix + "\n\n" + text) === count(prefix + "\n\n") +
+// count(text) whenever text starts with a non-space; the chunkers rely on that to count the
+// heading-path prefix once. (o200k's `[\r\n/]*` can swallow a leading "/".) It also loads faster.
+// No local embedding model uses this exact vocabulary; it measures size consistently, that is all.
+//
+// Why our own merge loop over gpt-tokenizer's ranks: gpt-tokenizer merges each pre-token in
+// O(n²) with a UTF-8 validation per lookup, so a long run of letters (a base-less blob, a DNA
+// sequence, a 50 MB line without spaces) costs seconds per few KB. Same ranks, a heap, O(n log n),
+// and the output is identical to gpt-tokenizer's encoder (tokenizer.test.ts checks it).
+//
+// Special tokens such as "<|endoftext|>" are plain text here: notes may quote them, and that must
+// neither throw nor count as one control token.
+import bpeRanks from 'gpt-tokenizer/bpeRanks/cl100k_base';
+import { CL100K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+
+export const TOKENIZER_NAME = 'cl100k_base';
+
+/**
+ * Pre-tokens longer than this many characters are merged in slices of this size. Only absurd input
+ * (64K letters without a space, digit or punctuation) is affected; it bounds the merge's memory.
+ */
+export const MAX_PIECE_CHARS = 65_536;
+
+// Tokens as "byte strings": one char per byte (latin1), so ASCII text is its own key and any
+// byte sequence, valid UTF-8 or not, has exactly one key.
+interface Tables {
+  rankByKey: Map<string, number>;
+  keyByRank: string[];
+  byteRank: Int32Array;
+  /** Open-addressing map (left token, right token) -> rank of their concatenation. */
+  pairLeft: Int32Array;
+  pairRight: Int32Array;
+  pairMerged: Int32Array;
+  pairMask: number;
+}
+let tables: Tables | undefined;
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+function byteKey(s: string): string {
+  return NON_ASCII.test(s) ? Buffer.from(s, 'utf8').toString('latin1') : s;
+}
+
+function pairSlot(left: number, right: number, mask: number): number {
+  return (Math.imul(left, 0x9e3779b1) ^ Math.imul(right, 0x85ebca77)) & mask;
+}
+
+// Built on first use (~0.2 s, ~16 MB): every way of writing each token as two shorter tokens.
+// Merging then works on token ids alone, with no substring or UTF-8 work per step.
+function load(): Tables {
+  if (tables) return tables;
+  const rankByKey = new Map<string, number>();
+  const keyByRank: string[] = [];
+  bpeRanks.forEach((entry, rank) => {
+    const key = typeof entry === 'string' ? byteKey(entry) : String.fromCharCode(...entry);
+    rankByKey.set(key, rank);
+    keyByRank[rank] = key;
+  });
+  const byteRank = new Int32Array(256);
+  for (let b = 0; b < 256; b++) byteRank[b] = rankByKey.get(String.fromCharCode(b))!;
+  const size = 1 << 21;
+  const pairLeft = new Int32Array(size).fill(-1);
+  const pairRight = new Int32Array(size);
+  const pairMerged = new Int32Array(size);
+  const mask = size - 1;
+  keyByRank.forEach((key, rank) => {
+    for (let k = 1; k < key.length; k++) {
+      const left = rankByKey.get(key.slice(0, k));
+      const right = left === undefined ? undefined : rankByKey.get(key.slice(k));
+      if (left === undefined || right === undefined) continue;
+      let slot = pairSlot(left, right, mask);
+      while (pairLeft[slot] !== -1) slot = (slot + 1) & mask;
+      pairLeft[slot] = left;
+      pairRight[slot] = right;
+      pairMerged[slot] = rank;
+    }
+  });
+  tables = { rankByKey, keyByRank, byteRank, pairLeft, pairRight, pairMerged, pairMask: mask };
+  return tables;
+}
+
+function mergedRank(t: Tables, left: number, right: number): number {
+  let slot = pairSlot(left, right, t.pairMask);
+  for (;;) {
+    const l = t.pairLeft[slot]!;
+    if (l === -1) return -1;
+    if (l === left && t.pairRight[slot] === right) return t.pairMerged[slot]!;
+    slot = (slot + 1) & t.pairMask;
+  }
+}
+
+// Scratch arrays for the merge, grown on demand and reused: the merge is synchronous and never
+// re-entered, and allocating per pre-token would dominate for short ones.
+let tok = new Int32Array(256);
+let next = new Int32Array(256);
+let prev = new Int32Array(256);
+let pairRank = new Int32Array(256);
+let heapRank = new Int32Array(768);
+let heapPos = new Int32Array(768);
+let heapSize = 0;
+
+function heapLess(a: number, b: number): boolean {
+  const ra = heapRank[a]!;
+  const rb = heapRank[b]!;
+  return ra < rb || (ra === rb && heapPos[a]! < heapPos[b]!);
+}
+
+function heapSwap(a: number, b: number): void {
+  const r = heapRank[a]!;
+  const p = heapPos[a]!;
+  heapRank[a] = heapRank[b]!;
+  heapPos[a] = heapPos[b]!;
+  heapRank[b] = r;
+  heapPos[b] = p;
+}
+
+function heapPush(rank: number, pos: number): void {
+  let i = heapSize++;
+  heapRank[i] = rank;
+  heapPos[i] = pos;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (!heapLess(i, parent)) break;
+    heapSwap(i, parent);
+    i = parent;
+  }
+}
+
+function heapPop(): void {
+  heapSize--;
+  heapRank[0] = heapRank[heapSize]!;
+  heapPos[0] = heapPos[heapSize]!;
+  let i = 0;
+  for (;;) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let m = i;
+    if (l < heapSize && heapLess(l, m)) m = l;
+    if (r < heapSize && heapLess(r, m)) m = r;
+    if (m === i) return;
+    heapSwap(i, m);
+    i = m;
+  }
+}
+
+const DEAD = -2;
+
+function updatePair(t: Tables, i: number, n: number): void {
+  const j = next[i]!;
+  const rank = j < n ? mergedRank(t, tok[i]!, tok[j]!) : -1;
+  pairRank[i] = rank;
+  if (rank >= 0) heapPush(rank, i);
+}
+
+/**
+ * Byte-pair merge of one pre-token (given as bytes, one char per byte): lowest rank first,
+ * leftmost on ties, as tiktoken and gpt-tokenizer do. Stale heap entries are skipped: the pair
+ * starting at a position only ever grows, so its rank never comes back.
+ */
+function merge(t: Tables, key: string, out: number[]): void {
+  const n = key.length;
+  if (next.length < n + 1) {
+    tok = new Int32Array(2 * n + 2);
+    next = new Int32Array(2 * n + 2);
+    prev = new Int32Array(2 * n + 2);
+    pairRank = new Int32Array(2 * n + 2);
+    heapRank = new Int32Array(6 * n + 6);
+    heapPos = new Int32Array(6 * n + 6);
+  }
+  heapSize = 0;
+  for (let i = 0; i < n; i++) {
+    tok[i] = t.byteRank[key.charCodeAt(i)]!;
+    next[i] = i + 1;
+    prev[i] = i - 1;
+  }
+  for (let i = 0; i < n; i++) updatePair(t, i, n);
+  while (heapSize > 0) {
+    const rank = heapRank[0]!;
+    const i = heapPos[0]!;
+    heapPop();
+    if (pairRank[i] !== rank) continue;
+    const j = next[i]!;
+    const k = next[j]!;
+    tok[i] = rank;
+    next[i] = k;
+    if (k < n) prev[k] = i;
+    pairRank[j] = DEAD;
+    updatePair(t, i, n);
+    const before = prev[i]!;
+    if (before >= 0) updatePair(t, before, n);
+  }
+  for (let i = 0; i < n; i = next[i]!) out.push(tok[i]!);
+}
+
+// Repeated pre-tokens (common words, the same slice of a periodic blob) are merged once. Bounded
+// by characters held, cleared wholesale: cheaper than LRU bookkeeping and good enough here.
+const cache = new Map<string, number[]>();
+let cacheChars = 0;
+const CACHE_MAX_CHARS = 8_000_000;
+const CACHE_MAX_KEY = MAX_PIECE_CHARS;
+
+function encodeKey(key: string, t: Tables, out: number[]): void {
+  const direct = t.rankByKey.get(key);
+  if (direct !== undefined) {
+    out.push(direct);
+    return;
+  }
+  const cached = cache.get(key);
+  if (cached) {
+    for (const t of cached) out.push(t);
+    return;
+  }
+  const tokens: number[] = [];
+  merge(t, key, tokens);
+  if (key.length <= CACHE_MAX_KEY) {
+    if (cacheChars + key.length > CACHE_MAX_CHARS) {
+      cache.clear();
+      cacheChars = 0;
+    }
+    cache.set(key, tokens);
+    cacheChars += key.length;
+  }
+  for (const t of tokens) out.push(t);
+}
+
+export interface Piece {
+  /** Character offsets of the pre-token in the text passed in. */
+  start: number;
+  end: number;
+  tokens: number[];
+}
+
+/** Pre-tokens of `text` with their tokens, lazily: lets callers stream over very long text. */
+export function* encodePieces(text: string): Generator<Piece> {
+  const t = load();
+  const split = new RegExp(CL100K_TOKEN_SPLIT_REGEX.source, 'gu');
+  for (let m = split.exec(text); m !== null; m = split.exec(text)) {
+    const piece = m[0];
+    for (let s = 0; s < piece.length; ) {
+      let e = Math.min(piece.length, s + MAX_PIECE_CHARS);
+      if (e < piece.length && isHighSurrogate(piece.charCodeAt(e - 1))) e--;
+      const tokens: number[] = [];
+      encodeKey(byteKey(e - s === piece.length ? piece : piece.slice(s, e)), t, tokens);
+      yield { start: m.index + s, end: m.index + e, tokens };
+      s = e;
+    }
+  }
+}
+
+export function encode(text: string): number[] {
+  const out: number[] = [];
+  for (const piece of encodePieces(text)) for (const t of piece.tokens) out.push(t);
+  return out;
+}
+
+export function countTokens(text: string): number {
+  let n = 0;
+  for (const piece of encodePieces(text)) n += piece.tokens.length;
+  return n;
+}
+
+export function decode(tokens: Iterable<number>): string {
+  const { keyByRank } = load();
+  let bytes = '';
+  for (const token of tokens) {
+    const key = keyByRank[token];
+    if (key === undefined) throw new Error(`Unknown ${TOKENIZER_NAME} token: ${token}`);
+    bytes += key;
+  }
+  return Buffer.from(bytes, 'latin1').toString('utf8');
+}
+
+/** UTF-8 length of one token. */
+export function tokenByteLength(token: number): number {
+  const key = load().keyByRank[token];
+  if (key === undefined) throw new Error(`Unknown ${TOKENIZER_NAME} token: ${token}`);
+  return key.length;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/**
+ * Characters of `text` from `from` that fit in `bytes` UTF-8 bytes, never ending inside a
+ * character: a token boundary can fall inside a multi-byte character, a substring cannot.
+ */
+export function charsWithinBytes(text: string, from: number, bytes: number): number {
+  let i = from;
+  let used = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    const pair = isHighSurrogate(c) && i + 1 < text.length;
+    const size = c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
+    if (used + size > bytes) break;
+    used += size;
+    i += pair ? 2 : 1;
+  }
+  return i - from;
+}
+
+/**
+ * The longest prefix of `text` (found from the tokens of `text` itself, then re-counted) that
+ * encodes to at most `maxTokens` tokens. Returns at least one character when text is non-empty,
+ * even if that character alone needs more tokens (only possible when maxTokens < 4).
+ */
+export function fitPrefix(text: string, maxTokens: number): { chars: number; tokens: number } {
+  let limit = maxTokens;
+  for (;;) {
+    let count = 0;
+    let chars = text.length;
+    for (const piece of encodePieces(text)) {
+      if (count + piece.tokens.length <= limit) {
+        count += piece.tokens.length;
+        continue;
+      }
+      let bytes = 0;
+      for (let i = 0; i < limit - count; i++) bytes += tokenByteLength(piece.tokens[i]!);
+      chars = piece.start + charsWithinBytes(text, piece.start, bytes);
+      break;
+    }
+    if (chars === text.length) return { chars, tokens: count };
+    if (chars === 0) {
+      const one = isHighSurrogate(text.charCodeAt(0)) && text.length > 1 ? 2 : 1;
+      return { chars: one, tokens: countTokens(text.slice(0, one)) };
+    }
+    // Re-encoding a cut pre-token can merge differently; rare, and one retry with less room fixes it.
+    const actual = countTokens(text.slice(0, chars));
+    if (actual <= maxTokens) return { chars, tokens: actual };
+    limit -= Math.max(1, actual - maxTokens);
+    if (limit <= 0) limit = 0;
+  }
+}

@@ -1,0 +1,88 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+export interface WalkedFile {
+  /** Relative to the collection root, '/'-separated on every platform. */
+  relPath: string;
+  absPath: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface WalkSkip {
+  relPath: string;
+  reason: 'symlink-outside-root' | 'symlink-loop' | 'unreadable';
+  message?: string;
+}
+
+export interface WalkResult {
+  files: WalkedFile[];
+  skipped: WalkSkip[];
+  /** Folders that could not be listed: documents under them must not be taken for deleted. */
+  unreadableDirs: string[];
+}
+
+/** Hidden entries (.git, .obsidian, .DS_Store) and dependency folders are not notes. */
+function ignored(name: string): boolean {
+  return name.startsWith('.') || name === 'node_modules';
+}
+
+/**
+ * Lists the files under `root` (already resolved with realpath). Symbolic links are resolved
+ * once: a link leading outside the root, or back into a folder already being walked, is skipped
+ * and reported rather than followed.
+ */
+export async function walkFolder(root: string): Promise<WalkResult> {
+  const result: WalkResult = { files: [], skipped: [], unreadableDirs: [] };
+  const visitedDirs = new Set<string>([root]);
+  const seenFiles = new Set<string>();
+
+  async function visit(dirAbs: string, dirRel: string): Promise<void> {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await fs.readdir(dirAbs, { withFileTypes: true });
+    } catch (e) {
+      result.unreadableDirs.push(dirRel);
+      if (dirRel !== '') result.skipped.push({ relPath: dirRel, reason: 'unreadable', message: (e as Error).message });
+      else throw e;
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (ignored(entry.name)) continue;
+      const abs = path.join(dirAbs, entry.name);
+      const rel = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`;
+      let real = abs;
+      let stat: import('node:fs').Stats;
+      try {
+        if (entry.isSymbolicLink()) {
+          real = await fs.realpath(abs);
+          if (real !== root && !real.startsWith(root + path.sep)) {
+            result.skipped.push({ relPath: rel, reason: 'symlink-outside-root' });
+            continue;
+          }
+        }
+        stat = await fs.stat(real);
+      } catch (e) {
+        result.skipped.push({ relPath: rel, reason: 'unreadable', message: (e as Error).message });
+        continue;
+      }
+      if (stat.isDirectory()) {
+        if (visitedDirs.has(real)) {
+          result.skipped.push({ relPath: rel, reason: 'symlink-loop' });
+          continue;
+        }
+        visitedDirs.add(real);
+        await visit(real, rel);
+      } else if (stat.isFile()) {
+        // A link to a file already listed would index the same text twice.
+        if (seenFiles.has(real)) continue;
+        seenFiles.add(real);
+        result.files.push({ relPath: rel, absPath: real, size: stat.size, mtimeMs: stat.mtimeMs });
+      }
+    }
+  }
+
+  await visit(root, '');
+  return result;
+}

@@ -1,0 +1,75 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { toMatchExpression } from './fts-query';
+
+describe('toMatchExpression', () => {
+  it('quotes terms, drops stopwords, ORs them', () => {
+    expect(toMatchExpression('how do I rotate the keys')).toBe('"rotate" OR "keys"');
+  });
+
+  it('keeps stopwords when nothing else is left', () => {
+    expect(toMatchExpression('to be or not to be')).toBe('"to" OR "be" OR "or" OR "not"');
+  });
+
+  it('keeps double-quoted text as a phrase', () => {
+    expect(toMatchExpression('"rotate the keys" weekly')).toBe('"rotate the keys" OR "weekly"');
+  });
+
+  it('returns null when nothing searchable is left', () => {
+    for (const q of ['', '   ', '?!', '"', '***', '-- ;', '()', '🙂']) expect(toMatchExpression(q)).toBeNull();
+  });
+
+  // Every one of these would be a syntax error or change meaning if passed to MATCH raw.
+  const NASTY = [
+    'rust AND NOT python',
+    'NEAR(ownership borrow, 3)',
+    'own*',
+    '-negated term',
+    'heading_path: secrets',
+    'text:foo',
+    '"unbalanced quote',
+    'a "b" "c d',
+    '^start',
+    'col1 : col2',
+    "it's O'Reilly's",
+    '{curly} [square] (round)',
+    'C++ && || !',
+    'SELECT * FROM chunks; DROP TABLE chunks; --',
+    'Ünïcödé naïve café',
+    '東京の天気',
+    'emoji 🙂 in text',
+    'x'.repeat(5000),
+    'OR OR OR',
+    'AND',
+    'NOT',
+    '"" "" ""',
+    '\u0000 nul',
+    'zero\u200bwidth',
+  ];
+
+  it.each(NASTY)('never breaks FTS5: %s', (q) => {
+    const db = new Database(':memory:');
+    db.exec("CREATE VIRTUAL TABLE t USING fts5(heading_path, text, tokenize = 'porter unicode61 remove_diacritics 2')");
+    db.prepare('INSERT INTO t VALUES (?, ?)').run('Rust > Ownership', 'rust ownership borrow python cafe 東京の天気 AND NOT');
+    const expr = toMatchExpression(q);
+    if (expr !== null) expect(() => db.prepare('SELECT rowid FROM t WHERE t MATCH ?').all(expr)).not.toThrow();
+    db.close();
+  });
+
+  it('treats FTS5 keywords as words, not operators', () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE VIRTUAL TABLE t USING fts5(text)');
+    db.prepare('INSERT INTO t VALUES (?)').run('python only');
+    // Raw "rust AND NOT python" would exclude this row; quoted terms OR-ed find it by "python".
+    expect(db.prepare('SELECT count(*) n FROM t WHERE t MATCH ?').get(toMatchExpression('rust AND NOT python'))).toEqual({ n: 1 });
+    db.close();
+  });
+
+  it('matches diacritics-insensitively through the tokenizer', () => {
+    const db = new Database(':memory:');
+    db.exec("CREATE VIRTUAL TABLE t USING fts5(text, tokenize = 'porter unicode61 remove_diacritics 2')");
+    db.prepare('INSERT INTO t VALUES (?)').run('the cafe menu');
+    expect(db.prepare('SELECT count(*) n FROM t WHERE t MATCH ?').get(toMatchExpression('café'))).toEqual({ n: 1 });
+    db.close();
+  });
+});

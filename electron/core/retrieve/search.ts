@@ -1,0 +1,120 @@
+import { QuireError, toErrorShape } from '../../../shared/errors';
+import type { SearchMode, SearchResponse, SearchResult } from '../../../shared/search';
+import { getActiveEmbeddingModel, type EmbeddingModelRow } from '../db/embedding-models';
+import type { Db } from '../db/open';
+import { Embedder } from '../ollama/embedder';
+import type { OllamaGateway } from '../ollama/gateway';
+import { denseSearch, type DenseHit } from './dense';
+import { reciprocalRankFusion, type Fused } from './fusion';
+import { lexicalSearch } from './lexical';
+
+export interface SearchOptions {
+  k?: number;
+  /** Omitted: hybrid when the active model has vectors, lexical otherwise. */
+  mode?: SearchMode;
+  collectionId?: string;
+  /** How to embed the query; null when Ollama is not to be asked. */
+  gateway: OllamaGateway | null;
+  signal?: AbortSignal;
+}
+
+/** How deep each list goes before fusion: enough that a chunk ranked low in one list can still surface. */
+const CANDIDATES_PER_LIST = 50;
+
+export async function search(db: Db, query: string, options: SearchOptions): Promise<SearchResponse> {
+  const started = performance.now();
+  const k = options.k ?? 8;
+  if (!Number.isInteger(k) || k < 1 || k > 1000) throw new QuireError('INVALID_ARGUMENT', 'k must be a whole number from 1 to 1000.');
+  const depth = Math.max(CANDIDATES_PER_LIST, k);
+  const filter = options.collectionId ? { collectionId: options.collectionId } : {};
+  const requested = options.mode;
+
+  let mode: SearchMode = requested ?? 'hybrid';
+  let fallback: SearchResponse['fallback'];
+  let dense: DenseHit[] = [];
+  let model: EmbeddingModelRow | null = null;
+
+  if (mode !== 'lexical') {
+    try {
+      model = requireVectors(db);
+      const vector = await embedQuery(options.gateway, model, query, options.signal);
+      dense = denseSearch(db, model, vector, depth, filter);
+    } catch (e) {
+      const shape = toErrorShape(e);
+      if (shape.code === 'CANCELLED') throw e;
+      // Keyword search still answers; the response says why vectors were not used.
+      if (requested !== undefined || shape.code !== 'NO_EMBEDDINGS') fallback = { requested: mode, reason: shape.message, code: shape.code };
+      mode = 'lexical';
+      model = null;
+    }
+  }
+  const lexical = mode === 'dense' ? [] : lexicalSearch(db, query, depth, filter);
+  const fused = reciprocalRankFusion(lexical, dense).slice(0, k);
+  const distances = new Map(dense.map((d) => [d.rowid, d.distance]));
+  return {
+    mode,
+    ...(fallback ? { fallback } : {}),
+    embedModel: model?.name ?? null,
+    results: hydrate(db, fused, distances),
+    ms: Math.round((performance.now() - started) * 10) / 10,
+  };
+}
+
+function requireVectors(db: Db): EmbeddingModelRow {
+  const model = getActiveEmbeddingModel(db);
+  const has = model && db.prepare('SELECT 1 FROM document_embeddings WHERE model_id = ? LIMIT 1').get(model.id);
+  if (!model || !has) {
+    throw new QuireError('NO_EMBEDDINGS', 'No document has vectors yet, so only keyword search is possible. Run "quire embed" with Ollama running.');
+  }
+  return model;
+}
+
+async function embedQuery(gateway: OllamaGateway | null, model: EmbeddingModelRow, query: string, signal?: AbortSignal): Promise<Float32Array> {
+  if (!gateway) throw new QuireError('OLLAMA_UNREACHABLE', 'Ollama was not asked (offline mode), so only keyword search was used.');
+  const embedder = await Embedder.resolve(gateway, model.name, signal ? { signal } : {});
+  if (embedder.digest !== model.digest) {
+    throw new QuireError(
+      'EMBED_DIMENSION_MISMATCH',
+      `${model.name} in Ollama is not the version the documents were embedded with (digest ${embedder.digest.slice(0, 12)} vs ${model.digest.slice(0, 12)}). Run "quire embed" to re-embed.`,
+    );
+  }
+  return embedder.embedQuery(query, signal);
+}
+
+function hydrate(db: Db, fused: Fused[], distances: Map<number, number>): SearchResult[] {
+  const get = db.prepare(
+    `SELECT c.id, c.document_id, c.heading_path, c.text, c.start_line, c.end_line, d.rel_path, col.root
+       FROM chunks c JOIN documents d ON d.id = c.document_id JOIN collections col ON col.id = d.collection_id
+      WHERE c.rowid = ?`,
+  );
+  return fused.flatMap((f) => {
+    const r = get.get(f.rowid) as HydrateRow | undefined;
+    if (!r) return [];
+    return [
+      {
+        chunkId: r.id,
+        documentId: r.document_id,
+        path: r.rel_path,
+        root: r.root,
+        heading: r.heading_path,
+        lines: [r.start_line, r.end_line] as [number, number],
+        text: r.text,
+        score: f.score,
+        lexicalRank: f.lexicalRank,
+        denseRank: f.denseRank,
+        distance: distances.get(f.rowid) ?? null,
+      },
+    ];
+  });
+}
+
+interface HydrateRow {
+  id: string;
+  document_id: string;
+  heading_path: string;
+  text: string;
+  start_line: number;
+  end_line: number;
+  rel_path: string;
+  root: string;
+}

@@ -1,0 +1,53 @@
+/**
+ * Every error that crosses a boundary (core → CLI, main → renderer) is `{ code, message }`.
+ * The code is what programs branch on; the message is for people.
+ */
+export const ERROR_CODES = [
+  'OLLAMA_UNREACHABLE',
+  'OLLAMA_TIMEOUT',
+  'OLLAMA_ERROR',
+  'MODEL_NOT_FOUND',
+  'EMBED_DIMENSION_MISMATCH',
+  'DB_NEWER_THAN_APP',
+  'DB_CORRUPT',
+  'NOT_A_FOLDER',
+  'COLLECTION_NOT_FOUND',
+  'NO_EMBEDDINGS',
+  'READ_FAILED',
+  'BINARY_FILE',
+  'UNDECODABLE_TEXT',
+  'TOO_LARGE',
+  'CANCELLED',
+  'INVALID_ARGUMENT',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface QuireErrorShape {
+  code: ErrorCode;
+  message: string;
+}
+
+export class QuireError extends Error implements QuireErrorShape {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'QuireError';
+    this.code = code;
+  }
+  toJSON(): QuireErrorShape {
+    return { code: this.code, message: this.message };
+  }
+}
+
+export function isQuireError(e: unknown): e is QuireError {
+  return e instanceof QuireError;
+}
+
+/** Turns anything thrown into the boundary shape, never leaking a stack. */
+export function toErrorShape(e: unknown): QuireErrorShape {
+  if (e instanceof QuireError) return { code: e.code, message: e.message };
+  if (e instanceof Error && e.name === 'AbortError') return { code: 'CANCELLED', message: 'Cancelled.' };
+  return { code: 'INTERNAL', message: e instanceof Error ? e.message : String(e) };
+}

@@ -1,0 +1,54 @@
+// The test-control side of the stand-in: the request log and the fault switches.
+
+export interface Call {
+  method: string;
+  path: string;
+  body: unknown;
+  at: number;
+}
+
+export class CallLog {
+  readonly entries: Call[] = [];
+  count(path?: string, method?: string): number {
+    return this.entries.filter((c) => (!path || c.path === path) && (!method || c.method === method)).length;
+  }
+  last(path?: string): Call | undefined {
+    return [...this.entries].reverse().find((c) => !path || c.path === path);
+  }
+  reset(): void {
+    this.entries.length = 0;
+  }
+}
+
+export interface FailNth {
+  path: string;
+  n: number;
+  status?: number;
+  message?: string;
+}
+
+// Ollama's own text when a runner dies mid-request (llm/server.go), the realistic 500.
+export const RUNNER_STOPPED =
+  'model runner has unexpectedly stopped, this may be due to resource limitations or an internal error, check ollama server logs for details';
+
+export class Faults {
+  latencyMs = 0;
+  streamDelayMs = 0;
+  #failNth: FailNth | null = null;
+  #seen = 0;
+  get failNth(): FailNth | null {
+    return this.#failNth;
+  }
+  // Counting restarts on assignment so a test can arm the fault right before the call it targets.
+  set failNth(f: FailNth | null) {
+    this.#failNth = f;
+    this.#seen = 0;
+  }
+  /** @internal Called once per request; returns the fault if this request is the nth. */
+  take(path: string): FailNth | null {
+    const f = this.#failNth;
+    if (!f || f.path !== path || ++this.#seen !== f.n) return null;
+    this.#failNth = null;
+    return f;
+  }
+}

@@ -33,11 +33,16 @@ export class OllamaGateway {
   private readonly retries: number;
   private readonly backoffMs: number;
 
-  constructor(options: GatewayOptions = {}) {
+  constructor(private readonly options: GatewayOptions = {}) {
     this.host = resolveOllamaHost(options.host);
     this.timeoutMs = options.timeoutMs ?? 120_000;
     this.retries = options.retries ?? 3;
     this.backoffMs = options.backoffMs ?? 500;
+  }
+
+  /** The same Ollama with other patience: interactive calls should fail fast, batch work may wait. */
+  withOptions(overrides: Omit<GatewayOptions, 'host'>): OllamaGateway {
+    return new OllamaGateway({ ...this.options, host: this.host, ...overrides });
   }
 
   async version(signal?: AbortSignal): Promise<string> {

@@ -71,7 +71,9 @@ function requireVectors(db: Db): EmbeddingModelRow {
 
 async function embedQuery(gateway: OllamaGateway | null, model: EmbeddingModelRow, query: string, signal?: AbortSignal): Promise<Float32Array> {
   if (!gateway) throw new QuireError('OLLAMA_UNREACHABLE', 'Ollama was not asked (offline mode), so only keyword search was used.');
-  const embedder = await Embedder.resolve(gateway, model.name, signal ? { signal } : {});
+  // A person is waiting: one quick retry, then keyword search rather than a long backoff.
+  const quick = gateway.withOptions({ retries: 1, backoffMs: 100, timeoutMs: 30_000 });
+  const embedder = await Embedder.resolve(quick, model.name, signal ? { signal } : {});
   if (embedder.digest !== model.digest) {
     throw new QuireError(
       'EMBED_DIMENSION_MISMATCH',

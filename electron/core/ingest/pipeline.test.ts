@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NotesFolder } from '../../../test/support/notes';
+import { startStandin } from '../../../test/support/ollama-standin/server';
+import { runDoctor } from '../db/health';
+import { openDatabase, type Db } from '../db/open';
+import { OllamaGateway } from '../ollama/gateway';
+import { importFolder } from './pipeline';
+import { walkFolder } from './walk';
+
+let notes: NotesFolder;
+let outside: NotesFolder;
+let db: Db;
+
+beforeEach(() => {
+  notes = new NotesFolder();
+  outside = new NotesFolder('quire-outside-');
+  db = openDatabase(':memory:');
+});
+afterEach(() => {
+  db.close();
+  notes.dispose();
+  outside.dispose();
+});
+
+describe('walkFolder', () => {
+  it('follows links inside the root once, skips loops, links out of the root and hidden folders', async () => {
+    notes.write('a.md', '# A');
+    notes.write('sub/b.md', '# B');
+    notes.write('.git/config', 'x');
+    notes.write('node_modules/pkg/readme.md', 'x');
+    outside.write('secret.md', '# not yours');
+    fs.symlinkSync(notes.root, notes.path('sub/loop'));
+    fs.symlinkSync(outside.root, notes.path('escape'));
+    fs.symlinkSync(outside.path('secret.md'), notes.path('secret-link.md'));
+    fs.symlinkSync(notes.path('a.md'), notes.path('sub/a-again.md'));
+    fs.symlinkSync(notes.path('missing.md'), notes.path('dangling.md'));
+
+    const w = await walkFolder(notes.root);
+    expect(w.files.map((f) => f.relPath).sort()).toEqual(['a.md', 'sub/b.md']);
+    const reasons = Object.fromEntries(w.skipped.map((s) => [s.relPath, s.reason]));
+    expect(reasons).toMatchObject({
+      'sub/loop': 'symlink-loop',
+      escape: 'symlink-outside-root',
+      'secret-link.md': 'symlink-outside-root',
+      'dangling.md': 'unreadable',
+    });
+  });
+});
+
+describe('importFolder', () => {
+  it('lexical-only import indexes text and makes no Ollama call', async () => {
+    notes.write('a.md', '# Alpha\n\nAardvarks dig at night.\n');
+    const r = await importFolder(db, notes.root, { embedding: null });
+    expect(r.embedding.status).toBe('off');
+    expect(r.embedRequests).toBe(0);
+    expect(r.documents.added).toBe(1);
+    expect(db.prepare('SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?').pluck().get('aardvark')).toBe(1); // porter stemming
+  });
+
+  it('re-chunks every document when the chunker changes, and only then', async () => {
+    notes.write('a.md', `# Alpha\n\n${'Word '.repeat(400)}\n`);
+    await importFolder(db, notes.root, { embedding: null });
+    const again = await importFolder(db, notes.root, { embedding: null });
+    expect(again.documents.unchanged).toBe(1);
+    const changed = await importFolder(db, notes.root, { embedding: null, chunker: { kind: 'fixed', windowTokens: 64, overlap: 8 } });
+    expect(changed.documents.updated).toBe(1);
+    expect(db.prepare("SELECT chunker FROM documents").pluck().get()).toBe('fixed:64/8');
+  });
+
+  it('a file that becomes unreadable keeps nothing stale: content errors drop the old version', async () => {
+    notes.write('a.md', '# Alpha\n\nFirst version about herons.\n');
+    await importFolder(db, notes.root, { embedding: null });
+    notes.write('a.md', new Uint8Array([0x23, 0x20, 0xff, 0xfe, 0x00]));
+    const r = await importFolder(db, notes.root, { embedding: null });
+    expect(r.documents.failed).toBe(1);
+    expect(db.prepare("SELECT status, status_code FROM documents").get()).toEqual({ status: 'error', status_code: 'BINARY_FILE' });
+    expect(db.prepare('SELECT count(*) FROM chunks').pluck().get()).toBe(0);
+    expect(runDoctor(db).every((c) => c.ok)).toBe(true);
+    // Fixed again: back to ready.
+    notes.write('a.md', '# Alpha\n\nSecond version.\n');
+    expect((await importFolder(db, notes.root, { embedding: null })).documents.updated).toBe(1);
+  });
+
+  it('cancellation keeps finished documents whole and writes nothing half-done', async () => {
+    const ollama = await startStandin({ latencyMs: 40 });
+    try {
+      for (let i = 0; i < 30; i++) notes.write(`n${String(i).padStart(2, '0')}.md`, `# Note ${i}\n\nThe quokka count for note ${i}.\n`);
+      const controller = new AbortController();
+      let committedAtAbort = -1;
+      const gateway = new OllamaGateway({ host: ollama.url });
+      const r = await importFolder(db, notes.root, {
+        embedding: { gateway, model: 'embeddinggemma', batchSize: 2 },
+        signal: controller.signal,
+        onProgress: (p) => {
+          if (p.filesDone === 10 && committedAtAbort < 0) {
+            committedAtAbort = db.prepare('SELECT count(*) FROM documents').pluck().get() as number;
+            controller.abort();
+          }
+        },
+      });
+      expect(r.cancelled).toBe(true);
+      const docs = db.prepare('SELECT count(*) FROM documents').pluck().get() as number;
+      expect(docs).toBeGreaterThan(0);
+      expect(docs).toBeLessThan(30);
+      expect(db.prepare("SELECT count(*) FROM documents WHERE status = 'ready' AND id NOT IN (SELECT document_id FROM document_embeddings)").pluck().get()).toBe(0);
+      expect(runDoctor(db).filter((c) => !c.ok)).toEqual([]);
+      // The next run picks up exactly the rest.
+      const rest = await importFolder(db, notes.root, { embedding: { gateway, model: 'embeddinggemma' } });
+      expect(rest.documents.added).toBe(30 - docs);
+      expect(rest.documents.unchanged).toBe(docs);
+    } finally {
+      await ollama.close();
+    }
+  });
+
+  it('refuses something that is not a folder with NOT_A_FOLDER', async () => {
+    notes.write('file.md', 'x');
+    await expect(importFolder(db, notes.path('file.md'), { embedding: null })).rejects.toMatchObject({ code: 'NOT_A_FOLDER' });
+    await expect(importFolder(db, path.join(notes.root, 'absent'), { embedding: null })).rejects.toMatchObject({ code: 'NOT_A_FOLDER' });
+  });
+});

@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QuireError } from '../../../shared/errors';
+import { startStandin, type Standin } from '../../../test/support/ollama-standin/server';
+import { Embedder } from './embedder';
+import { OllamaGateway, withTag } from './gateway';
+import { resolveOllamaHost } from './host';
+import { taskPrefixesFor } from './prefixes';
+
+describe('resolveOllamaHost (OLLAMA_HOST as Ollama reads it)', () => {
+  it.each([
+    [undefined, 'http://127.0.0.1:11434'],
+    ['', 'http://127.0.0.1:11434'],
+    ['0.0.0.0', 'http://127.0.0.1:11434'],
+    ['0.0.0.0:8080', 'http://127.0.0.1:8080'],
+    [':9999', 'http://127.0.0.1:9999'],
+    ['localhost', 'http://localhost:11434'],
+    ['gpu-box:11434', 'http://gpu-box:11434'],
+    ['http://gpu-box', 'http://gpu-box:80'],
+    ['https://ollama.internal/', 'https://ollama.internal:443'],
+    ['http://10.0.0.5:11434/', 'http://10.0.0.5:11434'],
+  ])('%s → %s', (input, expected) => {
+    expect(resolveOllamaHost(input)).toBe(expected);
+  });
+
+  it('rejects garbage with a sentence', () => {
+    expect(() => resolveOllamaHost('http://[bad')).toThrow(/OLLAMA_HOST is not a valid address/);
+  });
+});
+
+describe('task prefixes', () => {
+  it('uses each family’s own prefixes', () => {
+    expect(taskPrefixesFor('nomic-embed-text:latest').query('q')).toBe('search_query: q');
+    expect(taskPrefixesFor('nomic-embed-text').document('d', 'T')).toBe('search_document: d');
+    expect(taskPrefixesFor('embeddinggemma:300m').query('q')).toBe('task: search result | query: q');
+    expect(taskPrefixesFor('embeddinggemma').document('d', '')).toBe('title: none | text: d');
+    expect(taskPrefixesFor('embeddinggemma').document('d', 'Doc > Sec')).toBe('title: Doc > Sec | text: d');
+    expect(taskPrefixesFor('all-minilm').query('q')).toBe('q');
+  });
+});
+
+describe('withTag', () => {
+  it('adds :latest only when there is no tag', () => {
+    expect(withTag('embeddinggemma')).toBe('embeddinggemma:latest');
+    expect(withTag('qwen2.5:0.5b')).toBe('qwen2.5:0.5b');
+    expect(withTag('registry.local:5000/team/model')).toBe('registry.local:5000/team/model:latest');
+  });
+});
+
+describe('OllamaGateway against the stand-in', () => {
+  let ollama: Standin;
+  beforeAll(async () => {
+    ollama = await startStandin();
+  });
+  afterAll(() => ollama.close());
+
+  const codeOf = async (p: Promise<unknown>) => {
+    try {
+      await p;
+      return 'resolved';
+    } catch (e) {
+      return e instanceof QuireError ? e.code : `not a QuireError: ${String(e)}`;
+    }
+  };
+
+  it('reads the model digest and dimensions from /api/tags and /api/show', async () => {
+    const g = new OllamaGateway({ host: ollama.url });
+    const info = await g.modelInfo('embeddinggemma');
+    expect(info.name).toBe('embeddinggemma:latest');
+    expect(info.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(info.embeddingLength).toBe(768);
+    expect(info.capabilities).toContain('embedding');
+  });
+
+  it('maps a missing model to MODEL_NOT_FOUND with the pull command', async () => {
+    const g = new OllamaGateway({ host: ollama.url, retries: 0 });
+    await expect(codeOf(g.embed('no-such-model', ['x']))).resolves.toBe('MODEL_NOT_FOUND');
+    await expect(g.modelInfo('no-such-model')).rejects.toThrow(/ollama pull no-such-model:latest/);
+  });
+
+  it('maps a refused connection to OLLAMA_UNREACHABLE after retrying', async () => {
+    const g = new OllamaGateway({ host: 'http://127.0.0.1:9', retries: 2, backoffMs: 1 });
+    await expect(codeOf(g.embed('embeddinggemma', ['x']))).resolves.toBe('OLLAMA_UNREACHABLE');
+  });
+
+  it('times out a slow server with OLLAMA_TIMEOUT', async () => {
+    ollama.faults.latencyMs = 500;
+    try {
+      const g = new OllamaGateway({ host: ollama.url, timeoutMs: 100, retries: 0 });
+      await expect(codeOf(g.embed('embeddinggemma', ['x']))).resolves.toBe('OLLAMA_TIMEOUT');
+    } finally {
+      ollama.faults.latencyMs = 0;
+    }
+  });
+
+  it('retries a 500 and succeeds; gives up with OLLAMA_ERROR when out of retries', async () => {
+    const g = new OllamaGateway({ host: ollama.url, retries: 1, backoffMs: 1 });
+    ollama.calls.reset();
+    ollama.faults.failNth = { path: '/api/embed', n: 1 };
+    expect(await g.embed('embeddinggemma', ['a', 'b'])).toHaveLength(2);
+    expect(ollama.calls.count('/api/embed')).toBe(2);
+    ollama.faults.failNth = { path: '/api/embed', n: 1 };
+    await expect(codeOf(new OllamaGateway({ host: ollama.url, retries: 0 }).embed('embeddinggemma', ['a']))).resolves.toBe('OLLAMA_ERROR');
+  });
+
+  it('cancels promptly through an AbortSignal', async () => {
+    ollama.faults.latencyMs = 2000;
+    try {
+      const g = new OllamaGateway({ host: ollama.url });
+      const controller = new AbortController();
+      const p = g.embed('embeddinggemma', ['x'], controller.signal);
+      setTimeout(() => controller.abort(), 50);
+      const started = Date.now();
+      await expect(codeOf(p)).resolves.toBe('CANCELLED');
+      expect(Date.now() - started).toBeLessThan(1500);
+    } finally {
+      ollama.faults.latencyMs = 0;
+    }
+  });
+});
+
+describe('Embedder', () => {
+  let ollama: Standin;
+  beforeAll(async () => {
+    ollama = await startStandin();
+  });
+  afterAll(() => ollama.close());
+
+  it('learns the dimension from the first response and batches requests', async () => {
+    const e = await Embedder.resolve(new OllamaGateway({ host: ollama.url }), 'embeddinggemma', { batchSize: 3 });
+    expect(e.identity).toBeNull();
+    ollama.calls.reset();
+    const vectors = await e.embedDocuments(Array.from({ length: 7 }, (_, i) => ({ text: `doc ${i}`, title: '' })));
+    expect(vectors).toHaveLength(7);
+    expect(ollama.calls.count('/api/embed')).toBe(3);
+    expect(e.identity).toMatchObject({ name: 'embeddinggemma:latest', dimension: 768 });
+    const body = ollama.calls.last('/api/embed')!.body as { input: string[] };
+    expect(body.input[0]).toBe('title: none | text: doc 6');
+  });
+
+  it('refuses vectors whose length changes mid-session', async () => {
+    const e = await Embedder.resolve(new OllamaGateway({ host: ollama.url }), 'nomic-embed-text');
+    await e.embedQuery('first');
+    ollama.setDimension('nomic-embed-text', 384);
+    await expect(e.embedQuery('second')).rejects.toMatchObject({ code: 'EMBED_DIMENSION_MISMATCH' });
+  });
+
+  it('refuses a chat model as an embedding model', async () => {
+    await expect(Embedder.resolve(new OllamaGateway({ host: ollama.url }), 'llama3.2')).rejects.toThrow(/not an embedding model/);
+  });
+});

@@ -1,0 +1,128 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStandin, type Standin } from './support/ollama-standin/server';
+import { NotesFolder, tempDbPath } from './support/notes';
+
+const ROOT = path.resolve(__dirname, '..');
+const run = promisify(execFile);
+
+let ollama: Standin;
+let notes: NotesFolder;
+let db: ReturnType<typeof tempDbPath>;
+
+async function quire(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'electron/cli/main.ts'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, OLLAMA_HOST: ollama.url, QUIRE_DB: db.file, ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+beforeAll(async () => {
+  ollama = await startStandin();
+  notes = new NotesFolder('quire-cli-');
+  notes.write('ops/keys.md', '# Keys\n\n## Rotation\n\nRotate the deploy keys every ninety days.\n');
+  notes.write('recipes/bread.md', '# Bread\n\nBake at 250 degrees for twenty minutes.\n');
+  notes.write('diagram.svg', '<svg/>');
+  db = tempDbPath('quire-cli-db-');
+});
+
+afterAll(async () => {
+  await ollama?.close();
+  notes?.dispose();
+  db?.dispose();
+});
+
+describe('quire CLI', () => {
+  it('import --json prints exactly one JSON document of the documented shape', async () => {
+    const { code, stdout } = await quire(['import', notes.root, '--json']);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout);
+    expect(report.documents).toEqual({ added: 2, updated: 0, unchanged: 0, deleted: 0, skipped: 1, failed: 0 });
+    expect(report.chunks).toBe(2);
+    expect(report.embedded).toBe(2);
+    expect(report.embedRequests).toBe(1);
+    expect(report.errors).toEqual([]);
+    expect(report.skipped).toEqual([{ path: 'diagram.svg', reason: 'unsupported-type' }]);
+    expect(typeof report.ms).toBe('number');
+  });
+
+  it('search --json gives ranked passages with relative path, heading and lines', async () => {
+    const { code, stdout } = await quire(['search', 'how do I rotate the keys', '--json', '--k', '2']);
+    expect(code).toBe(0);
+    const res = JSON.parse(stdout);
+    expect(res.mode).toBe('hybrid');
+    expect(res.results).toHaveLength(2);
+    expect(res.results[0]).toMatchObject({ path: 'ops/keys.md', heading: 'Keys', lines: [1, 5], lexicalRank: 1, denseRank: 1 });
+    expect(Object.keys(res.results[0]).sort()).toEqual(['chunkId', 'denseRank', 'heading', 'lexicalRank', 'lines', 'path', 'score', 'text']);
+  });
+
+  it('searches lexically, and says so, when Ollama is not running', async () => {
+    const { code, stdout, stderr } = await quire(['search', 'bake bread', '--json'], { OLLAMA_HOST: 'http://127.0.0.1:9' });
+    expect(code).toBe(0);
+    const res = JSON.parse(stdout);
+    expect(res.mode).toBe('lexical');
+    expect(res.fallback.code).toBe('OLLAMA_UNREACHABLE');
+    expect(res.results[0].path).toBe('recipes/bread.md');
+    expect(stderr).toMatch(/keyword search/);
+  });
+
+  it('human search output names file, lines and heading path', async () => {
+    const { stdout } = await quire(['search', 'deploy keys', '--mode', 'lexical']);
+    expect(stdout).toMatch(/1\. ops\/keys\.md:1-5 /);
+    expect(stdout).toContain('   Keys');
+  });
+
+  it('status and doctor report a healthy index', async () => {
+    const status = JSON.parse((await quire(['status', '--json'])).stdout);
+    expect(status.documents).toMatchObject({ total: 2, ready: 2, needsEmbedding: 0 });
+    expect(status.ollama.version).toBeTruthy();
+    const doctor = await quire(['doctor', '--json']);
+    expect(doctor.code).toBe(0);
+    expect(JSON.parse(doctor.stdout).ok).toBe(true);
+  });
+
+  it('doctor exits non-zero when the index is damaged', async () => {
+    const copy = tempDbPath('quire-cli-broken-');
+    try {
+      await quire(['import', notes.root, '--no-embed', '--db', copy.file]);
+      const raw = new Database(copy.file);
+      raw.prepare("UPDATE documents SET chunk_count = chunk_count + 1 WHERE rel_path = 'ops/keys.md'").run();
+      raw.close();
+      const doctor = await quire(['doctor', '--db', copy.file]);
+      expect(doctor.code).toBe(1);
+      expect(doctor.stdout).toMatch(/FAIL\s+documents complete: incomplete: ops\/keys\.md/);
+    } finally {
+      copy.dispose();
+    }
+  });
+
+  it('forget removes a folder and everything derived from it', async () => {
+    const { code, stdout } = await quire(['forget', notes.root, '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ root: notes.root, documents: 2 });
+    const status = JSON.parse((await quire(['status', '--json'])).stdout);
+    expect(status.documents.total).toBe(0);
+    expect(status.chunks).toBe(0);
+    expect(status.activeModel.vectors).toBe(0);
+    expect((await quire(['forget', notes.root])).code).toBe(1);
+  });
+
+  it('explains usage errors with exit code 2', async () => {
+    const r = await quire(['search']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/needs a query/);
+    expect((await quire(['frobnicate'])).code).toBe(2);
+    const json = await quire(['import', path.join(notes.root, 'nope'), '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout).error.code).toBe('NOT_A_FOLDER');
+  });
+});

@@ -6,7 +6,7 @@ import { QuireError, toErrorShape } from '../../../shared/errors';
 import { ensureCollection } from '../db/collections';
 import { deleteDocument, documentIdFor, getDocument, listDocuments, recordFailure, touchDocument, writeDocumentVersion, type DocumentRow, type DocumentVersion } from '../db/documents';
 import type { Db } from '../db/open';
-import { chunkDocument, contextualText, formatChunkerSpec } from './chunkers/index';
+import { chunkDocument, chunkerRecipe, contextualText } from './chunkers/index';
 import { DEFAULT_CHUNKER, type ChunkerConfig } from './chunkers/types';
 import { EmbedQueue } from './embed-queue';
 import { EmbeddingSession, type EmbeddingRequest } from './embedding-session';
@@ -36,7 +36,7 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
   const started = performance.now();
   const root = await resolveFolder(folder);
   const chunker = options.chunker ?? DEFAULT_CHUNKER;
-  const chunkerSpec = formatChunkerSpec(chunker);
+  const chunkerSpec = chunkerRecipe(chunker);
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const signal = options.signal;
   const collection = ensureCollection(db, root);

@@ -8,9 +8,9 @@
 // No local embedding model uses this exact vocabulary; it measures size consistently, that is all.
 //
 // Why our own merge loop over gpt-tokenizer's ranks: gpt-tokenizer merges each pre-token in
-// O(n²) with a UTF-8 validation per lookup, so a long run of letters (a base-less blob, a DNA
-// sequence, a 50 MB line without spaces) costs seconds per few KB. Same ranks, a heap, O(n log n),
-// and the output is identical to gpt-tokenizer's encoder (tokenizer.test.ts checks it).
+// O(n²) with a UTF-8 validation per lookup, so one long run of letters (a DNA sequence, a 50 MB
+// line without spaces) costs seconds per few KB. Same ranks, a heap, O(n log n), and the output
+// is identical to gpt-tokenizer's encoder (tokenizer.test.ts checks it).
 //
 // Special tokens such as "<|endoftext|>" are plain text here: notes may quote them, and that must
 // neither throw nor count as one control token.
@@ -31,10 +31,13 @@ interface Tables {
   rankByKey: Map<string, number>;
   keyByRank: string[];
   byteRank: Int32Array;
-  /** Open-addressing map (left token, right token) -> rank of their concatenation. */
-  pairLeft: Int32Array;
-  pairRight: Int32Array;
-  pairMerged: Int32Array;
+  /** Rank of each two-byte token by its bytes (b1 << 8 | b2), -1 if none: the first merge step. */
+  bytePair: Int32Array;
+  /**
+   * Open-addressing map (left token, right token) -> rank of their concatenation, each slot one
+   * float (left, right, merged: 17 bits each) so a probe is one 8-byte load; 4 MB in all.
+   */
+  pairs: Float64Array;
   pairMask: number;
 }
 let tables: Tables | undefined;
@@ -49,7 +52,9 @@ function pairSlot(left: number, right: number, mask: number): number {
   return (Math.imul(left, 0x9e3779b1) ^ Math.imul(right, 0x85ebca77)) & mask;
 }
 
-// Built on first use (~0.2 s, ~16 MB): every way of writing each token as two shorter tokens.
+const RANK_SPAN = 131_072; // > vocabulary size
+
+// Built on first use (~0.25 s, ~20 MB): every way of writing each token as two shorter tokens.
 // Merging then works on token ids alone, with no substring or UTF-8 work per step.
 function load(): Tables {
   if (tables) return tables;
@@ -62,34 +67,33 @@ function load(): Tables {
   });
   const byteRank = new Int32Array(256);
   for (let b = 0; b < 256; b++) byteRank[b] = rankByKey.get(String.fromCharCode(b))!;
-  const size = 1 << 21;
-  const pairLeft = new Int32Array(size).fill(-1);
-  const pairRight = new Int32Array(size);
-  const pairMerged = new Int32Array(size);
-  const mask = size - 1;
+  const bytePair = new Int32Array(65_536).fill(-1);
+  const slots = 1 << 19;
+  const pairs = new Float64Array(slots).fill(-1);
+  const mask = slots - 1;
   keyByRank.forEach((key, rank) => {
+    if (key.length === 2) bytePair[(key.charCodeAt(0) << 8) | key.charCodeAt(1)] = rank;
     for (let k = 1; k < key.length; k++) {
       const left = rankByKey.get(key.slice(0, k));
       const right = left === undefined ? undefined : rankByKey.get(key.slice(k));
       if (left === undefined || right === undefined) continue;
       let slot = pairSlot(left, right, mask);
-      while (pairLeft[slot] !== -1) slot = (slot + 1) & mask;
-      pairLeft[slot] = left;
-      pairRight[slot] = right;
-      pairMerged[slot] = rank;
+      while (pairs[slot] !== -1) slot = (slot + 1) & mask;
+      pairs[slot] = (left * RANK_SPAN + right) * RANK_SPAN + rank;
     }
   });
-  tables = { rankByKey, keyByRank, byteRank, pairLeft, pairRight, pairMerged, pairMask: mask };
+  tables = { rankByKey, keyByRank, byteRank, bytePair, pairs, pairMask: mask };
   return tables;
 }
 
 function mergedRank(t: Tables, left: number, right: number): number {
-  let slot = pairSlot(left, right, t.pairMask);
-  for (;;) {
-    const l = t.pairLeft[slot]!;
-    if (l === -1) return -1;
-    if (l === left && t.pairRight[slot] === right) return t.pairMerged[slot]!;
-    slot = (slot + 1) & t.pairMask;
+  const { pairs, pairMask } = t;
+  const wanted = (left * RANK_SPAN + right) * RANK_SPAN;
+  for (let slot = pairSlot(left, right, pairMask); ; slot = (slot + 1) & pairMask) {
+    const entry = pairs[slot]!;
+    if (entry === -1) return -1;
+    const merged = entry % RANK_SPAN;
+    if (entry - merged === wanted) return merged;
   }
 }
 
@@ -99,52 +103,38 @@ let tok = new Int32Array(256);
 let next = new Int32Array(256);
 let prev = new Int32Array(256);
 let pairRank = new Int32Array(256);
-let heapRank = new Int32Array(768);
-let heapPos = new Int32Array(768);
+// Heap entries are rank * POS_SPAN + position in one float: one load and one compare per step,
+// ordered by rank, then leftmost, exactly the merge order BPE requires.
+const POS_SPAN = 262_144; // > bytes in the longest slice (MAX_PIECE_CHARS * 3)
+let heap = new Float64Array(768);
 let heapSize = 0;
 
-function heapLess(a: number, b: number): boolean {
-  const ra = heapRank[a]!;
-  const rb = heapRank[b]!;
-  return ra < rb || (ra === rb && heapPos[a]! < heapPos[b]!);
-}
-
-function heapSwap(a: number, b: number): void {
-  const r = heapRank[a]!;
-  const p = heapPos[a]!;
-  heapRank[a] = heapRank[b]!;
-  heapPos[a] = heapPos[b]!;
-  heapRank[b] = r;
-  heapPos[b] = p;
-}
-
 function heapPush(rank: number, pos: number): void {
+  const key = rank * POS_SPAN + pos;
   let i = heapSize++;
-  heapRank[i] = rank;
-  heapPos[i] = pos;
   while (i > 0) {
     const parent = (i - 1) >> 1;
-    if (!heapLess(i, parent)) break;
-    heapSwap(i, parent);
+    const above = heap[parent]!;
+    if (above <= key) break;
+    heap[i] = above;
     i = parent;
   }
+  heap[i] = key;
 }
 
 function heapPop(): void {
-  heapSize--;
-  heapRank[0] = heapRank[heapSize]!;
-  heapPos[0] = heapPos[heapSize]!;
+  const key = heap[--heapSize]!;
   let i = 0;
   for (;;) {
     const l = 2 * i + 1;
+    if (l >= heapSize) break;
     const r = l + 1;
-    let m = i;
-    if (l < heapSize && heapLess(l, m)) m = l;
-    if (r < heapSize && heapLess(r, m)) m = r;
-    if (m === i) return;
-    heapSwap(i, m);
-    i = m;
+    const c = r < heapSize && heap[r]! < heap[l]! ? r : l;
+    if (heap[c]! >= key) break;
+    heap[i] = heap[c]!;
+    i = c;
   }
+  heap[i] = key;
 }
 
 const DEAD = -2;
@@ -168,8 +158,7 @@ function merge(t: Tables, key: string, out: number[]): void {
     next = new Int32Array(2 * n + 2);
     prev = new Int32Array(2 * n + 2);
     pairRank = new Int32Array(2 * n + 2);
-    heapRank = new Int32Array(6 * n + 6);
-    heapPos = new Int32Array(6 * n + 6);
+    heap = new Float64Array(6 * n + 6);
   }
   heapSize = 0;
   for (let i = 0; i < n; i++) {
@@ -177,10 +166,16 @@ function merge(t: Tables, key: string, out: number[]): void {
     next[i] = i + 1;
     prev[i] = i - 1;
   }
-  for (let i = 0; i < n; i++) updatePair(t, i, n);
+  for (let i = 0; i + 1 < n; i++) {
+    const rank = t.bytePair[(key.charCodeAt(i) << 8) | key.charCodeAt(i + 1)]!;
+    pairRank[i] = rank;
+    if (rank >= 0) heapPush(rank, i);
+  }
+  pairRank[n - 1] = -1;
   while (heapSize > 0) {
-    const rank = heapRank[0]!;
-    const i = heapPos[0]!;
+    const top = heap[0]!;
+    const rank = Math.floor(top / POS_SPAN);
+    const i = top - rank * POS_SPAN;
     heapPop();
     if (pairRank[i] !== rank) continue;
     const j = next[i]!;
@@ -201,6 +196,7 @@ function merge(t: Tables, key: string, out: number[]): void {
 const cache = new Map<string, number[]>();
 let cacheChars = 0;
 const CACHE_MAX_CHARS = 8_000_000;
+const CACHE_MAX_ENTRIES = 50_000;
 const CACHE_MAX_KEY = MAX_PIECE_CHARS;
 
 function encodeKey(key: string, t: Tables, out: number[]): void {
@@ -211,20 +207,20 @@ function encodeKey(key: string, t: Tables, out: number[]): void {
   }
   const cached = cache.get(key);
   if (cached) {
-    for (const t of cached) out.push(t);
+    for (const token of cached) out.push(token);
     return;
   }
   const tokens: number[] = [];
   merge(t, key, tokens);
   if (key.length <= CACHE_MAX_KEY) {
-    if (cacheChars + key.length > CACHE_MAX_CHARS) {
+    if (cacheChars + key.length > CACHE_MAX_CHARS || cache.size >= CACHE_MAX_ENTRIES) {
       cache.clear();
       cacheChars = 0;
     }
     cache.set(key, tokens);
     cacheChars += key.length;
   }
-  for (const t of tokens) out.push(t);
+  for (const token of tokens) out.push(token);
 }
 
 export interface Piece {
@@ -304,9 +300,9 @@ export function charsWithinBytes(text: string, from: number, bytes: number): num
 }
 
 /**
- * The longest prefix of `text` (found from the tokens of `text` itself, then re-counted) that
- * encodes to at most `maxTokens` tokens. Returns at least one character when text is non-empty,
- * even if that character alone needs more tokens (only possible when maxTokens < 4).
+ * A prefix of `text` that encodes to at most `maxTokens` tokens: as far as the first maxTokens
+ * tokens of `text` reach (whole characters only), re-counted on its own. Returns at least one
+ * character when text is non-empty, even if that character needs more tokens (maxTokens < 4).
  */
 export function fitPrefix(text: string, maxTokens: number): { chars: number; tokens: number } {
   let limit = maxTokens;

@@ -10,7 +10,8 @@
 // (at lines) only when one fence alone exceeds the budget.
 //
 // Budget: tokenCount = tokens of contextualText(chunk) <= maxTokens, with one exception: when
-// the heading path leaves no room for even one token of body, the chunk holds one character.
+// the heading path alone leaves no room for a token of body, each chunk holds one token of body
+// and exceeds the limit by its prefix (only with absurdly long headings and a tiny maxTokens).
 import { countTokens } from '../tokenizer';
 import { parseOutline, type Block } from './markdown';
 import { Packer } from './packer';

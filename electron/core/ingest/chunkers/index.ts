@@ -5,12 +5,24 @@
 import { fixedChunks } from './fixed';
 import { headingChunks } from './heading';
 import { recursiveChunks } from './recursive';
-import { validateChunkerConfig } from './spec';
+import { formatChunkerSpec, validateChunkerConfig } from './spec';
+import { TOKENIZER_NAME } from '../tokenizer';
 import { DEFAULT_CHUNKER, type Chunk, type ChunkInput, type ChunkerConfig } from './types';
 
 export { formatChunkerSpec, parseChunkerSpec, validateChunkerConfig } from './spec';
 export { DEFAULT_CHUNKER } from './types';
 export type { Chunk, ChunkInput, ChunkerConfig } from './types';
+
+/**
+ * Bump when any chunker's output changes for the same input and settings (rules, tokenizer):
+ * documents cut by an older recipe are then re-cut on the next import.
+ */
+export const CHUNKER_RECIPE_VERSION = 1;
+
+/** What a document records as "how it was cut": the settings plus the recipe and tokenizer. */
+export function chunkerRecipe(config: ChunkerConfig): string {
+  return `${formatChunkerSpec(config)}@v${CHUNKER_RECIPE_VERSION}+${TOKENIZER_NAME}`;
+}
 
 export function chunkDocument(input: ChunkInput, config: ChunkerConfig = DEFAULT_CHUNKER): Chunk[] {
   validateChunkerConfig(config);

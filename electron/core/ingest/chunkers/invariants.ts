@@ -50,6 +50,10 @@ export function chunkViolations(input: ChunkInput, chunks: Chunk[], limits: Chun
       );
     }
     cursor = at + 1;
+    if (/\s$/.test(chunk.text)) problems.push(`${where}: trailing whitespace`);
+    if (/^\s/.test(chunk.text) && (/^\s*\n/.test(chunk.text) || (at > 0 && text[at - 1] !== '\n'))) {
+      problems.push(`${where}: leading whitespace that is not the indentation of its first line`);
+    }
     if (limits.maxTokens !== undefined && chunk.tokenCount > limits.maxTokens) {
       problems.push(`${where}: ${chunk.tokenCount} tokens > ${limits.maxTokens}`);
     }

@@ -113,7 +113,8 @@ export class Packer {
   /**
    * A lone unit over the limit: its body fit the budget alone but not with the prefix (a long
    * path with a tiny maxTokens, or a body starting with whitespace). Cut it smaller and repack.
-   * With room for less than one token the single-character piece is emitted as it is.
+   * When the path leaves room for less than one token, the unit is emitted over the limit: the
+   * one documented exception to the budget.
    */
   private recut(unit: PathUnit, tokens: number): void {
     const budget = unit.tokens - (tokens - this.maxTokens);

@@ -3,6 +3,7 @@ import type { Chunk } from '../ingest/chunkers/types';
 import { insertVector, listEmbeddingModels, type EmbeddingModelRow } from './embedding-models';
 import { appendEvent } from './events';
 import type { Db } from './open';
+import { stmt } from './statements';
 
 export type StoredStatus = 'ready' | 'skipped' | 'error';
 /** What a person sees: 'needs-embedding' is 'ready' text lacking vectors for the active model. */
@@ -35,12 +36,12 @@ export function chunkIdFor(documentId: string, ordinal: number): string {
 }
 
 export function getDocument(db: Db, id: string): DocumentRow | null {
-  const r = db.prepare('SELECT * FROM documents WHERE id = ?').get(id) as RawDoc | undefined;
+  const r = stmt(db, 'SELECT * FROM documents WHERE id = ?').get(id) as RawDoc | undefined;
   return r ? fromRaw(r) : null;
 }
 
 export function listDocuments(db: Db, collectionId: string): DocumentRow[] {
-  return (db.prepare('SELECT * FROM documents WHERE collection_id = ? ORDER BY rel_path').all(collectionId) as RawDoc[]).map(fromRaw);
+  return (stmt(db, 'SELECT * FROM documents WHERE collection_id = ? ORDER BY rel_path').all(collectionId) as RawDoc[]).map(fromRaw);
 }
 
 export interface DocumentVersion {
@@ -62,14 +63,14 @@ export function writeDocumentVersion(db: Db, version: DocumentVersion): 'added' 
   }
   return db.transaction(() => {
     const existed = removeDerived(db, meta.id);
-    db.prepare(
+    stmt(db, 
       `INSERT INTO documents (id, collection_id, rel_path, source_uri, title, size, mtime_ms, sha256, reader, reader_version, chunker, chunk_count, ingested_at, status, status_code, status_message)
        VALUES (@id, @collectionId, @relPath, @sourceUri, @title, @size, @mtimeMs, @sha256, @reader, @readerVersion, @chunker, @chunkCount, @ingestedAt, 'ready', NULL, NULL)
        ON CONFLICT(id) DO UPDATE SET source_uri = excluded.source_uri, title = excluded.title, size = excluded.size,
          mtime_ms = excluded.mtime_ms, sha256 = excluded.sha256, reader = excluded.reader, reader_version = excluded.reader_version,
          chunker = excluded.chunker, chunk_count = excluded.chunk_count, ingested_at = excluded.ingested_at, status = 'ready', status_code = NULL, status_message = NULL`,
     ).run({ ...meta, chunkCount: chunks.length, ingestedAt: new Date().toISOString() });
-    const insertChunk = db.prepare(
+    const insertChunk = stmt(db, 
       'INSERT INTO chunks (id, document_id, ordinal, heading_path, text, token_count, start_line, end_line) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     chunks.forEach((c, i) => {
@@ -92,7 +93,7 @@ export function writeDocumentVersion(db: Db, version: DocumentVersion): 'added' 
 /** Adds vectors for a document's stored chunks (no re-read), all or nothing. */
 export function writeDocumentVectors(db: Db, documentId: string, model: EmbeddingModelRow, rowids: readonly number[], vectors: readonly Float32Array[]): void {
   db.transaction(() => {
-    const del = db.prepare(`DELETE FROM ${model.tableName} WHERE rowid = ?`);
+    const del = stmt(db, `DELETE FROM ${model.tableName} WHERE rowid = ?`);
     rowids.forEach((rowid, i) => {
       del.run(BigInt(rowid));
       insertVector(db, model, rowid, vectors[i]!);
@@ -102,7 +103,7 @@ export function writeDocumentVectors(db: Db, documentId: string, model: Embeddin
 }
 
 function markEmbedded(db: Db, documentId: string, model: EmbeddingModelRow): void {
-  db.prepare(
+  stmt(db, 
     'INSERT INTO document_embeddings (document_id, model_id, embedded_at) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET embedded_at = excluded.embedded_at',
   ).run(documentId, model.id, new Date().toISOString());
 }
@@ -116,9 +117,9 @@ export function recordFailure(
   db.transaction(() => {
     if (!failure.keepOldVersion) {
       removeDerived(db, meta.id);
-      db.prepare('UPDATE documents SET chunk_count = 0 WHERE id = ?').run(meta.id);
+      stmt(db, 'UPDATE documents SET chunk_count = 0 WHERE id = ?').run(meta.id);
     }
-    db.prepare(
+    stmt(db, 
       `INSERT INTO documents (id, collection_id, rel_path, source_uri, size, mtime_ms, ingested_at, status, status_code, status_message)
        VALUES (@id, @collectionId, @relPath, @sourceUri, @size, @mtimeMs, @at, @status, @code, @message)
        ON CONFLICT(id) DO UPDATE SET status = excluded.status, status_code = excluded.status_code, status_message = excluded.status_message,
@@ -136,7 +137,7 @@ export function recordFailure(
 
 /** Updates size and mtime of a document whose bytes did not change, so the next scan skips the hash. */
 export function touchDocument(db: Db, id: string, size: number, mtimeMs: number): void {
-  db.prepare('UPDATE documents SET size = ?, mtime_ms = ? WHERE id = ?').run(size, mtimeMs, id);
+  stmt(db, 'UPDATE documents SET size = ?, mtime_ms = ? WHERE id = ?').run(size, mtimeMs, id);
 }
 
 /** Deletes a document and everything derived from it, from every table, in one transaction. */
@@ -145,7 +146,7 @@ export function deleteDocument(db: Db, id: string, options: { event?: boolean; r
     const doc = getDocument(db, id);
     if (!doc) return false;
     removeDerived(db, id);
-    db.prepare('DELETE FROM documents WHERE id = ?').run(id);
+    stmt(db, 'DELETE FROM documents WHERE id = ?').run(id);
     if (options.event !== false) {
       appendEvent(db, {
         kind: 'document.deleted',
@@ -161,16 +162,16 @@ export function deleteDocument(db: Db, id: string, options: { event?: boolean; r
 
 /** Removes chunks (FTS follows by trigger) and vectors in every model's table; true if the document existed. */
 function removeDerived(db: Db, documentId: string): boolean {
-  const rowids = db.prepare('SELECT rowid FROM chunks WHERE document_id = ?').pluck().all(documentId) as number[];
+  const rowids = stmt(db, 'SELECT rowid FROM chunks WHERE document_id = ?').pluck().all(documentId) as number[];
   if (rowids.length > 0) {
     for (const model of listEmbeddingModels(db)) {
-      const del = db.prepare(`DELETE FROM ${model.tableName} WHERE rowid = ?`);
+      const del = stmt(db, `DELETE FROM ${model.tableName} WHERE rowid = ?`);
       for (const r of rowids) del.run(BigInt(r));
     }
-    db.prepare('DELETE FROM chunks WHERE document_id = ?').run(documentId);
+    stmt(db, 'DELETE FROM chunks WHERE document_id = ?').run(documentId);
   }
-  db.prepare('DELETE FROM document_embeddings WHERE document_id = ?').run(documentId);
-  return db.prepare('SELECT 1 FROM documents WHERE id = ?').get(documentId) !== undefined;
+  stmt(db, 'DELETE FROM document_embeddings WHERE document_id = ?').run(documentId);
+  return stmt(db, 'SELECT 1 FROM documents WHERE id = ?').get(documentId) !== undefined;
 }
 
 interface RawDoc {

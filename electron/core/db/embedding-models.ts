@@ -3,6 +3,7 @@ import { QuireError } from '../../../shared/errors';
 import type { EmbeddingModelIdentity } from '../ollama/embedder';
 import { appendEvent } from './events';
 import type { Db } from './open';
+import { stmt } from './statements';
 import { getSetting, setSetting } from './settings';
 
 export interface EmbeddingModelRow {
@@ -27,7 +28,7 @@ export function ensureEmbeddingModel(db: Db, identity: EmbeddingModelIdentity): 
   const tableName = vecTableName(identity);
   return db.transaction(() => {
     db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${tableName} USING vec0(embedding float[${identity.dimension}])`);
-    db.prepare('INSERT INTO embedding_models (name, digest, dimension, table_name, added_at) VALUES (?, ?, ?, ?, ?)').run(
+    stmt(db, 'INSERT INTO embedding_models (name, digest, dimension, table_name, added_at) VALUES (?, ?, ?, ?, ?)').run(
       identity.name,
       identity.digest,
       identity.dimension,
@@ -46,13 +47,13 @@ export function findEmbeddingModel(db: Db, identity: EmbeddingModelIdentity): Em
 }
 
 export function listEmbeddingModels(db: Db): EmbeddingModelRow[] {
-  return (db.prepare('SELECT * FROM embedding_models ORDER BY id').all() as RawRow[]).map(fromRaw);
+  return (stmt(db, 'SELECT * FROM embedding_models ORDER BY id').all() as RawRow[]).map(fromRaw);
 }
 
 export function getActiveEmbeddingModel(db: Db): EmbeddingModelRow | null {
   const id = getSetting(db, ACTIVE_KEY);
   if (id === null) return null;
-  const row = db.prepare('SELECT * FROM embedding_models WHERE id = ?').get(Number(id)) as RawRow | undefined;
+  const row = stmt(db, 'SELECT * FROM embedding_models WHERE id = ?').get(Number(id)) as RawRow | undefined;
   return row ? fromRaw(row) : null;
 }
 
@@ -78,7 +79,7 @@ export function insertVector(db: Db, model: EmbeddingModelRow, chunkRowid: numbe
     );
   }
   // vec0 has no upsert; callers delete first, in the same transaction.
-  db.prepare(`INSERT INTO ${model.tableName} (rowid, embedding) VALUES (?, ?)`).run(BigInt(chunkRowid), Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
+  stmt(db, `INSERT INTO ${model.tableName} (rowid, embedding) VALUES (?, ?)`).run(BigInt(chunkRowid), Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
 }
 
 /** vec0 table names come from our own identity data, never from user text, and are sanitised anyway. */

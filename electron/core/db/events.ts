@@ -1,4 +1,5 @@
 import type { Db } from './open';
+import { stmt } from './statements';
 
 export type EventKind =
   | 'document.added'
@@ -19,7 +20,7 @@ export interface EventInput {
 }
 
 export function appendEvent(db: Db, e: EventInput): void {
-  db.prepare('INSERT INTO events (at, kind, collection_id, document_id, path, detail) VALUES (?, ?, ?, ?, ?, ?)').run(
+  stmt(db, 'INSERT INTO events (at, kind, collection_id, document_id, path, detail) VALUES (?, ?, ?, ?, ?, ?)').run(
     new Date().toISOString(),
     e.kind,
     e.collectionId ?? null,
@@ -41,7 +42,7 @@ export interface EventRow {
 
 export function listEvents(db: Db, filter: { documentId?: string; limit?: number } = {}): EventRow[] {
   if (filter.documentId) {
-    return db.prepare('SELECT * FROM events WHERE document_id = ? ORDER BY id').all(filter.documentId) as EventRow[];
+    return stmt(db, 'SELECT * FROM events WHERE document_id = ? ORDER BY id').all(filter.documentId) as EventRow[];
   }
-  return db.prepare('SELECT * FROM events ORDER BY id DESC LIMIT ?').all(filter.limit ?? 100) as EventRow[];
+  return stmt(db, 'SELECT * FROM events ORDER BY id DESC LIMIT ?').all(filter.limit ?? 100) as EventRow[];
 }

@@ -30,6 +30,8 @@ describe('walkFolder', () => {
     notes.write('sub/b.md', '# B');
     notes.write('.git/config', 'x');
     notes.write('node_modules/pkg/readme.md', 'x');
+    notes.write('..md', '# The dot command'); // tldr has a page named this: a note, not housekeeping
+    notes.write('.DS_Store', 'x');
     outside.write('secret.md', '# not yours');
     fs.symlinkSync(notes.root, notes.path('sub/loop'));
     fs.symlinkSync(outside.root, notes.path('escape'));
@@ -38,7 +40,7 @@ describe('walkFolder', () => {
     fs.symlinkSync(notes.path('missing.md'), notes.path('dangling.md'));
 
     const w = await walkFolder(notes.root);
-    expect(w.files.map((f) => f.relPath).sort()).toEqual(['a.md', 'sub/b.md']);
+    expect(w.files.map((f) => f.relPath).sort()).toEqual(['..md', '.DS_Store', 'a.md', 'sub/b.md']);
     const reasons = Object.fromEntries(w.skipped.map((s) => [s.relPath, s.reason]));
     expect(reasons).toMatchObject({
       'sub/loop': 'symlink-loop',
@@ -52,10 +54,12 @@ describe('walkFolder', () => {
 describe('importFolder', () => {
   it('lexical-only import indexes text and makes no Ollama call', async () => {
     notes.write('a.md', '# Alpha\n\nAardvarks dig at night.\n');
+    notes.write('.DS_Store', new Uint8Array([0, 1, 2]));
     const r = await importFolder(db, notes.root, { embedding: null });
     expect(r.embedding.status).toBe('off');
     expect(r.embedRequests).toBe(0);
     expect(r.documents.added).toBe(1);
+    expect(r.skipped).toEqual([]); // dotfiles are not reported as skipped notes
     expect(db.prepare('SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?').pluck().get('aardvark')).toBe(1); // porter stemming
   });
 

@@ -10,7 +10,8 @@ import { chunkDocument, chunkerRecipe, contextualText } from './chunkers/index';
 import { DEFAULT_CHUNKER, type ChunkerConfig } from './chunkers/types';
 import { EmbedQueue } from './embed-queue';
 import { EmbeddingSession, type EmbeddingRequest } from './embedding-session';
-import { readerFor } from './readers/index';
+import { readerFor, type Reader } from './readers/index';
+import { ReadAhead } from './read-ahead';
 import type { ImportProgress, ImportReport } from './types';
 import { walkFolder, type WalkedFile } from './walk';
 
@@ -84,11 +85,13 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
   };
 
   try {
-    for (const file of walk.files) {
+    const ctx: FileContext = { db, collectionId: collection.id, chunkerSpec, chunker, maxBytes };
+    const readAhead = new ReadAhead(walk.files.map((f) => f.absPath), (i) => needsRead(ctx, walk.files[i]!));
+    for (const [index, file] of walk.files.entries()) {
       signal?.throwIfAborted();
       progress.currentFile = file.relPath;
       emit();
-      const prepared = await prepareFile(db, collection.id, file, { chunkerSpec, chunker, maxBytes }, report);
+      const prepared = await prepareFile(ctx, file, () => readAhead.read(index), report);
       if (prepared) {
         const embedder = session && prepared.chunks.length > 0 ? await session.embedder().catch((e) => (embeddingFailed(e), null)) : null;
         if (embedder) {
@@ -177,15 +180,36 @@ async function resolveFolder(folder: string): Promise<string> {
  * Stages 1–3 for one file: decide whether it changed, read and normalise it, cut it into chunks.
  * Returns null when there is nothing new to write (unchanged, skipped or failed; all counted in the report).
  */
-async function prepareFile(
-  db: Db,
-  collectionId: string,
-  file: WalkedFile,
-  cfg: { chunkerSpec: string; chunker: ChunkerConfig; maxBytes: number },
-  report: ImportReport,
-): Promise<Prepared | null> {
+interface FileContext {
+  db: Db;
+  collectionId: string;
+  chunkerSpec: string;
+  chunker: ChunkerConfig;
+  maxBytes: number;
+}
+
+/** Whether size and time alone show the file unchanged since it was indexed with today's recipe. */
+function unchangedByStat(ctx: FileContext, file: WalkedFile, reader: Reader, existing: DocumentRow | null): boolean {
+  return existing !== null && sameRecipe(existing, reader, ctx.chunkerSpec) && existing.size === file.size && existing.mtimeMs === file.mtimeMs;
+}
+
+function sameRecipe(d: DocumentRow, reader: Reader, chunkerSpec: string): boolean {
+  return d.status === 'ready' && d.reader === reader.name && d.readerVersion === reader.version && d.chunker === chunkerSpec;
+}
+
+/** True when the file's bytes will be needed (for read-ahead): supported, not too large, not unchanged. */
+function needsRead(ctx: FileContext, file: WalkedFile): boolean {
+  const reader = readerFor(file.relPath);
+  if (!reader || file.size > ctx.maxBytes) return false;
+  return !unchangedByStat(ctx, file, reader, getDocument(ctx.db, documentIdFor(ctx.collectionId, file.relPath)));
+}
+
+async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => Promise<Buffer>, report: ImportReport): Promise<Prepared | null> {
+  const { db, collectionId } = ctx;
   const reader = readerFor(file.relPath);
   if (!reader) {
+    // Dotfiles such as .DS_Store are housekeeping, not notes: not worth a line in the report.
+    if (path.posix.basename(file.relPath).startsWith('.')) return null;
     report.documents.skipped++;
     report.skipped.push({ path: file.relPath, reason: 'unsupported-type' });
     return null;
@@ -193,14 +217,12 @@ async function prepareFile(
   const id = documentIdFor(collectionId, file.relPath);
   const existing = getDocument(db, id);
   const base = { id, collectionId, relPath: file.relPath, sourceUri: pathToUri(file.absPath), size: file.size, mtimeMs: file.mtimeMs };
-  const sameRecipe = (d: DocumentRow) => d.status === 'ready' && d.reader === reader.name && d.readerVersion === reader.version && d.chunker === cfg.chunkerSpec;
-
-  if (existing && sameRecipe(existing) && existing.size === file.size && existing.mtimeMs === file.mtimeMs) {
+  if (unchangedByStat(ctx, file, reader, existing)) {
     report.documents.unchanged++;
     return null;
   }
-  if (file.size > cfg.maxBytes) {
-    const message = `${formatBytes(file.size)} is over the ${formatBytes(cfg.maxBytes)} limit for one file.`;
+  if (file.size > ctx.maxBytes) {
+    const message = `${formatBytes(file.size)} is over the ${formatBytes(ctx.maxBytes)} limit for one file.`;
     recordFailure(db, base, { status: 'skipped', code: 'TOO_LARGE', message, keepOldVersion: false });
     report.documents.skipped++;
     report.skipped.push({ path: file.relPath, reason: 'too-large', message });
@@ -208,7 +230,7 @@ async function prepareFile(
   }
   let bytes: Buffer;
   try {
-    bytes = await fs.readFile(file.absPath);
+    bytes = await readBytes();
   } catch (e) {
     const message = `Could not read the file: ${(e as Error).message}`;
     recordFailure(db, base, { status: 'error', code: 'READ_FAILED', message, keepOldVersion: true });
@@ -217,7 +239,7 @@ async function prepareFile(
     return null;
   }
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  if (existing && sameRecipe(existing) && existing.sha256 === sha256) {
+  if (existing && sameRecipe(existing, reader, ctx.chunkerSpec) && existing.sha256 === sha256) {
     touchDocument(db, id, file.size, file.mtimeMs);
     report.documents.unchanged++;
     return null;
@@ -225,9 +247,9 @@ async function prepareFile(
   try {
     const read = reader.read(bytes);
     const title = read.title ?? path.posix.basename(file.relPath, path.posix.extname(file.relPath));
-    const chunks = chunkDocument({ text: read.text, title, firstLine: read.firstLine }, cfg.chunker);
+    const chunks = chunkDocument({ text: read.text, title, firstLine: read.firstLine }, ctx.chunker);
     return {
-      meta: { ...base, title, sha256, reader: reader.name, readerVersion: reader.version, chunker: cfg.chunkerSpec },
+      meta: { ...base, title, sha256, reader: reader.name, readerVersion: reader.version, chunker: ctx.chunkerSpec },
       chunks,
     };
   } catch (e) {

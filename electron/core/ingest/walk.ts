@@ -22,8 +22,8 @@ export interface WalkResult {
   unreadableDirs: string[];
 }
 
-/** Hidden entries (.git, .obsidian, .DS_Store) and dependency folders are not notes. */
-function ignored(name: string): boolean {
+/** Hidden folders (.git, .obsidian, .trash) and dependency folders hold no notes. */
+function ignoredDir(name: string): boolean {
   return name.startsWith('.') || name === 'node_modules';
 }
 
@@ -49,7 +49,7 @@ export async function walkFolder(root: string): Promise<WalkResult> {
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
-      if (ignored(entry.name)) continue;
+      if (entry.isDirectory() && ignoredDir(entry.name)) continue;
       const abs = path.join(dirAbs, entry.name);
       const rel = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`;
       let real = abs;
@@ -68,6 +68,7 @@ export async function walkFolder(root: string): Promise<WalkResult> {
         continue;
       }
       if (stat.isDirectory()) {
+        if (ignoredDir(entry.name)) continue;
         if (visitedDirs.has(real)) {
           result.skipped.push({ relPath: rel, reason: 'symlink-loop' });
           continue;

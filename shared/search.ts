@@ -18,6 +18,8 @@ export interface SearchResult {
   denseRank: number | null;
   /** L2 distance to the query for dense candidates (unit vectors: 0 = same direction). */
   distance: number | null;
+  /** Injection flags found in the chunk at import (empty when clean). */
+  flags: string[];
 }
 
 export interface SearchResponse {
@@ -27,6 +29,7 @@ export interface SearchResponse {
   fallback?: { requested: SearchMode; reason: string; code: string };
   /** The embedding model whose table was queried, if any. */
   embedModel: string | null;
+  embedDigest: string | null;
   results: SearchResult[];
   ms: number;
 }

@@ -1,6 +1,7 @@
 import { importFolder } from '../../core/ingest/pipeline';
 import { parseChunkerSpec } from '../../core/ingest/chunkers/index';
 import type { ImportReport } from '../../core/ingest/types';
+import { numberFlag } from '../args';
 import { embedModel, type CliContext } from '../context';
 
 export interface ImportFlags {
@@ -13,8 +14,9 @@ export interface ImportFlags {
 
 export async function importCommand(ctx: CliContext, folder: string, flags: ImportFlags): Promise<number> {
   const model = embedModel(ctx, flags.model);
-  const maxFileBytes = flags.maxFileMb ? Math.round(Number(flags.maxFileMb) * 1024 * 1024) : undefined;
-  const batch = flags.batch ? Number(flags.batch) : undefined;
+  const maxFileMb = numberFlag('max-file-mb', flags.maxFileMb, { min: 0.001, max: 4096, integer: false });
+  const maxFileBytes = maxFileMb === undefined ? undefined : Math.round(maxFileMb * 1024 * 1024);
+  const batch = numberFlag('batch', flags.batch, { min: 1, max: 4096 });
   const report = await importFolder(ctx.db, folder, {
     embedding: flags.noEmbed ? null : { gateway: ctx.gateway, model, ...(batch ? { batchSize: batch } : {}) },
     ...(flags.chunker ? { chunker: parseChunkerSpec(flags.chunker) } : {}),

@@ -1,10 +1,11 @@
 import { QuireError } from '../../../shared/errors';
 import { SEARCH_MODES, type SearchMode, type SearchResponse } from '../../../shared/search';
 import { search } from '../../core/retrieve/search';
+import { numberFlag } from '../args';
 import type { CliContext } from '../context';
 
 export async function searchCommand(ctx: CliContext, query: string, flags: { k?: string | undefined; mode?: string | undefined }): Promise<number> {
-  const k = flags.k === undefined ? 8 : Number(flags.k);
+  const k = numberFlag('k', flags.k, { min: 1, max: 1000 }) ?? 8;
   if (flags.mode !== undefined && !(SEARCH_MODES as readonly string[]).includes(flags.mode)) {
     throw new QuireError('INVALID_ARGUMENT', `--mode must be one of ${SEARCH_MODES.join(', ')}.`);
   }

@@ -90,15 +90,24 @@ export function writeDocumentVersion(db: Db, version: DocumentVersion): 'added' 
   })();
 }
 
-/** Adds vectors for a document's stored chunks (no re-read), all or nothing. */
-export function writeDocumentVectors(db: Db, documentId: string, model: EmbeddingModelRow, rowids: readonly number[], vectors: readonly Float32Array[]): void {
-  db.transaction(() => {
+/**
+ * Adds vectors for a document's stored chunks (no re-read), all or nothing. The document may have
+ * been replaced while its vectors were being computed: then its chunks are no longer the ones
+ * embedded, nothing is written, and false tells the caller to leave it for a later run.
+ */
+export function writeDocumentVectors(db: Db, documentId: string, model: EmbeddingModelRow, rowids: readonly number[], vectors: readonly Float32Array[]): boolean {
+  return db.transaction(() => {
+    const current = stmt(db, "SELECT c.rowid FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.document_id = ? AND d.status = 'ready' ORDER BY c.ordinal")
+      .pluck()
+      .all(documentId) as number[];
+    if (current.length !== rowids.length || current.some((r, i) => r !== rowids[i])) return false;
     const del = stmt(db, `DELETE FROM ${model.tableName} WHERE rowid = ?`);
     rowids.forEach((rowid, i) => {
       del.run(BigInt(rowid));
       insertVector(db, model, rowid, vectors[i]!);
     });
     markEmbedded(db, documentId, model);
+    return true;
   })();
 }
 
@@ -108,23 +117,30 @@ function markEmbedded(db: Db, documentId: string, model: EmbeddingModelRow): voi
   ).run(documentId, model.id, new Date().toISOString());
 }
 
-/** Records that a file could not be indexed. Content problems remove the stale version; a transient read error keeps it. */
+/**
+ * Records that a file could not be indexed. Content problems remove the stale version; a transient
+ * read error keeps it. An event is written only when the failure is new or different, so
+ * re-importing an unchanged folder adds nothing to the log.
+ */
 export function recordFailure(
   db: Db,
-  meta: Pick<DocumentRow, 'id' | 'collectionId' | 'relPath' | 'sourceUri' | 'size' | 'mtimeMs'>,
+  meta: Pick<DocumentRow, 'id' | 'collectionId' | 'relPath' | 'sourceUri' | 'size' | 'mtimeMs'> & { reader: string | null; readerVersion: number | null },
   failure: { status: 'error' | 'skipped'; code: string; message: string; keepOldVersion: boolean },
 ): void {
   db.transaction(() => {
+    const before = getDocument(db, meta.id);
     if (!failure.keepOldVersion) {
       removeDerived(db, meta.id);
       stmt(db, 'UPDATE documents SET chunk_count = 0 WHERE id = ?').run(meta.id);
     }
-    stmt(db, 
-      `INSERT INTO documents (id, collection_id, rel_path, source_uri, size, mtime_ms, ingested_at, status, status_code, status_message)
-       VALUES (@id, @collectionId, @relPath, @sourceUri, @size, @mtimeMs, @at, @status, @code, @message)
+    stmt(
+      db,
+      `INSERT INTO documents (id, collection_id, rel_path, source_uri, size, mtime_ms, reader, reader_version, ingested_at, status, status_code, status_message)
+       VALUES (@id, @collectionId, @relPath, @sourceUri, @size, @mtimeMs, @reader, @readerVersion, @at, @status, @code, @message)
        ON CONFLICT(id) DO UPDATE SET status = excluded.status, status_code = excluded.status_code, status_message = excluded.status_message,
-         size = excluded.size, mtime_ms = excluded.mtime_ms, ingested_at = excluded.ingested_at`,
+         size = excluded.size, mtime_ms = excluded.mtime_ms, reader = excluded.reader, reader_version = excluded.reader_version, ingested_at = excluded.ingested_at`,
     ).run({ ...meta, at: new Date().toISOString(), status: failure.status, code: failure.code, message: failure.message });
+    if (before?.status === failure.status && before.statusCode === failure.code && before.statusMessage === failure.message) return;
     appendEvent(db, {
       kind: 'document.failed',
       collectionId: meta.collectionId,

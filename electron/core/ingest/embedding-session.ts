@@ -1,6 +1,7 @@
 import type { QuireErrorShape } from '../../../shared/errors';
 import { toErrorShape } from '../../../shared/errors';
-import { activateEmbeddingModel, ensureEmbeddingModel, type EmbeddingModelRow } from '../db/embedding-models';
+import { activateEmbeddingModel, ensureEmbeddingModel, getActiveEmbeddingModel, type EmbeddingModelRow } from '../db/embedding-models';
+import { withTag } from '../ollama/gateway';
 import { writeDocumentVectors } from '../db/documents';
 import type { Db } from '../db/open';
 import { Embedder } from '../ollama/embedder';
@@ -20,7 +21,7 @@ export interface EmbeddingRequest {
  * the run instead of failing every file in turn.
  */
 export class EmbeddingSession {
-  private resolved: Promise<Embedder> | null = null;
+  private resolving: Promise<Embedder> | null = null;
   private instance: Embedder | null = null;
   private row: EmbeddingModelRow | null = null;
   private disabled = false;
@@ -36,6 +37,11 @@ export class EmbeddingSession {
     return !this.disabled;
   }
 
+  /** Whether Ollama has already been asked about the model in this run. */
+  get resolved(): boolean {
+    return this.instance !== null;
+  }
+
   get requestCount(): number {
     return this.instance?.requestCount ?? 0;
   }
@@ -47,12 +53,12 @@ export class EmbeddingSession {
   /** The embedder, or null once embedding is off for this run. Throws the first resolution failure once. */
   async embedder(): Promise<Embedder | null> {
     if (this.disabled) return null;
-    this.resolved ??= Embedder.resolve(this.request.gateway, this.request.model, {
+    this.resolving ??= Embedder.resolve(this.request.gateway, this.request.model, {
       ...(this.request.batchSize ? { batchSize: this.request.batchSize } : {}),
       ...(this.signal ? { signal: this.signal } : {}),
     });
     try {
-      this.instance = await this.resolved;
+      this.instance = await this.resolving;
       return this.instance;
     } catch (e) {
       const shape = toErrorShape(e);
@@ -70,8 +76,25 @@ export class EmbeddingSession {
     const identity = this.instance?.identity;
     if (!identity) throw new Error('modelRow() before any embedding response');
     this.row = ensureEmbeddingModel(this.db, identity);
-    activateEmbeddingModel(this.db, this.row);
     return this.row;
+  }
+
+  /**
+   * Makes this run's model the one searches use, once it covers every document with text — or
+   * when no model is active at all. An interrupted switch leaves the old, complete model in use.
+   */
+  activateIfComplete(): void {
+    if (!this.row) return;
+    const active = getActiveEmbeddingModel(this.db);
+    if (active?.id === this.row.id) return;
+    const missing = this.db
+      .prepare(
+        `SELECT count(*) FROM documents d WHERE d.status = 'ready' AND d.chunk_count > 0
+           AND NOT EXISTS (SELECT 1 FROM document_embeddings e WHERE e.document_id = d.id AND e.model_id = ?)`,
+      )
+      .pluck()
+      .get(this.row.id) as number;
+    if (active === null || missing === 0) activateEmbeddingModel(this.db, this.row);
   }
 
   /** Embeds the stored chunks of every ready document lacking vectors for this model. Returns chunks embedded. */
@@ -94,15 +117,16 @@ export class EmbeddingSession {
       .all({ collection: filter.collectionId ?? null, model: known ?? -1 }) as string[];
     if (docIds.length === 0) return 0;
 
-    const chunksOf = this.db.prepare('SELECT rowid, ordinal, heading_path, text, token_count, start_line, end_line FROM chunks WHERE document_id = ? ORDER BY ordinal');
+    const chunksOf = this.db.prepare('SELECT rowid, heading_path, text FROM chunks WHERE document_id = ? ORDER BY ordinal');
     const queue = new EmbedQueue<{ id: string; rowids: number[] }>(embedder, this.signal);
     let embedded = 0;
     const write = (done: Array<{ payload: { id: string; rowids: number[] }; vectors: Float32Array[] }>) => {
       for (const d of done) {
         this.signal?.throwIfAborted();
-        writeDocumentVectors(this.db, d.payload.id, this.modelRow(), d.payload.rowids, d.vectors);
-        embedded += d.vectors.length;
-        onDocument?.();
+        if (writeDocumentVectors(this.db, d.payload.id, this.modelRow(), d.payload.rowids, d.vectors)) {
+          embedded += d.vectors.length;
+          onDocument?.();
+        }
       }
     };
     for (const id of docIds) {
@@ -114,16 +138,32 @@ export class EmbeddingSession {
       write(await queue.add({ id, rowids: rows.map((r) => r.rowid) }, inputs));
     }
     write(await queue.drain());
+    this.activateIfComplete();
     return embedded;
   }
 }
 
 interface ChunkRow {
   rowid: number;
-  ordinal: number;
   heading_path: string;
   text: string;
-  token_count: number;
-  start_line: number;
-  end_line: number;
+}
+
+/**
+ * Whether any document with text lacks vectors from every version of this model name. Answerable
+ * without Ollama, so an unchanged folder never costs an Ollama round trip. (A re-pulled model
+ * with a new digest is found by asking Ollama, which `quire embed` does.)
+ */
+export function hasMissingVectors(db: Db, model: string, collectionId?: string): boolean {
+  return (
+    db
+      .prepare(
+        `SELECT 1 FROM documents d
+          WHERE d.status = 'ready' AND d.chunk_count > 0 AND (@collection IS NULL OR d.collection_id = @collection)
+            AND NOT EXISTS (SELECT 1 FROM document_embeddings e JOIN embedding_models m ON m.id = e.model_id
+                             WHERE e.document_id = d.id AND m.name = @name)
+          LIMIT 1`,
+      )
+      .get({ collection: collectionId ?? null, name: withTag(model) }) !== undefined
+  );
 }

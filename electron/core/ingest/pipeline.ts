@@ -8,8 +8,8 @@ import { deleteDocument, documentIdFor, getDocument, listDocuments, recordFailur
 import type { Db } from '../db/open';
 import { chunkDocument, chunkerRecipe, contextualText } from './chunkers/index';
 import { DEFAULT_CHUNKER, type ChunkerConfig } from './chunkers/types';
-import { EmbedQueue } from './embed-queue';
-import { EmbeddingSession, type EmbeddingRequest } from './embedding-session';
+import { EmbedQueue, type Completed } from './embed-queue';
+import { EmbeddingSession, hasMissingVectors, type EmbeddingRequest } from './embedding-session';
 import { readerFor, type Reader } from './readers/index';
 import { ReadAhead } from './read-ahead';
 import type { ImportProgress, ImportReport } from './types';
@@ -67,21 +67,43 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
   let queue: EmbedQueue<Prepared> | null = null;
 
   const commit = (doc: Prepared, vectors: Float32Array[] | null) => {
-    const model = vectors ? session!.modelRow() : null;
-    const outcome = writeDocumentVersion(db, { ...doc, ...(model && vectors ? { embedding: { model, vectors } } : {}) });
-    report.documents[outcome === 'added' ? 'added' : 'updated']++;
-    report.chunks += doc.chunks.length;
-    if (vectors) report.embedded += vectors.length;
+    try {
+      const model = vectors ? session!.modelRow() : null;
+      const outcome = writeDocumentVersion(db, { ...doc, ...(model && vectors ? { embedding: { model, vectors } } : {}) });
+      report.documents[outcome === 'added' ? 'added' : 'updated']++;
+      report.chunks += doc.chunks.length;
+      if (vectors) report.embedded += vectors.length;
+    } catch (e) {
+      // A document that cannot be written (disk full, database locked) fails alone; its old
+      // version, if any, is untouched because the transaction rolled back.
+      const shape = toErrorShape(e);
+      report.documents.failed++;
+      report.errors.push({ path: doc.meta.relPath, code: 'WRITE_FAILED', message: `Could not save it to the index: ${shape.message}` });
+    }
   };
 
   /** Ollama failed mid-run: keep the text of everything read (lexical search works), vectors later. */
   const embeddingFailed = (e: unknown) => {
-    const shape = toErrorShape(e);
-    if (shape.code === 'CANCELLED') throw e;
-    report.embedding = { model: options.embedding!.model, status: 'unavailable', error: shape };
+    if (signal?.aborted || toErrorShape(e).code === 'CANCELLED') throw e;
+    report.embedding = { model: options.embedding!.model, status: 'unavailable', error: toErrorShape(e) };
     for (const doc of queue?.abandon() ?? []) commit(doc, null);
     queue = null;
     session?.disable();
+  };
+
+  /** Runs one embedding step; embedding errors turn embedding off, and what completed is committed. */
+  const embedThenCommit = async (step: () => Promise<Completed<Prepared>[]>) => {
+    let completed: Completed<Prepared>[];
+    try {
+      completed = await step();
+    } catch (e) {
+      embeddingFailed(e);
+      return;
+    }
+    for (const done of completed) {
+      signal?.throwIfAborted();
+      commit(done.payload, done.vectors);
+    }
   };
 
   try {
@@ -95,16 +117,9 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
       if (prepared) {
         const embedder = session && prepared.chunks.length > 0 ? await session.embedder().catch((e) => (embeddingFailed(e), null)) : null;
         if (embedder) {
-          queue ??= new EmbedQueue<Prepared>(embedder, signal);
+          const q = (queue ??= new EmbedQueue<Prepared>(embedder, signal));
           const inputs = prepared.chunks.map((c) => ({ text: contextualText(c), title: c.headingPath }));
-          try {
-            for (const done of await queue.add(prepared, inputs)) {
-              signal?.throwIfAborted();
-              commit(done.payload, done.vectors);
-            }
-          } catch (e) {
-            embeddingFailed(e);
-          }
+          await embedThenCommit(() => q.add(prepared, inputs));
         } else {
           commit(prepared, null);
         }
@@ -117,18 +132,13 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
     if (queue) {
       progress.phase = 'embedding';
       emit();
-      try {
-        for (const done of await (queue as EmbedQueue<Prepared>).drain()) {
-          signal?.throwIfAborted();
-          commit(done.payload, done.vectors);
-        }
-      } catch (e) {
-        embeddingFailed(e);
-      }
+      const q: EmbedQueue<Prepared> = queue;
+      await embedThenCommit(() => q.drain());
     }
     // Documents unchanged on disk but lacking vectors for this model (Ollama was down last time,
-    // or the model was switched): embed their stored chunks, without re-reading the files.
-    if (session?.enabled) {
+    // or the model was switched): embed their stored chunks, without re-reading the files. Ollama
+    // is not even asked when nothing can be missing.
+    if (session?.enabled && (session.resolved || hasMissingVectors(db, options.embedding!.model, collection.id))) {
       progress.phase = 'embedding';
       emit();
       try {
@@ -142,7 +152,8 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
     progress.currentFile = null;
     emit();
     const seen = new Set(walk.files.map((f) => f.relPath));
-    const underUnreadable = (rel: string) => walk.unreadableDirs.some((d) => d === '' || rel.startsWith(`${d}/`));
+    const protectedFiles = new Set(walk.unreadableFiles);
+    const underUnreadable = (rel: string) => protectedFiles.has(rel) || walk.unreadableDirs.some((d) => d === '' || rel.startsWith(`${d}/`));
     for (const doc of listDocuments(db, collection.id)) {
       if (seen.has(doc.relPath) || underUnreadable(doc.relPath)) continue;
       signal?.throwIfAborted();
@@ -154,6 +165,8 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
     report.cancelled = true;
   }
 
+  // The model answers searches only once it covers everything (or nothing else does yet).
+  session?.activateIfComplete();
   report.embedRequests = session?.requestCount ?? 0;
   if (report.embedding.status === 'ok' && session?.unavailableError) {
     report.embedding = { model: options.embedding!.model, status: 'unavailable', error: session.unavailableError };
@@ -197,11 +210,24 @@ function sameRecipe(d: DocumentRow, reader: Reader, chunkerSpec: string): boolea
   return d.status === 'ready' && d.reader === reader.name && d.readerVersion === reader.version && d.chunker === chunkerSpec;
 }
 
+/** Content that failed to decode last time, unchanged since, read by the same reader version. */
+function knownFailure(file: WalkedFile, reader: Reader, d: DocumentRow): boolean {
+  return (
+    d.status === 'error' &&
+    (d.statusCode === 'BINARY_FILE' || d.statusCode === 'UNDECODABLE_TEXT') &&
+    d.reader === reader.name &&
+    d.readerVersion === reader.version &&
+    d.size === file.size &&
+    d.mtimeMs === file.mtimeMs
+  );
+}
+
 /** True when the file's bytes will be needed (for read-ahead): supported, not too large, not unchanged. */
 function needsRead(ctx: FileContext, file: WalkedFile): boolean {
   const reader = readerFor(file.relPath);
   if (!reader || file.size > ctx.maxBytes) return false;
-  return !unchangedByStat(ctx, file, reader, getDocument(ctx.db, documentIdFor(ctx.collectionId, file.relPath)));
+  const existing = getDocument(ctx.db, documentIdFor(ctx.collectionId, file.relPath));
+  return !unchangedByStat(ctx, file, reader, existing) && !(existing && knownFailure(file, reader, existing));
 }
 
 async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => Promise<Buffer>, report: ImportReport): Promise<Prepared | null> {
@@ -216,9 +242,15 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
   }
   const id = documentIdFor(collectionId, file.relPath);
   const existing = getDocument(db, id);
-  const base = { id, collectionId, relPath: file.relPath, sourceUri: pathToUri(file.absPath), size: file.size, mtimeMs: file.mtimeMs };
+  const base = { id, collectionId, relPath: file.relPath, sourceUri: pathToUri(file.absPath), size: file.size, mtimeMs: file.mtimeMs, reader: reader.name, readerVersion: reader.version };
   if (unchangedByStat(ctx, file, reader, existing)) {
     report.documents.unchanged++;
+    return null;
+  }
+  if (existing && knownFailure(file, reader, existing)) {
+    // Same bytes that failed last time: report it again, without reading it again.
+    report.documents.failed++;
+    report.errors.push({ path: file.relPath, code: existing.statusCode!, message: existing.statusMessage ?? '' });
     return null;
   }
   if (file.size > ctx.maxBytes) {

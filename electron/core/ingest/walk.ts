@@ -20,6 +20,8 @@ export interface WalkResult {
   skipped: WalkSkip[];
   /** Folders that could not be listed: documents under them must not be taken for deleted. */
   unreadableDirs: string[];
+  /** Entries that exist but could not be examined (permissions, I/O): likewise not deleted. */
+  unreadableFiles: string[];
 }
 
 /** Hidden folders (.git, .obsidian, .trash) and dependency folders hold no notes. */
@@ -33,7 +35,7 @@ function ignoredDir(name: string): boolean {
  * and reported rather than followed.
  */
 export async function walkFolder(root: string): Promise<WalkResult> {
-  const result: WalkResult = { files: [], skipped: [], unreadableDirs: [] };
+  const result: WalkResult = { files: [], skipped: [], unreadableDirs: [], unreadableFiles: [] };
   const visitedDirs = new Set<string>([root]);
   const seenFiles = new Set<string>();
 
@@ -65,6 +67,9 @@ export async function walkFolder(root: string): Promise<WalkResult> {
         stat = await fs.stat(real);
       } catch (e) {
         result.skipped.push({ relPath: rel, reason: 'unreadable', message: (e as Error).message });
+        // A dangling link or a loop is gone for good; anything else (EACCES, EIO) may come back.
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT' && code !== 'ELOOP') result.unreadableFiles.push(rel);
         continue;
       }
       if (stat.isDirectory()) {

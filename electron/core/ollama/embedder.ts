@@ -38,11 +38,15 @@ export class Embedder {
 
   /** Asks Ollama for the model's digest and declared dimension. Makes no embedding request. */
   static async resolve(gateway: OllamaGateway, model: string, options: { batchSize?: number; signal?: AbortSignal } = {}): Promise<Embedder> {
+    const batchSize = options.batchSize ?? DEFAULT_EMBED_BATCH;
+    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 4096) {
+      throw new QuireError('INVALID_ARGUMENT', `The embedding batch size must be a whole number from 1 to 4096, not ${batchSize}.`);
+    }
     const info = await gateway.modelInfo(withTag(model), options.signal);
     if (info.capabilities.length > 0 && !info.capabilities.includes('embedding')) {
       throw new QuireError('INVALID_ARGUMENT', `${info.name} is not an embedding model (its capabilities: ${info.capabilities.join(', ')}). Try --model embeddinggemma.`);
     }
-    return new Embedder(gateway, info.name, info.digest, info.embeddingLength, taskPrefixesFor(info.name), options.batchSize ?? DEFAULT_EMBED_BATCH);
+    return new Embedder(gateway, info.name, info.digest, info.embeddingLength, taskPrefixesFor(info.name), batchSize);
   }
 
   /** Name, digest and the dimension learned from the first response (null before any). */

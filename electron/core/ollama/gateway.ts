@@ -98,7 +98,9 @@ export class OllamaGateway {
       try {
         return await fn(client);
       } catch (e) {
-        const cause = opts.signal?.aborted ? opts.signal.reason ?? e : timeout.aborted ? timeout.reason : e;
+        // Whatever reason the caller aborted with, it is a cancellation, not an Ollama failure.
+        if (opts.signal?.aborted) throw new QuireError('CANCELLED', 'Cancelled.', { cause: e });
+        const cause = timeout.aborted ? timeout.reason : e;
         const mapped = mapOllamaError(cause, { host: this.host, model: opts.model, timeoutMs: this.timeoutMs });
         if (mapped.code === 'CANCELLED' || attempt >= retries || !isRetryable(mapped)) throw mapped;
         await sleep(this.backoffMs * 2 ** attempt, opts.signal);
@@ -115,14 +117,14 @@ export function withTag(model: string): string {
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(t);
-        reject(new QuireError('CANCELLED', 'Cancelled.'));
-      },
-      { once: true },
-    );
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new QuireError('CANCELLED', 'Cancelled.'));
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

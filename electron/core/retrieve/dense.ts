@@ -1,3 +1,4 @@
+import { QuireError } from '../../../shared/errors';
 import type { EmbeddingModelRow } from '../db/embedding-models';
 import type { Db } from '../db/open';
 import type { Ranked } from './fusion';
@@ -13,7 +14,7 @@ export interface DenseHit extends Ranked {
  */
 export function denseSearch(db: Db, model: EmbeddingModelRow, query: Float32Array, limit: number, filter: { collectionId?: string } = {}): DenseHit[] {
   if (query.length !== model.dimension) {
-    throw new Error(`Query vector has ${query.length} dimensions; ${model.name}'s table has ${model.dimension}.`);
+    throw new QuireError('EMBED_DIMENSION_MISMATCH', `The query vector has ${query.length} dimensions but ${model.name}'s table has ${model.dimension}.`);
   }
   const k = Math.min(4096, filter.collectionId ? limit * 4 : limit);
   // vec0 wants the KNN query on its own (one ORDER BY distance, nothing joined in).

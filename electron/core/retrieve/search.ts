@@ -55,6 +55,7 @@ export async function search(db: Db, query: string, options: SearchOptions): Pro
     mode,
     ...(fallback ? { fallback } : {}),
     embedModel: model?.name ?? null,
+    embedDigest: model?.digest ?? null,
     results: hydrate(db, fused, distances),
     ms: Math.round((performance.now() - started) * 10) / 10,
   };
@@ -85,7 +86,7 @@ async function embedQuery(gateway: OllamaGateway | null, model: EmbeddingModelRo
 
 function hydrate(db: Db, fused: Fused[], distances: Map<number, number>): SearchResult[] {
   const get = db.prepare(
-    `SELECT c.id, c.document_id, c.heading_path, c.text, c.start_line, c.end_line, d.rel_path, col.root
+    `SELECT c.id, c.document_id, c.heading_path, c.text, c.start_line, c.end_line, c.flags, d.rel_path, col.root
        FROM chunks c JOIN documents d ON d.id = c.document_id JOIN collections col ON col.id = d.collection_id
       WHERE c.rowid = ?`,
   );
@@ -105,6 +106,7 @@ function hydrate(db: Db, fused: Fused[], distances: Map<number, number>): Search
         lexicalRank: f.lexicalRank,
         denseRank: f.denseRank,
         distance: distances.get(f.rowid) ?? null,
+        flags: JSON.parse(r.flags) as string[],
       },
     ];
   });
@@ -117,6 +119,7 @@ interface HydrateRow {
   text: string;
   start_line: number;
   end_line: number;
+  flags: string;
   rel_path: string;
   root: string;
 }

@@ -1,11 +1,11 @@
 // Chat behaviour of the stand-in: prompt rendering and token accounting, Ollama's silent
 // truncation at num_ctx, the default extractive "model", and reply limiting/streaming.
 //
-// Truncation follows Ollama 0.12.6 (server/prompt.go chatPrompt, then the runner's NewSequence):
+// Truncation follows Ollama (server/prompt.go chatPrompt, then the runner's NewSequence):
 //  1. Walking back from the newest message, keep the longest run of recent messages that fits in
-//     num_ctx, plus the system messages that precede that run. The latest message is always kept.
-//     Quirk kept on purpose: with exactly [system, user] and too long a prompt, 0.12.6 drops the
-//     system message too (its loop never reaches a point where the system sits before the run).
+//     num_ctx, plus every system message before that run. The latest message is always kept.
+//     (Ollama 0.12.x also dropped the system message of a bare [system, user] prompt; 0.16 and
+//     later keep it, as DESIGN.md describes, and so does the stand-in.)
 //  2. If what is left still exceeds num_ctx, the runner keeps the first num_keep tokens and
 //     discards the tokens right after them, i.e. the FRONT of the remaining prompt is cut.
 //  No error either way; prompt_eval_count reports only what was kept.
@@ -36,14 +36,15 @@ export function promptTokens(msgs: readonly ChatMessage[]): number {
 /** Step 1 above. With truncate=false nothing is dropped (the caller then errors if too long). */
 export function fitMessages(msgs: readonly ChatMessage[], numCtx: number, truncate = true): ChatMessage[] {
   const last = msgs.length - 1;
+  const systemsBefore = (i: number) => msgs.slice(0, i).filter((m) => m.role === 'system');
   let n = last;
-  let system: ChatMessage[] = [];
   for (let i = last - 1; i >= 0; i--) {
-    system = msgs.slice(0, i).filter((m) => m.role === 'system');
-    if (truncate && promptTokens([...system, ...msgs.slice(i)]) > numCtx) break;
+    if (msgs[i]!.role === 'system') continue; // kept regardless, as part of systemsBefore
+    if (truncate && promptTokens([...systemsBefore(i), ...msgs.slice(i)]) > numCtx) break;
     n = i;
   }
-  return [...system, ...msgs.slice(n)];
+  // Everything from n on, with the system messages before n in front.
+  return [...systemsBefore(n), ...msgs.slice(n)];
 }
 
 /** Step 2 above: cut tokens from the front of the remaining prompt until it fits. */

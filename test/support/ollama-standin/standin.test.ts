@@ -467,10 +467,13 @@ describe('options and helpers', () => {
     expect(parseSources('[see here](http://x)\n[a.md#0] real')).toEqual([{ id: 'a.md#0', text: 'real' }]);
   });
 
-  it('keeps Ollama 0.12.6\'s quirk: [system, user] too long drops the system message', () => {
+  it('keeps the system message of a too-long [system, user] prompt for the front cut to deal with', () => {
     const sys = { role: 'system', content: 'rules '.repeat(50) };
     const user = { role: 'user', content: 'question '.repeat(50) };
-    expect(fitMessages([sys, user], 80)).toEqual([user]);
+    expect(fitMessages([sys, user], 80)).toEqual([sys, user]);
+    const old = { role: 'user', content: 'old turn '.repeat(40) };
+    const reply = { role: 'assistant', content: 'old answer '.repeat(100) };
+    expect(fitMessages([sys, old, reply, user], 200)).toEqual([sys, user]);
     expect(fitMessages([sys, user], 4096)).toEqual([sys, user]);
     expect(fitMessages([sys, user], 80, false)).toEqual([sys, user]);
   });

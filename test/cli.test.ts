@@ -105,6 +105,28 @@ describe('quire CLI', () => {
     }
   });
 
+  it('ask --json prints the documented answer document', async () => {
+    const { code, stdout } = await quire(['ask', 'How often are the deploy keys rotated?', '--json']);
+    expect(code).toBe(0);
+    const r = JSON.parse(stdout);
+    expect(Object.keys(r)).toEqual(expect.arrayContaining(['answer', 'refused', 'citations', 'flags', 'budget', 'retrieval', 'latencyMs', 'model', 'error']));
+    expect(r.answer).toMatch(/ninety days\. \[[0-9a-f]{12}#0\]/);
+    expect(r.refused).toBe(false);
+    expect(r.citations[0]).toMatchObject({ path: 'ops/keys.md', lines: [1, 5], check: 'supported' });
+    expect(Object.keys(r.budget.breakdown).sort()).toEqual(['history', 'question', 'reserve', 'sources', 'system']);
+    expect(r.budget).toMatchObject({ numCtx: 8192, truncationSuspected: false });
+    expect(r.retrieval[0]).toMatchObject({ sent: true });
+    expect(r.model).toEqual({ chat: 'llama3.2:latest', embed: 'embeddinggemma:latest' });
+    expect(r.error).toBeNull();
+  });
+
+  it('ask streams the answer and lists checked citations for a person', async () => {
+    const { code, stdout } = await quire(['ask', 'How often are the deploy keys rotated?']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Citations:\n  \[[0-9a-f]{12}#0\] ops\/keys\.md:1-5 — supported/);
+    expect(stdout).toMatch(/Context: \d+ tokens estimated/);
+  });
+
   it('forget removes a folder and everything derived from it', async () => {
     const { code, stdout } = await quire(['forget', notes.root, '--json']);
     expect(code).toBe(0);

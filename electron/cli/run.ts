@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { QuireError, toErrorShape } from '../../shared/errors';
 import { createContext, type CliContext } from './context';
 import { createOutput } from './output';
+import { askCommand } from './commands/ask';
 import { doctorCommand } from './commands/doctor';
 import { embedCommand } from './commands/embed';
 import { forgetCommand } from './commands/forget';
@@ -22,6 +23,10 @@ Commands:
   search <query>    ranked passages with file, heading path and line range
       --k N             how many passages (default 8)
       --mode M          lexical | dense | hybrid (default: hybrid when vectors exist)
+  ask <question>    an answer from your documents, streamed, with checked citations
+      --model NAME      chat model in Ollama (default llama3.2; remembered)
+      --k N             the most passages to send (default 6; fewer if they do not fit)
+      --num-ctx N       context window to ask Ollama for (default: the model's, up to 8192)
   embed             add vectors for documents that lack them (no file is re-read)
   status            what is indexed, and whether Ollama is reachable
   doctor            check the index is whole; exits 1 if not
@@ -46,6 +51,7 @@ export async function main(argv: string[]): Promise<number> {
         batch: { type: 'string' },
         k: { type: 'string' },
         mode: { type: 'string' },
+        'num-ctx': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -86,6 +92,8 @@ export async function main(argv: string[]): Promise<number> {
         });
       case 'search':
         return await searchCommand(ctx, needsArg('query'), { k: v.k, mode: v.mode });
+      case 'ask':
+        return await askCommand(ctx, needsArg('question'), { k: v.k, model: v.model, numCtx: v['num-ctx'] });
       case 'embed':
         return await embedCommand(ctx, { model: v.model, batch: v.batch });
       case 'status':

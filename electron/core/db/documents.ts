@@ -44,9 +44,12 @@ export function listDocuments(db: Db, collectionId: string): DocumentRow[] {
   return (stmt(db, 'SELECT * FROM documents WHERE collection_id = ? ORDER BY rel_path').all(collectionId) as RawDoc[]).map(fromRaw);
 }
 
+/** A chunk as stored: with the injection flags found in it at import. */
+export type StoredChunk = Chunk & { flags: readonly string[] };
+
 export interface DocumentVersion {
   meta: Omit<DocumentRow, 'ingestedAt' | 'status' | 'statusCode' | 'statusMessage'>;
-  chunks: readonly Chunk[];
+  chunks: readonly StoredChunk[];
   /** Vectors for `chunks`, in order, and the model they belong to; absent when Ollama was not used. */
   embedding?: { model: EmbeddingModelRow; vectors: readonly Float32Array[] };
 }
@@ -71,10 +74,10 @@ export function writeDocumentVersion(db: Db, version: DocumentVersion): 'added' 
          chunker = excluded.chunker, chunk_count = excluded.chunk_count, ingested_at = excluded.ingested_at, status = 'ready', status_code = NULL, status_message = NULL`,
     ).run({ ...meta, chunkCount: chunks.length, ingestedAt: new Date().toISOString() });
     const insertChunk = stmt(db, 
-      'INSERT INTO chunks (id, document_id, ordinal, heading_path, text, token_count, start_line, end_line) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO chunks (id, document_id, ordinal, heading_path, text, token_count, start_line, end_line, flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     chunks.forEach((c, i) => {
-      const { lastInsertRowid } = insertChunk.run(chunkIdFor(meta.id, c.ordinal), meta.id, c.ordinal, c.headingPath, c.text, c.tokenCount, c.startLine, c.endLine);
+      const { lastInsertRowid } = insertChunk.run(chunkIdFor(meta.id, c.ordinal), meta.id, c.ordinal, c.headingPath, c.text, c.tokenCount, c.startLine, c.endLine, JSON.stringify(c.flags));
       if (embedding) insertVector(db, embedding.model, lastInsertRowid, embedding.vectors[i]!);
     });
     if (embedding) markEmbedded(db, meta.id, embedding.model);

@@ -9,6 +9,7 @@ import type { Db } from '../db/open';
 import { chunkDocument, chunkerRecipe, contextualText } from './chunkers/index';
 import { DEFAULT_CHUNKER, type ChunkerConfig } from './chunkers/types';
 import { EmbedQueue, type Completed } from './embed-queue';
+import { detectInjection } from '../answer/injection';
 import { EmbeddingSession, hasMissingVectors, type EmbeddingRequest } from './embedding-session';
 import { readerFor, type Reader } from './readers/index';
 import { ReadAhead } from './read-ahead';
@@ -279,7 +280,11 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
   try {
     const read = reader.read(bytes);
     const title = read.title ?? path.posix.basename(file.relPath, path.posix.extname(file.relPath));
-    const chunks = chunkDocument({ text: read.text, title, firstLine: read.firstLine }, ctx.chunker);
+    // Injection checks run once, here, and the flags travel with the chunk from then on.
+    const chunks = chunkDocument({ text: read.text, title, firstLine: read.firstLine }, ctx.chunker).map((c) => ({
+      ...c,
+      flags: detectInjection(contextualText(c)),
+    }));
     return {
       meta: { ...base, title, sha256, reader: reader.name, readerVersion: reader.version, chunker: ctx.chunkerSpec },
       chunks,

@@ -146,8 +146,14 @@ export const NOT_IN_DOCUMENTS = 'Not in the documents.';
 /**
  * The default "model": answers with the source sentence that shares the most content words with
  * the question, cited as ` [id]` (two sentences when two different sources tie for best), or
- * exactly "Not in the documents." when no sentence shares a word with the question.
+ * exactly "Not in the documents." when no sentence shares enough of the question's content words:
+ * any one for a question of one or two, half of them for longer ones (one shared word such as
+ * "world" is no answer to "who won the football world cup in 1998").
  */
+export function requiredOverlap(questionTerms: number): number {
+  return questionTerms <= 2 ? 1 : Math.ceil(questionTerms / 2);
+}
+
 export function extractiveReply(messages: readonly ChatMessage[], pattern: RegExp = DEFAULT_SOURCE_PATTERN): string {
   const lastUser = [...messages].reverse().find((m) => m.role === 'user') ?? messages[messages.length - 1];
   const question = lastUser ? extractQuestion(lastUser.content) : '';
@@ -165,7 +171,7 @@ export function extractiveReply(messages: readonly ChatMessage[], pattern: RegEx
     }
   }
   const best = Math.max(0, ...scored.map((s) => s.score));
-  if (best === 0) return NOT_IN_DOCUMENTS;
+  if (best === 0 || best < requiredOverlap(qTerms.size)) return NOT_IN_DOCUMENTS;
   // Among equals, a full sentence beats a heading line ("Lunch" vs "Lunch is at noon.").
   const full = (x: string) => (/[.!?]["')\]]?$/.test(x) ? 1 : 0);
   const ranked = scored

@@ -1,0 +1,94 @@
+import type { AnswerResult } from '../../../shared/answer';
+import { ask, configuredChatModel } from '../../core/answer/ask';
+import { setSetting } from '../../core/db/settings';
+import { numberFlag } from '../args';
+import type { CliContext } from '../context';
+
+export interface AskFlags {
+  k?: string | undefined;
+  model?: string | undefined;
+  numCtx?: string | undefined;
+}
+
+/** Streams an answer to the terminal, then its citations and their checks, and the token budget. */
+export async function askCommand(ctx: CliContext, question: string, flags: AskFlags): Promise<number> {
+  const k = numberFlag('k', flags.k, { min: 1, max: 50 });
+  const numCtx = numberFlag('num-ctx', flags.numCtx, { min: 256, max: 1_048_576 });
+  if (flags.model) setSetting(ctx.db, 'chat_model', flags.model.trim());
+  const chatModel = flags.model?.trim() || configuredChatModel(ctx.db);
+  const stream = !ctx.out.json;
+  let result: AnswerResult | null = null;
+  for await (const event of ask(ctx.db, ctx.gateway, question, { chatModel, ...(k ? { k } : {}), ...(numCtx ? { numCtx } : {}), signal: ctx.signal })) {
+    if (event.type === 'retrieval' && event.note) ctx.out.note(`Note: ${event.note}`);
+    if (event.type === 'token' && stream) process.stdout.write(event.text);
+    if (event.type === 'done' || event.type === 'error') result = event.result;
+  }
+  if (!result) throw new Error('ask ended without a result');
+  const r = result;
+  ctx.out.result(toJson(r), () => human(r, stream));
+  return r.status === 'cancelled' ? 130 : r.status === 'error' ? 1 : 0;
+}
+
+/** The documented `ask --json` shape. */
+function toJson(r: AnswerResult) {
+  return {
+    answer: r.answer,
+    refused: r.refused,
+    citations: r.citations.map((c) => ({ chunkId: c.chunkId, path: c.path, lines: c.lines, check: c.check, sentence: c.sentence, missing: c.missing })),
+    flags: r.flags,
+    budget: r.budget && {
+      estimated: r.budget.estimated,
+      reported: r.budget.reported,
+      numCtx: r.budget.numCtx,
+      k: r.budget.k,
+      truncationSuspected: r.budget.truncationSuspected,
+      ratio: r.budget.ratio,
+      breakdown: r.budget.breakdown,
+    },
+    retrieval: r.retrieval.map((c) => ({ chunkId: c.chunkId, path: c.path, lexicalRank: c.lexicalRank, denseRank: c.denseRank, score: c.score, sent: c.sent, ...(c.dropped ? { dropped: c.dropped } : {}) })),
+    latencyMs: { retrieve: r.latencyMs.retrieve, generate: r.latencyMs.generate, total: r.latencyMs.total },
+    model: { chat: r.model.chat, embed: r.model.embed },
+    standaloneQuery: r.standaloneQuery,
+    runId: r.runId,
+    error: r.error,
+  };
+}
+
+const CHECK_LABEL = { supported: 'supported', weak: 'weakly supported', unsupported: 'NOT supported', 'unknown-source': 'NOT among the sources' } as const;
+
+function human(r: AnswerResult, streamed: boolean): string {
+  const out: string[] = [];
+  if (!streamed || r.answer === '') out.push(r.answer);
+  else out.push(''); // end the streamed line
+  if (r.error) out.push(`\nNo answer (${r.error.code}): ${r.error.message}`);
+  if (r.refusedWithoutModel) out.push('(No passage in your documents matched, so the model was not asked.)');
+  if (r.citations.length > 0) {
+    out.push('\nCitations:');
+    const seen = new Set<string>();
+    for (const c of r.citations) {
+      const key = `${c.chunkId}|${c.check}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const where = c.path ? `${c.path}:${c.lines?.[0]}-${c.lines?.[1]}` : '(unknown source)';
+      out.push(`  [${c.chunkId}] ${where} — ${CHECK_LABEL[c.check]}${c.missing.length ? ` (not in the source: ${c.missing.join(', ')})` : ''}`);
+    }
+  }
+  const warnings: Record<string, string> = {
+    uncited: 'The answer cites none of the sources: treat it as unverified.',
+    'unknown-source': 'The answer cites a source that was never given to the model.',
+    'unsupported-citation': 'At least one cited passage does not support its sentence.',
+    'truncation-suspected': 'Ollama read far fewer tokens than were sent: the prompt was probably cut. Raise --num-ctx or lower --k.',
+    'injection-in-sources': 'A source contains text that looks like instructions to the model; it was passed as data only.',
+    'length-limit': 'The answer hit the length limit and may be cut off.',
+  };
+  for (const f of r.flags) out.push(`Warning: ${warnings[f] ?? f}`);
+  if (r.budget) {
+    const b = r.budget;
+    out.push(
+      `\nContext: ${b.estimated} tokens estimated (×${b.ratio.toFixed(2)} calibration), ${b.reported ?? '?'} read by Ollama, of num_ctx ${b.numCtx} ` +
+        `(${b.breakdown.reserve} reserved for the answer); ${b.k} sources sent.`,
+    );
+  }
+  out.push(`Models: ${r.model.chat}${r.model.embed ? ` + ${r.model.embed}` : ''} · retrieve ${r.latencyMs.retrieve} ms · generate ${r.latencyMs.generate} ms · run #${r.runId}`);
+  return out.join('\n');
+}

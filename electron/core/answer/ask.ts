@@ -1,0 +1,269 @@
+import type { AnswerFlag, AnswerResult, AskEvent, Budget, Candidate, Citation, HistoryTurn } from '../../../shared/answer';
+import { QuireError, toErrorShape, type QuireErrorShape } from '../../../shared/errors';
+import type { SearchMode, SearchResult } from '../../../shared/search';
+import { calibrationRatio, recordCalibration } from '../db/calibration';
+import type { Db } from '../db/open';
+import { finishRun, startRun } from '../db/runs';
+import { getSetting } from '../db/settings';
+import { completeChat, streamChat, type ChatOptions } from '../ollama/chat';
+import type { ModelInfo, OllamaGateway } from '../ollama/gateway';
+import { search } from '../retrieve/search';
+import { fitPrompt, settleBudget, type FittedPrompt } from './budget';
+import { checkCitations, isRefusal, REFUSAL } from './citations';
+import { rewriteMessages, type PromptSource } from './prompt';
+
+export const DEFAULT_CHAT_MODEL = 'llama3.2';
+export const ASK_DEFAULTS = {
+  maxK: 6,
+  numCtxCap: 8192,
+  numPredict: 512,
+  temperature: 0,
+  seed: 42,
+  /** Dense candidates farther than this (L2 between unit vectors; ≈ cosine 0.45) are not evidence. */
+  maxDistance: 1.05,
+};
+
+export interface AskOptions {
+  history?: readonly HistoryTurn[];
+  /** The most sources to send; fewer when the budget says so. */
+  k?: number;
+  chatModel?: string;
+  /** Overrides the model's context length (still capped by numCtxCap unless given explicitly). */
+  numCtx?: number;
+  numCtxCap?: number;
+  numPredict?: number;
+  temperature?: number;
+  seed?: number;
+  maxDistance?: number;
+  mode?: SearchMode;
+  collectionId?: string;
+  signal?: AbortSignal;
+}
+
+export function configuredChatModel(db: Db): string {
+  return getSetting(db, 'chat_model') ?? DEFAULT_CHAT_MODEL;
+}
+
+/**
+ * Answers a question from the index: rewrite a follow-up into a standalone query, retrieve,
+ * fit the largest k into num_ctx by our calibrated estimate, stream the reply, check each
+ * citation, compare our token estimate with Ollama's count, and record the run. Yields events
+ * in order: rewrite?, retrieval, budget?, token*, then done or error (both carry the result).
+ */
+export async function* ask(db: Db, gateway: OllamaGateway, question: string, options: AskOptions = {}): AsyncGenerator<AskEvent> {
+  const t0 = performance.now();
+  const history = options.history ?? [];
+  const signal = options.signal;
+  const chatModelName = options.chatModel ?? configuredChatModel(db);
+  const result: AnswerResult = {
+    runId: startRun(db, question, history.length),
+    status: 'error',
+    question,
+    standaloneQuery: null,
+    answer: '',
+    refused: false,
+    refusedWithoutModel: false,
+    citations: [],
+    flags: [],
+    budget: null,
+    retrieval: [],
+    retrievalMode: 'lexical',
+    latencyMs: { retrieve: 0, rewrite: 0, generate: 0, total: 0, firstToken: null },
+    ollama: { promptEvalCount: null, evalCount: null, doneReason: null, tokensPerSecond: null },
+    model: { chat: chatModelName, chatDigest: null, embed: null, embedDigest: null },
+    error: null,
+  };
+  const finish = (status: AnswerResult['status'], error: QuireErrorShape | null = null): AskEvent => {
+    result.status = status;
+    result.error = error;
+    result.latencyMs.total = Math.round(performance.now() - t0);
+    finishRun(db, result);
+    return error ? { type: 'error', error, result } : { type: 'done', result };
+  };
+
+  try {
+    if (question.trim() === '') throw new QuireError('INVALID_ARGUMENT', 'Ask a question first.');
+    // The chat model is looked up first, but its absence does not stop retrieval: the person
+    // still gets the passages, with the reason there is no answer.
+    let chat: ModelInfo | null = null;
+    let chatError: QuireErrorShape | null = null;
+    try {
+      chat = await resolveChatModel(gateway, chatModelName, signal);
+      result.model.chat = chat.name;
+      result.model.chatDigest = chat.digest;
+    } catch (e) {
+      chatError = toErrorShape(e);
+      if (chatError.code === 'CANCELLED') throw e;
+    }
+    const chatOptions: ChatOptions = {
+      numCtx: options.numCtx ?? Math.min(chat?.contextLength ?? 4096, options.numCtxCap ?? ASK_DEFAULTS.numCtxCap),
+      temperature: options.temperature ?? ASK_DEFAULTS.temperature,
+      seed: options.seed ?? ASK_DEFAULTS.seed,
+      numPredict: options.numPredict ?? ASK_DEFAULTS.numPredict,
+    };
+
+    let query = question;
+    if (history.length > 0 && chat) {
+      const t = performance.now();
+      const rewritten = await completeChat(gateway, chat.name, rewriteMessages(question, history.slice(-6)), { ...chatOptions, numPredict: 96 }, signal);
+      const line = rewritten.content.trim().split('\n')[0]?.replace(/^["'\s]+|["'\s]+$/g, '') ?? '';
+      if (line !== '') query = line;
+      result.standaloneQuery = query;
+      result.latencyMs.rewrite = Math.round(performance.now() - t);
+      yield { type: 'rewrite', standaloneQuery: query };
+    }
+
+    const tRetrieve = performance.now();
+    const maxK = options.k ?? ASK_DEFAULTS.maxK;
+    const found = await search(db, query, {
+      k: Math.max(maxK * 3, 20),
+      gateway,
+      ...(options.mode ? { mode: options.mode } : {}),
+      ...(options.collectionId ? { collectionId: options.collectionId } : {}),
+      ...(signal ? { signal } : {}),
+    });
+    result.latencyMs.retrieve = Math.round(performance.now() - tRetrieve);
+    result.retrievalMode = found.mode;
+    result.model.embed = found.embedModel;
+    result.model.embedDigest = found.embedDigest;
+    const maxDistance = options.maxDistance ?? ASK_DEFAULTS.maxDistance;
+    const usable = (r: SearchResult) => r.lexicalRank !== null || (r.distance !== null && r.distance <= maxDistance);
+    result.retrieval = found.results.map((r) => toCandidate(r, usable(r) ? undefined : 'distance'));
+    const evidence = found.results.filter(usable);
+    const note = found.fallback ? found.fallback.reason : null;
+
+    if (evidence.length === 0) {
+      // Nothing to answer from: say so without asking the model to improvise.
+      result.answer = REFUSAL;
+      result.refused = true;
+      result.refusedWithoutModel = true;
+      yield { type: 'retrieval', mode: found.mode, candidates: result.retrieval, note };
+      yield finish('refused');
+      return;
+    }
+    if (!chat) {
+      yield { type: 'retrieval', mode: found.mode, candidates: result.retrieval, note };
+      yield finish('error', chatError);
+      return;
+    }
+
+    const calibration = calibrationRatio(db, chat.name, chat.digest);
+    let fitted: FittedPrompt;
+    try {
+      fitted = fitPrompt({
+        question: query,
+        candidates: evidence.map(toPromptSource),
+        history,
+        maxK,
+        numCtx: chatOptions.numCtx,
+        reserve: chatOptions.numPredict,
+        ratio: calibration.ratio,
+      });
+    } catch (e) {
+      yield { type: 'retrieval', mode: found.mode, candidates: result.retrieval, note };
+      yield finish('error', toErrorShape(e));
+      return;
+    }
+    const sent = new Set(fitted.sources.map((s) => s.chunkId));
+    let rank = 0;
+    for (const c of result.retrieval) {
+      if (c.dropped) continue;
+      if (sent.has(c.chunkId)) c.sent = true;
+      else c.dropped = rank < maxK ? 'budget' : 'k';
+      rank++;
+    }
+    result.budget = fitted.budget;
+    yield { type: 'retrieval', mode: found.mode, candidates: result.retrieval, note };
+    yield { type: 'budget', budget: fitted.budget };
+
+    const tGen = performance.now();
+    try {
+      for await (const event of streamChat(gateway, chat.name, fitted.messages, chatOptions, signal)) {
+        if (event.type === 'delta') {
+          result.latencyMs.firstToken ??= Math.round(performance.now() - tGen);
+          result.answer += event.text;
+          yield { type: 'token', text: event.text };
+        } else {
+          result.answer = event.content;
+          const s = event.stats;
+          result.ollama = {
+            promptEvalCount: s.promptEvalCount,
+            evalCount: s.evalCount,
+            doneReason: s.doneReason,
+            tokensPerSecond: s.evalCount && s.evalDurationNs ? Math.round((s.evalCount / (s.evalDurationNs / 1e9)) * 10) / 10 : null,
+          };
+        }
+      }
+    } finally {
+      result.latencyMs.generate = Math.round(performance.now() - tGen);
+    }
+
+    result.budget = settleBudget(fitted.budget, result.ollama.promptEvalCount);
+    if (result.ollama.promptEvalCount !== null && !result.budget.truncationSuspected) {
+      recordCalibration(db, chat.name, chat.digest, result.ollama.promptEvalCount / fitted.budget.raw);
+    }
+    assess(result, fitted);
+    yield finish(result.refused ? 'refused' : 'answered');
+  } catch (e) {
+    const shape = toErrorShape(e);
+    yield finish(shape.code === 'CANCELLED' ? 'cancelled' : 'error', shape);
+  }
+}
+
+/** Refusal, citation checks and flags, all from the text: no extra model call. */
+function assess(result: AnswerResult, fitted: FittedPrompt): void {
+  result.refused = isRefusal(result.answer);
+  const flags = new Set<AnswerFlag>();
+  if (!result.refused) {
+    const report = checkCitations(
+      result.answer,
+      fitted.sources.map((s) => ({ chunkId: s.chunkId, text: s.text, headingPath: s.heading })),
+    );
+    const byId = new Map(fitted.sources.map((s) => [s.chunkId, s]));
+    result.citations = report.citations.map(
+      (c): Citation => ({
+        chunkId: c.chunkId,
+        path: byId.get(c.chunkId)?.path ?? null,
+        lines: byId.get(c.chunkId)?.lines ?? null,
+        sentence: c.sentence,
+        check: c.check,
+        missing: c.missing,
+      }),
+    );
+    for (const f of report.flags) flags.add(f);
+  }
+  if (result.budget?.truncationSuspected) flags.add('truncation-suspected');
+  if (fitted.sources.some((s) => s.flags.length > 0)) flags.add('injection-in-sources');
+  if (result.ollama.doneReason === 'length') flags.add('length-limit');
+  result.flags = [...flags];
+}
+
+async function resolveChatModel(gateway: OllamaGateway, name: string, signal?: AbortSignal): Promise<ModelInfo> {
+  const info = await gateway.withOptions({ retries: 1, backoffMs: 100, timeoutMs: 30_000 }).modelInfo(name, signal);
+  if (info.capabilities.length > 0 && !info.capabilities.includes('completion')) {
+    throw new QuireError('NOT_A_CHAT_MODEL', `${info.name} cannot chat (it is an embedding model). Choose a chat model such as ${DEFAULT_CHAT_MODEL}.`);
+  }
+  return info;
+}
+
+function toCandidate(r: SearchResult, dropped?: Candidate['dropped']): Candidate {
+  return {
+    chunkId: r.chunkId,
+    path: r.path,
+    heading: r.heading,
+    lines: r.lines,
+    lexicalRank: r.lexicalRank,
+    denseRank: r.denseRank,
+    distance: r.distance,
+    score: r.score,
+    sent: false,
+    ...(dropped ? { dropped } : {}),
+    flags: r.flags,
+  };
+}
+
+function toPromptSource(r: SearchResult): PromptSource {
+  return { chunkId: r.chunkId, path: r.path, heading: r.heading, lines: r.lines, text: r.text, flags: r.flags };
+}
+
+export type { Budget };

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { QuireError } from '../../../shared/errors';
+import { countMessages, fitPrompt, settleBudget, TRUNCATION_THRESHOLD } from './budget';
+import type { PromptSource } from './prompt';
+
+const source = (i: number, words = 60): PromptSource => ({
+  chunkId: `aaaaaaaaaaaa#${i}`,
+  path: `notes/n${i}.md`,
+  heading: `Note ${i}`,
+  lines: [1, 10],
+  text: `Passage ${i}: ${'the quick brown fox jumps over the lazy dog '.repeat(words / 9)}`.trim(),
+  flags: [],
+});
+const candidates = Array.from({ length: 10 }, (_, i) => source(i));
+const base = { question: 'What does the fox do?', candidates, history: [], maxK: 6, numCtx: 8192, reserve: 512, ratio: 1 };
+
+describe('fitPrompt', () => {
+  it('sends maxK sources when they fit, and the breakdown adds up to the prompt it built', () => {
+    const f = fitPrompt(base);
+    expect(f.budget.k).toBe(6);
+    const b = f.budget.breakdown;
+    expect(b.system + b.history + b.sources + b.question).toBe(f.budget.raw);
+    // The parts are counted separately; the whole prompt counted at once agrees within a few tokens.
+    expect(Math.abs(countMessages(f.messages) - f.budget.raw)).toBeLessThanOrEqual(4);
+    expect(f.messages.map((m) => m.role)).toEqual(['system', 'user']);
+    expect(f.messages[1]!.content).toMatch(/^Sources:\n\n<source id="aaaaaaaaaaaa#0" path="notes\/n0.md" heading="Note 0" lines="1-10">/);
+    expect(f.messages[1]!.content.trimEnd().endsWith('Question: What does the fox do?')).toBe(true);
+  });
+
+  it('shrinks k until the calibrated estimate plus the reserve fits num_ctx, and never overflows', () => {
+    for (const numCtx of [850, 950, 1050, 1150]) {
+      const f = fitPrompt({ ...base, numCtx });
+      expect(f.budget.k).toBeLessThan(6);
+      expect(f.budget.estimated + f.budget.breakdown.reserve).toBeLessThanOrEqual(numCtx);
+      // One more source would not have fitted.
+      if (f.budget.k < candidates.length) {
+        const more = fitPrompt({ ...base, numCtx: numCtx * 10, maxK: f.budget.k + 1 });
+        expect(more.budget.estimated + 512).toBeGreaterThan(numCtx);
+      }
+    }
+  });
+
+  it('applies the calibration ratio before deciding what fits', () => {
+    const plain = fitPrompt({ ...base, numCtx: 1500 });
+    const inflated = fitPrompt({ ...base, numCtx: 1500, ratio: 1.5 });
+    expect(inflated.budget.k).toBeLessThan(plain.budget.k);
+    expect(inflated.budget.estimated).toBe(Math.ceil(inflated.budget.raw * 1.5));
+  });
+
+  it('keeps the newest history turns that fit and drops the oldest first', () => {
+    const history = Array.from({ length: 8 }, (_, i) => ({ question: `Question ${i} ${'word '.repeat(40)}`, answer: `Answer ${i} ${'word '.repeat(40)}` }));
+    const f = fitPrompt({ ...base, history, numCtx: 1300, maxK: 2 });
+    expect(f.history.length).toBeGreaterThan(0);
+    expect(f.history.length).toBeLessThan(8);
+    expect(f.history.at(-1)!.question.startsWith('Question 7')).toBe(true);
+    expect(f.history[0]!.question.startsWith(`Question ${8 - f.history.length}`)).toBe(true);
+    expect(f.budget.breakdown.history).toBeGreaterThan(0);
+    expect(f.budget.estimated + f.budget.breakdown.reserve).toBeLessThanOrEqual(1300);
+  });
+
+  it('refuses to build a prompt that cannot fit one source', () => {
+    let error: unknown;
+    try {
+      fitPrompt({ ...base, candidates: [source(0, 2000)], numCtx: 1024 });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(QuireError);
+    expect((error as QuireError).code).toBe('CONTEXT_TOO_SMALL');
+    expect((error as QuireError).message).toMatch(/num_ctx is 1024/);
+  });
+});
+
+describe('settleBudget', () => {
+  it('suspects truncation only below the threshold share of the estimate', () => {
+    const f = fitPrompt(base).budget;
+    expect(settleBudget(f, f.estimated).truncationSuspected).toBe(false);
+    expect(settleBudget(f, Math.ceil(f.estimated * TRUNCATION_THRESHOLD)).truncationSuspected).toBe(false);
+    expect(settleBudget(f, Math.floor(f.estimated * TRUNCATION_THRESHOLD) - 1).truncationSuspected).toBe(true);
+    expect(settleBudget(f, null)).toEqual(f);
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * Phrase patterns for injection detection. Notes are full of "instructions" (CPU, install), "you
+ * must" ("you must call unwrap"), "system" and "ignore" (.gitignore), and a user of a local-LLM app
+ * may well keep notes ABOUT prompts. So each pattern needs a phrase that only makes sense when
+ * addressed to an assistant, and the ambiguous ones also need an imperative position.
+ *
+ * INSTRUCTION_PATTERNS run on a flattened copy of the text: NFKC, invisible characters removed,
+ * lower case, emphasis markers removed, straight quotes, runs of spaces/tabs as one space.
+ * ROLE_MARKER_PATTERNS run on the text with only invisible characters removed (line starts matter).
+ */
+
+// An imperative position: start of a line or sentence, after a comma, or after a softener
+// ("please", "now", "you must"). "Some models ignore the system prompt" is description, not a command.
+const IMPERATIVE = String.raw`(?:^|[.!?:;>"'(\[-] ?|, ?|\b(?:please|now|then|and|so|just|also|you (?:must|should|will|need to)) )`;
+const rx = (source: string) => new RegExp(source, 'm');
+
+export const INSTRUCTION_PATTERNS: readonly RegExp[] = [
+  // "Ignore all previous instructions", "disregard the prior rules", "forget your original guidelines".
+  // The qualifier (previous/prior/above/...) is what makes it an override, not "ignore the instructions in the README".
+  rx(String.raw`\b(?:ignore|disregard|forget) (?:(?:all|any|every|each|of|the|your|my|these|those) )*(?:previous|prior|preceding|earlier|above|foregoing|original|initial|system) (?:instructions?|prompts?|rules|directives?|directions|guidelines|constraints|programming|orders)\b`),
+  // "Ignore all instructions", "forget your instructions": only as a command.
+  rx(String.raw`${IMPERATIVE}(?:ignore|disregard|forget) (?:all|any|your) (?:instructions|prompts?|directives)\b`),
+  // "Ignore everything above", "disregard anything you were told before." — but not "ignore everything
+  // before the first line": the phrase has to end there.
+  rx(String.raw`\b(?:ignore|disregard|forget) (?:everything|anything|all) (?:(?:that )?(?:was |is |you were |you've been |you have been )?(?:said|written|stated|told) )?(?:above|before|earlier|previously|so far|until now|up to now)(?= ?(?:[.!,;:)]|$|and\b|you\b))`),
+  // "Disregard the above." / "ignore the above and ..." — not "ignore the above warning".
+  rx(String.raw`\b(?:ignore|disregard|forget) the above(?= ?(?:[.!,;:)]|$|and\b|instructions?\b|text\b|prompt\b))`),
+  // Role reassignment: "you are now a helpful assistant that ...", "you are now DAN", "you are now
+  // free from ...". Bare "you are now" is tutorial prose ("you are now in insert mode", "... logged in").
+  rx(String.raw`\byou are now (?:(?:a|an|the|my) (?:(?!of\b)[\w-]+ ){0,2}?(?:assistant|ai|model|bot|chatbot|agent|persona|character|llm)\b|(?:in )?(?:dan|jailbreak|jailbroken|god|unrestricted|unfiltered) mode\b|dan\b|jailbroken\b|unrestricted\b|unfiltered\b|free (?:from|of) (?:your|all|any)\b|no longer (?:bound|restricted|limited|an? ai)\b)`),
+  rx(String.raw`\b(?:pretend|act) (?:to be|you are|as if you (?:are|were)|as) (?:an? |the )?(?:[\w-]+ ){0,2}?(?:ai|assistant|chatbot|dan|jailbroken|unrestricted|unfiltered)\b(?! (?:researcher|engineer|team|company|professor)s?\b)`),
+  // "You must tell the user ...", "you must answer that ...": instructions about what the reader says.
+  // Not "you must call unwrap" or "you must answer y to the prompt".
+  rx(String.raw`\byou must (?:always |now |only |instead )?(?:tell|inform|convince|assure|reassure|remind) (?:the )?(?:user|reader|human|customer)s?\b`),
+  rx(String.raw`\byou must (?:always |now |only |instead )?(?:say|answer|respond|reply|claim) (?:that|only|exactly|with ")`),
+  // "New instructions:" as a header introducing a replacement instruction set.
+  rx(String.raw`\b(?:new|real|actual|true|secret|hidden|updated system) instructions? ?:`),
+  // Asking for, or overriding, the hidden prompt. Bare "system prompt" is a normal topic in LLM notes.
+  rx(String.raw`${IMPERATIVE}(?:reveal|print|repeat|output|show|leak|disclose|display|dump|ignore|forget|disregard|override) (?:me )?(?:your|the) (?:(?:full|entire|original|hidden|secret|initial|exact) )?(?:system prompt|system message|initial prompt|hidden prompt|secret prompt)\b`),
+  rx(String.raw`${IMPERATIVE}(?:reveal|print|repeat|leak|disclose|dump|ignore|forget|disregard) your (?:instructions|prompt|rules)\b`),
+  rx(String.raw`\b(?:end|beginning|start) of (?:the )?system prompt\b`),
+  // Secrecy from the user: "do not tell the user.", "never inform the user about this". Not "never tell
+  // the user whether the password or the username was wrong" (ordinary security advice).
+  rx(String.raw`\b(?:do not|don't|never) (?:tell|inform) the user(?= ?(?:[.!,;:]|$|about (?:this|these|that|it|the (?:instructions?|prompt))\b|that you\b|you\b|anything\b))`),
+  rx(String.raw`\bkeep (?:this|it) (?:a )?secret from the user\b`),
+  // The assistant's own voice or a note addressed to it: "as an AI, you ...", "if you are an AI reading this".
+  rx(String.raw`\bas an? (?:ai|artificial intelligence|large language model|language model|llm)(?: (?:language model|assistant|model|system))? ?(?:,|you\b|i\b)`),
+  rx(String.raw`\bif you are an? (?:ai|llm|large language model|language model|ai assistant|assistant|chatbot|bot|gpt)(?: (?:model|assistant))? ?(?:reading|processing|summari[sz]ing|,|\.)`),
+  rx(String.raw`\b(?:ai|llm|assistant|chatbot|language model)s? (?:reading|processing) this\b`),
+  rx(String.raw`\b(?:note|message|attention) (?:to|for) (?:the |any |all )?(?:ai|llm|chatbot|language model|ai assistant)s?(?= ?(?:[.!,;:]|$|reading\b|that\b|you\b))`),
+  rx(String.raw`\bfrom now on,? (?:you (?:will|must|shall|are to) )?(?:respond|answer|reply|act as|behave|pretend|ignore|only (?:respond|answer|reply))\b`),
+];
+
+export const ROLE_MARKER_PATTERNS: readonly RegExp[] = [
+  // Chat-template special tokens: ChatML <|im_start|>, Phi/Zephyr <|system|>, Llama 3 <|start_header_id|>, <|eot_id|>.
+  /<\|[a-z_]{2,40}\|>/i,
+  // Llama 2 [INST] ... [/INST] and <<SYS>>; Gemma <start_of_turn>.
+  /\[\/?INST\]|<<\/?SYS>>|<(?:start|end)_of_turn>/i,
+  // Our own source delimiter: closing it, or opening a new one, from inside a chunk. HTML media
+  // <source src=...> and <source srcset=...> are ordinary markup and do not count.
+  /<\s*\/\s*sources?\s*>|<sources?\b(?![^>\n]*\bsrc(?:set)?\s*=)/i,
+  // A line that starts a chat turn: "System: you are ..." / "assistant: Sure, ...". At least three words
+  // must follow, so YAML keys ("system: x86_64-linux", "system:") do not count.
+  /^[ \t>]*(?:\*\*|__)?(?:system|assistant)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*\S+(?:[ \t]+\S+){2,}/im,
+  // Alpaca-style prompt headers: "### Instruction", "### System:". Plural "## Instructions" is a normal heading.
+  /^[ \t]*#{1,6}[ \t]*(?:instruction[ \t]*:?|(?:system|assistant)[ \t]*:)[ \t]*$/im,
+];

@@ -128,8 +128,14 @@ export function extractQuestion(text: string): string {
   return paragraphs.pop() ?? '';
 }
 
+/**
+ * Sentences of a source block. Notes are often hard-wrapped: a line break followed by a
+ * lower-case word continues the sentence; anything else (blank line, heading, list item, a new
+ * capitalised line such as a title) starts a new one.
+ */
 function sentences(block: string): string[] {
   return block
+    .replace(/\n(?=[ \t]*[\p{Ll}`])/gu, ' ')
     .split(/\n+/)
     .map((line) => line.replace(/^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*)/, '').trim())
     .flatMap((line) => line.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'(\[])/u))

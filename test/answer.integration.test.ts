@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AnswerResult, AskEvent } from '../shared/answer';
 import { ask, type AskOptions } from '../electron/core/answer/ask';
-import { calibrationRatio } from '../electron/core/db/calibration';
+import { calibrationRatio, recordCalibration } from '../electron/core/db/calibration';
 import { openDatabase, type Db } from '../electron/core/db/open';
 import { getRun } from '../electron/core/db/runs';
 import { importFolder } from '../electron/core/ingest/pipeline';
@@ -107,14 +107,26 @@ describe('ask', () => {
     expect(body.options.num_ctx).toBe(1024);
   });
 
-  it('detects a prompt Ollama cut silently (the model’s real context is smaller than asked)', async () => {
-    ollama.addModel({ name: 'tiny-chat:latest', arch: 'llama', capabilities: ['completion'], contextLength: 512, embeddingLength: 512, parameterSize: '1M', quantization: 'Q4_0', size: 1_000_000 });
-    const { result } = await run('Which garden bed grows tomatoes?', { chatModel: 'tiny-chat', numCtx: 4096, k: 6 });
+  it('never asks for more context than the model was trained for', async () => {
+    ollama.addModel({ name: 'tiny-chat:latest', arch: 'llama', capabilities: ['completion'], contextLength: 2048, embeddingLength: 512, parameterSize: '1M', quantization: 'Q4_0', size: 1_000_000 });
+    const { result } = await run('Which garden bed grows tomatoes?', { chatModel: 'tiny-chat', numCtx: 4096 });
+    expect(result.budget!.numCtx).toBe(2048);
+    expect((ollama.calls.last('/api/chat')!.body as { options: { num_ctx: number } }).options.num_ctx).toBe(2048);
+    expect(result.budget!.truncationSuspected).toBe(false);
+  });
+
+  it('detects a prompt Ollama cut silently, and does not learn from it', async () => {
+    // A stale calibration (our count thought to be double the model's) makes Quire overfill the window.
+    const digest = (await gateway.modelInfo('gemma3:1b').catch(async () => {
+      ollama.addModel('gemma3:1b');
+      return gateway.modelInfo('gemma3:1b');
+    })).digest;
+    recordCalibration(db, 'gemma3:1b', digest, 0.5);
+    const { result } = await run('Which garden bed grows tomatoes?', { chatModel: 'gemma3:1b', numCtx: 1500, k: 12 });
     expect(result.budget!.truncationSuspected).toBe(true);
-    expect(result.budget!.reported!).toBeLessThan(0.85 * result.budget!.estimated);
+    expect(result.budget!.reported!).toBeGreaterThanOrEqual(1500 - 16);
     expect(result.flags).toContain('truncation-suspected');
-    // A cut prompt is not a calibration sample.
-    expect(calibrationRatio(db, 'tiny-chat:latest', result.model.chatDigest!).samples).toBe(0);
+    expect(calibrationRatio(db, 'gemma3:1b', digest)).toMatchObject({ ratio: 0.5, samples: 1 });
   });
 
   it('calibrates its estimate against prompt_eval_count over a few asks', async () => {
@@ -225,10 +237,54 @@ describe('ask', () => {
     }
   });
 
+  it('a consumer that stops listening leaves the run cancelled and the stream closed', async () => {
+    ollama.faults.streamDelayMs = 100;
+    ollama.script(`The deploy keys are rotated every 90 days. ${'More words. '.repeat(40)}`);
+    let runId = 0;
+    for await (const e of ask(db, gateway, 'How often are the deploy keys rotated?', { chatModel: 'llama3.2' })) {
+      if (e.type === 'retrieval') runId = Number(db.prepare('SELECT max(id) FROM runs').pluck().get());
+      if (e.type === 'token') break;
+    }
+    expect(getRun(db, runId)!.status).toBe('cancelled');
+  });
+
+  it('cancelling with a reason of the caller’s own is still a cancellation', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('window closed'));
+    const { result } = await run('How often are the deploy keys rotated?', { signal: controller.signal });
+    expect(result.status).toBe('cancelled');
+    expect(result.error?.code).toBe('CANCELLED');
+  });
+
+  it('a failed follow-up rewrite still returns the passages for the question as asked', async () => {
+    ollama.faults.failNth = { path: '/api/chat', n: 1, status: 400, message: 'bad request' };
+    const { result } = await run('How often are the deploy keys rotated?', { history: [{ question: 'Hi', answer: 'Hello' }] });
+    expect(result.status).toBe('error');
+    expect(result.error?.code).toBe('OLLAMA_ERROR');
+    expect(result.retrieval[0]!.path).toBe('ops/keys.md');
+    expect(getRun(db, result.runId)!.status).toBe('error');
+  });
+
+  it('trims history to the budget, oldest first, and says how much it kept', async () => {
+    ollama.script('How often are the deploy keys rotated?');
+    const history = Array.from({ length: 10 }, (_, i) => ({ question: `Earlier question ${i} ${'padding '.repeat(60)}`, answer: `Earlier answer ${i} ${'padding '.repeat(60)}` }));
+    const { result } = await run('And how often?', { history, numCtx: 2048, k: 2 });
+    const b = result.budget!;
+    expect(b.breakdown.history).toBeGreaterThan(0);
+    expect(b.estimated + b.breakdown.reserve).toBeLessThanOrEqual(2048);
+    const sent = (ollama.calls.last('/api/chat')!.body as { messages: Array<{ role: string; content: string }> }).messages;
+    const turns = sent.filter((m) => m.role === 'assistant');
+    expect(turns.length).toBeGreaterThan(0);
+    expect(turns.length).toBeLessThan(10);
+    expect(turns.at(-1)!.content.startsWith('Earlier answer 9')).toBe(true);
+    expect(b.truncationSuspected).toBe(false);
+  });
+
   it('with the chat model missing: passages plus MODEL_NOT_FOUND', async () => {
     const { result } = await run('How often are the deploy keys rotated?', { chatModel: 'no-such-chat' });
     expect(result.error?.code).toBe('MODEL_NOT_FOUND');
     expect(result.retrieval.length).toBeGreaterThan(0);
     expect(ollama.calls.count('/api/chat')).toBe(0);
+    expect(getRun(db, result.runId)).toMatchObject({ status: 'error', error_code: 'MODEL_NOT_FOUND' });
   });
 });

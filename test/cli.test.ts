@@ -143,6 +143,7 @@ describe('quire CLI', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/needs a query/);
     expect((await quire(['frobnicate'])).code).toBe(2);
+    expect((await quire(['ask', '   '])).code).toBe(2);
     const badBatch = await quire(['import', notes.root, '--batch', '0.5']);
     expect(badBatch.code).toBe(2);
     expect(badBatch.stderr).toMatch(/--batch takes a whole number from 1 to 4096, not "0.5"/);

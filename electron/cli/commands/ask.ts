@@ -17,15 +17,20 @@ export async function askCommand(ctx: CliContext, question: string, flags: AskFl
   if (flags.model) setSetting(ctx.db, 'chat_model', flags.model.trim());
   const chatModel = flags.model?.trim() || configuredChatModel(ctx.db);
   const stream = !ctx.out.json;
+  let streamed = false;
   let result: AnswerResult | null = null;
   for await (const event of ask(ctx.db, ctx.gateway, question, { chatModel, ...(k ? { k } : {}), ...(numCtx ? { numCtx } : {}), signal: ctx.signal })) {
     if (event.type === 'retrieval' && event.note) ctx.out.note(`Note: ${event.note}`);
-    if (event.type === 'token' && stream) process.stdout.write(event.text);
+    if (event.type === 'token' && stream) {
+      process.stdout.write(event.text);
+      streamed = true;
+    }
     if (event.type === 'done' || event.type === 'error') result = event.result;
   }
   if (!result) throw new Error('ask ended without a result');
   const r = result;
-  ctx.out.result(toJson(r), () => human(r, stream));
+  if (r.error && r.status !== 'cancelled' && !ctx.out.json) ctx.out.note(`No answer (${r.error.code}): ${r.error.message}`);
+  ctx.out.result(toJson(r), () => human(r, streamed));
   return r.status === 'cancelled' ? 130 : r.status === 'error' ? 1 : 0;
 }
 
@@ -58,9 +63,8 @@ const CHECK_LABEL = { supported: 'supported', weak: 'weakly supported', unsuppor
 
 function human(r: AnswerResult, streamed: boolean): string {
   const out: string[] = [];
-  if (!streamed || r.answer === '') out.push(r.answer);
-  else out.push(''); // end the streamed line
-  if (r.error) out.push(`\nNo answer (${r.error.code}): ${r.error.message}`);
+  // Streamed tokens are already on screen; otherwise (a refusal without the model) print it now.
+  out.push(streamed ? '' : r.answer);
   if (r.refusedWithoutModel) out.push('(No passage in your documents matched, so the model was not asked.)');
   if (r.citations.length > 0) {
     out.push('\nCitations:');

@@ -8,7 +8,7 @@ import { getSetting } from '../db/settings';
 import { completeChat, streamChat, type ChatOptions } from '../ollama/chat';
 import type { ModelInfo, OllamaGateway } from '../ollama/gateway';
 import { search } from '../retrieve/search';
-import { fitPrompt, settleBudget, type FittedPrompt } from './budget';
+import { countMessages, fitPrompt, settleBudget, UNCALIBRATED_RATIO, type FittedPrompt } from './budget';
 import { checkCitations, isRefusal, REFUSAL } from './citations';
 import { rewriteMessages, type PromptSource } from './prompt';
 
@@ -52,6 +52,7 @@ export function configuredChatModel(db: Db): string {
  */
 export async function* ask(db: Db, gateway: OllamaGateway, question: string, options: AskOptions = {}): AsyncGenerator<AskEvent> {
   const t0 = performance.now();
+  if (question.trim() === '') throw new QuireError('INVALID_ARGUMENT', 'Ask a question first.');
   const history = options.history ?? [];
   const signal = options.signal;
   const chatModelName = options.chatModel ?? configuredChatModel(db);
@@ -73,7 +74,9 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
     model: { chat: chatModelName, chatDigest: null, embed: null, embedDigest: null },
     error: null,
   };
+  let finished = false;
   const finish = (status: AnswerResult['status'], error: QuireErrorShape | null = null): AskEvent => {
+    finished = true;
     result.status = status;
     result.error = error;
     result.latencyMs.total = Math.round(performance.now() - t0);
@@ -81,8 +84,10 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
     return error ? { type: 'error', error, result } : { type: 'done', result };
   };
 
+  // Whatever reason the caller aborted with, the run was cancelled, not broken.
+  const failure = (e: unknown): QuireErrorShape => (signal?.aborted ? { code: 'CANCELLED', message: 'Cancelled.' } : toErrorShape(e));
+
   try {
-    if (question.trim() === '') throw new QuireError('INVALID_ARGUMENT', 'Ask a question first.');
     // The chat model is looked up first, but its absence does not stop retrieval: the person
     // still gets the passages, with the reason there is no answer.
     let chat: ModelInfo | null = null;
@@ -92,11 +97,15 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
       result.model.chat = chat.name;
       result.model.chatDigest = chat.digest;
     } catch (e) {
-      chatError = toErrorShape(e);
+      chatError = failure(e);
       if (chatError.code === 'CANCELLED') throw e;
     }
+    // Never more than the model was trained for: Ollama's runner caps there and cuts the rest.
+    const cap = options.numCtxCap ?? (Number(getSetting(db, 'num_ctx_cap')) || ASK_DEFAULTS.numCtxCap);
+    const trained = chat?.contextLength ?? null;
+    const wanted = options.numCtx ?? Math.min(cap, trained ?? 4096);
     const chatOptions: ChatOptions = {
-      numCtx: options.numCtx ?? Math.min(chat?.contextLength ?? 4096, options.numCtxCap ?? ASK_DEFAULTS.numCtxCap),
+      numCtx: trained === null ? wanted : Math.min(wanted, trained),
       temperature: options.temperature ?? ASK_DEFAULTS.temperature,
       seed: options.seed ?? ASK_DEFAULTS.seed,
       numPredict: options.numPredict ?? ASK_DEFAULTS.numPredict,
@@ -105,12 +114,20 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
     let query = question;
     if (history.length > 0 && chat) {
       const t = performance.now();
-      const rewritten = await completeChat(gateway, chat.name, rewriteMessages(question, history.slice(-6)), { ...chatOptions, numPredict: 96 }, signal);
-      const line = rewritten.content.trim().split('\n')[0]?.replace(/^["'\s]+|["'\s]+$/g, '') ?? '';
-      if (line !== '') query = line;
-      result.standaloneQuery = query;
-      result.latencyMs.rewrite = Math.round(performance.now() - t);
-      yield { type: 'rewrite', standaloneQuery: query };
+      try {
+        const rewritten = await completeChat(gateway, chat.name, fitRewrite(question, history, chatOptions.numCtx - REWRITE_REPLY_TOKENS), { ...chatOptions, numPredict: REWRITE_REPLY_TOKENS }, signal);
+        const line = rewritten.content.trim().split('\n')[0]?.replace(/^["'\s]+|["'\s]+$/g, '') ?? '';
+        if (line !== '') query = line;
+        result.standaloneQuery = query;
+        yield { type: 'rewrite', standaloneQuery: query };
+      } catch (e) {
+        // The passages for the question as asked are still worth showing, with the reason.
+        chatError = failure(e);
+        if (chatError.code === 'CANCELLED') throw e;
+        chat = null;
+      } finally {
+        result.latencyMs.rewrite = Math.round(performance.now() - t);
+      }
     }
 
     const tRetrieve = performance.now();
@@ -148,6 +165,7 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
     }
 
     const calibration = calibrationRatio(db, chat.name, chat.digest);
+    const ratio = calibration.samples === 0 ? UNCALIBRATED_RATIO : calibration.ratio;
     let fitted: FittedPrompt;
     try {
       fitted = fitPrompt({
@@ -157,11 +175,12 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
         maxK,
         numCtx: chatOptions.numCtx,
         reserve: chatOptions.numPredict,
-        ratio: calibration.ratio,
+        ratio,
       });
     } catch (e) {
+      for (const c of result.retrieval) c.dropped ??= 'budget';
       yield { type: 'retrieval', mode: found.mode, candidates: result.retrieval, note };
-      yield finish('error', toErrorShape(e));
+      yield finish('error', failure(e));
       return;
     }
     const sent = new Set(fitted.sources.map((s) => s.chunkId));
@@ -199,15 +218,32 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
     }
 
     result.budget = settleBudget(fitted.budget, result.ollama.promptEvalCount);
+    // A truncated prompt says nothing about how our tokenizer compares with the model's.
     if (result.ollama.promptEvalCount !== null && !result.budget.truncationSuspected) {
       recordCalibration(db, chat.name, chat.digest, result.ollama.promptEvalCount / fitted.budget.raw);
     }
     assess(result, fitted);
     yield finish(result.refused ? 'refused' : 'answered');
   } catch (e) {
-    const shape = toErrorShape(e);
+    const shape = failure(e);
     yield finish(shape.code === 'CANCELLED' ? 'cancelled' : 'error', shape);
+  } finally {
+    // The caller stopped listening (closed the window, broke out of the loop): the generator is
+    // being closed mid-way, and the streamed reply has been aborted by streamChat's cleanup.
+    if (!finished) finish('cancelled', { code: 'CANCELLED', message: 'Cancelled: nobody was listening any more.' });
   }
+}
+
+/** Tokens the standalone rewrite may use; it is one line. */
+const REWRITE_REPLY_TOKENS = 96;
+
+/** The rewrite prompt with as many of the newest turns as fit; Ollama never has to cut it. */
+function fitRewrite(question: string, history: readonly HistoryTurn[], limit: number): ReturnType<typeof rewriteMessages> {
+  for (let keep = Math.min(history.length, 6); keep > 0; keep--) {
+    const messages = rewriteMessages(question, history.slice(-keep));
+    if (Math.ceil(countMessages(messages) * UNCALIBRATED_RATIO) <= limit) return messages;
+  }
+  return rewriteMessages(question, []);
 }
 
 /** Refusal, citation checks and flags, all from the text: no extra model call. */

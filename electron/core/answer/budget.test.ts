@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QuireError } from '../../../shared/errors';
-import { countMessages, fitPrompt, settleBudget, TRUNCATION_THRESHOLD } from './budget';
+import { countMessages, fitPrompt, FULL_WINDOW_MARGIN, settleBudget, TRUNCATION_THRESHOLD } from './budget';
 import type { PromptSource } from './prompt';
 
 const source = (i: number, words = 60): PromptSource => ({
@@ -78,5 +78,11 @@ describe('settleBudget', () => {
     expect(settleBudget(f, Math.ceil(f.estimated * TRUNCATION_THRESHOLD)).truncationSuspected).toBe(false);
     expect(settleBudget(f, Math.floor(f.estimated * TRUNCATION_THRESHOLD) - 1).truncationSuspected).toBe(true);
     expect(settleBudget(f, null)).toEqual(f);
+  });
+
+  it('suspects truncation when the reported prompt filled the whole window', () => {
+    const f = fitPrompt({ ...base, numCtx: 1200 }).budget;
+    expect(settleBudget(f, 1200 - FULL_WINDOW_MARGIN).truncationSuspected).toBe(true);
+    expect(settleBudget(f, f.estimated + 20).truncationSuspected).toBe(false);
   });
 });

@@ -12,6 +12,10 @@ export const TOKENS_PER_MESSAGE = 4;
 export const REPLY_PRIMING = 3;
 /** Reported below this share of our calibrated estimate: Ollama must have cut the prompt. */
 export const TRUNCATION_THRESHOLD = 0.85;
+/** Reported within this many tokens of num_ctx: the prompt filled the window, so it was cut to fit. */
+export const FULL_WINDOW_MARGIN = 16;
+/** Before a model's first calibration sample, assume its tokenizer counts 10% more than ours. */
+export const UNCALIBRATED_RATIO = 1.1;
 
 export interface FitInput {
   question: string;
@@ -85,7 +89,10 @@ export function fitPrompt(input: FitInput): FittedPrompt {
 /** Compares Ollama's count with ours once the reply is in. */
 export function settleBudget(budget: Budget, reported: number | null): Budget {
   if (reported === null) return budget;
-  return { ...budget, reported, truncationSuspected: reported < TRUNCATION_THRESHOLD * budget.estimated };
+  const cutShort = reported < TRUNCATION_THRESHOLD * budget.estimated;
+  // We left num_predict free; a prompt that reaches the window's edge overflowed it.
+  const filledWindow = reported >= budget.numCtx - FULL_WINDOW_MARGIN;
+  return { ...budget, reported, truncationSuspected: cutShort || filledWindow };
 }
 
 /** Our raw count of exactly these messages, as fitPrompt counts them. */

@@ -89,6 +89,8 @@ export async function* streamChat(
       if (started || attempt >= 1 || mapped.code === 'CANCELLED' || !isRetryable(mapped)) throw mapped;
     } finally {
       clearTimeout(timer);
+      // Ends the HTTP request if we stopped early (the consumer left): Ollama stops generating.
+      stall.abort(new DOMException('reply no longer needed', 'AbortError'));
     }
   }
 }

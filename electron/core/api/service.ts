@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Ollama } from 'ollama';
+import type { ApiEvent, Output } from '../../../shared/contract';
+import { QuireError, toErrorShape } from '../../../shared/errors';
+import { ask, DEFAULT_CHAT_MODEL } from '../answer/ask';
+import { forgetCollection, listCollections } from '../db/collections';
+import { indexStatus } from '../db/health';
+import type { Db } from '../db/open';
+import { getSetting, setSetting } from '../db/settings';
+import { EmbeddingSession } from '../ingest/embedding-session';
+import { importFolder } from '../ingest/pipeline';
+import { DEFAULT_EMBED_MODEL } from '../ollama/embedder';
+import { OllamaGateway } from '../ollama/gateway';
+import { resolveOllamaHost } from '../ollama/host';
+import { search } from '../retrieve/search';
+import type { Handlers } from './dispatch';
+import { chunkView, libraryDocuments } from './views';
+
+export interface ServiceDeps {
+  db: Db;
+  /** Where events go: SSE clients in browser mode, the window in Electron. */
+  emit(event: ApiEvent): void;
+  /** The bundled sample notes, offered on first run, and their example questions (JSON). */
+  sampleNotesDir: string;
+  sampleQuestionsFile: string;
+}
+
+type Settings = Output<'getSettings'>;
+
+const SETTING_KEYS: Record<keyof Settings, string> = {
+  ollamaHost: 'ollama_host',
+  chatModel: 'chat_model',
+  embedModel: 'embed_model',
+  k: 'k',
+  chunkTokens: 'chunk_tokens',
+  numCtx: 'num_ctx_cap',
+};
+
+/** The engine behind the contract: every handler is thin and long work runs as a cancellable job. */
+export function createService(deps: ServiceDeps): { handlers: Handlers; close(): void } {
+  const { db, emit } = deps;
+  const jobs = new Map<string, AbortController>();
+
+  const settings = (): Settings => ({
+    ollamaHost: getSetting(db, SETTING_KEYS.ollamaHost) ?? resolveOllamaHost(),
+    chatModel: getSetting(db, SETTING_KEYS.chatModel) ?? DEFAULT_CHAT_MODEL,
+    embedModel: getSetting(db, SETTING_KEYS.embedModel) ?? DEFAULT_EMBED_MODEL,
+    k: Number(getSetting(db, SETTING_KEYS.k) ?? 6),
+    chunkTokens: Number(getSetting(db, SETTING_KEYS.chunkTokens) ?? 256),
+    numCtx: Number(getSetting(db, SETTING_KEYS.numCtx) ?? 8192),
+  });
+  const gateway = () => new OllamaGateway({ host: settings().ollamaHost });
+
+  /** Starts a job; its runner gets a signal, and its failure becomes an event, never a crash. */
+  function job(run: (jobId: string, signal: AbortSignal) => Promise<void>): { jobId: string } {
+    const jobId = randomUUID();
+    const controller = new AbortController();
+    jobs.set(jobId, controller);
+    // Let the caller receive the job id before the first event.
+    setImmediate(() => {
+      run(jobId, controller.signal)
+        .catch(() => {})
+        .finally(() => jobs.delete(jobId));
+    });
+    return { jobId };
+  }
+
+  const startImport = (folder: string) =>
+    job(async (jobId, signal) => {
+      try {
+        const s = settings();
+        const report = await importFolder(db, folder, {
+          embedding: { gateway: gateway(), model: s.embedModel },
+          chunker: { kind: 'heading', maxTokens: s.chunkTokens },
+          signal,
+          onProgress: (progress) => emit({ type: 'import.progress', jobId, progress }),
+        });
+        emit({ type: 'import.done', jobId, report, error: null });
+      } catch (e) {
+        emit({ type: 'import.done', jobId, report: null, error: toErrorShape(e) });
+      }
+      emit({ type: 'library.changed' });
+    });
+
+  const handlers: Handlers = {
+    async status() {
+      const st = indexStatus(db);
+      const g = gateway();
+      let version: string | null = null;
+      let error: string | null = null;
+      try {
+        version = await g.version(AbortSignal.timeout(2000));
+      } catch (e) {
+        error = toErrorShape(e).message;
+      }
+      return {
+        ollama: { host: g.host, connected: version !== null, version, error },
+        documents: st.documents,
+        chunks: st.chunks,
+        collections: st.collections.length,
+        activeModel: st.activeModel ? { name: st.activeModel.name, dimension: st.activeModel.dimension, vectors: st.activeModel.vectors } : null,
+      };
+    },
+
+    async importFolder({ path: folder }) {
+      const resolved = path.resolve(folder.replace(/^~(?=$|[\\/])/, os.homedir()));
+      if (!fs.existsSync(resolved) || !fs.statSync(resolved).isDirectory()) {
+        throw new QuireError('NOT_A_FOLDER', `${folder} is not a folder on this computer.`);
+      }
+      return startImport(resolved);
+    },
+
+    async resync({ collectionId }) {
+      const c = listCollections(db).find((x) => x.id === collectionId);
+      if (!c) throw new QuireError('COLLECTION_NOT_FOUND', 'That folder is no longer in the library.');
+      return startImport(c.root);
+    },
+
+    async cancel({ jobId }) {
+      const c = jobs.get(jobId);
+      c?.abort();
+      return { cancelled: c !== undefined };
+    },
+
+    async library() {
+      return { collections: listCollections(db).map((c) => ({ ...c, documents: libraryDocuments(db, c.id) })) };
+    },
+
+    async removeCollection({ collectionId }) {
+      const c = listCollections(db).find((x) => x.id === collectionId);
+      if (!c) throw new QuireError('COLLECTION_NOT_FOUND', 'That folder is no longer in the library.');
+      const { documents } = forgetCollection(db, c);
+      emit({ type: 'library.changed' });
+      return { documents };
+    },
+
+    async search({ query, k, mode }) {
+      return search(db, query, { gateway: gateway(), ...(k ? { k } : {}), ...(mode ? { mode } : {}) });
+    },
+
+    async ask({ question, history, k, numCtx, chatModel }) {
+      const s = settings();
+      return job(async (jobId, signal) => {
+        for await (const event of ask(db, gateway(), question, {
+          history: history ?? [],
+          k: k ?? s.k,
+          chatModel: chatModel ?? s.chatModel,
+          numCtxCap: s.numCtx,
+          ...(numCtx ? { numCtx } : {}),
+          signal,
+        })) {
+          emit({ type: 'ask', jobId, event });
+        }
+      });
+    },
+
+    async getChunk({ chunkId }) {
+      return chunkView(db, chunkId);
+    },
+
+    async getSettings() {
+      return settings();
+    },
+
+    async setSettings(patch) {
+      const before = settings();
+      for (const [key, value] of Object.entries(patch) as Array<[keyof Settings, string | number]>) {
+        if (key === 'ollamaHost') resolveOllamaHost(String(value)); // refuses nonsense before storing
+        setSetting(db, SETTING_KEYS[key], String(value));
+      }
+      const after = settings();
+      if (after.embedModel !== before.embedModel) emit({ type: 'library.changed' });
+      return after;
+    },
+
+    async listModels() {
+      const client = new Ollama({ host: gateway().host });
+      try {
+        const { models } = await client.list();
+        return {
+          models: models.map((m) => ({
+            name: m.name,
+            size: m.size,
+            family: m.details?.family ?? null,
+            parameterSize: m.details?.parameter_size ?? null,
+            quantization: m.details?.quantization_level ?? null,
+            digest: m.digest,
+          })),
+        };
+      } catch (e) {
+        throw new QuireError('OLLAMA_UNREACHABLE', `Could not list models at ${gateway().host}: ${(e as Error).message}`);
+      }
+    },
+
+    async pullModel({ model }) {
+      return job(async (jobId, signal) => {
+        const client = new Ollama({ host: gateway().host, fetch: (url, init) => fetch(url, { ...init, signal }) });
+        try {
+          const stream = await client.pull({ model, stream: true });
+          for await (const p of stream) {
+            emit({ type: 'pull.progress', jobId, status: p.status, completed: p.completed ?? null, total: p.total ?? null });
+          }
+          emit({ type: 'pull.done', jobId, error: null });
+        } catch (e) {
+          emit({ type: 'pull.done', jobId, error: signal.aborted ? { code: 'CANCELLED', message: 'Download cancelled.' } : toErrorShape(e) });
+        }
+      });
+    },
+
+    async embedMissing() {
+      return job(async (jobId, signal) => {
+        const session = new EmbeddingSession(db, { gateway: gateway(), model: settings().embedModel }, signal);
+        let documents = 0;
+        let chunks = 0;
+        try {
+          chunks = await session.embedMissing({}, () => {
+            documents++;
+            emit({ type: 'embed.progress', jobId, documents, chunks: 0 });
+          });
+          emit({ type: 'embed.done', jobId, chunks, error: null });
+        } catch (e) {
+          emit({ type: 'embed.done', jobId, chunks, error: toErrorShape(e) });
+        }
+        emit({ type: 'library.changed' });
+      });
+    },
+
+    async sampleNotes() {
+      const questionsFile = deps.sampleQuestionsFile;
+      const questions = fs.existsSync(questionsFile) ? (JSON.parse(fs.readFileSync(questionsFile, 'utf8')) as Array<{ question: string }>).map((q) => q.question) : [];
+      return { path: deps.sampleNotesDir, questions };
+    },
+  };
+
+  return {
+    handlers,
+    close() {
+      for (const c of jobs.values()) c.abort();
+      jobs.clear();
+    },
+  };
+}
+

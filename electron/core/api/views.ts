@@ -1,0 +1,69 @@
+import type { Output } from '../../../shared/contract';
+import { QuireError } from '../../../shared/errors';
+import { getActiveEmbeddingModel } from '../db/embedding-models';
+import type { Db } from '../db/open';
+
+type LibraryDocument = Output<'library'>['collections'][number]['documents'][number];
+
+/** A collection's documents as the library shows them, with needs-embedding derived for the active model. */
+export function libraryDocuments(db: Db, collectionId: string): LibraryDocument[] {
+  const active = getActiveEmbeddingModel(db);
+  const rows = db
+    .prepare(
+      `SELECT d.id, d.rel_path, d.title, d.status, d.status_code, d.status_message, d.chunk_count, d.ingested_at,
+              EXISTS (SELECT 1 FROM document_embeddings e WHERE e.document_id = d.id AND e.model_id = ?) AS embedded
+         FROM documents d WHERE d.collection_id = ? ORDER BY d.rel_path`,
+    )
+    .all(active?.id ?? -1, collectionId) as Array<{
+    id: string;
+    rel_path: string;
+    title: string | null;
+    status: 'ready' | 'skipped' | 'error';
+    status_code: string | null;
+    status_message: string | null;
+    chunk_count: number;
+    ingested_at: string;
+    embedded: number;
+  }>;
+  return rows.map((r) => ({
+    id: r.id,
+    relPath: r.rel_path,
+    title: r.title,
+    status: r.status === 'ready' && r.chunk_count > 0 && !r.embedded ? 'needs-embedding' : r.status,
+    statusCode: r.status_code,
+    statusMessage: r.status_message,
+    chunks: r.chunk_count,
+    ingestedAt: r.ingested_at,
+  }));
+}
+
+/** A chunk for the source panel, with its neighbours for context. */
+export function chunkView(db: Db, chunkId: string): Output<'getChunk'> {
+  const row = db
+    .prepare(
+      `SELECT c.id, c.document_id, c.ordinal, c.heading_path, c.text, c.start_line, c.end_line, c.flags, d.rel_path, col.root
+         FROM chunks c JOIN documents d ON d.id = c.document_id JOIN collections col ON col.id = d.collection_id
+        WHERE c.id = ?`,
+    )
+    .get(chunkId) as
+    | { id: string; document_id: string; ordinal: number; heading_path: string; text: string; start_line: number; end_line: number; flags: string; rel_path: string; root: string }
+    | undefined;
+  if (!row) throw new QuireError('INVALID_ARGUMENT', 'That passage is no longer in the index (the file changed or was removed).');
+  const neighbour = (ordinal: number) => {
+    const n = db.prepare('SELECT id, text, start_line, end_line FROM chunks WHERE document_id = ? AND ordinal = ?').get(row.document_id, ordinal) as
+      | { id: string; text: string; start_line: number; end_line: number }
+      | undefined;
+    return n ? { chunkId: n.id, text: n.text, lines: [n.start_line, n.end_line] as [number, number] } : null;
+  };
+  return {
+    chunkId: row.id,
+    path: row.rel_path,
+    root: row.root,
+    heading: row.heading_path,
+    lines: [row.start_line, row.end_line],
+    text: row.text,
+    flags: JSON.parse(row.flags) as string[],
+    before: neighbour(row.ordinal - 1),
+    after: neighbour(row.ordinal + 1),
+  };
+}

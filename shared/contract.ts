@@ -1,0 +1,265 @@
+import { z } from 'zod';
+
+/**
+ * The one API contract between the UI and the engine. Every method is declared here once with
+ * zod schemas for its input and output; the server-side dispatcher validates against them, and
+ * the clients (browser mode now, Electron's preload later) are generated from the same object.
+ * Long work (import, ask, pull, embed) returns a job id at once and reports through events.
+ */
+
+// ---- shared pieces --------------------------------------------------------------------------
+
+export const ErrorShape = z.object({ code: z.string(), message: z.string() });
+const Lines = z.tuple([z.number().int(), z.number().int()]);
+const JobRef = z.object({ jobId: z.string() });
+const Empty = z.object({}).strict();
+
+export const ImportProgressSchema = z.object({
+  phase: z.enum(['scanning', 'indexing', 'embedding', 'cleaning', 'done']),
+  filesDone: z.number(),
+  filesTotal: z.number(),
+  chunks: z.number(),
+  bytesDone: z.number(),
+  bytesTotal: z.number(),
+  currentFile: z.string().nullable(),
+});
+
+export const ImportReportSchema = z.object({
+  collection: z.object({ id: z.string(), root: z.string() }),
+  documents: z.object({ added: z.number(), updated: z.number(), unchanged: z.number(), deleted: z.number(), skipped: z.number(), failed: z.number() }),
+  chunks: z.number(),
+  embedded: z.number(),
+  embedRequests: z.number(),
+  errors: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })),
+  skipped: z.array(z.object({ path: z.string(), reason: z.string(), message: z.string().optional() })),
+  embedding: z.object({ model: z.string(), status: z.enum(['ok', 'off', 'unavailable']), error: ErrorShape.optional() }),
+  cancelled: z.boolean(),
+  ms: z.number(),
+});
+
+export const SearchResultSchema = z.object({
+  chunkId: z.string(),
+  documentId: z.string(),
+  path: z.string(),
+  root: z.string(),
+  heading: z.string(),
+  lines: Lines,
+  text: z.string(),
+  score: z.number(),
+  lexicalRank: z.number().nullable(),
+  denseRank: z.number().nullable(),
+  distance: z.number().nullable(),
+  flags: z.array(z.string()),
+});
+
+export const SearchResponseSchema = z.object({
+  mode: z.enum(['lexical', 'dense', 'hybrid']),
+  fallback: z.object({ requested: z.enum(['lexical', 'dense', 'hybrid']), reason: z.string(), code: z.string() }).optional(),
+  embedModel: z.string().nullable(),
+  embedDigest: z.string().nullable(),
+  results: z.array(SearchResultSchema),
+  ms: z.number(),
+});
+
+export const CandidateSchema = z.object({
+  chunkId: z.string(),
+  path: z.string(),
+  heading: z.string(),
+  lines: Lines,
+  lexicalRank: z.number().nullable(),
+  denseRank: z.number().nullable(),
+  distance: z.number().nullable(),
+  score: z.number(),
+  sent: z.boolean(),
+  dropped: z.enum(['budget', 'distance', 'k']).optional(),
+  flags: z.array(z.string()),
+});
+
+export const BudgetSchema = z.object({
+  raw: z.number(),
+  estimated: z.number(),
+  reported: z.number().nullable(),
+  ratio: z.number(),
+  numCtx: z.number(),
+  k: z.number(),
+  breakdown: z.object({ system: z.number(), history: z.number(), sources: z.number(), question: z.number(), reserve: z.number() }),
+  truncationSuspected: z.boolean(),
+});
+
+export const CitationSchema = z.object({
+  chunkId: z.string(),
+  path: z.string().nullable(),
+  lines: Lines.nullable(),
+  sentence: z.string(),
+  check: z.enum(['supported', 'weak', 'unsupported', 'unknown-source']),
+  missing: z.array(z.string()),
+});
+
+export const AnswerResultSchema = z.object({
+  runId: z.number(),
+  status: z.enum(['answered', 'refused', 'error', 'cancelled']),
+  question: z.string(),
+  standaloneQuery: z.string().nullable(),
+  answer: z.string(),
+  refused: z.boolean(),
+  refusedWithoutModel: z.boolean(),
+  citations: z.array(CitationSchema),
+  flags: z.array(z.enum(['uncited', 'unknown-source', 'unsupported-citation', 'truncation-suspected', 'injection-in-sources', 'length-limit'])),
+  budget: BudgetSchema.nullable(),
+  retrieval: z.array(CandidateSchema),
+  retrievalMode: z.enum(['lexical', 'dense', 'hybrid']),
+  latencyMs: z.object({ retrieve: z.number(), rewrite: z.number(), generate: z.number(), total: z.number(), firstToken: z.number().nullable() }),
+  ollama: z.object({ promptEvalCount: z.number().nullable(), evalCount: z.number().nullable(), doneReason: z.string().nullable(), tokensPerSecond: z.number().nullable() }),
+  model: z.object({ chat: z.string(), chatDigest: z.string().nullable(), embed: z.string().nullable(), embedDigest: z.string().nullable() }),
+  error: ErrorShape.nullable(),
+});
+
+export const AskEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('rewrite'), standaloneQuery: z.string() }),
+  z.object({ type: z.literal('retrieval'), mode: z.enum(['lexical', 'dense', 'hybrid']), candidates: z.array(CandidateSchema), note: z.string().nullable() }),
+  z.object({ type: z.literal('budget'), budget: BudgetSchema }),
+  z.object({ type: z.literal('token'), text: z.string() }),
+  z.object({ type: z.literal('done'), result: AnswerResultSchema }),
+  z.object({ type: z.literal('error'), error: ErrorShape, result: AnswerResultSchema }),
+]);
+
+export const StatusSchema = z.object({
+  ollama: z.object({ host: z.string(), connected: z.boolean(), version: z.string().nullable(), error: z.string().nullable() }),
+  documents: z.object({ ready: z.number(), needsEmbedding: z.number(), skipped: z.number(), error: z.number(), total: z.number() }),
+  chunks: z.number(),
+  collections: z.number(),
+  activeModel: z.object({ name: z.string(), dimension: z.number(), vectors: z.number() }).nullable(),
+});
+
+export const DocumentSchema = z.object({
+  id: z.string(),
+  relPath: z.string(),
+  title: z.string().nullable(),
+  status: z.enum(['ready', 'needs-embedding', 'skipped', 'error']),
+  statusCode: z.string().nullable(),
+  statusMessage: z.string().nullable(),
+  chunks: z.number(),
+  ingestedAt: z.string(),
+});
+
+export const CollectionSchema = z.object({ id: z.string(), root: z.string(), createdAt: z.string(), documents: z.array(DocumentSchema) });
+
+export const SettingsSchema = z.object({
+  ollamaHost: z.string().min(1).max(500),
+  chatModel: z.string().min(1).max(200),
+  embedModel: z.string().min(1).max(200),
+  k: z.number().int().min(1).max(20),
+  chunkTokens: z.number().int().min(32).max(2048),
+  numCtx: z.number().int().min(512).max(1_048_576),
+});
+
+export const ModelSchema = z.object({
+  name: z.string(),
+  size: z.number(),
+  family: z.string().nullable(),
+  parameterSize: z.string().nullable(),
+  quantization: z.string().nullable(),
+  digest: z.string(),
+});
+
+export const ChunkViewSchema = z.object({
+  chunkId: z.string(),
+  path: z.string(),
+  root: z.string(),
+  heading: z.string(),
+  lines: Lines,
+  text: z.string(),
+  flags: z.array(z.string()),
+  before: z.object({ chunkId: z.string(), text: z.string(), lines: Lines }).nullable(),
+  after: z.object({ chunkId: z.string(), text: z.string(), lines: Lines }).nullable(),
+});
+
+// ---- methods --------------------------------------------------------------------------------
+
+function method<I extends z.ZodType, O extends z.ZodType>(input: I, output: O) {
+  return { input, output };
+}
+
+export const API = {
+  status: method(Empty, StatusSchema),
+  importFolder: method(z.object({ path: z.string().min(1).max(4096) }).strict(), JobRef),
+  resync: method(z.object({ collectionId: z.string().min(1).max(64) }).strict(), JobRef),
+  cancel: method(JobRef.strict(), z.object({ cancelled: z.boolean() })),
+  library: method(Empty, z.object({ collections: z.array(CollectionSchema) })),
+  removeCollection: method(z.object({ collectionId: z.string().min(1).max(64) }).strict(), z.object({ documents: z.number() })),
+  search: method(
+    z.object({ query: z.string().min(1).max(2000), k: z.number().int().min(1).max(100).optional(), mode: z.enum(['lexical', 'dense', 'hybrid']).optional() }).strict(),
+    SearchResponseSchema,
+  ),
+  ask: method(
+    z
+      .object({
+        question: z.string().min(1).max(4000),
+        history: z.array(z.object({ question: z.string().max(4000), answer: z.string().max(20_000) })).max(50).optional(),
+        k: z.number().int().min(1).max(20).optional(),
+        numCtx: z.number().int().min(256).max(1_048_576).optional(),
+        chatModel: z.string().min(1).max(200).optional(),
+      })
+      .strict(),
+    JobRef,
+  ),
+  getChunk: method(z.object({ chunkId: z.string().min(1).max(100) }).strict(), ChunkViewSchema),
+  getSettings: method(Empty, SettingsSchema),
+  setSettings: method(SettingsSchema.partial().strict(), SettingsSchema),
+  listModels: method(Empty, z.object({ models: z.array(ModelSchema) })),
+  pullModel: method(z.object({ model: z.string().min(1).max(200) }).strict(), JobRef),
+  embedMissing: method(Empty, JobRef),
+  sampleNotes: method(Empty, z.object({ path: z.string(), questions: z.array(z.string()) })),
+} as const;
+
+export type Api = typeof API;
+export type MethodName = keyof Api;
+export type Input<M extends MethodName> = z.input<Api[M]['input']>;
+export type Output<M extends MethodName> = z.output<Api[M]['output']>;
+export const METHOD_NAMES = Object.keys(API) as MethodName[];
+
+// ---- events ---------------------------------------------------------------------------------
+
+export const EventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('import.progress'), jobId: z.string(), progress: ImportProgressSchema }),
+  z.object({ type: z.literal('import.done'), jobId: z.string(), report: ImportReportSchema.nullable(), error: ErrorShape.nullable() }),
+  z.object({ type: z.literal('ask'), jobId: z.string(), event: AskEventSchema }),
+  z.object({ type: z.literal('pull.progress'), jobId: z.string(), status: z.string(), completed: z.number().nullable(), total: z.number().nullable() }),
+  z.object({ type: z.literal('pull.done'), jobId: z.string(), error: ErrorShape.nullable() }),
+  z.object({ type: z.literal('embed.progress'), jobId: z.string(), documents: z.number(), chunks: z.number() }),
+  z.object({ type: z.literal('embed.done'), jobId: z.string(), chunks: z.number(), error: ErrorShape.nullable() }),
+  z.object({ type: z.literal('library.changed') }),
+]);
+export type ApiEvent = z.infer<typeof EventSchema>;
+
+// ---- clients --------------------------------------------------------------------------------
+
+/** How a client reaches the engine: one call primitive and one event stream. */
+export interface Transport {
+  invoke(method: MethodName, input: unknown): Promise<unknown>;
+  subscribe(listener: (event: ApiEvent) => void): () => void;
+}
+
+export type Client = { [M in MethodName]: (input: Input<M>) => Promise<Output<M>> } & {
+  onEvent(listener: (event: ApiEvent) => void): () => void;
+};
+
+/**
+ * A typed client with one function per contract method, generated from the contract; errors
+ * arrive as thrown ApiError with the boundary's { code, message }.
+ */
+export function createClient(transport: Transport): Client {
+  const client = { onEvent: (l: (e: ApiEvent) => void) => transport.subscribe(l) } as Record<string, unknown>;
+  for (const name of METHOD_NAMES) client[name] = (input: unknown) => transport.invoke(name, input ?? {});
+  return client as Client;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}

@@ -42,6 +42,7 @@ beforeEach(() => {
   ollama.calls.reset();
   ollama.faults.latencyMs = 0;
   ollama.faults.streamDelayMs = 0;
+  ollama.faults.numCtxOverride = null;
 });
 
 async function run(question: string, options: AskOptions = {}): Promise<{ events: AskEvent[]; result: AnswerResult }> {
@@ -127,6 +128,19 @@ describe('ask', () => {
     expect(result.budget!.reported!).toBeGreaterThanOrEqual(1500 - 16);
     expect(result.flags).toContain('truncation-suspected');
     expect(calibrationRatio(db, 'gemma3:1b', digest)).toMatchObject({ ratio: 0.5, samples: 1 });
+  });
+
+  it('detects a cut when Ollama uses a smaller window than it was asked for', async () => {
+    ollama.faults.numCtxOverride = 600;
+    try {
+      const { result } = await run('Which garden bed grows tomatoes?', { numCtx: 4096 });
+      expect(result.budget!.numCtx).toBe(4096);
+      expect(result.budget!.reported!).toBeLessThanOrEqual(600);
+      expect(result.budget!.truncationSuspected).toBe(true);
+      expect(result.flags).toContain('truncation-suspected');
+    } finally {
+      ollama.faults.numCtxOverride = null;
+    }
   });
 
   it('calibrates its estimate against prompt_eval_count over a few asks', async () => {
@@ -263,6 +277,14 @@ describe('ask', () => {
     expect(result.error?.code).toBe('OLLAMA_ERROR');
     expect(result.retrieval[0]!.path).toBe('ops/keys.md');
     expect(getRun(db, result.runId)!.status).toBe('error');
+  });
+
+  it('searches with the question as asked when the rewrite comes back as a refusal', async () => {
+    ollama.script('Not in the documents.');
+    const { result } = await run('How often are the deploy keys rotated?', { history: [{ question: 'Hi', answer: 'Hello' }] });
+    expect(result.standaloneQuery).toBe('How often are the deploy keys rotated?');
+    expect(result.status).toBe('answered');
+    expect(result.retrieval.find((c) => c.sent)!.path).toBe('ops/keys.md');
   });
 
   it('trims history to the budget, oldest first, and says how much it kept', async () => {

@@ -117,7 +117,8 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
       try {
         const rewritten = await completeChat(gateway, chat.name, fitRewrite(question, history, chatOptions.numCtx - REWRITE_REPLY_TOKENS), { ...chatOptions, numPredict: REWRITE_REPLY_TOKENS }, signal);
         const line = rewritten.content.trim().split('\n')[0]?.replace(/^["'\s]+|["'\s]+$/g, '') ?? '';
-        if (line !== '') query = line;
+        // A model that refuses or rambles instead of rewriting: search with the question as asked.
+        if (line !== '' && !isRefusal(line) && line.length <= 4 * Math.max(question.length, 100)) query = line;
         result.standaloneQuery = query;
         yield { type: 'rewrite', standaloneQuery: query };
       } catch (e) {

@@ -162,6 +162,10 @@ export function requiredOverlap(questionTerms: number): number {
 
 export function extractiveReply(messages: readonly ChatMessage[], pattern: RegExp = DEFAULT_SOURCE_PATTERN): string {
   const lastUser = [...messages].reverse().find((m) => m.role === 'user') ?? messages[messages.length - 1];
+  // A "rewrite this follow-up as a standalone question" prompt: echo the last question, as a
+  // model that found nothing to resolve would.
+  const rewrite = /Last question:\s*([^\n]+)\s*\n+\s*Standalone question:\s*$/i.exec(String(lastUser?.content ?? ''));
+  if (rewrite?.[1]) return rewrite[1].trim();
   const question = lastUser ? extractQuestion(lastUser.content) : '';
   const qTerms = contentTerms(question);
   const scored: { id: string; sentence: string; score: number }[] = [];

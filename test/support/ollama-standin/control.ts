@@ -34,6 +34,11 @@ export const RUNNER_STOPPED =
 export class Faults {
   latencyMs = 0;
   streamDelayMs = 0;
+  /**
+   * The context window the runner really uses, whatever the request asked for (a server whose
+   * configuration overrides num_ctx, or a proxy that drops options): prompts are cut silently.
+   */
+  numCtxOverride: number | null = null;
   #failNth: FailNth | null = null;
   #seen = 0;
   get failNth(): FailNth | null {

@@ -182,7 +182,7 @@ export function createRoutes(state: StandinState): Record<string, Handler> {
       throw new HttpError(400, `${JSON.stringify(name)} does not support ${isChat ? 'chat' : 'generate'}`);
     }
     const opts = (body.options ?? {}) as Json;
-    const askedCtx = numCtxFor(spec, opts);
+    const askedCtx = faults.numCtxOverride ?? numCtxFor(spec, opts);
     const runnerCtx = Math.min(askedCtx, spec.contextLength); // the runner caps at the trained size
     markLoaded(spec, body.keep_alive, runnerCtx);
     if (empty) return sendJson(res, 200, { ...shell(true, ''), done_reason: 'load' });

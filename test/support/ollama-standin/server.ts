@@ -12,6 +12,8 @@
  *                                  last(path?), reset()
  *   s.faults.latencyMs             delay before every response (a slow or loading Ollama)
  *   s.faults.streamDelayMs         delay between NDJSON lines of streamed responses
+ *   s.faults.numCtxOverride        the chat runner's real window, whatever num_ctx was asked
+ *                                  (null = honour the request): silent truncation on demand
  *   s.faults.failNth = { path, n, status?, message? }
  *                                  the nth call to `path`, counted from this assignment, gets
  *                                  HTTP `status` (500) {"error": message}; then the switch clears

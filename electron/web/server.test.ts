@@ -1,0 +1,600 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, createClient, type ApiEvent } from '../../shared/contract';
+import { openDatabase, type Db } from '../core/db/open';
+import { createNodeTransport } from './node-transport';
+import { CONTENT_SECURITY_POLICY, resolveInside, startBrowserMode, staticRelativePath, type BrowserMode } from './server';
+
+const SECRET = 'TOP-SECRET-sibling-folder-7f3a9c';
+const INDEX = '<!doctype html><html><head><title>Quire test page</title></head><body><div id="root"></div></body></html>\n';
+const APP_JS = 'console.log("quire test asset");\n';
+
+let tmp: string;
+let staticDir: string;
+let notesDir: string;
+let db: Db;
+let app: BrowserMode;
+
+interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A request exactly as written: http.request does not normalise the path the way clients do. */
+function raw(options: { path: string; method?: string; headers?: Record<string, string>; body?: string }): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port: app.port, path: options.path, method: options.method ?? 'GET', headers: options.headers ?? {}, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+const authed = () => ({ Authorization: `Bearer ${app.token}`, 'Content-Type': 'application/json', Origin: app.origin });
+
+function call(method: string, input: unknown, headers: Record<string, string> = authed()): Promise<RawResponse & { json: { ok: boolean; value?: any; error?: { code: string; message: string } } }> {
+  return raw({ path: `/api/${method}`, method: 'POST', headers, body: JSON.stringify(input) }).then((r) => ({ ...r, json: JSON.parse(r.body) }));
+}
+
+/** Opens the SSE stream and collects parsed events; resolves once the stream says it is connected. */
+function openEvents(pathAndQuery: string): Promise<{ events: ApiEvent[]; comments: string[]; res: http.IncomingMessage; close(): void; headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const events: ApiEvent[] = [];
+    const comments: string[] = [];
+    const req = http.get({ host: '127.0.0.1', port: app.port, path: pathAndQuery, agent: false }, (res) => {
+      if (res.statusCode !== 200) {
+        reject(new Error(`events: HTTP ${res.statusCode}`));
+        res.resume();
+        return;
+      }
+      let buffer = '';
+      let resolved = false;
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) !== -1) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          for (const line of block.split('\n')) {
+            if (line.startsWith('data: ')) events.push(JSON.parse(line.slice(6)) as ApiEvent);
+            else if (line.startsWith(':')) comments.push(line);
+          }
+        }
+        if (!resolved && comments.some((c) => c.startsWith(': connected'))) {
+          resolved = true;
+          resolve({ events, comments, res, headers: res.headers, close: () => req.destroy() });
+        }
+      });
+    });
+    req.on('error', reject);
+  });
+}
+
+async function until<T>(probe: () => T | undefined, what: string, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-web-'));
+  const site = path.join(tmp, 'dist');
+  staticDir = path.join(site, 'renderer');
+  fs.mkdirSync(path.join(staticDir, 'assets'), { recursive: true });
+  fs.writeFileSync(path.join(staticDir, 'index.html'), INDEX);
+  fs.writeFileSync(path.join(staticDir, 'assets', 'app-1234.js'), APP_JS);
+  fs.writeFileSync(path.join(staticDir, 'assets', 'app-1234.css'), 'body{color:#222}\n');
+  fs.writeFileSync(path.join(staticDir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>\n');
+  fs.writeFileSync(path.join(staticDir, '.env'), `HIDDEN=${SECRET}\n`);
+  // The sibling a naive startsWith(staticDir) check would let through.
+  fs.mkdirSync(`${staticDir}-evil`);
+  fs.writeFileSync(path.join(`${staticDir}-evil`, 'secret.txt'), SECRET);
+  fs.writeFileSync(path.join(site, 'secret.txt'), SECRET);
+  // Symlinks that point out of staticDir.
+  fs.symlinkSync(path.join(`${staticDir}-evil`, 'secret.txt'), path.join(staticDir, 'leak.txt'));
+  fs.symlinkSync(`${staticDir}-evil`, path.join(staticDir, 'linked'));
+
+  notesDir = path.join(tmp, 'notes');
+  fs.mkdirSync(notesDir);
+  fs.writeFileSync(path.join(notesDir, 'kettles.md'), '# Kettles\n\nDescale the kettle monthly with citric acid.\n');
+  fs.writeFileSync(path.join(notesDir, 'plants.md'), '# Plants\n\nWater the fern twice a week; it hates direct sun.\n');
+
+  db = openDatabase(path.join(tmp, 'quire.db'));
+  app = await startBrowserMode({
+    db,
+    staticDir,
+    sampleNotesDir: notesDir,
+    sampleQuestionsFile: path.join(tmp, 'no-questions.json'),
+    port: 0,
+    pingMs: 100,
+  });
+  // Ollama is deliberately unreachable (discard port): everything here must work without it.
+  const r = await call('setSettings', { ollamaHost: 'http://127.0.0.1:9' });
+  expect(r.json).toMatchObject({ ok: true, value: { ollamaHost: 'http://127.0.0.1:9' } });
+});
+
+afterAll(async () => {
+  await app?.close();
+  db?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('startBrowserMode', () => {
+  it('listens on 127.0.0.1 with a random token in the URL fragment', () => {
+    expect(app.port).toBeGreaterThan(0);
+    expect(app.origin).toBe(`http://127.0.0.1:${app.port}`);
+    expect(app.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(app.url).toBe(`http://127.0.0.1:${app.port}/#token=${app.token}`);
+  });
+
+  it('gives each server its own token unless one is given', async () => {
+    const other = await startBrowserMode({ db, staticDir, sampleNotesDir: notesDir, sampleQuestionsFile: 'x', token: 'a-given-token-of-some-length' });
+    try {
+      expect(other.token).toBe('a-given-token-of-some-length');
+      expect(other.port).not.toBe(app.port);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('API authentication', () => {
+  it.each<[string, () => Record<string, string>]>([
+    ['no Authorization header', () => ({})],
+    ['an empty bearer', () => ({ Authorization: 'Bearer ' })],
+    ['a wrong token', () => ({ Authorization: 'Bearer not-the-token' })],
+    ['the token with a character dropped', () => ({ Authorization: `Bearer ${app.token.slice(0, -1)}` })],
+    ['the token with a character added', () => ({ Authorization: `Bearer ${app.token}x` })],
+    ['a Basic scheme carrying the token', () => ({ Authorization: `Basic ${Buffer.from(`quire:${app.token}`).toString('base64')}` })],
+  ])('refuses %s with 401', async (_label, auth) => {
+    const r = await call('status', {}, { 'Content-Type': 'application/json', Origin: app.origin, ...auth() });
+    expect(r.status).toBe(401);
+    expect(r.json).toEqual({ ok: false, error: { code: 'UNAUTHORIZED', message: expect.any(String) } });
+    expect(r.headers['cache-control']).toBe('no-store');
+  });
+
+  it('refuses unknown paths under /api without the token with 401, not 404', async () => {
+    const r = await call('noSuchMethod', {}, { 'Content-Type': 'application/json', Origin: app.origin });
+    expect(r.status).toBe(401);
+  });
+
+  it('does not accept the token in the query string for method calls', async () => {
+    const r = await raw({ path: `/api/status?token=${app.token}`, method: 'POST', headers: { 'Content-Type': 'application/json', Origin: app.origin }, body: '{}' });
+    expect(r.status).toBe(401);
+  });
+
+  it('refuses the event stream without the right token', async () => {
+    for (const p of ['/api/events', '/api/events?token=', '/api/events?token=wrong']) {
+      const r = await raw({ path: p });
+      expect(r.status, p).toBe(401);
+      expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'UNAUTHORIZED' } });
+    }
+  });
+});
+
+describe('API calls through the real dispatcher', () => {
+  it('answers status with Ollama reported unreachable', async () => {
+    const r = await call('status', {});
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(r.headers['cache-control']).toBe('no-store');
+    expect(r.json.ok).toBe(true);
+    expect(r.json.value.ollama).toMatchObject({ host: 'http://127.0.0.1:9', connected: false });
+    expect(r.json.value.documents.total).toBe(0);
+  });
+
+  it('answers library', async () => {
+    const r = await call('library', {});
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ ok: true, value: { collections: expect.any(Array) } });
+  });
+
+  it('treats an empty body as {}', async () => {
+    const r = await raw({ path: '/api/getSettings', method: 'POST', headers: authed() });
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body)).toMatchObject({ ok: true, value: { ollamaHost: 'http://127.0.0.1:9' } });
+  });
+
+  it('accepts application/json with a utf-8 charset', async () => {
+    const r = await call('getSettings', {}, { ...authed(), 'Content-Type': 'application/json; charset=UTF-8' });
+    expect(r.status).toBe(200);
+  });
+
+  it('returns the engine’s own refusals as ok:false with status 200', async () => {
+    const r = await call('importFolder', { path: path.join(tmp, 'does-not-exist') });
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ ok: false, error: { code: 'NOT_A_FOLDER', message: expect.stringContaining('is not a folder') } });
+  });
+
+  it('refuses input that fails the schema with 400 INVALID_ARGUMENT', async () => {
+    for (const [method, input] of [
+      ['search', { query: '' }],
+      ['search', { query: 'x', extra: true }],
+      ['setSettings', { k: 'six' }],
+      ['status', { unexpected: 1 }],
+      ['importFolder', []],
+    ] as const) {
+      const r = await call(method, input);
+      expect(r.status, `${method} ${JSON.stringify(input)}`).toBe(400);
+      expect(r.json).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+    }
+  });
+
+  it('refuses a body that is not JSON with 400 INVALID_ARGUMENT', async () => {
+    const r = await raw({ path: '/api/status', method: 'POST', headers: authed(), body: '{"oops"' });
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+  });
+
+  it('answers an unknown method with 404 in the same shape', async () => {
+    for (const name of ['noSuchMethod', 'constructor', '__proto__', 'toString', 'status/extra', '']) {
+      const r = await call(name, {});
+      expect(r.status, name).toBe(404);
+      expect(JSON.parse(r.body), name).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: expect.any(String) } });
+    }
+  });
+
+  it('answers the wrong verb with 405', async () => {
+    const r = await raw({ path: '/api/status', headers: { Authorization: `Bearer ${app.token}` } });
+    expect(r.status).toBe(405);
+    expect(r.headers.allow).toBe('POST');
+    expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'METHOD_NOT_ALLOWED' } });
+  });
+
+  it.each([
+    ['text/plain', 'text/plain'],
+    ['form encoding', 'application/x-www-form-urlencoded'],
+    ['multipart', 'multipart/form-data; boundary=x'],
+    ['a look-alike', 'application/jsonp'],
+    ['a non-utf-8 charset', 'application/json; charset=latin1'],
+    ['none', ''],
+  ])('refuses %s with 415', async (_label, type) => {
+    const headers: Record<string, string> = { Authorization: `Bearer ${app.token}`, Origin: app.origin };
+    if (type) headers['Content-Type'] = type;
+    const r = await raw({ path: '/api/status', method: 'POST', headers, body: '{}' });
+    expect(r.status).toBe(415);
+    expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
+  });
+
+  it('refuses a body over 1 MiB with 413', async () => {
+    const big = JSON.stringify({ query: 'x'.repeat(1024 * 1024 + 10) });
+    const r = await raw({ path: '/api/search', method: 'POST', headers: authed(), body: big }).catch((e: Error) => ({ status: -1, headers: {}, body: e.message }));
+    // The server may close the socket before the client finishes writing; either way no 200.
+    if (r.status !== -1) {
+      expect(r.status).toBe(413);
+      expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'TOO_LARGE' } });
+    }
+    const after = await call('getSettings', {});
+    expect(after.status).toBe(200);
+  });
+});
+
+describe('Host and Origin checks', () => {
+  it.each(['evil.example', 'evil.example:80', `attacker.test:PORT`, '127.0.0.1', 'localhost', `127.0.0.2:PORT`, `127.0.0.1:1`, `localhost.evil:PORT`])(
+    'refuses Host %s with 403 (DNS rebinding), for API and static files alike',
+    async (host) => {
+      const h = host.replace('PORT', String(app.port));
+      const api = await call('status', {}, { ...authed(), Host: h });
+      expect(api.status).toBe(403);
+      expect(api.json).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+      const page = await raw({ path: '/', headers: { Host: h } });
+      expect(page.status).toBe(403);
+      expect(page.body).not.toContain('Quire test page');
+    },
+  );
+
+  it('accepts localhost and [::1] as Host with a matching Origin', async () => {
+    for (const host of [`localhost:${app.port}`, `LOCALHOST:${app.port}`, `[::1]:${app.port}`]) {
+      const r = await call('getSettings', {}, { ...authed(), Host: host, Origin: `http://${host.toLowerCase()}` });
+      expect(r.status, host).toBe(200);
+    }
+    const page = await raw({ path: '/', headers: { Host: `localhost:${app.port}` } });
+    expect(page.status).toBe(200);
+  });
+
+  it.each([
+    ['a foreign site', 'http://evil.example'],
+    ['another port on loopback', 'http://127.0.0.1:1'],
+    ['https instead of http', 'https://127.0.0.1:PORT'],
+    ['the opaque null origin', 'null'],
+    ['the other loopback name (Origin must match Host)', 'http://localhost:PORT'],
+  ])('refuses POST from %s with 403', async (_label, origin) => {
+    const r = await call('status', {}, { ...authed(), Origin: origin.replace('PORT', String(app.port)) });
+    expect(r.status).toBe(403);
+    expect(r.json).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+  });
+
+  it('refuses a POST without Origin with 403', async () => {
+    const { Origin: _omit, ...headers } = authed();
+    const r = await call('status', {}, headers);
+    expect(r.status).toBe(403);
+  });
+
+  it('refuses any GET carrying a foreign Origin, events and static files included', async () => {
+    const ev = await raw({ path: `/api/events?token=${app.token}`, headers: { Origin: 'http://evil.example' } });
+    expect(ev.status).toBe(403);
+    const page = await raw({ path: '/assets/app-1234.js', headers: { Origin: 'http://evil.example' } });
+    expect(page.status).toBe(403);
+    expect(page.body).not.toContain('quire test asset');
+  });
+
+  it('refuses a CORS preflight', async () => {
+    const r = await raw({ path: '/api/status', method: 'OPTIONS', headers: { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST' } });
+    expect(r.status).toBe(403);
+    expect(r.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('static files', () => {
+  it('serves index.html for / with security headers', async () => {
+    const r = await raw({ path: '/' });
+    expect(r.status).toBe(200);
+    expect(r.body).toBe(INDEX);
+    expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(r.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    expect(r.headers['x-content-type-options']).toBe('nosniff');
+    expect(r.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('uses the required Content-Security-Policy', () => {
+    expect(CONTENT_SECURITY_POLICY).toBe(
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'",
+    );
+  });
+
+  it('puts the security headers on API answers and refusals too', async () => {
+    for (const r of [await call('status', {}), await call('status', {}, { 'Content-Type': 'application/json', Origin: app.origin }), await raw({ path: '/nope.js' })]) {
+      expect(r.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+      expect(r.headers['x-content-type-options']).toBe('nosniff');
+      expect(r.headers['referrer-policy']).toBe('no-referrer');
+    }
+  });
+
+  it.each([
+    ['/assets/app-1234.js', 'text/javascript; charset=utf-8', APP_JS],
+    ['/assets/app-1234.css', 'text/css; charset=utf-8', 'body{color:#222}\n'],
+    ['/logo.svg', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg"/>\n'],
+    ['/assets/app-1234.js?v=1', 'text/javascript; charset=utf-8', APP_JS],
+    ['/assets/app%2D1234.js', 'text/javascript; charset=utf-8', APP_JS],
+  ])('serves %s as %s', async (p, type, body) => {
+    const r = await raw({ path: p });
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe(type);
+    expect(r.body).toBe(body);
+  });
+
+  it('answers HEAD without a body', async () => {
+    const r = await raw({ path: '/assets/app-1234.js', method: 'HEAD' });
+    expect(r.status).toBe(200);
+    expect(r.headers['content-length']).toBe(String(Buffer.byteLength(APP_JS)));
+    expect(r.body).toBe('');
+  });
+
+  it('falls back to index.html for app routes without an extension, 404 for missing files', async () => {
+    const route = await raw({ path: '/library/some-collection' });
+    expect(route.status).toBe(200);
+    expect(route.body).toBe(INDEX);
+    const missing = await raw({ path: '/assets/missing.js' });
+    expect(missing.status).toBe(404);
+    expect(missing.body).not.toContain('Quire test page');
+  });
+
+  it('never lists a directory', async () => {
+    const r = await raw({ path: '/assets/' });
+    expect(r.body).not.toContain('app-1234');
+    const r2 = await raw({ path: '/assets' });
+    expect(r2.body).not.toContain('app-1234');
+  });
+
+  it('refuses other verbs', async () => {
+    const r = await raw({ path: '/index.html', method: 'PUT', headers: { Origin: app.origin }, body: 'x' });
+    expect(r.status).toBe(405);
+    expect(fs.readFileSync(path.join(staticDir, 'index.html'), 'utf8')).toBe(INDEX);
+  });
+
+  const traversals: Array<[string, number[]]> = [
+    ['/../secret.txt', [400]],
+    ['/../renderer-evil/secret.txt', [400]],
+    ['/..%2frenderer-evil%2fsecret.txt', [400]],
+    ['/..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd', [400]],
+    ['/..%2F..%2F..%2F..%2F..%2F..%2Fetc%2Fpasswd', [400]],
+    ['/%2e%2e/renderer-evil/secret.txt', [400]],
+    ['/%2e%2e%2frenderer-evil%2fsecret.txt', [400]],
+    ['/%2E%2E/%2E%2E/%2E%2E/%2E%2E/%2E%2E/etc/passwd', [400]],
+    ['/assets/../../renderer-evil/secret.txt', [400]],
+    ['/assets/%2e%2e/%2e%2e/renderer-evil/secret.txt', [400]],
+    ['/..\\renderer-evil\\secret.txt', [400]],
+    ['/..%5crenderer-evil%5csecret.txt', [400]],
+    ['/assets\\..\\..\\secret.txt', [400]],
+    ['/%252e%252e/renderer-evil/secret.txt', [404]],
+    ['/secret.txt%00.html', [400]],
+    ['/index.html%00', [400]],
+    ['/%c0%ae%c0%ae/secret.txt', [400]],
+    ['/%E0%A4%A', [400]],
+    ['/leak.txt', [404]],
+    ['/linked/secret.txt', [404]],
+    ['/.env', [400]],
+    ['/%2e/index.html', [400]],
+    ['/./index.html', [400]],
+    ['/%2fetc%2fpasswd', [200]], // "//etc/passwd": stays inside staticDir, so it is an app route → index.html
+    ['//etc/passwd', [200]],
+    [`/${'%2e%2e%2f'.repeat(12)}etc/passwd`, [400]],
+  ];
+
+  it.each(traversals)('refuses %s and leaks nothing', async (p, statuses) => {
+    const r = await raw({ path: p });
+    expect(statuses).toContain(r.status);
+    expect(r.body).not.toContain(SECRET);
+    expect(r.body).not.toMatch(/root:.*:0:0:/);
+    if (r.status === 200) expect(r.body).toBe(INDEX);
+  });
+
+  it('resolveInside refuses a sibling folder that shares the prefix', () => {
+    const root = path.join(tmp, 'dist', 'renderer');
+    expect(resolveInside(root, 'assets/app.js')).toBe(path.join(root, 'assets', 'app.js'));
+    expect(resolveInside(root, '')).toBe(root);
+    expect(resolveInside(root, '../renderer-evil/secret.txt')).toBeNull();
+    expect(resolveInside(root, '../renderer')).toBe(root);
+    expect(resolveInside(root, '/etc/passwd')).toBe(path.join(root, 'etc', 'passwd'));
+    expect(resolveInside(root, '../../../../../../etc/passwd')).toBeNull();
+  });
+
+  it('staticRelativePath decodes once and refuses dangerous segments', () => {
+    expect(staticRelativePath('/assets/app%2D1.js')).toBe('assets/app-1.js');
+    expect(staticRelativePath('/')).toBe('');
+    expect(staticRelativePath('/a/%2e%2e/b')).toBeNull();
+    expect(staticRelativePath('/a\\b')).toBeNull();
+    expect(staticRelativePath('/a%00b')).toBeNull();
+    expect(staticRelativePath('/%zz')).toBeNull();
+  });
+
+  it('says the renderer is not built when staticDir has no index.html', async () => {
+    const empty = path.join(tmp, 'empty-renderer');
+    fs.mkdirSync(empty);
+    const bare = await startBrowserMode({ db, staticDir: empty, sampleNotesDir: notesDir, sampleQuestionsFile: 'x' });
+    try {
+      const r = await new Promise<RawResponse>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port: bare.port, path: '/', agent: false }, (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (c: string) => (body += c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+          })
+          .on('error', reject);
+      });
+      expect(r.status).toBe(503);
+      expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(r.body).toContain('not built');
+      expect(r.body).toContain('npm run serve');
+      expect(r.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe('events', () => {
+  it('streams import.progress then import.done to every connected client', async () => {
+    const a = await openEvents(`/api/events?token=${encodeURIComponent(app.token)}`);
+    const b = await openEvents(`/api/events?token=${encodeURIComponent(app.token)}`);
+    try {
+      expect(a.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+      expect(a.headers['cache-control']).toBe('no-store');
+      const r = await call('importFolder', { path: notesDir });
+      expect(r.status).toBe(200);
+      const jobId = r.json.value.jobId as string;
+      expect(jobId).toMatch(/\S/);
+      for (const client of [a, b]) {
+        const done = await until(() => client.events.find((e) => e.type === 'import.done' && e.jobId === jobId), 'import.done');
+        const mine = client.events.filter((e) => 'jobId' in e && e.jobId === jobId);
+        const firstProgress = mine.findIndex((e) => e.type === 'import.progress');
+        expect(firstProgress).toBeGreaterThanOrEqual(0);
+        expect(firstProgress).toBeLessThan(mine.indexOf(done));
+        expect(done.type === 'import.done' && done.error).toBeNull();
+        expect(done.type === 'import.done' && done.report?.documents.added).toBe(2);
+      }
+      const lib = await call('library', {});
+      expect(lib.json.value.collections[0].documents).toHaveLength(2);
+      const search = await call('search', { query: 'descale kettle', mode: 'lexical' });
+      expect(search.json.ok).toBe(true);
+      expect(search.json.value.results[0].path).toBe('kettles.md');
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  it('sends the retry hint and keep-alive pings', async () => {
+    const c = await openEvents(`/api/events?token=${encodeURIComponent(app.token)}`);
+    try {
+      await until(() => (c.comments.includes(': ping') ? true : undefined), 'a ping', 2000);
+    } finally {
+      c.close();
+    }
+  });
+
+  it('keeps serving the others after a client disconnects', async () => {
+    const gone = await openEvents(`/api/events?token=${encodeURIComponent(app.token)}`);
+    const stays = await openEvents(`/api/events?token=${encodeURIComponent(app.token)}`);
+    try {
+      gone.close();
+      await new Promise((r) => setTimeout(r, 50));
+      const r = await call('importFolder', { path: notesDir });
+      await until(() => stays.events.find((e) => e.type === 'import.done' && e.jobId === r.json.value.jobId), 'import.done after a disconnect');
+      expect(gone.events.some((e) => 'jobId' in e && e.jobId === r.json.value.jobId)).toBe(false);
+    } finally {
+      stays.close();
+    }
+  });
+
+  it('close() ends open event streams', async () => {
+    const other = await startBrowserMode({ db, staticDir, sampleNotesDir: notesDir, sampleQuestionsFile: 'x' });
+    const ended = new Promise<void>((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port: other.port, path: `/api/events?token=${other.token}`, agent: false }, (res) => {
+          res.resume();
+          res.on('end', () => resolve());
+          res.on('close', () => resolve());
+          setTimeout(() => void other.close(), 50);
+        })
+        .on('error', reject);
+    });
+    await ended;
+    await other.close();
+    await expect(fetch(`${other.origin}/`)).rejects.toThrow();
+  });
+});
+
+describe('createClient over a Node transport', () => {
+  it('round-trips calls, errors and events', async () => {
+    const transport = createNodeTransport({ origin: app.origin, token: app.token });
+    const client = createClient(transport);
+    try {
+      const settings = await client.getSettings({});
+      expect(settings.ollamaHost).toBe('http://127.0.0.1:9');
+      const updated = await client.setSettings({ k: 7 });
+      expect(updated.k).toBe(7);
+      const status = await client.status({});
+      expect(status.ollama.connected).toBe(false);
+      expect(status.documents.total).toBeGreaterThanOrEqual(2);
+
+      await expect(client.importFolder({ path: path.join(tmp, 'nope') })).rejects.toMatchObject({ name: 'ApiError', code: 'NOT_A_FOLDER' });
+      const bad = await client.search({ query: '' }).catch((e: unknown) => e);
+      expect(bad).toBeInstanceOf(ApiError);
+      expect((bad as ApiError).code).toBe('INVALID_ARGUMENT');
+
+      const events: ApiEvent[] = [];
+      const off = client.onEvent((e) => events.push(e));
+      await transport.ready();
+      const { jobId } = await client.resync({ collectionId: (await client.library({})).collections[0]!.id });
+      const done = await until(() => events.find((e) => e.type === 'import.done' && e.jobId === jobId), 'import.done via the client');
+      expect(done.type === 'import.done' && done.report?.documents.unchanged).toBe(2);
+      await until(() => events.find((e) => e.type === 'library.changed'), 'library.changed via the client');
+      off();
+    } finally {
+      transport.close();
+    }
+  });
+
+  it('a wrong token surfaces as ApiError UNAUTHORIZED', async () => {
+    const client = createClient(createNodeTransport({ origin: app.origin, token: 'wrong-token-wrong-token' }));
+    await expect(client.status({})).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+});

@@ -1,0 +1,536 @@
+/**
+ * Browser mode: the renderer and the contract's API served over loopback HTTP, for machines where
+ * the Electron runtime cannot be installed and for end-to-end tests in headless Chromium.
+ *
+ * The server listens on 127.0.0.1 only and every API call needs a random token. The token reaches
+ * the page in the URL fragment (`http://127.0.0.1:PORT/#token=TOKEN`), which browsers never send to
+ * the server; the renderer reads it from `location.hash`.
+ *
+ * ## Protocol (what the renderer's HTTP transport implements)
+ *
+ * Checks applied to every request, in this order:
+ * 1. `Host` must be `127.0.0.1:PORT`, `localhost:PORT` or `[::1]:PORT`, else 403 (DNS rebinding).
+ * 2. A POST, and any request that carries an `Origin` header, must have `Origin` equal to the
+ *    served origin `http://<that Host>` (e.g. `http://127.0.0.1:PORT`), else 403 (no cross-site
+ *    calls; there is no CORS, so preflights are refused too). Browsers send `Origin` on every POST,
+ *    same-origin fetches included; non-browser clients must set it themselves.
+ * 3. Every `/api/*` request must carry the token, else 401 — compared in constant time.
+ *
+ * Calls:
+ *   POST /api/<method>
+ *     Authorization: Bearer <token>
+ *     Content-Type: application/json            (charset, if given, must be utf-8; else 415)
+ *     Origin: http://127.0.0.1:PORT
+ *     body: the method's input as JSON, at most 1 MiB (else 413); an empty body means {}
+ *   → always JSON, `Cache-Control: no-store`, body one of
+ *       {"ok":true,"value":<the method's output>}
+ *       {"ok":false,"error":{"code":"...","message":"..."}}
+ *     with status
+ *       200  ok:true, and also ok:false for the engine's own refusals (OLLAMA_UNREACHABLE,
+ *            NOT_A_FOLDER, COLLECTION_NOT_FOUND, CANCELLED, ... — every code not listed below):
+ *            the call went through and the answer is an error value
+ *       400  INVALID_ARGUMENT  input failed the method's schema, or the body is not valid JSON
+ *       401  UNAUTHORIZED      missing or wrong token
+ *       403  FORBIDDEN         bad Host or Origin
+ *       404  NOT_FOUND         no such method (or any other /api path)
+ *       405  METHOD_NOT_ALLOWED  wrong HTTP verb (`Allow` says which)
+ *       413  TOO_LARGE         body over 1 MiB
+ *       415  UNSUPPORTED_MEDIA_TYPE  Content-Type is not application/json
+ *       500  INTERNAL          the engine failed unexpectedly
+ *     A client should read the body whatever the status and throw ApiError(code, message) when
+ *     ok is false.
+ *
+ * Events:
+ *   GET /api/events?token=<token>   (EventSource cannot set headers; `Authorization: Bearer` works too)
+ *   → `text/event-stream`: first `retry: 2000` and a `: connected` comment, then one
+ *     `data: <ApiEvent JSON>\n\n` message per event the engine emits (no `event:` field, so
+ *     `EventSource.onmessage` receives them all), and a `: ping` comment every 15 s. Every
+ *     connected client receives every event; events emitted while a client is disconnected are not
+ *     replayed (reload state with `status`/`library` after reconnecting).
+ *
+ * Everything else is static: GET/HEAD serve files from `staticDir` (`index.html` for `/` and for
+ * unknown paths without an extension, so client-side routes work). Paths are decoded once and must
+ * not contain NUL, backslashes, `.`/`..` or hidden segments; the resolved file — after following
+ * symlinks — must lie inside staticDir. Directories are never listed. If staticDir has no
+ * index.html, `/` answers 503 with a page saying the renderer is not built.
+ *
+ * Every response carries a strict Content-Security-Policy, `X-Content-Type-Options: nosniff`,
+ * `Referrer-Policy: no-referrer` and `X-Frame-Options: DENY`.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { API, type ApiEvent } from '../../shared/contract';
+import { dispatch } from '../core/api/dispatch';
+import { createService } from '../core/api/service';
+import type { Db } from '../core/db/open';
+
+export interface BrowserModeOptions {
+  db: Db;
+  /** The built renderer (dist/renderer). */
+  staticDir: string;
+  sampleNotesDir: string;
+  sampleQuestionsFile: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Random (32 bytes, base64url) unless given. */
+  token?: string;
+  /** Interval of the SSE `: ping` comment; 15 s unless given (tests shorten it). */
+  pingMs?: number;
+}
+
+export interface BrowserMode {
+  /** What to open: http://127.0.0.1:PORT/#token=TOKEN */
+  url: string;
+  /** http://127.0.0.1:PORT */
+  origin: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+const PING_MS = 15_000;
+const SSE_RETRY_MS = 2000;
+/** A client this far behind on events is dropped rather than buffered without bound. */
+const SSE_MAX_BACKLOG = 16 * 1024 * 1024;
+
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'none'",
+].join('; ');
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.txt': 'text/plain; charset=utf-8',
+  '.wasm': 'application/wasm',
+};
+
+export function contentTypeFor(file: string): string {
+  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
+const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Quire — renderer not built</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem}code{background:#eee;padding:.1em .3em}</style>
+</head><body>
+<h1>The Quire renderer is not built</h1>
+<p>The server is running, but there is no <code>index.html</code> to serve yet.</p>
+<p>Stop this server and start it with <code>npm run serve</code>, which builds the renderer first.</p>
+</body></html>
+`;
+
+type ErrorBody = { ok: false; error: { code: string; message: string } };
+
+/** Status of an error body coming back from the dispatcher. */
+export function statusForCode(code: string): number {
+  switch (code) {
+    case 'INVALID_ARGUMENT':
+      return 400;
+    case 'UNAUTHORIZED':
+      return 401;
+    case 'FORBIDDEN':
+      return 403;
+    case 'NOT_FOUND':
+      return 404;
+    case 'METHOD_NOT_ALLOWED':
+      return 405;
+    case 'TOO_LARGE':
+      return 413;
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return 415;
+    case 'INTERNAL':
+      return 500;
+    default:
+      return 200;
+  }
+}
+
+/** Constant-time comparison of a presented token with the real one (hashing first evens out lengths). */
+export function tokenMatches(presented: string | null | undefined, token: string): boolean {
+  if (typeof presented !== 'string' || presented.length === 0) return false;
+  const a = createHash('sha256').update(presented).digest();
+  const b = createHash('sha256').update(token).digest();
+  return timingSafeEqual(a, b);
+}
+
+/**
+ * Maps a raw request path (without the query) to a path relative to the static root, or null when
+ * it must be refused: undecodable, NUL, backslash, `.`/`..` or hidden segments.
+ */
+export function staticRelativePath(rawPath: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(rawPath);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return null;
+  const segments = decoded.split('/').filter((s) => s !== '');
+  if (segments.some((s) => s === '.' || s === '..' || s.startsWith('.'))) return null;
+  return segments.join('/');
+}
+
+/** root joined with rel, or null when the result is not root itself or inside it. */
+export function resolveInside(root: string, rel: string): string | null {
+  const base = path.resolve(root);
+  const full = path.resolve(base, `.${path.sep}${rel}`);
+  return full === base || full.startsWith(base + path.sep) ? full : null;
+}
+
+/** Serve-able file for rel inside root: exists, is a regular file, and its real path stays inside. */
+function fileInside(root: string, rel: string): string | null {
+  const full = resolveInside(root, rel);
+  if (!full) return null;
+  let realRoot: string;
+  let realFile: string;
+  try {
+    realRoot = fs.realpathSync(root);
+    realFile = fs.realpathSync(full);
+  } catch {
+    return null;
+  }
+  if (!(realFile === realRoot || realFile.startsWith(realRoot + path.sep))) return null;
+  try {
+    return fs.statSync(realFile).isFile() ? realFile : null;
+  } catch {
+    return null;
+  }
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export async function startBrowserMode(opts: BrowserModeOptions): Promise<BrowserMode> {
+  const token = opts.token ?? randomBytes(32).toString('base64url');
+  if (token.length < 16) throw new Error('The browser-mode token must be at least 16 characters.');
+  const staticDir = path.resolve(opts.staticDir);
+  const pingMs = opts.pingMs ?? PING_MS;
+
+  const clients = new Set<http.ServerResponse>();
+  let closed = false;
+
+  const emit = (event: ApiEvent) => {
+    if (closed) return;
+    const frame = `data: ${JSON.stringify(event)}\n\n`;
+    for (const res of clients) {
+      if (res.writableLength > SSE_MAX_BACKLOG) {
+        clients.delete(res);
+        res.destroy();
+        continue;
+      }
+      res.write(frame);
+    }
+  };
+
+  const service = createService({ db: opts.db, emit, sampleNotesDir: opts.sampleNotesDir, sampleQuestionsFile: opts.sampleQuestionsFile });
+
+  const ping = setInterval(() => {
+    for (const res of clients) res.write(': ping\n\n');
+  }, pingMs);
+  ping.unref();
+
+  let port = 0;
+  const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+
+  function baseHeaders(res: http.ServerResponse): void {
+    res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+    res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+  }
+
+  function sendJson(res: http.ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+    const text = JSON.stringify(body);
+    res.writeHead(status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(text),
+      'Cache-Control': 'no-store',
+      ...extra,
+    });
+    res.end(text);
+  }
+
+  function sendApiError(res: http.ServerResponse, code: string, message: string, extra: Record<string, string> = {}): void {
+    const body: ErrorBody = { ok: false, error: { code, message } };
+    sendJson(res, statusForCode(code), body, extra);
+  }
+
+  function sendText(res: http.ServerResponse, status: number, text: string, extra: Record<string, string> = {}): void {
+    res.writeHead(status, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Content-Length': Buffer.byteLength(text),
+      'Cache-Control': 'no-store',
+      ...extra,
+    });
+    res.end(text);
+  }
+
+  /** Reads the body up to the limit; null when it was too large (the response is then sent). */
+  function readBody(req: http.IncomingMessage, res: http.ServerResponse): Promise<Buffer | null> {
+    return new Promise((resolve, reject) => {
+      const declared = Number(req.headers['content-length']);
+      const tooLarge = () => {
+        sendApiError(res, 'TOO_LARGE', `The request body is over ${MAX_BODY_BYTES} bytes.`, { Connection: 'close' });
+        res.once('finish', () => req.destroy());
+        resolve(null);
+      };
+      if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return tooLarge();
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      req.on('data', (chunk: Buffer) => {
+        if (done) return;
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) {
+          done = true;
+          req.pause();
+          tooLarge();
+          return;
+        }
+        chunks.push(chunk);
+      });
+      req.on('end', () => {
+        if (!done) {
+          done = true;
+          resolve(Buffer.concat(chunks));
+        }
+      });
+      req.on('error', (e) => {
+        if (!done) {
+          done = true;
+          reject(e);
+        }
+      });
+    });
+  }
+
+  function openEvents(req: http.IncomingMessage, res: http.ServerResponse): void {
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.write(`retry: ${SSE_RETRY_MS}\n\n: connected\n\n`);
+    req.socket.setKeepAlive(true);
+    req.socket.setNoDelay(true);
+    clients.add(res);
+    const drop = () => clients.delete(res);
+    req.on('close', drop);
+    res.on('close', drop);
+    res.on('error', drop);
+  }
+
+  async function handleApi(req: http.IncomingMessage, res: http.ServerResponse, pathname: string, query: URLSearchParams): Promise<void> {
+    const auth = firstHeader(req.headers.authorization);
+    const bearer = auth && /^Bearer /i.test(auth) ? auth.slice(7).trim() : null;
+    const isEvents = pathname === '/api/events';
+    const presented = bearer ?? (isEvents ? query.get('token') : null);
+    if (!tokenMatches(presented, token)) {
+      sendApiError(res, 'UNAUTHORIZED', 'This request needs the token from the address Quire printed when it started.', { 'WWW-Authenticate': 'Bearer' });
+      return;
+    }
+
+    if (isEvents) {
+      if (req.method !== 'GET') return sendApiError(res, 'METHOD_NOT_ALLOWED', 'Use GET for /api/events.', { Allow: 'GET' });
+      return openEvents(req, res);
+    }
+
+    const name = pathname.slice('/api/'.length);
+    if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name) || !Object.hasOwn(API, name)) {
+      sendApiError(res, 'NOT_FOUND', `There is no API method called "${name.slice(0, 100)}".`);
+      return;
+    }
+    if (req.method !== 'POST') return sendApiError(res, 'METHOD_NOT_ALLOWED', `Use POST for /api/${name}.`, { Allow: 'POST' });
+
+    const contentType = firstHeader(req.headers['content-type']) ?? '';
+    if (!isJsonContentType(contentType)) {
+      sendApiError(res, 'UNSUPPORTED_MEDIA_TYPE', 'API calls must be sent as Content-Type: application/json.');
+      return;
+    }
+
+    const body = await readBody(req, res);
+    if (body === null) return;
+    let input: unknown = {};
+    const text = body.toString('utf8');
+    if (text.trim() !== '') {
+      try {
+        input = JSON.parse(text);
+      } catch {
+        sendApiError(res, 'INVALID_ARGUMENT', `The body of ${name} is not valid JSON.`);
+        return;
+      }
+    }
+
+    const result = await dispatch(service.handlers, name, input);
+    if (result.ok) sendJson(res, 200, { ok: true, value: result.value });
+    else sendApiError(res, result.error.code, result.error.message);
+  }
+
+  function serveStatic(req: http.IncomingMessage, res: http.ServerResponse, rawPath: string): void {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      sendText(res, 405, 'Method not allowed.\n', { Allow: 'GET, HEAD' });
+      return;
+    }
+    const rel = staticRelativePath(rawPath);
+    if (rel === null) {
+      sendText(res, 400, 'Bad path.\n');
+      return;
+    }
+    let file = rel === '' ? null : fileInside(staticDir, rel);
+    if (!file && path.posix.extname(rel) === '') {
+      // The SPA's own routes (and `/`) get index.html.
+      file = fileInside(staticDir, 'index.html');
+      if (!file) {
+        res.writeHead(503, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(NOT_BUILT_PAGE) });
+        res.end(req.method === 'HEAD' ? undefined : NOT_BUILT_PAGE);
+        return;
+      }
+    }
+    if (!file) {
+      sendText(res, 404, 'Not found.\n');
+      return;
+    }
+    sendFile(req, res, file);
+  }
+
+  function sendFile(req: http.IncomingMessage, res: http.ServerResponse, file: string): void {
+    let fd: number;
+    let size: number;
+    try {
+      fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+      const st = fs.fstatSync(fd);
+      if (!st.isFile()) {
+        fs.closeSync(fd);
+        sendText(res, 404, 'Not found.\n');
+        return;
+      }
+      size = st.size;
+    } catch {
+      sendText(res, 404, 'Not found.\n');
+      return;
+    }
+    res.writeHead(200, {
+      'Content-Type': contentTypeFor(file),
+      'Content-Length': size,
+      // Local and rebuilt at will: always revalidate.
+      'Cache-Control': 'no-cache',
+    });
+    if (req.method === 'HEAD') {
+      fs.closeSync(fd);
+      res.end();
+      return;
+    }
+    const stream = fs.createReadStream('', { fd, autoClose: true });
+    stream.on('error', () => res.destroy());
+    res.on('close', () => stream.destroy());
+    stream.pipe(res);
+  }
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    baseHeaders(res);
+    const rawUrl = req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    const rawPath = q === -1 ? rawUrl : rawUrl.slice(0, q);
+    const query = new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1));
+    const isApi = rawPath === '/api' || rawPath.startsWith('/api/');
+    const refuse = (code: 'FORBIDDEN', message: string) => (isApi ? sendApiError(res, code, message) : sendText(res, 403, `${message}\n`));
+
+    const host = (firstHeader(req.headers.host) ?? '').toLowerCase();
+    if (!allowedHosts().has(host)) return refuse('FORBIDDEN', 'This server only answers requests addressed to 127.0.0.1 or localhost.');
+    const origin = firstHeader(req.headers.origin);
+    if ((req.method === 'POST' || origin !== undefined) && origin !== `http://${host}`) {
+      return refuse('FORBIDDEN', 'Cross-origin requests are not allowed.');
+    }
+    if (!rawPath.startsWith('/')) return sendText(res, 400, 'Bad path.\n');
+
+    if (isApi) return handleApi(req, res, rawPath, query);
+    serveStatic(req, res, rawPath);
+  }
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) sendApiError(res, 'INTERNAL', e instanceof Error ? e.message : String(e));
+      else res.destroy();
+    });
+  });
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host: '127.0.0.1', port: opts.port ?? 0 }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch((e: unknown) => {
+    clearInterval(ping);
+    service.close();
+    throw e;
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('The browser-mode server has no TCP address.');
+  port = address.port;
+  const origin = `http://127.0.0.1:${port}`;
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: `${origin}/#token=${token}`,
+    origin,
+    port,
+    token,
+    close() {
+      closing ??= (async () => {
+        closed = true;
+        clearInterval(ping);
+        for (const res of clients) res.end();
+        clients.clear();
+        service.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+      })();
+      return closing;
+    },
+  };
+}
+
+function isJsonContentType(value: string): boolean {
+  const [type, ...params] = value.split(';').map((s) => s.trim().toLowerCase());
+  if (type !== 'application/json') return false;
+  for (const p of params) {
+    const [k, v] = p.split('=').map((s) => s.trim());
+    if (k === 'charset' && v?.replace(/"/g, '') !== 'utf-8') return false;
+  }
+  return true;
+}

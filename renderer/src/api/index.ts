@@ -1,0 +1,20 @@
+import { createClient, type Client, type Transport } from '../../../shared/contract';
+import { createHttpTransport, takeToken } from './http-transport';
+
+declare global {
+  interface Window {
+    /** Set by the Electron preload (contextBridge); absent in browser mode. */
+    quire?: Transport;
+  }
+}
+
+/** Electron's preload bridge when present, else browser mode's HTTP transport. */
+export function pickTransport(win: Window = window): Transport {
+  if (win.quire && typeof win.quire.invoke === 'function' && typeof win.quire.subscribe === 'function') return win.quire;
+  return createHttpTransport({ token: takeToken(win) });
+}
+
+/** The app's one client. Only main.tsx imports this; components get the client from context. */
+export const api: Client = createClient(pickTransport());
+
+export type { Client };

@@ -1,0 +1,119 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { Output } from '../../../shared/contract';
+import { renderWithFake } from '../test/harness';
+import { App } from './App';
+
+type Status = Output<'status'>;
+const status = (connected: boolean): Status => ({
+  ollama: { host: 'http://127.0.0.1:11434', connected, version: connected ? '0.12.3' : null, error: connected ? null : 'connect ECONNREFUSED' },
+  documents: { ready: 4, needsEmbedding: 0, skipped: 1, error: 0, total: 5 },
+  chunks: 17,
+  collections: 1,
+  activeModel: connected ? { name: 'embeddinggemma', dimension: 768, vectors: 17 } : null,
+});
+
+const collection = {
+  id: 'c1',
+  root: '/home/me/notes',
+  createdAt: '2026-03-01T10:00:00Z',
+  documents: [
+    { id: 'd1', relPath: 'keys.md', title: 'Keys', status: 'ready' as const, statusCode: null, statusMessage: null, chunks: 3, ingestedAt: '2026-03-01T10:00:00Z' },
+    { id: 'd2', relPath: 'bin.txt', title: null, status: 'error' as const, statusCode: 'BINARY_FILE', statusMessage: null, chunks: 0, ingestedAt: '2026-03-01T10:00:00Z' },
+  ],
+};
+
+describe('App', () => {
+  it('first run: sample notes are imported, then their questions are offered and asked', async () => {
+    const h = renderWithFake(<App />, {
+      library: () => ({ collections: [] }),
+      status: () => status(true),
+      sampleNotes: () => ({ path: '/app/resources/sample-notes', questions: ['How often are the deploy keys rotated?', 'When does the beta start?'] }),
+      importFolder: () => ({ jobId: 'imp-1' }),
+      ask: () => ({ jobId: 'ask-1' }),
+      search: () => ({}),
+    });
+    await screen.findByTestId('first-run');
+    fireEvent.click(screen.getByRole('button', { name: 'Try the sample notes' }));
+    await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'importFolder')?.input).toEqual({ path: '/app/resources/sample-notes' }));
+    const sampleIdx = h.transport.calls.findIndex((c) => c.method === 'sampleNotes');
+    expect(sampleIdx).toBeGreaterThanOrEqual(0);
+    expect(sampleIdx).toBeLessThan(h.transport.calls.findIndex((c) => c.method === 'importFolder'));
+    await screen.findByTestId('import-progress');
+    act(() =>
+      h.emit({
+        type: 'import.done',
+        jobId: 'imp-1',
+        error: null,
+        report: {
+          collection: { id: 'c1', root: '/app/resources/sample-notes' },
+          documents: { added: 4, updated: 0, unchanged: 0, deleted: 0, skipped: 0, failed: 0 },
+          chunks: 12,
+          embedded: 12,
+          embedRequests: 1,
+          errors: [],
+          skipped: [],
+          embedding: { model: 'embeddinggemma', status: 'ok' },
+          cancelled: false,
+          ms: 800,
+        },
+      }),
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'When does the beta start?' }));
+    await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'ask')?.input).toEqual({ question: 'When does the beta start?' }));
+    expect(screen.queryByTestId('first-run')).toBeNull();
+    expect(screen.getByTestId('answer')).toBeTruthy();
+  });
+
+  it('status bar: Ollama connected with version, or keyword search only when it is down', async () => {
+    let up = true;
+    const h = renderWithFake(<App />, { library: () => ({ collections: [collection] }), status: () => status(up), search: () => ({}) });
+    const bar = await screen.findByTestId('status-bar');
+    await waitFor(() => expect(bar.textContent).toContain('Ollama connected · version 0.12.3'));
+    expect(bar.textContent).toContain('4 documents · 17 chunks · 1 skipped');
+    expect(bar.textContent).toContain('Embedding model embeddinggemma');
+    up = false;
+    act(() => h.emit({ type: 'library.changed' }));
+    await waitFor(() => expect(bar.textContent).toContain('Ollama not running — keyword search only. Start it with ollama serve.'));
+  });
+
+  it('search box shows the mode used and why it fell back', async () => {
+    renderWithFake(<App />, {
+      library: () => ({ collections: [collection] }),
+      status: () => status(false),
+      search: () => ({
+        mode: 'lexical',
+        fallback: { requested: 'hybrid', reason: 'Ollama is not reachable', code: 'OLLAMA_UNREACHABLE' },
+        embedModel: null,
+        embedDigest: null,
+        ms: 3,
+        results: [{ chunkId: 'd1#0', documentId: 'd1', path: 'food/sourdough.md', root: '/n', heading: 'Sourdough', lines: [1, 3], text: 'Bake the loaf', score: 0.03, lexicalRank: 1, denseRank: null, distance: null, flags: [] }],
+      }),
+    });
+    const input = await screen.findByTestId('search-box');
+    fireEvent.change(input, { target: { value: 'sourdough loaf' } });
+    fireEvent.submit(input.closest('form')!);
+    expect(await screen.findByText('food/sourdough.md:1–3')).toBeTruthy();
+    expect(screen.getByText(/Mode used: lexical \(asked for hybrid: Ollama is not reachable\)/)).toBeTruthy();
+  });
+
+  it('library: Remove asks first, says files on disk are untouched, then removes', async () => {
+    const h = renderWithFake(<App />, {
+      library: () => ({ collections: [collection] }),
+      status: () => status(true),
+      removeCollection: () => ({ documents: 2 }),
+    });
+    fireEvent.click(await screen.findByTestId('nav-library'));
+    const card = await screen.findByRole('region', { name: 'Folder /home/me/notes' });
+    expect(within(card).getByText('failed')).toBeTruthy();
+    expect(within(card).getByText('The file is binary, not text.')).toBeTruthy();
+    fireEvent.click(within(card).getByRole('button', { name: 'Remove' }));
+    const dialog = screen.getByRole('alertdialog');
+    expect(dialog.textContent).toContain('2 documents');
+    expect(dialog.textContent).toContain('The files on disk are untouched.');
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(h.transport.calls.some((c) => c.method === 'removeCollection')).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove from index' }));
+    await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'removeCollection')?.input).toEqual({ collectionId: 'c1' }));
+  });
+});

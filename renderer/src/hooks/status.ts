@@ -1,0 +1,40 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { Output } from '../../../shared/contract';
+import { describeError, type DescribedError } from '../api/messages';
+import { useClient, useJobs } from './client';
+
+export type Status = Output<'status'>;
+
+const AFTER_JOBS = new Set(['import.done', 'embed.done', 'pull.done', 'library.changed']);
+
+/** `status` every `intervalMs`, and again whenever a job finishes or the library changes. */
+export function useStatus(intervalMs = 5000): { status: Status | null; error: DescribedError | null } {
+  const client = useClient();
+  const jobs = useJobs();
+  const [status, setStatus] = useState<Status | null>(null);
+  const [error, setError] = useState<DescribedError | null>(null);
+
+  const poll = useCallback(() => {
+    client.status({}).then(
+      (s) => {
+        setStatus(s);
+        setError(null);
+      },
+      (e: unknown) => setError(describeError(e)),
+    );
+  }, [client]);
+
+  useEffect(() => {
+    poll();
+    const timer = setInterval(poll, intervalMs);
+    const stop = jobs.onEvent((e) => {
+      if (AFTER_JOBS.has(e.type) || (e.type === 'ask' && (e.event.type === 'done' || e.event.type === 'error'))) poll();
+    });
+    return () => {
+      clearInterval(timer);
+      stop();
+    };
+  }, [jobs, poll, intervalMs]);
+
+  return { status, error };
+}

@@ -1,0 +1,46 @@
+/** Small formatting helpers for numbers people read. */
+
+export function formatBytes(n: number): string {
+  if (!Number.isFinite(n) || n < 0) return '—';
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let v = n;
+  let i = 0;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return `${i === 0 ? v : v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}
+
+/** "4 s", "2 min 05 s", "1 h 03 min". */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '—';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${String(s % 60).padStart(2, '0')} s`;
+  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
+}
+
+export function formatNumber(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+export function formatDate(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
+
+/** "lines 3–9", or "line 3" for a single line. */
+export function formatLines(lines: readonly [number, number] | null): string {
+  if (!lines) return 'lines unknown';
+  return lines[0] === lines[1] ? `line ${lines[0]}` : `lines ${lines[0]}–${lines[1]}`;
+}
+
+/** Remaining time estimated from bytes done so far; null until there is enough to go on. */
+export function remainingMs(elapsedMs: number, bytesDone: number, bytesTotal: number): number | null {
+  if (bytesDone <= 0 || bytesTotal <= 0 || elapsedMs < 500) return null;
+  if (bytesDone >= bytesTotal) return 0;
+  return (elapsedMs * (bytesTotal - bytesDone)) / bytesDone;
+}

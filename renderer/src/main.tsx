@@ -1,0 +1,21 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { api } from './api';
+import { App } from './components/App';
+import { ClientProvider } from './hooks/client';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/ask.css';
+import './styles/evidence.css';
+import './styles/views.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('The page has no #root element.');
+
+createRoot(root).render(
+  <StrictMode>
+    <ClientProvider client={api}>
+      <App />
+    </ClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,55 @@
+import { render, type RenderResult } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import type { ApiEvent, MethodName } from '../../../shared/contract';
+import { createFakeClient, type FakeTransport } from '../api/fake-transport';
+import { ClientProvider } from '../hooks/client';
+import type { AnswerResult, Budget, Candidate } from '../lib/types';
+
+type Handlers = Partial<Record<MethodName, (input: never) => unknown>>;
+
+/** Renders `ui` under a ClientProvider whose client talks to an in-memory transport. */
+export function renderWithFake(ui: ReactElement, handlers: Handlers = {}): RenderResult & { transport: FakeTransport; emit: (e: ApiEvent) => void } {
+  const { client, transport } = createFakeClient(handlers);
+  const result = render(<ClientProvider client={client}>{ui}</ClientProvider>);
+  return { ...result, transport, emit: (e) => transport.emit(e) };
+}
+
+export function budget(over: Partial<Budget> = {}): Budget {
+  return {
+    raw: 5000,
+    estimated: 5100,
+    reported: 5050,
+    ratio: 1.02,
+    numCtx: 8000,
+    k: 6,
+    breakdown: { system: 400, history: 800, sources: 3200, question: 100, reserve: 1500 },
+    truncationSuspected: false,
+    ...over,
+  };
+}
+
+export function candidate(chunkId: string, path: string, lines: [number, number], over: Partial<Candidate> = {}): Candidate {
+  return { chunkId, path, heading: 'Doc > Section', lines, lexicalRank: 1, denseRank: 2, distance: 0.4, score: 0.0325, sent: true, flags: [], ...over };
+}
+
+export function answerResult(over: Partial<AnswerResult> = {}): AnswerResult {
+  return {
+    runId: 1,
+    status: 'answered',
+    question: 'q',
+    standaloneQuery: null,
+    answer: '',
+    refused: false,
+    refusedWithoutModel: false,
+    citations: [],
+    flags: [],
+    budget: budget(),
+    retrieval: [],
+    retrievalMode: 'hybrid',
+    latencyMs: { retrieve: 5, rewrite: 0, generate: 100, total: 110, firstToken: 20 },
+    ollama: { promptEvalCount: 5050, evalCount: 40, doneReason: 'stop', tokensPerSecond: 30 },
+    model: { chat: 'qwen3:4b', chatDigest: null, embed: 'embeddinggemma', embedDigest: null },
+    error: null,
+    ...over,
+  };
+}

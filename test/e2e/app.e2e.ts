@@ -1,0 +1,158 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../../electron/core/db/open';
+import { startBrowserMode } from '../../electron/web/server';
+import { startStandin, type Standin } from '../support/ollama-standin/server';
+import { NotesFolder, tempDbPath } from '../support/notes';
+import { launchChromium } from './browser';
+
+/**
+ * The app as a person uses it: real Chromium, browser mode, the Ollama stand-in. Each state is
+ * screenshotted into test-results/ so a person can look at what the test saw.
+ */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const STATIC = path.join(ROOT, 'dist/renderer');
+const SHOTS = path.join(ROOT, 'test-results');
+
+let ollama: Standin;
+let notes: NotesFolder;
+let dbFile: ReturnType<typeof tempDbPath>;
+let db: Db;
+let app: Awaited<ReturnType<typeof startBrowserMode>>;
+let browser: Browser;
+let page: Page;
+
+/** The window as a person sees it, scrolled so that `focus` (what the step is about) is in view. */
+async function shot(name: string, focus?: ReturnType<Page['getByTestId']>): Promise<void> {
+  if (focus) await focus.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+}
+
+beforeAll(async () => {
+  if (!fs.existsSync(path.join(STATIC, 'index.html'))) {
+    const { build } = await import('vite');
+    await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  }
+  fs.mkdirSync(SHOTS, { recursive: true });
+  ollama = await startStandin({ streamDelayMs: 25 });
+  process.env.OLLAMA_HOST = ollama.url;
+  notes = new NotesFolder('quire-e2e-');
+  notes.write('ops/key-rotation.md', '# Key rotation\n\nWe rotate the deploy keys every 90 days.\nThe platform team owns the rotation.\n\n## Rollback\n\nOld keys stay valid for 48 hours after a rotation.\n');
+  notes.write('food/sourdough.md', '# Sourdough\n\nBake the loaf at 250 degrees for twenty minutes with the lid on.\n');
+  for (let i = 0; i < 8; i++) notes.write(`garden/bed-${i}.md`, `# Bed ${i}\n\n${'Compost, soil and seasons fill this long gardening note. '.repeat(25)}Bed ${i} grows tomatoes.\n`);
+  notes.write('photo.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0]));
+  notes.write('broken.txt', new Uint8Array([0x61, 0x00, 0x62]));
+  dbFile = tempDbPath('quire-e2e-db-');
+  db = openDatabase(dbFile.file);
+  app = await startBrowserMode({
+    db,
+    staticDir: STATIC,
+    sampleNotesDir: path.join(ROOT, 'resources/sample-notes'),
+    sampleQuestionsFile: path.join(ROOT, 'resources/sample-questions.json'),
+  });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  db?.close();
+  await ollama?.close();
+  notes?.dispose();
+  dbFile?.dispose();
+});
+
+describe('Quire in a browser', () => {
+  it('refuses API requests without the token', async () => {
+    const res = await fetch(`${app.origin}/api/status`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: app.origin }, body: '{}' });
+    expect(res.status).toBe(401);
+    const wrong = await fetch(`${app.origin}/api/library`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: app.origin, Authorization: 'Bearer nope' }, body: '{}' });
+    expect(wrong.status).toBe(401);
+  });
+
+  it('shows the first-run screen', async () => {
+    await page.goto(app.url);
+    await page.getByTestId('first-run').waitFor();
+    await page.getByTestId('status-bar').getByText(/Ollama connected/).waitFor();
+    await shot('01-first-run');
+  });
+
+  it('imports a folder and shows progress reaching done, with skipped and failed files explained', async () => {
+    await page.getByTestId('import-path').fill(notes.root);
+    await page.getByTestId('import-start').click();
+    await page.getByTestId('import-summary').waitFor({ timeout: 30_000 });
+    const summary = await page.getByTestId('import-summary').innerText();
+    expect(summary).toMatch(/10 added/);
+    expect(summary).toMatch(/photo\.png/);
+    expect(summary).toMatch(/broken\.txt/);
+    await shot('02-import-done');
+  });
+
+  it('streams an answer with a citation chip whose panel highlights the cited lines', async () => {
+    await page.getByTestId('nav-ask').click();
+    await page.getByTestId('question').fill('How often are the deploy keys rotated?');
+    await page.getByTestId('ask-button').click();
+    const chip = page.getByTestId('citation-chip').first();
+    await chip.waitFor({ timeout: 20_000 });
+    await expect.poll(() => page.getByTestId('answer').innerText()).toMatch(/every 90 days/);
+    await expect.poll(() => chip.getAttribute('aria-label')).toMatch(/supported/);
+    await page.getByTestId('budget-meter').waitFor();
+    await shot('03-answer', page.getByTestId('budget-meter').last());
+    await chip.click();
+    const panel = page.getByTestId('source-panel');
+    await panel.waitFor();
+    expect(await panel.innerText()).toMatch(/ops\/key-rotation\.md/);
+    const highlighted = await page.getByTestId('source-highlight').allInnerTexts();
+    expect(highlighted.join('\n')).toMatch(/every 90 days/);
+    await shot('04-source-panel');
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+  });
+
+  it('shows a refusal when the documents do not say', async () => {
+    await page.getByTestId('question').fill('What is the office wifi password?');
+    await page.getByTestId('ask-button').click();
+    await page.getByTestId('refusal').last().waitFor({ timeout: 20_000 });
+    await shot('05-refusal', page.getByTestId('refusal').last());
+  });
+
+  it('warns when Ollama cut the prompt', async () => {
+    ollama.faults.numCtxOverride = 600;
+    try {
+      await page.getByTestId('question').fill('Which garden bed grows tomatoes?');
+      await page.getByTestId('ask-button').click();
+      await page.getByTestId('truncation-warning').last().waitFor({ timeout: 20_000 });
+      await shot('06-truncation-warning', page.getByTestId('truncation-warning').last());
+    } finally {
+      ollama.faults.numCtxOverride = null;
+    }
+  });
+
+  it('with Ollama stopped: the status bar says keyword search only, and search still works', async () => {
+    await ollama.stop();
+    try {
+      await page.getByTestId('status-bar').getByText(/keyword search only/).waitFor({ timeout: 15_000 });
+      await page.getByTestId('search-box').fill('sourdough loaf');
+      await page.getByTestId('search-box').press('Enter');
+      const hit = page.getByText('food/sourdough.md').first();
+      await hit.waitFor({ timeout: 10_000 });
+      await hit.scrollIntoViewIfNeeded();
+      await shot('07-ollama-down-search');
+    } finally {
+      await ollama.start();
+    }
+  });
+
+  it('follows the OS dark theme', async () => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.getByTestId('nav-library').click();
+    await shot('08-library-dark');
+    const bg = (await page.evaluate('getComputedStyle(document.body).backgroundColor')) as string;
+    const [r, g, b] = (bg.match(/\d+/g) ?? ['255', '255', '255']).map(Number);
+    expect((r! + g! + b!) / 3).toBeLessThan(80);
+  });
+});

@@ -132,6 +132,17 @@ describe('Quire in a browser', () => {
     }
   });
 
+  it('lists the models in Settings and pulls one with progress', async () => {
+    await page.getByTestId('nav-settings').click();
+    await page.getByText('llama3.2:latest').first().waitFor();
+    await page.getByLabel('Model name').fill('all-minilm');
+    await page.getByRole('button', { name: 'Pull', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: /all-minilm/ }).waitFor({ timeout: 20_000 });
+    await page.getByText('all-minilm:latest').first().waitFor({ timeout: 10_000 });
+    await shot('07-settings-pulled', page.getByRole('status').filter({ hasText: /all-minilm/ }));
+    await page.getByTestId('nav-ask').click();
+  });
+
   it('with Ollama stopped: the status bar says keyword search only, and search still works', async () => {
     await ollama.stop();
     try {
@@ -141,7 +152,7 @@ describe('Quire in a browser', () => {
       const hit = page.getByText('food/sourdough.md').first();
       await hit.waitFor({ timeout: 10_000 });
       await hit.scrollIntoViewIfNeeded();
-      await shot('07-ollama-down-search');
+      await shot('08-ollama-down-search');
     } finally {
       await ollama.start();
     }
@@ -150,7 +161,7 @@ describe('Quire in a browser', () => {
   it('follows the OS dark theme', async () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.getByTestId('nav-library').click();
-    await shot('08-library-dark');
+    await shot('09-library-dark');
     const bg = (await page.evaluate('getComputedStyle(document.body).backgroundColor')) as string;
     const [r, g, b] = (bg.match(/\d+/g) ?? ['255', '255', '255']).map(Number);
     expect((r! + g! + b!) / 3).toBeLessThan(80);

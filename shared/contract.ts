@@ -210,6 +210,10 @@ export const API = {
   pullModel: method(z.object({ model: z.string().min(1).max(200) }).strict(), JobRef),
   embedMissing: method(Empty, JobRef),
   sampleNotes: method(Empty, z.object({ path: z.string(), questions: z.array(z.string()) })),
+  /** The desktop shell's native folder picker; browser mode answers supported: false. */
+  chooseFolder: method(Empty, z.object({ supported: z.boolean(), path: z.string().nullable() })),
+  /** Opens a cited file in the system's app; only files inside an imported folder. */
+  openSourceFile: method(z.object({ chunkId: z.string().min(1).max(100) }).strict(), z.object({ supported: z.boolean(), opened: z.boolean() })),
 } as const;
 
 export type Api = typeof API;

@@ -26,6 +26,14 @@ export interface ServiceDeps {
   /** The bundled sample notes, offered on first run, and their example questions (JSON). */
   sampleNotesDir: string;
   sampleQuestionsFile: string;
+  /** What only a desktop shell can do; absent in browser mode. */
+  shell?: ShellActions;
+}
+
+export interface ShellActions {
+  chooseFolder(): Promise<string | null>;
+  /** Opens an absolute path with the system's default app. */
+  openPath(absolutePath: string): Promise<boolean>;
 }
 
 type Settings = Output<'getSettings'>;
@@ -226,6 +234,21 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
         }
         emit({ type: 'library.changed' });
       });
+    },
+
+    async chooseFolder() {
+      if (!deps.shell) return { supported: false, path: null };
+      return { supported: true, path: await deps.shell.chooseFolder() };
+    },
+
+    async openSourceFile({ chunkId }) {
+      if (!deps.shell) return { supported: false, opened: false };
+      const view = chunkView(db, chunkId);
+      // Only a file inside an imported folder, resolved and re-checked, is ever handed to the OS.
+      const root = fs.realpathSync(view.root);
+      const file = fs.realpathSync(path.join(root, view.path));
+      if (!file.startsWith(root + path.sep)) throw new QuireError('INVALID_ARGUMENT', 'That file is outside the imported folder.');
+      return { supported: true, opened: await deps.shell.openPath(file) };
     },
 
     async sampleNotes() {

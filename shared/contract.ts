@@ -129,6 +129,8 @@ export const StatusSchema = z.object({
   chunks: z.number(),
   collections: z.number(),
   activeModel: z.object({ name: z.string(), dimension: z.number(), vectors: z.number() }).nullable(),
+  /** Running in the desktop shell: a native folder picker and "open file" are available. */
+  desktop: z.boolean(),
 });
 
 export const DocumentSchema = z.object({

@@ -110,6 +110,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
         chunks: st.chunks,
         collections: st.collections.length,
         activeModel: st.activeModel ? { name: st.activeModel.name, dimension: st.activeModel.dimension, vectors: st.activeModel.vectors } : null,
+        desktop: deps.shell !== undefined,
       };
     },
 

@@ -11,13 +11,18 @@ export type Db = Database.Database;
 export interface OpenOptions {
   /** Path of sqlite-vec's loadable library; the Electron shell rewrites it out of app.asar. */
   sqliteVecPath?: string;
+  /**
+   * better-sqlite3's compiled addon to use instead of the one in node_modules: the Electron shell
+   * passes an Electron-ABI build kept outside node_modules, so tests keep the Node build.
+   */
+  nativeBinding?: string;
   readonly?: boolean;
 }
 
 /** Opens (creating if needed) a Quire database: sqlite-vec loaded, pragmas set, migrations applied. */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const db = new Database(file, { readonly: options.readonly ?? false });
+  const db = new Database(file, { readonly: options.readonly ?? false, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
   try {
     loadVectorExtension(db, options.sqliteVecPath);
     db.pragma('journal_mode = WAL');

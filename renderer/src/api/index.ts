@@ -1,16 +1,17 @@
 import { createClient, type Client, type Transport } from '../../../shared/contract';
+import { createBridgeTransport, isBridge, type Bridge } from './bridge-transport';
 import { createHttpTransport, takeToken } from './http-transport';
 
 declare global {
   interface Window {
     /** Set by the Electron preload (contextBridge); absent in browser mode. */
-    quire?: Transport;
+    quire?: Bridge;
   }
 }
 
 /** Electron's preload bridge when present, else browser mode's HTTP transport. */
 export function pickTransport(win: Window = window): Transport {
-  if (win.quire && typeof win.quire.invoke === 'function' && typeof win.quire.subscribe === 'function') return win.quire;
+  if (isBridge(win.quire)) return createBridgeTransport(win.quire);
   return createHttpTransport({ token: takeToken(win) });
 }
 

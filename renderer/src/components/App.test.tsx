@@ -11,6 +11,7 @@ const status = (connected: boolean): Status => ({
   chunks: 17,
   collections: 1,
   activeModel: connected ? { name: 'embeddinggemma', dimension: 768, vectors: 17 } : null,
+  desktop: false,
 });
 
 const collection = {

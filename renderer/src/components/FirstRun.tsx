@@ -31,9 +31,15 @@ export function FirstRun({ onDone, onSampleQuestions }: FirstRunProps) {
     }
   };
 
-  // Browser mode has no folder dialog: the button takes you to the path field.
-  const chooseFolder = () => {
+  // The desktop shell opens the system's folder dialog; browser mode has none, so the button
+  // takes you to the path field instead.
+  const chooseFolder = async () => {
     setSample(null);
+    const picked = await client.chooseFolder({}).catch(() => null);
+    if (picked?.supported) {
+      if (picked.path) await job.start(picked.path);
+      return;
+    }
     document.getElementById('import-path')?.focus();
   };
 
@@ -46,7 +52,7 @@ export function FirstRun({ onDone, onSampleQuestions }: FirstRunProps) {
         that each citation really supports its sentence.
       </p>
       <div className="row">
-        <button type="button" className="button button--primary" onClick={chooseFolder} disabled={job.running}>
+        <button type="button" className="button button--primary" onClick={() => void chooseFolder()} disabled={job.running}>
           Import a folder…
         </button>
         <button type="button" className="button" onClick={() => void trySample()} disabled={job.running}>

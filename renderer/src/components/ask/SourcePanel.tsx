@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Output } from '../../../../shared/contract';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../hooks/client';
+import { useDesktop } from '../../hooks/desktop';
 import type { ChipInfo } from '../../lib/citations';
 import { formatLines } from '../../lib/format';
 import { describeInjectionFlags, CHECK_WORDS } from '../../lib/words';
@@ -24,6 +25,7 @@ type ChunkView = Output<'getChunk'>;
 /** The cited passage with line numbers, its neighbours greyed for context, and its flags. */
 export function SourcePanel({ request, onClose }: SourcePanelProps) {
   const client = useClient();
+  const desktop = useDesktop();
   const [chunk, setChunk] = useState<ChunkView | null>(null);
   const [error, setError] = useState<DescribedError | null>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -68,6 +70,11 @@ export function SourcePanel({ request, onClose }: SourcePanelProps) {
     <aside className="source-panel" data-testid="source-panel" role="dialog" aria-modal="false" aria-labelledby="source-panel-title">
       <header className="source-panel__head">
         <h2 id="source-panel-title">Source {info.n}</h2>
+        {desktop && chunk && (
+          <button type="button" className="button" onClick={() => void client.openSourceFile({ chunkId: chunk.chunkId }).catch(() => {})}>
+            Open file
+          </button>
+        )}
         <button ref={closeRef} type="button" className="button button--quiet" onClick={close} aria-label="Close source panel">
           Close
         </button>

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { useClient } from '../../hooks/client';
+import { useDesktop } from '../../hooks/desktop';
 import { useNow } from '../../hooks/throttle';
 import type { ImportJob } from '../../hooks/import-job';
 import { ErrorNote } from '../common/ErrorNote';
@@ -15,6 +17,15 @@ interface ImportPanelProps {
 /** A folder path to import (browser mode types it), then the job's progress and summary. */
 export function ImportPanel({ job, withForm = true, autoFocus = false }: ImportPanelProps) {
   const [path, setPath] = useState('');
+  const client = useClient();
+  const desktop = useDesktop();
+  const choose = async () => {
+    const picked = await client.chooseFolder({}).catch(() => null);
+    if (picked?.path) {
+      setPath(picked.path);
+      void job.start(picked.path);
+    }
+  };
   const now = useNow(job.running, 1000);
   const elapsed = job.startedAt ? (job.finishedAt ?? Math.max(now, job.startedAt)) - job.startedAt : 0;
   return (
@@ -39,6 +50,11 @@ export function ImportPanel({ job, withForm = true, autoFocus = false }: ImportP
             spellCheck={false}
             autoComplete="off"
           />
+          {desktop && (
+            <button type="button" className="button" onClick={() => void choose()} disabled={job.running}>
+              Choose…
+            </button>
+          )}
           <button type="submit" className="button button--primary" data-testid="import-start" disabled={job.running || !path.trim()}>
             Import
           </button>

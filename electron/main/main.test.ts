@@ -1,0 +1,242 @@
+/**
+ * The entry's wiring, run against a fake `electron` module (the real runtime cannot start here):
+ * what happens before ready, the single-instance lock, the window, IPC end to end on a real
+ * database in a temporary userData, startup failure, and shutdown order.
+ */
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+interface Fake {
+  calls: string[];
+  app: EventEmitter & Record<string, unknown>;
+  windows: FakeWindow[];
+  ipcHandlers: Map<string, (event: unknown, input: unknown) => Promise<unknown>>;
+  protocolHandlers: Map<string, (request: Request) => Promise<Response>>;
+  errorBoxes: Array<[string, string]>;
+  sessionHandlers: Record<string, unknown>;
+  menuTemplate: unknown[] | null;
+  electron: Record<string, unknown>;
+}
+
+interface FakeWindow extends EventEmitter {
+  options: { webPreferences: Record<string, unknown> };
+  loaded: string[];
+  webContents: EventEmitter & { mainFrame: { url: string }; sent: unknown[][]; send(...a: unknown[]): void; isDestroyed(): boolean; setWindowOpenHandler(h: unknown): void; openHandler: unknown };
+  destroyed: boolean;
+}
+
+const h = vi.hoisted(() => ({ fake: null as Fake | null, lock: true, userData: '' }));
+
+const ELECTRON_EXPORTS = ['app', 'BrowserWindow', 'protocol', 'session', 'ipcMain', 'Menu', 'dialog', 'shell'] as const;
+
+// The factory runs once per file; every export reads the current test's fake when used.
+vi.mock('electron', () => {
+  const mod: Record<string, unknown> = {};
+  for (const name of ELECTRON_EXPORTS) Object.defineProperty(mod, name, { enumerable: true, get: () => h.fake!.electron[name] });
+  return mod;
+});
+
+/** A fresh fake electron module for one boot of main. */
+function fakeElectron(f: Fake): Record<(typeof ELECTRON_EXPORTS)[number], unknown> {
+  const app = f.app;
+  const protocol = {
+    registerSchemesAsPrivileged: (s: unknown) => f.calls.push(`registerSchemesAsPrivileged ${JSON.stringify(s)}`),
+    handle: (scheme: string, handler: (r: Request) => Promise<Response>) => {
+      f.calls.push(`protocol.handle ${scheme}`);
+      f.protocolHandlers.set(scheme, handler);
+    },
+  };
+  class BrowserWindow extends EventEmitter {
+    options: FakeWindow['options'];
+    loaded: string[] = [];
+    destroyed = false;
+    webContents: FakeWindow['webContents'];
+    constructor(options: FakeWindow['options']) {
+      super();
+      this.options = options;
+      const wc = Object.assign(new EventEmitter(), {
+        mainFrame: { url: 'app://quire/index.html' },
+        sent: [] as unknown[][],
+        send: (...a: unknown[]) => void wc.sent.push(a),
+        isDestroyed: () => this.destroyed,
+        openHandler: null as unknown,
+        setWindowOpenHandler: (handler: unknown) => void (wc.openHandler = handler),
+      });
+      this.webContents = wc;
+      app.emit('web-contents-created', {}, wc);
+      f.windows.push(this as unknown as FakeWindow);
+      f.calls.push('new BrowserWindow');
+    }
+    isDestroyed() {
+      return this.destroyed;
+    }
+    loadURL(url: string) {
+      this.loaded.push(url);
+      f.calls.push(`loadURL ${url}`);
+      return Promise.resolve();
+    }
+    isMinimized() {
+      return false;
+    }
+    restore() {}
+    show() {}
+    focus() {
+      f.calls.push('focus');
+    }
+  }
+  const session = {
+    defaultSession: {
+      setPermissionRequestHandler: (x: unknown) => void (f.sessionHandlers.request = x),
+      setPermissionCheckHandler: (x: unknown) => void (f.sessionHandlers.check = x),
+      webRequest: {
+        onBeforeRequest: (x: unknown) => void (f.sessionHandlers.before = x),
+        onHeadersReceived: (x: unknown) => void (f.sessionHandlers.headers = x),
+      },
+    },
+  };
+  const ipcMain = {
+    handle: (channel: string, l: (e: unknown, i: unknown) => Promise<unknown>) => void f.ipcHandlers.set(channel, l),
+    removeHandler: (channel: string) => void f.ipcHandlers.delete(channel),
+  };
+  const Menu = {
+    buildFromTemplate: (t: unknown[]) => {
+      f.menuTemplate = t;
+      return { t };
+    },
+    setApplicationMenu: () => f.calls.push('setApplicationMenu'),
+  };
+  const dialog = {
+    showErrorBox: (title: string, content: string) => void f.errorBoxes.push([title, content]),
+    showOpenDialog: async () => ({ canceled: true, filePaths: [] }),
+  };
+  const shell = { openPath: async () => '' };
+  return { app, BrowserWindow, protocol, session, ipcMain, Menu, dialog, shell };
+}
+
+function makeFake(): Fake {
+  const calls: string[] = [];
+  const app = Object.assign(new EventEmitter(), {
+    isPackaged: false,
+    name: 'Quire',
+    getAppPath: () => path.resolve(__dirname, '..', '..'),
+    getPath: (name: string) => {
+      if (name !== 'userData') throw new Error(`unexpected getPath(${name})`);
+      return h.userData;
+    },
+    enableSandbox: () => calls.push('enableSandbox'),
+    requestSingleInstanceLock: () => {
+      calls.push('requestSingleInstanceLock');
+      return h.lock;
+    },
+    quit: () => calls.push('quit'),
+    exit: (code: number) => calls.push(`exit ${code}`),
+    whenReady: () => {
+      calls.push('whenReady');
+      return new Promise<void>((resolve) => setTimeout(resolve, 0));
+    },
+  }) as unknown as EventEmitter & Record<string, unknown>;
+  const f: Fake = { calls, app, windows: [], ipcHandlers: new Map(), protocolHandlers: new Map(), errorBoxes: [], sessionHandlers: {}, menuTemplate: null, electron: {} };
+  f.electron = fakeElectron(f);
+  return f;
+}
+
+async function boot(): Promise<Fake> {
+  h.fake = makeFake();
+  vi.resetModules();
+  await import('./main');
+  await new Promise((r) => setTimeout(r, 20));
+  return h.fake;
+}
+
+beforeEach(() => {
+  h.userData = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-main-'));
+  h.lock = true;
+  delete process.env.QUIRE_BETTER_SQLITE3_BINDING;
+});
+
+afterEach(() => {
+  h.fake?.app.emit('before-quit', {});
+  fs.rmSync(h.userData, { recursive: true, force: true });
+});
+
+describe('main', () => {
+  it('makes app:// privileged and enables the sandbox before ready, then takes the lock', async () => {
+    const f = await boot();
+    const ready = f.calls.indexOf('whenReady');
+    expect(f.calls.findIndex((c) => c.startsWith('registerSchemesAsPrivileged'))).toBeLessThan(ready);
+    expect(f.calls.indexOf('enableSandbox')).toBeLessThan(ready);
+    expect(f.calls.indexOf('requestSingleInstanceLock')).toBeLessThan(ready);
+    expect(f.calls).toContain('registerSchemesAsPrivileged [{"scheme":"app","privileges":{"standard":true,"secure":true,"supportFetchAPI":true}}]');
+  });
+
+  it('quits without a window when another instance holds the lock', async () => {
+    h.lock = false;
+    const f = await boot();
+    expect(f.calls).toContain('quit');
+    expect(f.calls).not.toContain('whenReady');
+    expect(f.windows).toHaveLength(0);
+  });
+
+  it('opens one locked-down window on app://quire/index.html, with the preload next to main', async () => {
+    const f = await boot();
+    expect(f.windows).toHaveLength(1);
+    const win = f.windows[0]!;
+    expect(win.loaded).toEqual(['app://quire/index.html']);
+    expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
+    expect(path.basename(String(win.options.webPreferences.preload))).toBe('preload.cjs');
+    expect(win.webContents.openHandler).toBeTypeOf('function');
+    expect(win.webContents.listenerCount('will-navigate')).toBe(1);
+    expect(f.protocolHandlers.has('app')).toBe(true);
+    expect(Object.keys(f.sessionHandlers).sort()).toEqual(['before', 'check', 'headers', 'request']);
+    expect(f.calls).toContain('setApplicationMenu');
+    expect(fs.existsSync(path.join(h.userData, 'quire.db'))).toBe(true);
+  });
+
+  it('answers IPC from its window through the real service and database, and forbids others', async () => {
+    const f = await boot();
+    const win = f.windows[0]!;
+    const getSettings = f.ipcHandlers.get('quire:getSettings')!;
+    const ok = (await getSettings({ senderFrame: win.webContents.mainFrame }, {})) as { ok: boolean; value: { k: number } };
+    expect(ok.ok).toBe(true);
+    expect(ok.value.k).toBeTypeOf('number');
+    const forbidden = await getSettings({ senderFrame: { url: 'app://quire/index.html' } }, {});
+    expect(forbidden).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    const chooseFolder = await f.ipcHandlers.get('quire:chooseFolder')!({ senderFrame: win.webContents.mainFrame }, {});
+    expect(chooseFolder).toEqual({ ok: true, value: { supported: true, path: null } });
+  });
+
+  it('on before-quit removes IPC and closes the database', async () => {
+    const f = await boot();
+    expect(f.ipcHandlers.size).toBeGreaterThan(0);
+    f.app.emit('before-quit', {});
+    expect(f.ipcHandlers.size).toBe(0);
+    // The database file is closed: its WAL is checkpointed away on close.
+    expect(fs.existsSync(path.join(h.userData, 'quire.db-wal'))).toBe(false);
+  });
+
+  it('quits when all windows close (except on macOS)', async () => {
+    const f = await boot();
+    f.app.emit('window-all-closed');
+    expect(f.calls.includes('quit')).toBe(process.platform !== 'darwin');
+  });
+
+  it('focuses the window on a second instance', async () => {
+    const f = await boot();
+    f.app.emit('second-instance', {}, [], '');
+    expect(f.calls).toContain('focus');
+  });
+
+  it('shows a named error box and exits when the database cannot be opened, with no window', async () => {
+    process.env.QUIRE_BETTER_SQLITE3_BINDING = path.join(h.userData, 'no-such', 'better_sqlite3.node');
+    const f = await boot();
+    expect(f.errorBoxes).toHaveLength(1);
+    expect(f.errorBoxes[0]![0]).toContain('better-sqlite3');
+    expect(f.errorBoxes[0]![1]).toContain(process.env.QUIRE_BETTER_SQLITE3_BINDING);
+    expect(f.calls).toContain('exit 1');
+    expect(f.windows).toHaveLength(0);
+    expect(f.ipcHandlers.size).toBe(0);
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * Electron main: the entry of dist/electron/main.cjs. It only wires the core (database, service)
+ * to the window through the preload's channels, with the renderer locked down: app:// only,
+ * strict CSP, sandboxed, no navigation, no new windows, no permissions, no network.
+ *
+ * Order matters: the app:// scheme is made privileged and the sandbox enabled before ready; the
+ * single-instance lock is taken at once; everything else happens on ready.
+ */
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
+import * as sqliteVec from 'sqlite-vec';
+import { dispatch } from '../core/api/dispatch';
+import { createService } from '../core/api/service';
+import type { Db } from '../core/db/open';
+import { APP_INDEX_URL, registerAppProtocol, registerSchemesAsPrivileged } from './app-protocol';
+import { appPaths, type AppPaths } from './app-paths';
+import { bundleDir } from './bundle-dir';
+import { registerIpc, sendEvent, trustedSender } from './ipc';
+import { buildMenuTemplate } from './menu';
+import { betterSqliteBinding, openDatabaseForElectron } from './native';
+import { createShellActions } from './shell-actions';
+import { describeStartupError } from './startup-error';
+import { hardenContents, hardenSession, secureWebPreferences } from './window-security';
+
+const isMac = process.platform === 'darwin';
+const isDev = !app.isPackaged;
+
+let mainWindow: BrowserWindow | null = null;
+let db: Db | null = null;
+let service: ReturnType<typeof createService> | null = null;
+let disposeIpc: (() => void) | null = null;
+let paths: AppPaths | null = null;
+
+const getWindow = (): BrowserWindow | null => (mainWindow && !mainWindow.isDestroyed() ? mainWindow : null);
+
+function note(line: string): void {
+  process.stderr.write(`Quire: ${line}\n`);
+}
+
+function createWindow(preload: string): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1200,
+    height: 820,
+    minWidth: 720,
+    minHeight: 480,
+    title: 'Quire',
+    show: false,
+    // DevTools cannot be opened at all in packaged builds.
+    webPreferences: { ...secureWebPreferences(preload), devTools: isDev },
+  });
+  hardenContents(win.webContents);
+  win.once('ready-to-show', () => win.show());
+  win.on('closed', () => {
+    if (mainWindow === win) mainWindow = null;
+  });
+  void win.loadURL(APP_INDEX_URL).catch((e: unknown) => note(`could not load ${APP_INDEX_URL}: ${e instanceof Error ? e.message : String(e)}`));
+  return win;
+}
+
+function showStartupError(e: unknown, databaseFile: string): void {
+  const { title, content } = describeStartupError(e, databaseFile);
+  note(`${title}\n${content}`);
+  dialog.showErrorBox(title, content);
+}
+
+function importFromMenu(): void {
+  const current = service;
+  if (!current) return;
+  void (async () => {
+    const picked = await dispatch(current.handlers, 'chooseFolder', {});
+    if (!picked.ok) return;
+    const folder = (picked.value as { path: string | null }).path;
+    if (!folder) return;
+    // Progress and the result reach the window as events, like an import the page started.
+    const started = await dispatch(current.handlers, 'importFolder', { path: folder });
+    if (!started.ok) dialog.showErrorBox('Quire could not import that folder', started.error.message);
+  })();
+}
+
+function onReady(): void {
+  paths = appPaths({ appPath: app.getAppPath(), userData: app.getPath('userData'), mainDir: bundleDir(), isPackaged: app.isPackaged });
+  const p = paths;
+
+  hardenSession(session.defaultSession);
+  registerAppProtocol(protocol, p.rendererDir);
+
+  try {
+    db = openDatabaseForElectron(p.databaseFile, {
+      isPackaged: app.isPackaged,
+      sqliteVecLoadablePath: () => sqliteVec.getLoadablePath(),
+      nativeBinding: betterSqliteBinding(process.env),
+    });
+  } catch (e) {
+    showStartupError(e, p.databaseFile);
+    app.exit(1);
+    return;
+  }
+
+  service = createService({
+    db,
+    emit: (event) => {
+      sendEvent(getWindow, event);
+    },
+    sampleNotesDir: p.sampleNotesDir,
+    sampleQuestionsFile: p.sampleQuestionsFile,
+    shell: createShellActions({ dialog, shell, getWindow }),
+  });
+  disposeIpc = registerIpc(ipcMain, service.handlers, trustedSender(getWindow));
+
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      buildMenuTemplate(
+        {
+          importFolder: importFromMenu,
+          showDataFolder: () => {
+            void shell.openPath(app.getPath('userData'));
+          },
+        },
+        { appName: app.name, isMac, isDev },
+      ),
+    ),
+  );
+
+  mainWindow = createWindow(p.preload);
+}
+
+let shutDown = false;
+function shutdown(): void {
+  if (shutDown) return;
+  shutDown = true;
+  disposeIpc?.();
+  disposeIpc = null;
+  // Cancel running jobs first, then close the database they were writing to.
+  service?.close();
+  service = null;
+  try {
+    db?.close();
+  } catch (e) {
+    note(`closing the database failed: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  db = null;
+}
+
+function start(): void {
+  // Both must happen before ready.
+  registerSchemesAsPrivileged(protocol);
+  app.enableSandbox();
+
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
+
+  app.on('second-instance', () => {
+    const win = getWindow();
+    if (!win) return;
+    if (win.isMinimized()) win.restore();
+    win.show();
+    win.focus();
+  });
+
+  // Any other webContents (DevTools' own, or one that slips through) gets the same locks.
+  app.on('web-contents-created', (_event, contents) => hardenContents(contents));
+
+  app.on('before-quit', shutdown);
+
+  app.on('window-all-closed', () => {
+    if (!isMac) app.quit();
+  });
+
+  app.on('activate', () => {
+    if (!getWindow() && service && paths) mainWindow = createWindow(paths.preload);
+  });
+
+  app
+    .whenReady()
+    .then(onReady)
+    .catch((e: unknown) => {
+      showStartupError(e, paths?.databaseFile ?? '(not opened)');
+      app.exit(1);
+    });
+}
+
+start();

@@ -1,0 +1,24 @@
+/**
+ * Bundles the Electron main process and preload into dist/electron/ with esbuild. The preload
+ * becomes one CommonJS file requiring only 'electron' (a sandboxed preload can load nothing
+ * else); main keeps node_modules external so native modules load from disk (app.asar.unpacked).
+ */
+import path from 'node:path';
+import { build } from 'esbuild';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+export const ELECTRON_OUT = path.join(ROOT, 'dist', 'electron');
+
+export async function buildElectron(): Promise<{ main: string; preload: string }> {
+  const common = { bundle: true, platform: 'node', target: 'node22', sourcemap: true, logLevel: 'warning' } as const;
+  const main = path.join(ELECTRON_OUT, 'main.cjs');
+  const preload = path.join(ELECTRON_OUT, 'preload.cjs');
+  await build({ ...common, entryPoints: [path.join(ROOT, 'electron/main/main.ts')], outfile: main, format: 'cjs', packages: 'external' });
+  await build({ ...common, entryPoints: [path.join(ROOT, 'electron/preload/preload.ts')], outfile: preload, format: 'cjs', external: ['electron'] });
+  return { main, preload };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  const out = await buildElectron();
+  process.stderr.write(`built ${path.relative(ROOT, out.main)} and ${path.relative(ROOT, out.preload)}\n`);
+}

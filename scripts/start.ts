@@ -1,0 +1,30 @@
+/**
+ * `npm start`: the desktop app. Builds the renderer, main and preload, makes sure better-sqlite3
+ * exists for Electron's ABI, and launches Electron. When the Electron runtime cannot be had
+ * (offline, or its download blocked), says so in one sentence and starts browser mode instead.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { buildElectron } from './build-electron';
+import { electronBinary } from './electron-runtime';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const runtime = electronBinary();
+
+if (runtime.path === null) {
+  process.stderr.write(`Quire: ${runtime.reason}, so Quire opens in your browser instead (browser mode).\n`);
+  await import('../electron/web/main');
+} else {
+  const { build } = await import('vite');
+  await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  const { main } = await buildElectron();
+  const { ensureElectronSqlite } = await import('./electron-native');
+  const binding = await ensureElectronSqlite(ROOT, runtime.version);
+  const child = spawn(runtime.path, [main], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, QUIRE_BETTER_SQLITE3_BINDING: binding, ELECTRON_ENABLE_SECURITY_WARNINGS: 'true' },
+  });
+  child.on('exit', (code) => process.exit(code ?? 0));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+}

@@ -1,0 +1,84 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { electronBinary } from '../scripts/electron-runtime';
+import { tempDbPath } from './support/notes';
+
+const ROOT = path.resolve(__dirname, '..');
+
+describe('electron-builder.yml', () => {
+  const yml = fs.readFileSync(path.join(ROOT, 'electron-builder.yml'), 'utf8');
+  const has = (re: RegExp) => expect(yml).toMatch(re);
+
+  it('names the app and its targets', () => {
+    has(/^appId: \S+/m);
+    has(/^productName: Quire$/m);
+    has(/^linux:\n\s+target:\n\s+- AppImage\n\s+- deb$/m);
+    has(/^mac:\n\s+target:\n\s+- dmg$/m);
+    has(/^win:\n\s+target:\n\s+- nsis$/m);
+  });
+
+  it('unpacks every native piece from the asar and rebuilds for Electron', () => {
+    for (const glob of ['**/node_modules/better-sqlite3/**', '**/node_modules/bindings/**', '**/node_modules/file-uri-to-path/**', '**/node_modules/sqlite-vec-*/**']) {
+      expect(yml).toContain(`  - "${glob}"`);
+    }
+    has(/^npmRebuild: true$/m);
+  });
+
+  it('sets the fuses: no run-as-node, no NODE_OPTIONS, no inspector; asar only, with integrity', () => {
+    has(/^electronFuses:\n(?:\s{2}.+\n)+/m);
+    for (const line of ['runAsNode: false', 'enableNodeOptionsEnvironmentVariable: false', 'enableNodeCliInspectArguments: false', 'onlyLoadAppFromAsar: true', 'enableEmbeddedAsarIntegrityValidation: true']) {
+      expect(yml).toContain(`  ${line}`);
+    }
+  });
+
+  it('keeps sources out of the package and points main at the bundle', () => {
+    has(/"!\{electron,renderer,shared,scripts,test,bench-results,test-results\}\/\*\*"/);
+    has(/main: dist\/electron\/main\.cjs/);
+  });
+});
+
+describe('the Electron bundles', () => {
+  it('build: main keeps node_modules external, the sandboxed preload requires only electron', async () => {
+    const { buildElectron } = await import('../scripts/build-electron');
+    const out = await buildElectron();
+    const preload = fs.readFileSync(out.preload, 'utf8');
+    expect([...new Set(preload.match(/require\("[^"]+"\)/g))]).toEqual(['require("electron")']);
+    expect(preload).toContain('exposeInMainWorld');
+    const main = fs.readFileSync(out.main, 'utf8');
+    for (const external of ['better-sqlite3', 'sqlite-vec', 'electron']) expect(main).toContain(`require("${external}")`);
+  }, 60_000);
+});
+
+describe('npm start without the Electron runtime', () => {
+  it('knows the runtime is missing here and why', () => {
+    const runtime = electronBinary();
+    expect(runtime.path).toBeNull();
+    expect('reason' in runtime && runtime.reason).toMatch(/Electron .* (never downloaded|missing)/);
+  });
+
+  it('says so in one sentence and starts browser mode, printing the URL', async () => {
+    const db = tempDbPath('quire-start-');
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/start.ts'), '--no-build', '--port', '0'], {
+      cwd: ROOT,
+      env: { ...process.env, QUIRE_DB: db.file },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    try {
+      const deadline = Date.now() + 30_000;
+      while (!/Quire is running at/.test(stdout) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+      expect(stdout).toMatch(/^Quire is running at http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{20,}$/m);
+      const first = stderr.split('\n')[0]!;
+      expect(first).toMatch(/^Quire: Electron .*, so Quire opens in your browser instead \(browser mode\)\.$/);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.on('exit', r));
+      db.dispose();
+    }
+  }, 40_000);
+});

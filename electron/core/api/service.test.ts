@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { NotesFolder } from '../../../test/support/notes';
+import { openDatabase, type Db } from '../db/open';
+import { importFolder } from '../ingest/pipeline';
+import { dispatch } from './dispatch';
+import { createService, type ShellActions } from './service';
+
+let notes: NotesFolder;
+let db: Db;
+beforeEach(() => {
+  notes = new NotesFolder();
+  db = openDatabase(':memory:');
+});
+afterEach(() => {
+  db.close();
+  notes.dispose();
+});
+
+const service = (shell?: ShellActions) =>
+  createService({ db, emit: () => {}, sampleNotesDir: notes.root, sampleQuestionsFile: path.join(notes.root, 'none.json'), ...(shell ? { shell } : {}) });
+
+describe('desktop-only actions', () => {
+  it('browser mode answers "not supported" and opens nothing', async () => {
+    const { handlers } = service();
+    expect(await dispatch(handlers, 'chooseFolder', {})).toEqual({ ok: true, value: { supported: false, path: null } });
+    expect((await dispatch(handlers, 'status', {})) as { value: { desktop: boolean } }).toMatchObject({ value: { desktop: false } });
+  });
+
+  it('opens a cited file only as its real path inside the imported folder', async () => {
+    notes.write('ops/keys.md', '# Keys\n\nRotate them.\n');
+    await importFolder(db, notes.root, { embedding: null });
+    const chunkId = db.prepare('SELECT id FROM chunks').pluck().get() as string;
+    const openPath = vi.fn(async () => true);
+    const { handlers } = service({ chooseFolder: async () => '/picked', openPath });
+    expect(await dispatch(handlers, 'openSourceFile', { chunkId })).toEqual({ ok: true, value: { supported: true, opened: true } });
+    expect(openPath).toHaveBeenCalledWith(fs.realpathSync(notes.path('ops/keys.md')));
+    expect(await dispatch(handlers, 'chooseFolder', {})).toEqual({ ok: true, value: { supported: true, path: '/picked' } });
+  });
+
+  it('refuses when the indexed path now leads outside the folder', async () => {
+    notes.write('a.md', '# A\n\nText.\n');
+    await importFolder(db, notes.root, { embedding: null });
+    const chunkId = db.prepare('SELECT id FROM chunks').pluck().get() as string;
+    // The file was replaced by a link pointing out of the folder since it was imported.
+    const outside = new NotesFolder('quire-outside-');
+    try {
+      outside.write('secret.md', 'x');
+      fs.rmSync(notes.path('a.md'));
+      fs.symlinkSync(outside.path('secret.md'), notes.path('a.md'));
+      const openPath = vi.fn(async () => true);
+      const res = await dispatch(service({ chooseFolder: async () => null, openPath }).handlers, 'openSourceFile', { chunkId });
+      expect(res).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+      expect(openPath).not.toHaveBeenCalled();
+    } finally {
+      outside.dispose();
+    }
+  });
+});

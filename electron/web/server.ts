@@ -65,6 +65,7 @@ import { API, type ApiEvent } from '../../shared/contract';
 import { dispatch } from '../core/api/dispatch';
 import { createService } from '../core/api/service';
 import type { Db } from '../core/db/open';
+import { CONTENT_SECURITY_POLICY, contentTypeFor } from '../../shared/renderer-serving';
 
 export interface BrowserModeOptions {
   db: Db;
@@ -96,42 +97,7 @@ const SSE_RETRY_MS = 2000;
 /** A client this far behind on events is dropped rather than buffered without bound. */
 const SSE_MAX_BACKLOG = 16 * 1024 * 1024;
 
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'none'",
-].join('; ');
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.ttf': 'font/ttf',
-  '.txt': 'text/plain; charset=utf-8',
-  '.wasm': 'application/wasm',
-};
-
-export function contentTypeFor(file: string): string {
-  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-}
+export { CONTENT_SECURITY_POLICY };
 
 const NOT_BUILT_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Quire — renderer not built</title>

@@ -1,0 +1,256 @@
+import type { CitationCheck } from '../../../shared/answer';
+import type { Question } from './questions';
+
+/** One retrieved chunk, in rank order. */
+export interface RetrievedChunk {
+  chunkId: string;
+  text: string;
+}
+
+/** What the chat model produced for one question (absent when no chat model ran). */
+export interface AnswerOutcome {
+  text: string;
+  refused: boolean;
+  citations: Array<{ chunkId: string; check: CitationCheck }>;
+  /** Text of cited chunks by id; a cited id missing here falls back to the retrieved list. */
+  citedTexts: Record<string, string>;
+  /** Our calibrated estimate of the prompt's size in tokens. */
+  estimatedTokens: number;
+  /** Ollama's prompt_eval_count, when it reported one. */
+  reportedTokens: number | null;
+  truncated: boolean;
+  generateMs: number;
+  tokensPerSecond: number | null;
+}
+
+/** One run of one question (`repeat` numbers runs of the same question; any distinct values). */
+export interface QuestionOutcome {
+  questionId: string;
+  repeat: number;
+  /** Ranked retrieval, best first. */
+  retrieved: RetrievedChunk[];
+  /** Cut-off for hitK and reciprocalRank: only the first k retrieved chunks count. */
+  k: number;
+  retrieveMs: number;
+  answer?: AnswerOutcome;
+}
+
+export interface RetrievalScore {
+  hit1: boolean;
+  hitK: boolean;
+  /** 1/rank of the first chunk (within the top k) containing chunkFact, else 0. */
+  reciprocalRank: number;
+}
+
+export interface AnswerScore {
+  /**
+   * answerRegex (flag i) tested against the answer with whitespace runs collapsed to one space, so a
+   * line break inside the fact still matches. null when unanswerable or without answerRegex.
+   */
+  answerHasFact: boolean | null;
+  /** Share of citations whose check is not 'unknown-source'; null without citations. */
+  citationValid: number | null;
+  /** Share of citations checked 'supported'; null without citations. */
+  supportedCitationRate: number | null;
+  /** null when the question is unanswerable or has no chunkFact. */
+  citesFact: boolean | null;
+  refused: boolean;
+  estimatedTokens: number;
+  reportedTokens: number | null;
+  truncated: boolean;
+  generateMs: number;
+  tokensPerSecond: number | null;
+  /** Answer text lower-cased with whitespace collapsed, for comparing repeats. */
+  normalisedText: string;
+}
+
+export interface QuestionScore {
+  questionId: string;
+  repeat: number;
+  answerable: boolean;
+  /** null unless the question is answerable and has a chunkFact. */
+  retrieval: RetrievalScore | null;
+  retrieveMs: number;
+  /** null when no answer was generated. */
+  answer: AnswerScore | null;
+}
+
+export interface StageLatency {
+  p50: number | null;
+  p95: number | null;
+}
+
+/**
+ * Aggregate metrics for one configuration. Rates are fractions in [0, 1]; null means nothing was
+ * eligible (e.g. no chat model ran), which is distinct from 0.
+ */
+export interface BenchMetrics {
+  hit1: number | null;
+  hitK: number | null;
+  mrr: number | null;
+  answerHasFact: number | null;
+  citationValid: number | null;
+  supportedCitationRate: number | null;
+  citesFact: number | null;
+  refusalAccuracy: number | null;
+  falseRefusals: number | null;
+  promptTokens: { estimated: number | null; reported: number | null };
+  /** Count of answers with truncation suspected; null when no answer was generated. */
+  truncations: number | null;
+  latencyMs: { retrieve: StageLatency; generate: StageLatency };
+  tokensPerSecond: number | null;
+  /** Questions whose normalised answer differed between repeats; null when no question had two answered repeats. */
+  changedAcrossRepeats: number | null;
+}
+
+/** Collapses every whitespace run (line breaks included) to one space, trimmed. */
+function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Lower-cases, applies NFC and collapses every whitespace run to one space, trimmed. */
+export function normaliseText(text: string): string {
+  return text.normalize('NFC').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** Whether `text` contains `fact`, case-insensitive and whitespace-normalised. */
+export function containsFact(text: string, fact: string): boolean {
+  const f = normaliseText(fact);
+  return f.length > 0 && normaliseText(text).includes(f);
+}
+
+export function scoreQuestion(question: Question, outcome: QuestionOutcome): QuestionScore {
+  if (question.id !== outcome.questionId) {
+    throw new Error(`outcome for "${outcome.questionId}" scored against question "${question.id}"`);
+  }
+  const { chunkFact, answerRegex, answerable } = question.expect;
+
+  let retrieval: RetrievalScore | null = null;
+  if (answerable && chunkFact !== undefined) {
+    const topK = outcome.retrieved.slice(0, Math.max(0, outcome.k));
+    const firstHit = topK.findIndex((c) => containsFact(c.text, chunkFact));
+    retrieval = {
+      hit1: firstHit === 0,
+      hitK: firstHit >= 0,
+      reciprocalRank: firstHit >= 0 ? 1 / (firstHit + 1) : 0,
+    };
+  }
+
+  let answer: AnswerScore | null = null;
+  const a = outcome.answer;
+  if (a) {
+    const n = a.citations.length;
+    const textOf = (id: string): string | undefined =>
+      a.citedTexts[id] ?? outcome.retrieved.find((c) => c.chunkId === id)?.text;
+    answer = {
+      answerHasFact:
+        answerable && answerRegex !== undefined ? new RegExp(answerRegex, 'i').test(collapseWhitespace(a.text)) : null,
+      citationValid: n === 0 ? null : a.citations.filter((c) => c.check !== 'unknown-source').length / n,
+      supportedCitationRate: n === 0 ? null : a.citations.filter((c) => c.check === 'supported').length / n,
+      citesFact:
+        answerable && chunkFact !== undefined
+          ? a.citations.some((c) => {
+              const t = textOf(c.chunkId);
+              return t !== undefined && containsFact(t, chunkFact);
+            })
+          : null,
+      refused: a.refused,
+      estimatedTokens: a.estimatedTokens,
+      reportedTokens: a.reportedTokens,
+      truncated: a.truncated,
+      generateMs: a.generateMs,
+      tokensPerSecond: a.tokensPerSecond,
+      normalisedText: normaliseText(a.text),
+    };
+  }
+
+  return { questionId: question.id, repeat: outcome.repeat, answerable, retrieval, retrieveMs: outcome.retrieveMs, answer };
+}
+
+/** Scores every outcome against its question; throws on an unknown question id or a repeated (id, repeat). */
+export function scoreOutcomes(questions: Question[], outcomes: QuestionOutcome[]): QuestionScore[] {
+  const byId = new Map(questions.map((q) => [q.id, q]));
+  return outcomes.map((o) => {
+    const q = byId.get(o.questionId);
+    if (!q) throw new Error(`outcome for unknown question "${o.questionId}"`);
+    return scoreQuestion(q, o);
+  });
+}
+
+/**
+ * Nearest-rank percentile: the smallest value such that at least p% of the values are ≤ it, i.e.
+ * the value at 1-based rank ceil(p/100 × n) of the ascending list (rank 1 for p = 0). Always one of
+ * the inputs, never interpolated. null for an empty list.
+ */
+export function percentileNearestRank(values: readonly number[], p: number): number | null {
+  if (!(p >= 0 && p <= 100)) throw new RangeError(`percentile must be in [0, 100], got ${p}`);
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((x, y) => x - y);
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1] ?? null;
+}
+
+function mean(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  let sum = 0;
+  for (const v of values) sum += v;
+  return sum / values.length;
+}
+
+const rate = (flags: readonly boolean[]): number | null => mean(flags.map((f) => (f ? 1 : 0)));
+const notNull = <T>(v: T | null): v is T => v !== null;
+
+/**
+ * Aggregates scores of one configuration. Each (question, repeat) is one sample, so with equal
+ * repeats per question every mean equals the mean of per-question means.
+ */
+export function aggregate(scores: readonly QuestionScore[]): BenchMetrics {
+  const seen = new Set<string>();
+  for (const s of scores) {
+    const key = JSON.stringify([s.questionId, s.repeat]);
+    if (seen.has(key)) throw new Error(`question "${s.questionId}" repeat ${s.repeat} scored twice`);
+    seen.add(key);
+  }
+
+  const retrievals = scores.map((s) => s.retrieval).filter(notNull);
+  const answered = scores.filter((s): s is QuestionScore & { answer: AnswerScore } => s.answer !== null);
+  const answers = answered.map((s) => s.answer);
+
+  // Group answered repeats per question, in first-seen order.
+  const textsById = new Map<string, Set<string>>();
+  const countById = new Map<string, number>();
+  for (const s of answered) {
+    const set = textsById.get(s.questionId) ?? new Set<string>();
+    set.add(s.answer.normalisedText);
+    textsById.set(s.questionId, set);
+    countById.set(s.questionId, (countById.get(s.questionId) ?? 0) + 1);
+  }
+  const repeatedIds = [...countById].filter(([, c]) => c >= 2).map(([id]) => id);
+
+  const generateMs = answers.map((a) => a.generateMs);
+  const retrieveMs = scores.map((s) => s.retrieveMs);
+
+  return {
+    hit1: rate(retrievals.map((r) => r.hit1)),
+    hitK: rate(retrievals.map((r) => r.hitK)),
+    mrr: mean(retrievals.map((r) => r.reciprocalRank)),
+    answerHasFact: rate(answers.map((a) => a.answerHasFact).filter(notNull)),
+    citationValid: mean(answers.map((a) => a.citationValid).filter(notNull)),
+    supportedCitationRate: mean(answers.map((a) => a.supportedCitationRate).filter(notNull)),
+    citesFact: rate(answers.map((a) => a.citesFact).filter(notNull)),
+    refusalAccuracy: rate(answered.filter((s) => !s.answerable).map((s) => s.answer.refused)),
+    falseRefusals: rate(answered.filter((s) => s.answerable).map((s) => s.answer.refused)),
+    promptTokens: {
+      estimated: mean(answers.map((a) => a.estimatedTokens)),
+      reported: mean(answers.map((a) => a.reportedTokens).filter(notNull)),
+    },
+    truncations: answers.length === 0 ? null : answers.filter((a) => a.truncated).length,
+    latencyMs: {
+      retrieve: { p50: percentileNearestRank(retrieveMs, 50), p95: percentileNearestRank(retrieveMs, 95) },
+      generate: { p50: percentileNearestRank(generateMs, 50), p95: percentileNearestRank(generateMs, 95) },
+    },
+    tokensPerSecond: mean(answers.map((a) => a.tokensPerSecond).filter(notNull)),
+    changedAcrossRepeats:
+      repeatedIds.length === 0 ? null : repeatedIds.filter((id) => (textsById.get(id)?.size ?? 0) > 1).length,
+  };
+}

@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { escapeRegex, parseQuestionSet } from './questions';
+
+const json = (v: unknown) => JSON.stringify(v);
+
+describe('parseQuestionSet: accepted forms', () => {
+  it('reads the nested form', () => {
+    const qs = parseQuestionSet(
+      json([
+        { id: 'a', question: 'Q a?', expect: { chunkFact: 'every 90 days', answerRegex: '90 ?days', answerable: true } },
+        { id: 'b', question: 'Q b?', expect: { answerable: false }, file: 'notes/b.md' },
+        { id: 'c', question: 'Q c?', expect: { answerRegex: 'x', answerable: true } },
+      ]),
+    );
+    expect(qs).toEqual([
+      { id: 'a', question: 'Q a?', expect: { chunkFact: 'every 90 days', answerRegex: '90 ?days', answerable: true } },
+      { id: 'b', question: 'Q b?', expect: { answerable: false }, file: 'notes/b.md' },
+      { id: 'c', question: 'Q c?', expect: { answerRegex: 'x', answerable: true } },
+    ]);
+  });
+
+  it('reads the flat form inside { questions }, treating null as absent', () => {
+    const qs = parseQuestionSet(
+      json({
+        questions: [
+          { id: 'p', question: 'Price?', chunk_fact: 'costs $5.00 (net)', answer_fact: '$5.00 (net)', answerable: true, file: 'p.md' },
+          { id: 'u', question: 'Unknown?', chunk_fact: null, answer_fact: null, answerable: false, file: null },
+        ],
+      }),
+    );
+    expect(qs).toEqual([
+      { id: 'p', question: 'Price?', expect: { chunkFact: 'costs $5.00 (net)', answerRegex: '\\$5\\.00 \\(net\\)', answerable: true }, file: 'p.md' },
+      { id: 'u', question: 'Unknown?', expect: { answerable: false } },
+    ]);
+  });
+
+  it('turns answer_fact into a regex matching that text literally', () => {
+    const [q] = parseQuestionSet(json([{ id: 'p', question: 'Q?', answer_fact: 'a.b*[c]? ^$ {2} (x|y) \\ /', answerable: true }]));
+    const re = new RegExp(q!.expect.answerRegex!, 'i');
+    expect(re.test('so A.B*[C]? ^$ {2} (X|Y) \\ / it is')).toBe(true);
+    expect(re.test('aXbbbc ^$ {2} x \\ /')).toBe(false);
+    expect(escapeRegex('1+1=2')).toBe('1\\+1=2');
+  });
+
+  it('accepts the sample question set shipped in resources/', () => {
+    const text = readFileSync(new URL('../../../resources/sample-questions.json', import.meta.url), 'utf8');
+    const qs = parseQuestionSet(text, 'sample-questions.json');
+    expect(qs.length).toBe(7);
+    expect(qs.filter((q) => !q.expect.answerable).map((q) => q.id)).toEqual(['vault-password', 'office-wifi']);
+  });
+});
+
+describe('parseQuestionSet: problems', () => {
+  const ok = { id: 'a', question: 'Q?', expect: { chunkFact: 'f', answerable: true } };
+  const regexError = (() => {
+    try {
+      new RegExp('(', 'i');
+    } catch (e) {
+      return (e as Error).message;
+    }
+    throw new Error('"(" should not compile');
+  })();
+
+  const one = (problem: string) => `test.json: 1 problem:\n  - ${problem}`;
+
+  it.each<[string, unknown[], string]>([
+    ['empty question', [{ ...ok, question: '  ' }], 'entry 1 (id "a"): "question" must be a non-empty string'],
+    ['missing question', [{ id: 'a', expect: ok.expect }], 'entry 1 (id "a"): "question" must be a non-empty string'],
+    ['numeric id', [{ ...ok, id: 5 }], 'entry 1: "id" must be a non-empty string'],
+    ['expect not an object', [{ ...ok, expect: 'yes' }], 'entry 1 (id "a"): "expect" must be an object'],
+    ['answerable as a string', [{ ...ok, expect: { chunkFact: 'f', answerable: 'true' } }], 'entry 1 (id "a"): "expect.answerable" must be true or false'],
+    ['flat without answerable', [{ id: 'a', question: 'Q?', chunk_fact: 'f' }], 'entry 1 (id "a"): "answerable" must be true or false'],
+    ['empty chunkFact', [{ ...ok, expect: { chunkFact: '', answerable: true } }], 'entry 1 (id "a"): "expect.chunkFact" must be a non-empty string'],
+    ['file not a string', [{ ...ok, file: 3 }], 'entry 1 (id "a"): "file" must be a non-empty string'],
+    ['bad regex', [{ ...ok, expect: { answerRegex: '(', answerable: true } }], `entry 1 (id "a"): "expect.answerRegex" is not a valid regular expression (${regexError})`],
+    ['answerable without facts (nested)', [{ ...ok, expect: { answerable: true } }], 'entry 1 (id "a"): answerable question needs "expect.chunkFact" or "expect.answerRegex"'],
+    ['answerable without facts (flat)', [{ id: 'a', question: 'Q?', answerable: true }], 'entry 1 (id "a"): answerable question needs "chunk_fact" or "answer_fact"'],
+    ['unanswerable with chunkFact', [{ ...ok, expect: { chunkFact: 'f', answerable: false } }], 'entry 1 (id "a"): unanswerable question must not have "expect.chunkFact"'],
+    ['unanswerable with chunk_fact', [{ id: 'a', question: 'Q?', chunk_fact: 'f', answerable: false }], 'entry 1 (id "a"): unanswerable question must not have "chunk_fact"'],
+    ['duplicate id', [ok, { ...ok, question: 'again?' }], 'entry 2 (id "a"): duplicate id (first used by entry 1)'],
+    ['entry not an object', ['what?'], 'entry 1: must be an object'],
+  ])('%s', (_name, entries, problem) => {
+    expect(() => parseQuestionSet(json(entries), 'test.json')).toThrow(new Error(one(problem)));
+  });
+
+  it('reports every problem in one entry and across entries, numbered from 1', () => {
+    const text = json([ok, { id: 'b', question: '', expect: {} }, { id: 'c', question: 'Q?', expect: { answerable: true } }]);
+    expect(() => parseQuestionSet(text, 'test.json')).toThrow(
+      new Error(
+        [
+          'test.json: 3 problems:',
+          '  - entry 2 (id "b"): "question" must be a non-empty string',
+          '  - entry 2 (id "b"): "expect.answerable" must be true or false',
+          '  - entry 3 (id "c"): answerable question needs "expect.chunkFact" or "expect.answerRegex"',
+        ].join('\n'),
+      ),
+    );
+  });
+
+  it('lists the first 20 problems and counts the rest', () => {
+    const entries = Array.from({ length: 23 }, (_, i) => ({ id: `q${i + 1}`, question: '', expect: ok.expect }));
+    let message = '';
+    try {
+      parseQuestionSet(json(entries));
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    const lines = message.split('\n');
+    expect(lines[0]).toBe('question set: 23 problems:');
+    expect(lines.length).toBe(22);
+    expect(lines[20]).toBe('  - entry 20 (id "q20"): "question" must be a non-empty string');
+    expect(lines[21]).toBe('  … and 3 more');
+  });
+
+  it.each([
+    ['not JSON', '{', /^test\.json: 1 problem:\n {2}- not valid JSON \(.+\)$/],
+    ['a bare object', json({ id: 'a' }), /top level must be an array of questions or an object with a "questions" array$/],
+    ['an empty list', json({ questions: [] }), /- contains no questions$/],
+  ])('rejects %s', (_name, text, pattern) => {
+    expect(() => parseQuestionSet(text, 'test.json')).toThrow(pattern);
+  });
+});

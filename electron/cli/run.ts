@@ -5,6 +5,7 @@ import { createOutput } from './output';
 import { askCommand } from './commands/ask';
 import { doctorCommand } from './commands/doctor';
 import { embedCommand } from './commands/embed';
+import { evalCommand } from './commands/eval';
 import { forgetCommand } from './commands/forget';
 import { importCommand } from './commands/import';
 import { searchCommand } from './commands/search';
@@ -27,6 +28,9 @@ Commands:
       --model NAME      chat model in Ollama (default llama3.2; remembered)
       --k N             the most passages to send (default 6; fewer if they do not fit)
       --num-ctx N       context window to ask Ollama for (default: the model's, up to 8192)
+  eval <questions.json> --docs DIR   score configurations on your own question set
+      --chat-models a,b --embed-models x,y --chunkers heading:256,fixed:128/25
+      --k 3,5 --modes lexical,hybrid --repeat N --out report.json
   embed             add vectors for documents that lack them (no file is re-read)
   status            what is indexed, and whether Ollama is reachable
   doctor            check the index is whole; exits 1 if not
@@ -52,6 +56,13 @@ export async function main(argv: string[]): Promise<number> {
         k: { type: 'string' },
         mode: { type: 'string' },
         'num-ctx': { type: 'string' },
+        docs: { type: 'string' },
+        'chat-models': { type: 'string' },
+        'embed-models': { type: 'string' },
+        chunkers: { type: 'string' },
+        modes: { type: 'string' },
+        repeat: { type: 'string' },
+        out: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -94,6 +105,17 @@ export async function main(argv: string[]): Promise<number> {
         return await searchCommand(ctx, needsArg('query'), { k: v.k, mode: v.mode });
       case 'ask':
         return await askCommand(ctx, needsArg('question'), { k: v.k, model: v.model, numCtx: v['num-ctx'] });
+      case 'eval':
+        return await evalCommand(ctx, needsArg('questions file'), {
+          docs: v.docs,
+          chatModels: v['chat-models'],
+          embedModels: v['embed-models'],
+          chunkers: v.chunkers,
+          k: v.k,
+          modes: v.modes,
+          repeat: v.repeat,
+          out: v.out,
+        });
       case 'embed':
         return await embedCommand(ctx, { model: v.model, batch: v.batch });
       case 'status':

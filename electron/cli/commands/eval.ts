@@ -57,11 +57,17 @@ export async function evalCommand(ctx: CliContext, questionsFile: string, flags:
     onProgress: (done, total, label) => ctx.out.progress(total ? done / total : 0, `${done}/${total} · ${label}`),
   });
   const ollamaVersion = await ctx.gateway.version(AbortSignal.timeout(3000)).catch(() => null);
+  // Which exact weights produced these numbers: a re-pulled model changes its digest.
+  const digests: Record<string, string | null> = {};
+  for (const model of [...grid.chatModels, ...grid.embedModels]) {
+    digests[model] = await ctx.gateway.modelInfo(model).then((m) => m.digest, () => null);
+  }
   const document = {
     ...report,
     run: {
       quire: (JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version,
       ollama: ollamaVersion,
+      models: digests,
       host: os.hostname(),
       at: new Date().toISOString(),
       ms: Math.round(performance.now() - started),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SEARCH_MODES } from './search';
 
 /**
  * The one API contract between the UI and the engine. Every method is declared here once with
@@ -13,6 +14,10 @@ export const ErrorShape = z.object({ code: z.string(), message: z.string() });
 const Lines = z.tuple([z.number().int(), z.number().int()]);
 const JobRef = z.object({ jobId: z.string() });
 const Empty = z.object({}).strict();
+const SearchModeSchema = z.enum(SEARCH_MODES);
+
+// The engine's own types are inferred from these schemas (shared/answer.ts, shared/search.ts,
+// electron/core/ingest/types.ts), so the shape is written down once.
 
 export const ImportProgressSchema = z.object({
   phase: z.enum(['scanning', 'indexing', 'embedding', 'cleaning', 'done']),
@@ -31,7 +36,10 @@ export const ImportReportSchema = z.object({
   embedded: z.number(),
   embedRequests: z.number(),
   errors: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })),
-  skipped: z.array(z.object({ path: z.string(), reason: z.string(), message: z.string().optional() })),
+  skipped: z.array(
+    z.object({ path: z.string(), reason: z.enum(['unsupported-type', 'too-large', 'symlink-outside-root', 'symlink-loop', 'unreadable']), message: z.string().optional() }),
+  ),
+  /** ok: vectors written; off: not asked for; unavailable: Ollama or the model could not be used. */
   embedding: z.object({ model: z.string(), status: z.enum(['ok', 'off', 'unavailable']), error: ErrorShape.optional() }),
   cancelled: z.boolean(),
   ms: z.number(),
@@ -40,21 +48,30 @@ export const ImportReportSchema = z.object({
 export const SearchResultSchema = z.object({
   chunkId: z.string(),
   documentId: z.string(),
+  /** Relative to the imported folder, '/'-separated. */
   path: z.string(),
+  /** The collection (imported folder) the document belongs to. */
   root: z.string(),
   heading: z.string(),
+  /** 1-based inclusive line range in the source file. */
   lines: Lines,
   text: z.string(),
+  /** Reciprocal-rank-fusion score (also in single-list modes, so scores compare across modes). */
   score: z.number(),
   lexicalRank: z.number().nullable(),
   denseRank: z.number().nullable(),
+  /** L2 distance to the query for dense candidates (unit vectors: 0 = same direction). */
   distance: z.number().nullable(),
+  /** Injection flags found in the chunk at import (empty when clean). */
   flags: z.array(z.string()),
 });
 
 export const SearchResponseSchema = z.object({
-  mode: z.enum(['lexical', 'dense', 'hybrid']),
-  fallback: z.object({ requested: z.enum(['lexical', 'dense', 'hybrid']), reason: z.string(), code: z.string() }).optional(),
+  /** The mode actually used. */
+  mode: SearchModeSchema,
+  /** The mode asked for, when it could not be honoured, and why. */
+  fallback: z.object({ requested: SearchModeSchema, reason: z.string(), code: z.string() }).optional(),
+  /** The embedding model whose table was queried, if any. */
   embedModel: z.string().nullable(),
   embedDigest: z.string().nullable(),
   results: z.array(SearchResultSchema),
@@ -70,14 +87,20 @@ export const CandidateSchema = z.object({
   denseRank: z.number().nullable(),
   distance: z.number().nullable(),
   score: z.number(),
+  /** Sent to the model as a source. */
   sent: z.boolean(),
+  /** Why a candidate was not sent. */
   dropped: z.enum(['budget', 'distance', 'k']).optional(),
+  /** Injection flags found in the chunk at import. */
   flags: z.array(z.string()),
 });
 
 export const BudgetSchema = z.object({
+  /** Our tokenizer's count of the prompt, before calibration. */
   raw: z.number(),
+  /** raw × calibration ratio: what we expect Ollama to count. */
   estimated: z.number(),
+  /** Ollama's prompt_eval_count, once the reply is done. */
   reported: z.number().nullable(),
   ratio: z.number(),
   numCtx: z.number(),
@@ -99,15 +122,17 @@ export const AnswerResultSchema = z.object({
   runId: z.number(),
   status: z.enum(['answered', 'refused', 'error', 'cancelled']),
   question: z.string(),
+  /** The follow-up rewritten as a standalone query, when there was history. */
   standaloneQuery: z.string().nullable(),
   answer: z.string(),
   refused: z.boolean(),
+  /** The refusal came from Quire (no usable passage), so the model was never called. */
   refusedWithoutModel: z.boolean(),
   citations: z.array(CitationSchema),
   flags: z.array(z.enum(['uncited', 'unknown-source', 'unsupported-citation', 'truncation-suspected', 'injection-in-sources', 'length-limit'])),
   budget: BudgetSchema.nullable(),
   retrieval: z.array(CandidateSchema),
-  retrievalMode: z.enum(['lexical', 'dense', 'hybrid']),
+  retrievalMode: SearchModeSchema,
   latencyMs: z.object({ retrieve: z.number(), rewrite: z.number(), generate: z.number(), total: z.number(), firstToken: z.number().nullable() }),
   ollama: z.object({ promptEvalCount: z.number().nullable(), evalCount: z.number().nullable(), doneReason: z.string().nullable(), tokensPerSecond: z.number().nullable() }),
   model: z.object({ chat: z.string(), chatDigest: z.string().nullable(), embed: z.string().nullable(), embedDigest: z.string().nullable() }),
@@ -116,7 +141,7 @@ export const AnswerResultSchema = z.object({
 
 export const AskEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('rewrite'), standaloneQuery: z.string() }),
-  z.object({ type: z.literal('retrieval'), mode: z.enum(['lexical', 'dense', 'hybrid']), candidates: z.array(CandidateSchema), note: z.string().nullable() }),
+  z.object({ type: z.literal('retrieval'), mode: SearchModeSchema, candidates: z.array(CandidateSchema), note: z.string().nullable() }),
   z.object({ type: z.literal('budget'), budget: BudgetSchema }),
   z.object({ type: z.literal('token'), text: z.string() }),
   z.object({ type: z.literal('done'), result: AnswerResultSchema }),
@@ -190,7 +215,7 @@ export const API = {
   library: method(Empty, z.object({ collections: z.array(CollectionSchema) })),
   removeCollection: method(z.object({ collectionId: z.string().min(1).max(64) }).strict(), z.object({ documents: z.number() })),
   search: method(
-    z.object({ query: z.string().min(1).max(2000), k: z.number().int().min(1).max(100).optional(), mode: z.enum(['lexical', 'dense', 'hybrid']).optional() }).strict(),
+    z.object({ query: z.string().min(1).max(2000), k: z.number().int().min(1).max(100).optional(), mode: SearchModeSchema.optional() }).strict(),
     SearchResponseSchema,
   ),
   ask: method(

@@ -12,7 +12,7 @@ import {
   resolveAppRequest,
   serveAppRequest,
 } from './app-protocol';
-import { CONTENT_SECURITY_POLICY } from './csp';
+import { CONTENT_SECURITY_POLICY } from '../../shared/renderer-serving';
 
 let tmp: string;
 let root: string;

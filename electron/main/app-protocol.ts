@@ -9,8 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Protocol } from 'electron';
 import { APP_ORIGIN, APP_SCHEME, parseAppUrl } from './app-origin';
-import { contentTypeFor } from './content-types';
-import { CONTENT_SECURITY_POLICY } from './csp';
+import { CONTENT_SECURITY_POLICY, contentTypeFor } from '../../shared/renderer-serving';
 
 export { APP_HOST, APP_INDEX_URL, APP_ORIGIN, APP_SCHEME } from './app-origin';
 

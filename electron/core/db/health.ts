@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { documentsMissingVectors } from './documents';
 import { getActiveEmbeddingModel, listEmbeddingModels, type EmbeddingModelRow } from './embedding-models';
 import { schemaVersion } from './migrate';
 import type { Db } from './open';
@@ -93,11 +94,7 @@ export interface IndexStatus {
 export function indexStatus(db: Db, file?: string): IndexStatus {
   const active = getActiveEmbeddingModel(db);
   const count = (sql: string, ...p: unknown[]) => db.prepare(sql).pluck().get(...p) as number;
-  const needs = count(
-    `SELECT count(*) FROM documents d WHERE d.status = 'ready' AND d.chunk_count > 0
-       AND NOT EXISTS (SELECT 1 FROM document_embeddings e WHERE e.document_id = d.id AND e.model_id = ?)`,
-    active?.id ?? -1,
-  );
+  const needs = documentsMissingVectors(db, active?.id ?? -1).length;
   const byStatus = (s: string) => count('SELECT count(*) FROM documents WHERE status = ?', s);
   const models = listEmbeddingModels(db).map((m) => ({ name: m.name, digest: m.digest, dimension: m.dimension, vectors: count(`SELECT count(*) FROM ${m.tableName}`), id: m.id }));
   const activeRow = models.find((m) => m.id === active?.id);

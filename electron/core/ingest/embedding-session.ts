@@ -2,7 +2,7 @@ import type { QuireErrorShape } from '../../../shared/errors';
 import { toErrorShape } from '../../../shared/errors';
 import { activateEmbeddingModel, ensureEmbeddingModel, getActiveEmbeddingModel, type EmbeddingModelRow } from '../db/embedding-models';
 import { withTag } from '../ollama/gateway';
-import { writeDocumentVectors } from '../db/documents';
+import { documentsMissingVectors, writeDocumentVectors } from '../db/documents';
 import type { Db } from '../db/open';
 import { Embedder } from '../ollama/embedder';
 import type { OllamaGateway } from '../ollama/gateway';
@@ -87,13 +87,7 @@ export class EmbeddingSession {
     if (!this.row) return;
     const active = getActiveEmbeddingModel(this.db);
     if (active?.id === this.row.id) return;
-    const missing = this.db
-      .prepare(
-        `SELECT count(*) FROM documents d WHERE d.status = 'ready' AND d.chunk_count > 0
-           AND NOT EXISTS (SELECT 1 FROM document_embeddings e WHERE e.document_id = d.id AND e.model_id = ?)`,
-      )
-      .pluck()
-      .get(this.row.id) as number;
+    const missing = documentsMissingVectors(this.db, this.row.id).length;
     if (active === null || missing === 0) activateEmbeddingModel(this.db, this.row);
   }
 
@@ -105,16 +99,7 @@ export class EmbeddingSession {
       .prepare('SELECT id FROM embedding_models WHERE name = ? AND digest = ?')
       .pluck()
       .get(embedder.name, embedder.digest) as number | undefined;
-    const docIds = this.db
-      .prepare(
-        `SELECT d.id FROM documents d
-          WHERE d.status = 'ready' AND (@collection IS NULL OR d.collection_id = @collection)
-            AND EXISTS (SELECT 1 FROM chunks c WHERE c.document_id = d.id)
-            AND NOT EXISTS (SELECT 1 FROM document_embeddings e WHERE e.document_id = d.id AND e.model_id = @model)
-          ORDER BY d.collection_id, d.rel_path`,
-      )
-      .pluck()
-      .all({ collection: filter.collectionId ?? null, model: known ?? -1 }) as string[];
+    const docIds = documentsMissingVectors(this.db, known ?? -1, filter.collectionId);
     if (docIds.length === 0) return 0;
 
     const chunksOf = this.db.prepare('SELECT rowid, heading_path, text FROM chunks WHERE document_id = ? ORDER BY ordinal');

@@ -1,33 +1,8 @@
-import type { QuireErrorShape } from '../../../shared/errors';
+import type { z } from 'zod';
+import type { ImportProgressSchema, ImportReportSchema } from '../../../shared/contract';
 
-export type SkipReason = 'unsupported-type' | 'too-large' | 'symlink-outside-root' | 'symlink-loop' | 'unreadable';
-
-export interface ImportProgress {
-  phase: 'scanning' | 'indexing' | 'embedding' | 'cleaning' | 'done';
-  filesDone: number;
-  filesTotal: number;
-  chunks: number;
-  bytesDone: number;
-  bytesTotal: number;
-  currentFile: string | null;
-}
-
-export interface EmbeddingOutcome {
-  model: string;
-  /** ok: vectors written; off: not asked for; unavailable: Ollama or the model could not be used. */
-  status: 'ok' | 'off' | 'unavailable';
-  error?: QuireErrorShape;
-}
-
-export interface ImportReport {
-  collection: { id: string; root: string };
-  documents: { added: number; updated: number; unchanged: number; deleted: number; skipped: number; failed: number };
-  chunks: number;
-  embedded: number;
-  embedRequests: number;
-  errors: Array<{ path: string; code: string; message: string }>;
-  skipped: Array<{ path: string; reason: SkipReason; message?: string }>;
-  embedding: EmbeddingOutcome;
-  cancelled: boolean;
-  ms: number;
-}
+/** Shapes declared once, as schemas in the contract. */
+export type ImportProgress = z.infer<typeof ImportProgressSchema>;
+export type ImportReport = z.infer<typeof ImportReportSchema>;
+export type SkipReason = ImportReport['skipped'][number]['reason'];
+export type EmbeddingOutcome = ImportReport['embedding'];

@@ -1,2 +1,0 @@
-/** Content types for app:// responses: one table, shared with browser mode. */
-export { contentTypeFor } from '../../shared/renderer-serving';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EvalGridSchema, EvalReportSchema, EvalReportSummarySchema, QuestionSetRefSchema, QuestionSetSummarySchema, SavedQuestionSchema } from './eval';
 import { SEARCH_MODES } from './search';
 
 /**
@@ -241,6 +242,30 @@ export const API = {
   chooseFolder: method(Empty, z.object({ supported: z.boolean(), path: z.string().nullable() })),
   /** Opens a cited file in the system's app; only files inside an imported folder. */
   openSourceFile: method(z.object({ chunkId: z.string().min(1).max(100) }).strict(), z.object({ supported: z.boolean(), opened: z.boolean() })),
+
+  // The model bench.
+  /** The question sets available for a folder: saved from answers, and the folder's own file. */
+  questionSets: method(z.object({ collectionId: z.string().min(1).max(64) }).strict(), z.object({ sets: z.array(QuestionSetSummarySchema) })),
+  /** Validates a picked question-set file; INVALID_QUESTION_SET lists every bad entry. */
+  checkQuestionSet: method(z.object({ name: z.string().min(1).max(500), text: z.string().min(1).max(5_000_000) }).strict(), QuestionSetSummarySchema),
+  /**
+   * "Save as test": an answer becomes a bench question. With a cited chunk, the expectation is the
+   * passage of that chunk the citing sentence rests on; a refusal becomes an unanswerable question.
+   */
+  saveAsTest: method(
+    z.discriminatedUnion('expect', [
+      z.object({ expect: z.literal('fact'), question: z.string().min(1).max(4000), chunkId: z.string().min(1).max(100), sentence: z.string().max(4000) }).strict(),
+      z.object({ expect: z.literal('refusal'), question: z.string().min(1).max(4000) }).strict(),
+    ]),
+    SavedQuestionSchema,
+  ),
+  savedQuestions: method(Empty, z.object({ questions: z.array(SavedQuestionSchema) })),
+  deleteSavedQuestion: method(z.object({ id: z.string().min(1).max(200) }).strict(), z.object({ deleted: z.boolean() })),
+  /** Runs a question set over a grid of models and settings; progress and the result arrive as events. */
+  startEval: method(z.object({ collectionId: z.string().min(1).max(64), questionSet: QuestionSetRefSchema, grid: EvalGridSchema }).strict(), JobRef),
+  evalReports: method(Empty, z.object({ reports: z.array(EvalReportSummarySchema) })),
+  getEvalReport: method(z.object({ id: z.number().int().min(1) }).strict(), EvalReportSchema),
+  deleteEvalReport: method(z.object({ id: z.number().int().min(1) }).strict(), z.object({ deleted: z.boolean() })),
 } as const;
 
 export type Api = typeof API;
@@ -259,6 +284,8 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pull.done'), jobId: z.string(), error: ErrorShape.nullable() }),
   z.object({ type: z.literal('embed.progress'), jobId: z.string(), documents: z.number(), chunks: z.number() }),
   z.object({ type: z.literal('embed.done'), jobId: z.string(), chunks: z.number(), error: ErrorShape.nullable() }),
+  z.object({ type: z.literal('eval.progress'), jobId: z.string(), done: z.number(), total: z.number(), label: z.string() }),
+  z.object({ type: z.literal('eval.done'), jobId: z.string(), reportId: z.number().nullable(), error: ErrorShape.nullable() }),
   z.object({ type: z.literal('library.changed') }),
 ]);
 export type ApiEvent = z.infer<typeof EventSchema>;

@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   'TOO_LARGE',
   'CANCELLED',
   'INVALID_ARGUMENT',
+  'INVALID_QUESTION_SET',
+  'NOT_FOUND_IN_INDEX',
   'INTERNAL',
 ] as const;
 

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -150,5 +151,53 @@ describe('quire CLI', () => {
     const json = await quire(['import', path.join(notes.root, 'nope'), '--json']);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout).error.code).toBe('NOT_A_FOLDER');
+  });
+
+  it('eval --json prints the documented report; --rerun reproduces it, then names what changed', async () => {
+    const dir = path.dirname(db.file);
+    const questions = path.join(dir, 'questions.json');
+    fs.writeFileSync(
+      questions,
+      JSON.stringify([
+        { id: 'keys', question: 'How often are the deploy keys rotated?', chunk_fact: 'every ninety days', answer_fact: 'ninety days', answerable: true, file: 'ops/keys.md' },
+        { id: 'wifi', question: 'What is the office wifi password?', answerable: false },
+      ]),
+    );
+    const out = path.join(dir, 'report.json');
+    const first = await quire(['eval', questions, '--docs', notes.root, '--chat-models', 'llama3.2', '--chunkers', 'heading:256,fixed:64/8', '--modes', 'lexical,hybrid', '--k', '3', '--json', '--out', out]);
+    expect(first.code).toBe(0);
+    const report = JSON.parse(first.stdout);
+    expect(report.corpus).toEqual({ documents: 2, fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(report.questions).toEqual({ answerable: 1, unanswerable: 1 });
+    expect(report.configs).toHaveLength(4);
+    expect(Object.keys(report.configs[0].metrics)).toEqual(
+      expect.arrayContaining(['hit1', 'hitK', 'mrr', 'answerHasFact', 'citationValid', 'citesFact', 'refusalAccuracy', 'falseRefusals', 'promptTokens', 'truncations', 'latencyMs', 'tokensPerSecond', 'changedAcrossRepeats']),
+    );
+    expect(report.configs.map((c: { metrics: { hit1: number; refusalAccuracy: number } }) => [c.metrics.hit1, c.metrics.refusalAccuracy])).toEqual([[1, 1], [1, 1], [1, 1], [1, 1]]);
+    expect(JSON.parse(fs.readFileSync(out, 'utf8'))).toEqual(report);
+
+    const again = await quire(['eval', '--rerun', out]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/Reproduced .*report\.json: every score and answer is the same\./);
+    expect(again.stdout).toMatch(/heading:256 +3 +lexical +100% +100%/);
+
+    fs.writeFileSync(path.join(notes.root, 'ops/keys.md'), '# Keys\n\n## Rotation\n\nThe keys are rotated when someone remembers.\n');
+    try {
+      const changed = await quire(['eval', '--rerun', out, '--json']);
+      expect(changed.code).toBe(1);
+      const doc = JSON.parse(changed.stdout);
+      expect(doc.diff.same).toBe(false);
+      expect(doc.diff.corpus.after.fingerprint).not.toBe(report.corpus.fingerprint);
+      expect(doc.diff.metrics).toEqual(expect.arrayContaining([expect.objectContaining({ metric: 'hit1', before: 1, after: 0 })]));
+    } finally {
+      fs.writeFileSync(path.join(notes.root, 'ops/keys.md'), '# Keys\n\n## Rotation\n\nRotate the deploy keys every ninety days.\n');
+    }
+
+    const notAReport = await quire(['eval', '--rerun', questions]);
+    expect(notAReport.code).toBe(2);
+    expect(notAReport.stderr).toMatch(/is not a Quire eval report/);
+    const noDocs = await quire(['eval', questions]);
+    expect(noDocs.code).toBe(2);
+    expect(noDocs.stderr).toMatch(/needs --docs/);
   });
 });

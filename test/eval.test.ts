@@ -1,5 +1,9 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EvalGrid, EvalReport } from '../shared/eval';
+import { EvalReportSchema } from '../shared/eval';
+import { diffReports } from '../electron/core/eval/diff';
 import { parseQuestionSet } from '../electron/core/eval/questions';
 import { runEval } from '../electron/core/eval/run';
 import { OllamaGateway } from '../electron/core/ollama/gateway';
@@ -34,40 +38,50 @@ afterAll(async () => {
 });
 
 const gateway = () => new OllamaGateway({ host: ollama.url, retries: 0 });
+const evalOver = (grid: EvalGrid, workDir = path.dirname(work.file)) =>
+  runEval({ docs: notes.root, questions: QUESTIONS, questionSetName: 'test set', grid, gateway: gateway(), version: '9.9.9', workDir });
+const GRID: EvalGrid = { chatModels: ['llama3.2'], embedModels: ['embeddinggemma'], chunkers: ['heading:256'], ks: [3], modes: ['lexical', 'hybrid'], repeats: 2 };
 
 describe('runEval', () => {
-  it('scores every grid point, with answers from the chat model', async () => {
-    const report = await runEval({
-      docs: notes.root,
-      questions: QUESTIONS,
-      grid: { chatModels: ['llama3.2'], embedModels: ['embeddinggemma'], chunkers: [{ kind: 'heading', maxTokens: 256 }], ks: [3], modes: ['lexical', 'hybrid'], repeats: 2 },
-      gateway: gateway(),
-      workDir: path.dirname(work.file),
-    });
+  it('scores every grid point, with answers from the chat model, and records how to repeat it', async () => {
+    const report = await evalOver(GRID);
+    expect(EvalReportSchema.safeParse(report).success).toBe(true);
     expect(report.corpus.documents).toBe(3);
     expect(report.corpus.fingerprint).toMatch(/^[0-9a-f]{64}$/);
     expect(report.questions).toEqual({ answerable: 2, unanswerable: 1 });
     expect(report.configs.map((c) => c.mode)).toEqual(['lexical', 'hybrid']);
     for (const c of report.configs) {
-      expect(c).toMatchObject({ chatModel: 'llama3.2', embedModel: 'embeddinggemma', chunker: 'heading:256', k: 3 });
+      expect(c).toMatchObject({ chatModel: 'llama3.2', embedModel: 'embeddinggemma', chunker: 'heading:256', k: 3, errors: 0 });
       expect(c.metrics.hit1).toBe(1);
       expect(c.metrics.answerHasFact).toBe(1);
       expect(c.metrics.citationValid).toBe(1);
+      expect(c.metrics.citesFact).toBe(1);
       expect(c.metrics.refusalAccuracy).toBe(1);
       expect(c.metrics.falseRefusals).toBe(0);
       expect(c.metrics.changedAcrossRepeats).toBe(0);
+      expect(c.metrics.promptTokens.reported).toBeGreaterThan(0);
     }
     expect(report.perQuestion).toHaveLength(2 * 3 * 2);
+    const keys = report.perQuestion.find((q) => q.score.questionId === 'keys')!;
+    expect(keys.retrieved[0]).toMatchObject({ path: 'keys.md', hasFact: true, lines: [1, 3] });
+    expect(keys.retrieved[0]!.preview).toContain('every 90 days');
+    expect(keys.answer).toMatch(/90 days/);
+    expect(keys.citations.every((c) => c.check === 'supported')).toBe(true);
+    const wifi = report.perQuestion.find((q) => q.score.questionId === 'wifi')!;
+    expect(wifi.retrieved.every((r) => r.hasFact === null)).toBe(true);
+    expect(wifi.score.answer?.refused).toBe(true);
+
+    expect(report.run.quire).toBe('9.9.9');
+    expect(report.run.ollama).toMatch(/^\d+\.\d+/);
+    expect(Object.keys(report.run.models).sort()).toEqual(['embeddinggemma', 'llama3.2']);
+    expect(report.run.models['llama3.2']).toMatch(/^[0-9a-f]{64}$/);
+    expect(report.run.grid).toEqual(GRID);
+    expect(report.run.docs).toBe(notes.root);
+    expect(report.run.questionSet.questions).toEqual(QUESTIONS);
   });
 
   it('without a chat model: retrieval metrics only, answer metrics not run (null)', async () => {
-    const report = await runEval({
-      docs: notes.root,
-      questions: QUESTIONS,
-      grid: { chatModels: [], embedModels: ['embeddinggemma'], chunkers: [{ kind: 'heading', maxTokens: 256 }], ks: [1], modes: ['hybrid'], repeats: 1 },
-      gateway: gateway(),
-      workDir: path.dirname(work.file),
-    });
+    const report = await evalOver({ ...GRID, chatModels: [], ks: [1], modes: ['hybrid'], repeats: 1 });
     const m = report.configs[0]!.metrics;
     expect(report.configs[0]!.chatModel).toBeNull();
     expect(m.hit1).toBe(1);
@@ -75,5 +89,114 @@ describe('runEval', () => {
     expect(m.answerHasFact).toBeNull();
     expect(m.refusalAccuracy).toBeNull();
     expect(m.truncations).toBeNull();
+    expect(report.perQuestion.every((q) => q.answer === null && q.retrieved.length === 1)).toBe(true);
+  });
+
+  it('a rerun reproduces the same numbers; a changed document shows up as differences', async () => {
+    const dir = fs.mkdtempSync(path.join(path.dirname(work.file), 'rerun-'));
+    const grid: EvalGrid = { ...GRID, chunkers: ['heading:256', 'fixed:64/8'], repeats: 1 };
+    const first = await evalOver(grid, dir);
+    const calls = ollama.calls.entries.length;
+    const second = await evalOver(grid, dir);
+    // The indexes were reused: the rerun embedded only the questions, never a document again.
+    const embedInputs = ollama.calls.entries.slice(calls).filter((c) => c.path === '/api/embed').flatMap((c) => (c.body as { input: string[] }).input);
+    expect(embedInputs.some((t) => t.includes('Tomatoes need stakes'))).toBe(false);
+
+    const strip = (r: EvalReport) =>
+      r.configs.map((c) => ({ ...c, metrics: { ...c.metrics, latencyMs: null, tokensPerSecond: null } }));
+    expect(strip(second)).toEqual(strip(first));
+    expect(second.perQuestion.map((q) => [q.answer, q.retrieved, q.citations])).toEqual(first.perQuestion.map((q) => [q.answer, q.retrieved, q.citations]));
+    const same = diffReports(first, second);
+    expect(same).toMatchObject({ same: true, corpus: null, questionSet: null, versions: [], metrics: [], questions: [], configsOnlyBefore: [], configsOnlyAfter: [] });
+
+    notes.write('bread.md', '# Bread\n\nThe sourdough loaf bakes until golden.\n');
+    try {
+      const third = await evalOver(grid, dir);
+      const changed = diffReports(first, third);
+      expect(changed.same).toBe(false);
+      expect(changed.corpus?.after.fingerprint).not.toBe(first.corpus.fingerprint);
+      // The bread fact is gone: hit@1 falls from 1 to 1/2 in every configuration.
+      const hit1 = changed.metrics.filter((m) => m.metric === 'hit1');
+      expect(hit1).toHaveLength(4);
+      expect(hit1.every((m) => m.before === 1 && m.after === 0.5)).toBe(true);
+      expect(changed.questions.some((q) => q.questionId === 'bread' && q.what === 'answer')).toBe(true);
+    } finally {
+      notes.write('bread.md', '# Bread\n\nThe sourdough loaf bakes for twenty minutes.\n');
+    }
+  });
+
+  it('records a failing question and goes on: errors counted, answer metrics left to what did run', async () => {
+    const report = await evalOver({ ...GRID, chatModels: ['no-such-model'], modes: ['lexical'], repeats: 1 });
+    const c = report.configs[0]!;
+    // The wifi question finds no usable passage, so Quire refuses it without calling the model at all.
+    expect(c.errors).toBe(2);
+    expect(c.metrics.answerHasFact).toBeNull();
+    expect(c.metrics.refusalAccuracy).toBe(1);
+    expect(c.metrics.hit1).toBe(1);
+    expect(report.perQuestion.map((q) => q.error?.code ?? null)).toEqual(['MODEL_NOT_FOUND', 'MODEL_NOT_FOUND', null]);
+    expect(report.run.models['no-such-model']).toBeNull();
+  });
+
+  it('stops on cancellation with an abort, not a half report', async () => {
+    const controller = new AbortController();
+    const run = runEval({
+      docs: notes.root,
+      questions: QUESTIONS,
+      questionSetName: 'test set',
+      grid: GRID,
+      gateway: gateway(),
+      version: '9.9.9',
+      workDir: path.dirname(work.file),
+      signal: controller.signal,
+      onProgress: (done) => {
+        if (done === 2) controller.abort();
+      },
+    });
+    await expect(run).rejects.toThrow();
+  });
+});
+
+describe('runEval on a crafted corpus whose right scores are known by construction', () => {
+  it('counts a hit, a fact split across two chunks as a miss, and an answered unanswerable question as a wrong refusal', async () => {
+    const crafted = new NotesFolder('quire-eval-crafted-');
+    try {
+      crafted.write('alpha.md', 'The alpha reactor runs at four hundred kelvin on weekdays.\n');
+      // Twelve-token chunks split this sentence: no single chunk holds all of it.
+      crafted.write('long.md', 'The maintenance crew inspects every cooling pipe of the gamma plant during the long winter shutdown each year.\n');
+      crafted.write('beta.md', 'The beta reactor is painted in a dull grey colour.\n');
+      const questions = parseQuestionSet(
+        JSON.stringify([
+          { id: 'alpha', question: 'At what temperature does the alpha reactor run?', expect: { chunkFact: 'four hundred kelvin', answerable: true } },
+          {
+            id: 'split',
+            question: 'Does the crew inspect the gamma plant cooling pipe in the long winter shutdown?',
+            expect: { chunkFact: 'inspects every cooling pipe of the gamma plant during the long winter shutdown', answerable: true },
+          },
+          // Not in the documents (they never say who built it), but close enough that the model answers anyway.
+          { id: 'builder', question: 'Who painted the beta reactor grey?', expect: { answerable: false } },
+        ]),
+      );
+      const report = await runEval({
+        docs: crafted.root,
+        questions,
+        questionSetName: 'crafted',
+        grid: { chatModels: ['llama3.2'], embedModels: ['embeddinggemma'], chunkers: ['fixed:12/0'], ks: [3], modes: ['lexical'], repeats: 1 },
+        gateway: gateway(),
+        version: '9.9.9',
+        workDir: path.dirname(work.file),
+      });
+      const split = report.perQuestion.find((q) => q.score.questionId === 'split')!;
+      expect(split.retrieved.length).toBeGreaterThan(1);
+      expect(split.retrieved.every((r) => r.hasFact === false)).toBe(true);
+      const builder = report.perQuestion.find((q) => q.score.questionId === 'builder')!;
+      expect(builder.score.answer?.refused).toBe(false);
+      const m = report.configs[0]!.metrics;
+      expect(m.hit1).toBe(0.5);
+      expect(m.hitK).toBe(0.5);
+      expect(m.mrr).toBe(0.5);
+      expect(m.refusalAccuracy).toBe(0);
+    } finally {
+      crafted.dispose();
+    }
   });
 });

@@ -31,6 +31,8 @@ Commands:
   eval <questions.json> --docs DIR   score configurations on your own question set
       --chat-models a,b --embed-models x,y --chunkers heading:256,fixed:128/25
       --k 3,5 --modes lexical,hybrid --repeat N --out report.json
+      (no --chat-models: retrieval metrics only)
+  eval --rerun report.json   repeat a saved run and show what changed (exit 1 if anything did)
   embed             add vectors for documents that lack them (no file is re-read)
   status            what is indexed, and whether Ollama is reachable
   doctor            check the index is whole; exits 1 if not
@@ -63,6 +65,7 @@ export async function main(argv: string[]): Promise<number> {
         modes: { type: 'string' },
         repeat: { type: 'string' },
         out: { type: 'string' },
+        rerun: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -106,7 +109,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'ask':
         return await askCommand(ctx, needsArg('question'), { k: v.k, model: v.model, numCtx: v['num-ctx'] });
       case 'eval':
-        return await evalCommand(ctx, needsArg('questions file'), {
+        return await evalCommand(ctx, rest.length > 0 ? rest.join(' ') : null, {
           docs: v.docs,
           chatModels: v['chat-models'],
           embedModels: v['embed-models'],
@@ -115,6 +118,7 @@ export async function main(argv: string[]): Promise<number> {
           modes: v.modes,
           repeat: v.repeat,
           out: v.out,
+          rerun: v.rerun,
         });
       case 'embed':
         return await embedCommand(ctx, { model: v.model, batch: v.batch });

@@ -13,7 +13,7 @@ describe('appPaths', () => {
       preload: path.join('/repo', 'dist', 'electron', 'preload.cjs'),
       databaseFile: path.join('/home/me/.config/Quire', 'quire.db'),
       sampleNotesDir: path.join('/repo', 'resources', 'sample-notes'),
-      sampleQuestionsFile: path.join('/repo', 'resources', 'sample-questions.json'),
+      evalDir: path.join('/home/me/.config/Quire', 'eval-indexes'),
     });
   });
 
@@ -22,7 +22,7 @@ describe('appPaths', () => {
     const present = new Set(['/opt/Quire/resources/app.asar.unpacked/resources/sample-notes']);
     const p = appPaths({ appPath, userData: '/u', mainDir: `${appPath}/dist/electron`, isPackaged: true, exists: (x) => present.has(x) });
     expect(p.sampleNotesDir).toBe('/opt/Quire/resources/app.asar.unpacked/resources/sample-notes');
-    expect(p.sampleQuestionsFile).toBe('/opt/Quire/resources/app.asar/resources/sample-questions.json');
+    expect(p.evalDir).toBe(path.join('/u', 'eval-indexes'));
     expect(p.rendererDir).toBe('/opt/Quire/resources/app.asar/dist/renderer');
   });
 });

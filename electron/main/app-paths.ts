@@ -26,7 +26,8 @@ export interface AppPaths {
   preload: string;
   databaseFile: string;
   sampleNotesDir: string;
-  sampleQuestionsFile: string;
+  /** The evaluation indexes (one database per embedding model × chunker); rebuilt when missing. */
+  evalDir: string;
 }
 
 export function appPaths({ appPath, userData, mainDir, isPackaged, exists = fs.existsSync }: AppPathInputs): AppPaths {
@@ -40,6 +41,6 @@ export function appPaths({ appPath, userData, mainDir, isPackaged, exists = fs.e
     preload: path.join(mainDir, PRELOAD_FILE_NAME),
     databaseFile: path.join(userData, DATABASE_FILE_NAME),
     sampleNotesDir: unpackedIfPresent(path.join(appPath, 'resources', 'sample-notes')),
-    sampleQuestionsFile: unpackedIfPresent(path.join(appPath, 'resources', 'sample-questions.json')),
+    evalDir: path.join(userData, 'eval-indexes'),
   };
 }

@@ -122,6 +122,7 @@ function makeFake(): Fake {
     isPackaged: false,
     name: 'Quire',
     getAppPath: () => path.resolve(__dirname, '..', '..'),
+    getVersion: () => '0.1.0',
     getPath: (name: string) => {
       if (name !== 'userData') throw new Error(`unexpected getPath(${name})`);
       return h.userData;

@@ -101,7 +101,8 @@ function onReady(): void {
       sendEvent(getWindow, event);
     },
     sampleNotesDir: p.sampleNotesDir,
-    sampleQuestionsFile: p.sampleQuestionsFile,
+    evalDir: p.evalDir,
+    version: app.getVersion(),
     shell: createShellActions({ dialog, shell, getWindow }),
   });
   disposeIpc = registerIpc(ipcMain, service.handlers, trustedSender(getWindow));

@@ -15,7 +15,6 @@ const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 const VITE_CONFIG = path.join(REPO_ROOT, 'vite.config.ts');
 const DEFAULT_STATIC_DIR = path.join(REPO_ROOT, 'dist', 'renderer');
 const SAMPLE_NOTES_DIR = path.join(REPO_ROOT, 'resources', 'sample-notes');
-const SAMPLE_QUESTIONS_FILE = path.join(REPO_ROOT, 'resources', 'sample-questions.json');
 
 const USAGE = `Usage: npm run serve -- [options]
 
@@ -94,7 +93,7 @@ async function main(argv: string[]): Promise<number> {
   let app: BrowserMode | null = null;
   try {
     db = openDatabase(dbPath);
-    app = await startBrowserMode({ db, staticDir, sampleNotesDir: SAMPLE_NOTES_DIR, sampleQuestionsFile: SAMPLE_QUESTIONS_FILE, port });
+    app = await startBrowserMode({ db, staticDir, sampleNotesDir: SAMPLE_NOTES_DIR, port });
   } catch (e) {
     db?.close();
     const shape = toErrorShape(e);

@@ -120,7 +120,6 @@ beforeAll(async () => {
     db,
     staticDir,
     sampleNotesDir: notesDir,
-    sampleQuestionsFile: path.join(tmp, 'no-questions.json'),
     port: 0,
     pingMs: 100,
   });
@@ -144,7 +143,7 @@ describe('startBrowserMode', () => {
   });
 
   it('gives each server its own token unless one is given', async () => {
-    const other = await startBrowserMode({ db, staticDir, sampleNotesDir: notesDir, sampleQuestionsFile: 'x', token: 'a-given-token-of-some-length' });
+    const other = await startBrowserMode({ db, staticDir, sampleNotesDir: notesDir, token: 'a-given-token-of-some-length' });
     try {
       expect(other.token).toBe('a-given-token-of-some-length');
       expect(other.port).not.toBe(app.port);
@@ -467,7 +466,7 @@ describe('static files', () => {
   it('says the renderer is not built when staticDir has no index.html', async () => {
     const empty = path.join(tmp, 'empty-renderer');
     fs.mkdirSync(empty);
-    const bare = await startBrowserMode({ db, staticDir: empty, sampleNotesDir: notesDir, sampleQuestionsFile: 'x' });
+    const bare = await startBrowserMode({ db, staticDir: empty, sampleNotesDir: notesDir });
     try {
       const r = await new Promise<RawResponse>((resolve, reject) => {
         http
@@ -545,7 +544,7 @@ describe('events', () => {
   });
 
   it('close() ends open event streams', async () => {
-    const other = await startBrowserMode({ db, staticDir, sampleNotesDir: notesDir, sampleQuestionsFile: 'x' });
+    const other = await startBrowserMode({ db, staticDir, sampleNotesDir: notesDir });
     const ended = new Promise<void>((resolve, reject) => {
       http
         .get({ host: '127.0.0.1', port: other.port, path: `/api/events?token=${other.token}`, agent: false }, (res) => {

@@ -72,7 +72,10 @@ export interface BrowserModeOptions {
   /** The built renderer (dist/renderer). */
   staticDir: string;
   sampleNotesDir: string;
-  sampleQuestionsFile: string;
+  /** Quire's version for eval reports; package.json's unless given. */
+  version?: string;
+  /** Where evaluation indexes live; next to the database unless given. */
+  evalDir?: string;
   /** 0 (the default) picks a free port. */
   port?: number;
   /** Random (32 bytes, base64url) unless given. */
@@ -213,7 +216,13 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
     }
   };
 
-  const service = createService({ db: opts.db, emit, sampleNotesDir: opts.sampleNotesDir, sampleQuestionsFile: opts.sampleQuestionsFile });
+  const service = createService({
+    db: opts.db,
+    emit,
+    sampleNotesDir: opts.sampleNotesDir,
+    version: opts.version ?? packageVersion(),
+    evalDir: opts.evalDir ?? path.join(path.dirname(opts.db.name), 'eval-indexes'),
+  });
 
   const ping = setInterval(() => {
     for (const res of clients) res.write(': ping\n\n');
@@ -499,4 +508,12 @@ function isJsonContentType(value: string): boolean {
     if (k === 'charset' && v?.replace(/"/g, '') !== 'utf-8') return false;
   }
   return true;
+}
+
+function packageVersion(): string {
+  try {
+    return (JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
 }

@@ -50,7 +50,6 @@ beforeAll(async () => {
     db,
     staticDir: STATIC,
     sampleNotesDir: path.join(ROOT, 'resources/sample-notes'),
-    sampleQuestionsFile: path.join(ROOT, 'resources/sample-questions.json'),
   });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } });

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { EvalGridSchema, EvalReportSchema, type EvalGrid, type EvalReport } from '../../../shared/eval';
 import { QuireError } from '../../../shared/errors';
 import { SEARCH_MODES, type SearchMode } from '../../../shared/search';
-import type { BenchMetrics } from '../../core/eval/metrics';
+import { insertEvalReport } from '../../core/db/eval-reports';
+import { diffReports, type ReportDiff } from '../../core/eval/diff';
 import { parseQuestionSet } from '../../core/eval/questions';
-import { runEval, type EvalReport } from '../../core/eval/run';
+import { runEval } from '../../core/eval/run';
+import { evalTable } from './eval-table';
 import { parseChunkerSpec } from '../../core/ingest/chunkers/index';
 import type { CliContext } from '../context';
 
@@ -18,14 +20,12 @@ export interface EvalFlags {
   modes?: string | undefined;
   repeat?: string | undefined;
   out?: string | undefined;
+  rerun?: string | undefined;
 }
 
 const list = (v: string | undefined, fallback: string[]) => (v === undefined ? fallback : v.split(',').map((s) => s.trim()).filter(Boolean));
 
-/** `quire eval questions.json --docs DIR [...]`: the grid, run through the app's own search and ask. */
-export async function evalCommand(ctx: CliContext, questionsFile: string, flags: EvalFlags): Promise<number> {
-  if (!flags.docs) throw new QuireError('INVALID_ARGUMENT', 'eval needs --docs <folder>: the documents the questions are about.');
-  const questions = parseQuestionSet(fs.readFileSync(questionsFile, 'utf8'), questionsFile);
+function gridFromFlags(flags: EvalFlags): EvalGrid {
   const ks = list(flags.k, ['6']).map((k) => {
     const n = Number(k);
     if (!Number.isInteger(n) || n < 1 || n > 50) throw new QuireError('INVALID_ARGUMENT', `--k takes whole numbers from 1 to 50, not "${k}".`);
@@ -37,78 +37,103 @@ export async function evalCommand(ctx: CliContext, questionsFile: string, flags:
   });
   const repeats = Number(flags.repeat ?? 1);
   if (!Number.isInteger(repeats) || repeats < 1 || repeats > 20) throw new QuireError('INVALID_ARGUMENT', '--repeat takes a whole number from 1 to 20.');
-  const grid = {
-    chatModels: list(flags.chatModels, []),
-    embedModels: list(flags.embedModels, ['embeddinggemma']),
-    chunkers: list(flags.chunkers, ['heading:256']).map(parseChunkerSpec),
-    ks,
-    modes,
-    repeats,
-  };
-  const workDir = path.join(path.dirname(ctx.dbPath), 'eval-indexes');
-  const started = performance.now();
+  const chunkers = list(flags.chunkers, ['heading:256']);
+  chunkers.forEach(parseChunkerSpec); // a bad spec is named before any work starts
+  const grid = { chatModels: list(flags.chatModels, []), embedModels: list(flags.embedModels, ['embeddinggemma']), chunkers, ks, modes, repeats };
+  const checked = EvalGridSchema.safeParse(grid);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    throw new QuireError('INVALID_ARGUMENT', `The grid is too large or empty at "${issue.path.join('.')}": ${issue.message}.`);
+  }
+  return checked.data;
+}
+
+function readReport(file: string): EvalReport {
+  let data: unknown;
+  try {
+    data = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new QuireError('INVALID_ARGUMENT', `Could not read the report ${file}: ${(e as Error).message}`);
+  }
+  const parsed = EvalReportSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new QuireError('INVALID_ARGUMENT', `${file} is not a Quire eval report (written with --out): "${issue.path.join('.')}" ${issue.message}.`);
+  }
+  return parsed.data;
+}
+
+function quireVersion(): string {
+  return (JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * `quire eval questions.json --docs DIR [...]`: the grid, run through the app's own search and
+ * ask. `quire eval --rerun report.json` repeats a saved run and shows what changed; it exits 1 when
+ * anything but timings differs.
+ */
+export async function evalCommand(ctx: CliContext, questionsFile: string | null, flags: EvalFlags): Promise<number> {
+  let previous: EvalReport | null = null;
+  let questions;
+  let grid: EvalGrid;
+  let docs: string;
+  let name: string;
+  if (flags.rerun) {
+    previous = readReport(flags.rerun);
+    questions = previous.run.questionSet.questions;
+    grid = previous.run.grid;
+    docs = flags.docs ?? previous.run.docs;
+    name = previous.run.questionSet.name;
+  } else {
+    if (!questionsFile) throw new QuireError('INVALID_ARGUMENT', 'eval needs a questions file, or --rerun report.json. See: npm run quire -- --help');
+    if (!flags.docs) throw new QuireError('INVALID_ARGUMENT', 'eval needs --docs <folder>: the documents the questions are about.');
+    let text: string;
+    try {
+      text = fs.readFileSync(questionsFile, 'utf8');
+    } catch (e) {
+      throw new QuireError('INVALID_ARGUMENT', `Could not read the question set ${questionsFile}: ${(e as Error).message}`);
+    }
+    questions = parseQuestionSet(text, questionsFile);
+    grid = gridFromFlags(flags);
+    docs = flags.docs;
+    name = path.basename(questionsFile);
+  }
+
   const report = await runEval({
-    docs: flags.docs,
+    docs,
     questions,
+    questionSetName: name,
     grid,
     gateway: ctx.gateway,
-    workDir,
+    version: quireVersion(),
+    workDir: path.join(path.dirname(ctx.dbPath), 'eval-indexes'),
     signal: ctx.signal,
     onProgress: (done, total, label) => ctx.out.progress(total ? done / total : 0, `${done}/${total} · ${label}`),
   });
-  const ollamaVersion = await ctx.gateway.version(AbortSignal.timeout(3000)).catch(() => null);
-  // Which exact weights produced these numbers: a re-pulled model changes its digest.
-  const digests: Record<string, string | null> = {};
-  for (const model of [...grid.chatModels, ...grid.embedModels]) {
-    digests[model] = await ctx.gateway.modelInfo(model).then((m) => m.digest, () => null);
+  insertEvalReport(ctx.db, report); // the Evaluate view lists CLI runs too
+  if (flags.out) fs.writeFileSync(flags.out, `${JSON.stringify(report, null, 2)}\n`);
+
+  if (!previous) {
+    ctx.out.result(report, () => evalTable(report));
+    return 0;
   }
-  const document = {
-    ...report,
-    run: {
-      quire: (JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version,
-      ollama: ollamaVersion,
-      models: digests,
-      host: os.hostname(),
-      at: new Date().toISOString(),
-      ms: Math.round(performance.now() - started),
-      grid: { ...grid, chunkers: list(flags.chunkers, ['heading:256']) },
-      questionsFile: path.resolve(questionsFile),
-      docs: path.resolve(flags.docs),
-    },
-  };
-  if (flags.out) fs.writeFileSync(flags.out, `${JSON.stringify(document, null, 2)}\n`);
-  ctx.out.result(document, () => table(report));
-  return 0;
+  const diff = diffReports(previous, report);
+  ctx.out.result({ ...report, diff }, () => `${evalTable(report)}\n\n${describeDiff(diff, flags.rerun!)}`);
+  return diff.same ? 0 : 1;
 }
 
-const pct = (v: number | null) => (v === null ? '  —  ' : `${(v * 100).toFixed(0).padStart(3)}% `);
+const num = (v: number | null) => (v === null ? '—' : Number.isInteger(v) ? String(v) : v.toFixed(3));
 
-function table(r: EvalReport): string {
-  const head = 'chat model           embed model              chunker          k  mode     hit@1 hit@k  MRR  fact  cite✓ refuse✓ falseR  p50 retrieve';
-  const rows = r.configs.map((c) => {
-    const m: BenchMetrics = c.metrics;
-    return [
-      (c.chatModel ?? '(retrieval only)').padEnd(20),
-      c.embedModel.padEnd(24),
-      c.chunker.padEnd(16),
-      String(c.k).padStart(2),
-      c.mode.padEnd(8),
-      pct(m.hit1),
-      pct(m.hitK),
-      m.mrr === null ? '  — ' : m.mrr.toFixed(2),
-      pct(m.answerHasFact),
-      pct(m.citationValid),
-      pct(m.refusalAccuracy),
-      pct(m.falseRefusals),
-      m.latencyMs.retrieve.p50 === null ? '—' : `${Math.round(m.latencyMs.retrieve.p50)} ms`,
-    ].join(' ');
-  });
-  return [
-    `${r.corpus.documents} documents (fingerprint ${r.corpus.fingerprint.slice(0, 12)}), ${r.questions.answerable} answerable and ${r.questions.unanswerable} unanswerable questions`,
-    '',
-    head,
-    ...rows,
-    '',
-    '— = not run (no chat model, or nothing eligible). Rates are shares of eligible questions.',
-  ].join('\n');
+export function describeDiff(d: ReportDiff, file: string): string {
+  const lines: string[] = [];
+  lines.push(d.same ? `Reproduced ${file}: every score and answer is the same.` : `Differences from ${file}:`);
+  if (d.corpus) lines.push(`  documents changed: ${d.corpus.before.documents} (${d.corpus.before.fingerprint.slice(0, 12)}) → ${d.corpus.after.documents} (${d.corpus.after.fingerprint.slice(0, 12)})`);
+  if (d.questionSet) lines.push('  the question set changed');
+  for (const v of d.versions) lines.push(`  ${v.what}: ${v.before ?? '(none)'} → ${v.after ?? '(none)'}`);
+  for (const c of d.configsOnlyBefore) lines.push(`  only in the old report: ${c}`);
+  for (const c of d.configsOnlyAfter) lines.push(`  only in the new report: ${c}`);
+  for (const m of d.metrics) lines.push(`  ${m.config}: ${m.metric} ${num(m.before)} → ${num(m.after)}`);
+  for (const q of d.questions) lines.push(`  ${q.config}: question "${q.questionId}"${q.repeat > 0 ? ` (repeat ${q.repeat + 1})` : ''} ${q.what}: ${q.before} → ${q.after}`);
+  if (d.timing.length > 0) lines.push(`  (${d.timing.length} timing figures moved, as timings do; they are in --json under diff.timing)`);
+  return lines.join('\n');
 }

@@ -19,7 +19,7 @@ afterEach(() => {
 });
 
 const service = (shell?: ShellActions) =>
-  createService({ db, emit: () => {}, sampleNotesDir: notes.root, sampleQuestionsFile: path.join(notes.root, 'none.json'), ...(shell ? { shell } : {}) });
+  createService({ db, emit: () => {}, sampleNotesDir: notes.root, version: '0.0.0-test', evalDir: path.join(notes.root, '..', 'eval'), ...(shell ? { shell } : {}) });
 
 describe('desktop-only actions', () => {
   it('browser mode answers "not supported" and opens nothing', async () => {

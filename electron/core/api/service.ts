@@ -17,15 +17,20 @@ import { OllamaGateway } from '../ollama/gateway';
 import { resolveOllamaHost } from '../ollama/host';
 import { search } from '../retrieve/search';
 import type { Handlers } from './dispatch';
+import { benchHandlers } from './bench';
 import { chunkView, libraryDocuments } from './views';
+import { loadQuestionSet } from '../eval/question-sets';
 
 export interface ServiceDeps {
   db: Db;
   /** Where events go: SSE clients in browser mode, the window in Electron. */
   emit(event: ApiEvent): void;
-  /** The bundled sample notes, offered on first run, and their example questions (JSON). */
+  /** The bundled sample notes, offered on first run; their question set is the folder's own `.quire-questions.json`. */
   sampleNotesDir: string;
-  sampleQuestionsFile: string;
+  /** Quire's version, recorded in evaluation reports. */
+  version: string;
+  /** Where evaluation indexes live (one database per embedding model × chunker). */
+  evalDir: string;
   /** What only a desktop shell can do; absent in browser mode. */
   shell?: ShellActions;
 }
@@ -253,10 +258,16 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     },
 
     async sampleNotes() {
-      const questionsFile = deps.sampleQuestionsFile;
-      const questions = fs.existsSync(questionsFile) ? (JSON.parse(fs.readFileSync(questionsFile, 'utf8')) as Array<{ question: string }>).map((q) => q.question) : [];
+      let questions: string[] = [];
+      try {
+        questions = loadQuestionSet(db, { kind: 'folder' }, deps.sampleNotesDir).questions.map((q) => q.question);
+      } catch {
+        // Suggestions are a nicety: the sample notes import fine without them.
+      }
       return { path: deps.sampleNotesDir, questions };
     },
+
+    ...benchHandlers({ db, emit, job, gateway, version: deps.version, evalDir: deps.evalDir }),
   };
 
   return {

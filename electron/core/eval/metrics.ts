@@ -1,5 +1,7 @@
 import type { CitationCheck } from '../../../shared/answer';
-import type { Question } from './questions';
+import type { AnswerScore, BenchMetrics, Question, QuestionScore, RetrievalScore } from '../../../shared/eval';
+
+export type { AnswerScore, BenchMetrics, QuestionScore, RetrievalScore } from '../../../shared/eval';
 
 /** One retrieved chunk, in rank order. */
 export interface RetrievedChunk {
@@ -33,74 +35,6 @@ export interface QuestionOutcome {
   k: number;
   retrieveMs: number;
   answer?: AnswerOutcome;
-}
-
-export interface RetrievalScore {
-  hit1: boolean;
-  hitK: boolean;
-  /** 1/rank of the first chunk (within the top k) containing chunkFact, else 0. */
-  reciprocalRank: number;
-}
-
-export interface AnswerScore {
-  /**
-   * answerRegex (flag i) tested against the answer with whitespace runs collapsed to one space, so a
-   * line break inside the fact still matches. null when unanswerable or without answerRegex.
-   */
-  answerHasFact: boolean | null;
-  /** Share of citations whose check is not 'unknown-source'; null without citations. */
-  citationValid: number | null;
-  /** Share of citations checked 'supported'; null without citations. */
-  supportedCitationRate: number | null;
-  /** null when the question is unanswerable or has no chunkFact. */
-  citesFact: boolean | null;
-  refused: boolean;
-  estimatedTokens: number;
-  reportedTokens: number | null;
-  truncated: boolean;
-  generateMs: number;
-  tokensPerSecond: number | null;
-  /** Answer text lower-cased with whitespace collapsed, for comparing repeats. */
-  normalisedText: string;
-}
-
-export interface QuestionScore {
-  questionId: string;
-  repeat: number;
-  answerable: boolean;
-  /** null unless the question is answerable and has a chunkFact. */
-  retrieval: RetrievalScore | null;
-  retrieveMs: number;
-  /** null when no answer was generated. */
-  answer: AnswerScore | null;
-}
-
-export interface StageLatency {
-  p50: number | null;
-  p95: number | null;
-}
-
-/**
- * Aggregate metrics for one configuration. Rates are fractions in [0, 1]; null means nothing was
- * eligible (e.g. no chat model ran), which is distinct from 0.
- */
-export interface BenchMetrics {
-  hit1: number | null;
-  hitK: number | null;
-  mrr: number | null;
-  answerHasFact: number | null;
-  citationValid: number | null;
-  supportedCitationRate: number | null;
-  citesFact: number | null;
-  refusalAccuracy: number | null;
-  falseRefusals: number | null;
-  promptTokens: { estimated: number | null; reported: number | null };
-  /** Count of answers with truncation suspected; null when no answer was generated. */
-  truncations: number | null;
-  latencyMs: { retrieve: StageLatency; generate: StageLatency };
-  tokensPerSecond: number | null;
-  /** Questions whose normalised answer differed between repeats; null when no question had two answered repeats. */
-  changedAcrossRepeats: number | null;
 }
 
 /** Collapses every whitespace run (line breaks included) to one space, trimmed. */

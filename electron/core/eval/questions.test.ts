@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { QuireError } from '../../../shared/errors';
 import { describe, expect, it } from 'vitest';
 import { escapeRegex, parseQuestionSet } from './questions';
 
@@ -44,8 +45,8 @@ describe('parseQuestionSet: accepted forms', () => {
   });
 
   it('accepts the sample question set shipped in resources/', () => {
-    const text = readFileSync(new URL('../../../resources/sample-questions.json', import.meta.url), 'utf8');
-    const qs = parseQuestionSet(text, 'sample-questions.json');
+    const text = readFileSync(new URL('../../../resources/sample-notes/.quire-questions.json', import.meta.url), 'utf8');
+    const qs = parseQuestionSet(text, '.quire-questions.json');
     expect(qs.length).toBe(7);
     expect(qs.filter((q) => !q.expect.answerable).map((q) => q.id)).toEqual(['vault-password', 'office-wifi']);
   });
@@ -81,13 +82,14 @@ describe('parseQuestionSet: problems', () => {
     ['duplicate id', [ok, { ...ok, question: 'again?' }], 'entry 2 (id "a"): duplicate id (first used by entry 1)'],
     ['entry not an object', ['what?'], 'entry 1: must be an object'],
   ])('%s', (_name, entries, problem) => {
-    expect(() => parseQuestionSet(json(entries), 'test.json')).toThrow(new Error(one(problem)));
+    expect(() => parseQuestionSet(json(entries), 'test.json')).toThrow(new QuireError('INVALID_QUESTION_SET', one(problem)));
   });
 
   it('reports every problem in one entry and across entries, numbered from 1', () => {
     const text = json([ok, { id: 'b', question: '', expect: {} }, { id: 'c', question: 'Q?', expect: { answerable: true } }]);
     expect(() => parseQuestionSet(text, 'test.json')).toThrow(
-      new Error(
+      new QuireError(
+        'INVALID_QUESTION_SET',
         [
           'test.json: 3 problems:',
           '  - entry 2 (id "b"): "question" must be a non-empty string',

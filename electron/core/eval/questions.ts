@@ -1,16 +1,9 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import type { Question } from '../../../shared/eval';
+import { QuireError } from '../../../shared/errors';
 
-/**
- * A bench question. `expect.chunkFact` is text a retrieved chunk must contain (case-insensitive,
- * whitespace-normalised); `expect.answerRegex` is a pattern the answer must match (applied with the
- * `i` flag). Unanswerable questions have no chunkFact: the right outcome is a refusal.
- */
-export interface Question {
-  id: string;
-  question: string;
-  expect: { chunkFact?: string; answerRegex?: string; answerable: boolean };
-  file?: string;
-}
+export type { Question } from '../../../shared/eval';
 
 /** How many problems the thrown Error lists before summarising the rest. */
 export const MAX_LISTED_PROBLEMS = 20;
@@ -71,7 +64,7 @@ export function parseQuestionSet(text: string, source = 'question set'): Questio
     const listed = problems.slice(0, MAX_LISTED_PROBLEMS).map((p) => `  - ${p}`);
     if (problems.length > MAX_LISTED_PROBLEMS) listed.push(`  … and ${problems.length - MAX_LISTED_PROBLEMS} more`);
     const noun = problems.length === 1 ? 'problem' : 'problems';
-    throw new Error(`${source}: ${problems.length} ${noun}:\n${listed.join('\n')}`);
+    throw new QuireError('INVALID_QUESTION_SET', `${source}: ${problems.length} ${noun}:\n${listed.join('\n')}`);
   };
 
   let data: unknown;
@@ -158,4 +151,10 @@ export function parseQuestionSet(text: string, source = 'question set'): Questio
 
   if (problems.length > 0) fail(problems);
   return questions;
+}
+
+/** Identifies a question set by its content, so a report says exactly which questions it answered. */
+export function questionSetDigest(questions: readonly Question[]): string {
+  const canonical = questions.map((q) => [q.id, q.question, q.expect.chunkFact ?? null, q.expect.answerRegex ?? null, q.expect.answerable]);
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }

@@ -1,107 +1,90 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { EvalConfigResult, EvalGrid, EvalQuestionRun, EvalReport, Question } from '../../../shared/eval';
+import { QuireError, toErrorShape } from '../../../shared/errors';
 import type { SearchMode } from '../../../shared/search';
 import { ask } from '../answer/ask';
 import { openDatabase, type Db } from '../db/open';
-import { formatChunkerSpec } from '../ingest/chunkers/index';
-import type { ChunkerConfig } from '../ingest/chunkers/types';
+import { formatChunkerSpec, parseChunkerSpec } from '../ingest/chunkers/index';
 import { importFolder } from '../ingest/pipeline';
 import type { OllamaGateway } from '../ollama/gateway';
 import { search } from '../retrieve/search';
 import { corpusFingerprint } from './fingerprint';
-import { aggregate, scoreOutcomes, type BenchMetrics, type QuestionOutcome, type QuestionScore } from './metrics';
-import type { Question } from './questions';
-
-export interface EvalGrid {
-  /** Empty: retrieval only; answer metrics are reported as not run (null). */
-  chatModels: string[];
-  embedModels: string[];
-  chunkers: ChunkerConfig[];
-  ks: number[];
-  modes: SearchMode[];
-  repeats: number;
-}
+import { aggregate, containsFact, scoreOutcomes, type QuestionOutcome } from './metrics';
+import { questionSetDigest } from './questions';
 
 export interface EvalOptions {
   docs: string;
   questions: Question[];
+  /** How the report names the question set (a file name, "Saved from answers"…). */
+  questionSetName: string;
   grid: EvalGrid;
   gateway: OllamaGateway;
+  /** Quire's version, recorded in the report. */
+  version: string;
   /** One database per embedding model × chunker lives here, reused while documents and settings are unchanged. */
   workDir: string;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number, label: string) => void;
 }
 
-export interface EvalConfigResult {
-  chatModel: string | null;
-  embedModel: string;
-  chunker: string;
-  k: number;
-  mode: SearchMode;
-  metrics: BenchMetrics;
-}
-
-export interface EvalReport {
-  corpus: { documents: number; fingerprint: string };
-  questions: { answerable: number; unanswerable: number };
-  configs: EvalConfigResult[];
-  perQuestion: Array<{ config: number; score: QuestionScore; answer: string | null; retrieved: string[] }>;
-}
+/** How much of a retrieved chunk the report keeps for the side-by-side view. */
+const PREVIEW_CHARS = 280;
 
 /**
  * Runs every question through the same search and ask paths as the app, for every point of the
  * grid, and scores the outcomes. Imports are incremental, so a rerun on unchanged documents only
- * asks the questions again.
+ * asks the questions again. One failing question is recorded and the run goes on; only
+ * cancellation stops it.
  */
 export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   const { grid, questions } = opts;
+  const started = performance.now();
+  const docs = path.resolve(opts.docs);
+  if (!fs.existsSync(docs) || !fs.statSync(docs).isDirectory()) throw new QuireError('NOT_A_FOLDER', `${opts.docs} is not a folder.`);
+  const chunkers = grid.chunkers.map((raw) => {
+    const config = parseChunkerSpec(raw);
+    return { spec: formatChunkerSpec(config), config };
+  });
   const chatModels: Array<string | null> = grid.chatModels.length > 0 ? grid.chatModels : [null];
   const perIndex = chatModels.length * grid.ks.length * grid.modes.length * grid.repeats * questions.length;
-  const total = grid.embedModels.length * grid.chunkers.length * perIndex;
+  const total = grid.embedModels.length * chunkers.length * perIndex;
   let done = 0;
-  const report: EvalReport = {
-    corpus: { documents: 0, fingerprint: '' },
-    questions: { answerable: questions.filter((q) => q.expect.answerable).length, unanswerable: questions.filter((q) => !q.expect.answerable).length },
-    configs: [],
-    perQuestion: [],
-  };
+  const configs: EvalConfigResult[] = [];
+  const perQuestion: EvalQuestionRun[] = [];
+  let corpus = { documents: 0, fingerprint: '' };
   fs.mkdirSync(opts.workDir, { recursive: true });
 
   for (const embedModel of grid.embedModels) {
-    for (const chunker of grid.chunkers) {
-      const db = openDatabase(path.join(opts.workDir, indexFileName(opts.docs, embedModel, chunker)));
+    for (const chunker of chunkers) {
+      const db = openDatabase(path.join(opts.workDir, indexFileName(docs, embedModel, chunker.spec)));
       try {
-        opts.onProgress?.(done, total, `indexing with ${embedModel}, ${formatChunkerSpec(chunker)}`);
-        await importFolder(db, opts.docs, { embedding: { gateway: opts.gateway, model: embedModel }, chunker, ...(opts.signal ? { signal: opts.signal } : {}) });
+        opts.onProgress?.(done, total, `indexing with ${embedModel}, ${chunker.spec}`);
+        await importFolder(db, docs, { embedding: { gateway: opts.gateway, model: embedModel }, chunker: chunker.config, ...(opts.signal ? { signal: opts.signal } : {}) });
+        opts.signal?.throwIfAborted();
         const hashes = db.prepare("SELECT sha256 FROM documents WHERE status = 'ready'").pluck().all() as string[];
-        report.corpus = { documents: hashes.length, fingerprint: corpusFingerprint(hashes) };
+        corpus = { documents: hashes.length, fingerprint: corpusFingerprint(hashes) };
+        // Every configuration starts from the same, uncalibrated token estimate, so a rerun sends the same prompts.
+        db.prepare('DELETE FROM calibration').run();
         for (const chatModel of chatModels) {
           for (const k of grid.ks) {
             for (const mode of grid.modes) {
               const outcomes: QuestionOutcome[] = [];
-              const answers = new Map<string, string | null>();
+              const runs: Array<Omit<EvalQuestionRun, 'score' | 'config'>> = [];
               for (let repeat = 0; repeat < grid.repeats; repeat++) {
                 for (const q of questions) {
                   opts.signal?.throwIfAborted();
-                  const outcome = await runQuestion(db, opts.gateway, q, { chatModel, k, mode, repeat, ...(opts.signal ? { signal: opts.signal } : {}) });
+                  const { outcome, run } = await runQuestion(db, opts.gateway, q, { chatModel, k, mode, repeat, ...(opts.signal ? { signal: opts.signal } : {}) });
                   outcomes.push(outcome);
-                  answers.set(`${q.id}#${repeat}`, outcome.answer?.text ?? null);
-                  opts.onProgress?.(++done, total, `${chatModel ?? 'retrieval only'} · ${embedModel} · ${formatChunkerSpec(chunker)} · k=${k} · ${mode}`);
+                  runs.push(run);
+                  opts.onProgress?.(++done, total, `${chatModel ?? 'retrieval only'} · ${embedModel} · ${chunker.spec} · k=${k} · ${mode}`);
                 }
               }
               const scores = scoreOutcomes(questions, outcomes);
-              const index = report.configs.length;
-              report.configs.push({ chatModel, embedModel, chunker: formatChunkerSpec(chunker), k, mode, metrics: aggregate(scores) });
-              scores.forEach((score, i) =>
-                report.perQuestion.push({
-                  config: index,
-                  score,
-                  answer: answers.get(`${score.questionId}#${score.repeat}`) ?? null,
-                  retrieved: outcomes[i]!.retrieved.slice(0, k).map((r) => r.chunkId),
-                }),
-              );
+              const config = configs.length;
+              configs.push({ chatModel, embedModel, chunker: chunker.spec, k, mode, metrics: aggregate(scores), errors: runs.filter((r) => r.error).length });
+              scores.forEach((score, i) => perQuestion.push({ config, score, ...runs[i]! }));
             }
           }
         }
@@ -110,7 +93,35 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       }
     }
   }
-  return report;
+
+  const models: Record<string, string | null> = {};
+  for (const model of [...grid.chatModels, ...grid.embedModels]) {
+    models[model] = await opts.gateway.modelInfo(model, opts.signal).then((m) => m.digest, () => null);
+  }
+  return {
+    corpus,
+    questions: { answerable: questions.filter((q) => q.expect.answerable).length, unanswerable: questions.filter((q) => !q.expect.answerable).length },
+    configs,
+    perQuestion,
+    run: {
+      quire: opts.version,
+      ollama: await opts.gateway.version(AbortSignal.timeout(3000)).catch(() => null),
+      models,
+      at: new Date().toISOString(),
+      ms: Math.round(performance.now() - started),
+      grid,
+      docs,
+      questionSet: { name: opts.questionSetName, sha256: questionSetDigest(questions), questions },
+    },
+  };
+}
+
+interface ChunkRow {
+  text: string;
+  heading_path: string;
+  start_line: number;
+  end_line: number;
+  rel_path: string;
 }
 
 async function runQuestion(
@@ -118,47 +129,86 @@ async function runQuestion(
   gateway: OllamaGateway,
   q: Question,
   o: { chatModel: string | null; k: number; mode: SearchMode; repeat: number; signal?: AbortSignal },
-): Promise<QuestionOutcome> {
-  const textOf = db.prepare('SELECT text FROM chunks WHERE id = ?').pluck();
+): Promise<{ outcome: QuestionOutcome; run: Omit<EvalQuestionRun, 'score' | 'config'> }> {
+  const chunkRow = db.prepare(
+    'SELECT c.text, c.heading_path, c.start_line, c.end_line, d.rel_path FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ?',
+  );
+  const rowOf = (id: string) => chunkRow.get(id) as ChunkRow | undefined;
+  const fact = q.expect.chunkFact;
+  const describe = (ids: string[]): EvalQuestionRun['retrieved'] =>
+    ids.slice(0, o.k).map((chunkId) => {
+      const r = rowOf(chunkId);
+      return {
+        chunkId,
+        path: r?.rel_path ?? '',
+        heading: r?.heading_path ?? '',
+        lines: [r?.start_line ?? 0, r?.end_line ?? 0],
+        preview: preview(r?.text ?? ''),
+        hasFact: fact === undefined ? null : containsFact(r?.text ?? '', fact),
+      };
+    });
+  const base = { questionId: q.id, repeat: o.repeat, k: o.k };
+
   if (o.chatModel === null) {
-    const res = await search(db, q.question, { gateway, k: o.k, mode: o.mode, ...(o.signal ? { signal: o.signal } : {}) });
-    return { questionId: q.id, repeat: o.repeat, k: o.k, retrieveMs: res.ms, retrieved: res.results.map((r) => ({ chunkId: r.chunkId, text: r.text })) };
+    try {
+      const res = await search(db, q.question, { gateway, k: o.k, mode: o.mode, ...(o.signal ? { signal: o.signal } : {}) });
+      const ids = res.results.map((r) => r.chunkId);
+      return {
+        outcome: { ...base, retrieveMs: res.ms, retrieved: res.results.map((r) => ({ chunkId: r.chunkId, text: r.text })) },
+        run: { answer: null, retrieved: describe(ids), citations: [], error: null },
+      };
+    } catch (e) {
+      if (o.signal?.aborted) throw e;
+      return { outcome: { ...base, retrieveMs: 0, retrieved: [] }, run: { answer: null, retrieved: [], citations: [], error: toErrorShape(e) } };
+    }
   }
-  let outcome: QuestionOutcome | null = null;
+
+  let result = null;
   for await (const event of ask(db, gateway, q.question, { chatModel: o.chatModel, k: o.k, mode: o.mode, ...(o.signal ? { signal: o.signal } : {}) })) {
-    if (event.type !== 'done' && event.type !== 'error') continue;
-    const r = event.result;
-    const retrieved = r.retrieval.map((c) => ({ chunkId: c.chunkId, text: (textOf.get(c.chunkId) as string | undefined) ?? '' }));
-    const answered = r.status === 'answered' || r.status === 'refused';
-    outcome = {
-      questionId: q.id,
-      repeat: o.repeat,
-      k: o.k,
-      retrieveMs: r.latencyMs.retrieve,
-      retrieved,
-      ...(answered
-        ? {
-            answer: {
-              text: r.answer,
-              refused: r.refused,
-              citations: r.citations.map((c) => ({ chunkId: c.chunkId, check: c.check })),
-              citedTexts: Object.fromEntries(r.citations.map((c) => [c.chunkId, (textOf.get(c.chunkId) as string | undefined) ?? ''])),
-              estimatedTokens: r.budget?.estimated ?? 0,
-              reportedTokens: r.budget?.reported ?? null,
-              truncated: r.budget?.truncationSuspected ?? false,
-              generateMs: r.latencyMs.generate,
-              tokensPerSecond: r.ollama.tokensPerSecond,
-            },
-          }
-        : {}),
-    };
+    if (event.type === 'done' || event.type === 'error') result = event.result;
   }
-  if (!outcome) throw new Error(`ask ended without a result for question ${q.id}`);
-  return outcome;
+  if (!result) throw new Error(`ask ended without a result for question ${q.id}`);
+  if (result.status === 'cancelled') throw new QuireError('CANCELLED', 'Evaluation cancelled.');
+  const ids = result.retrieval.map((c) => c.chunkId);
+  const answered = result.status === 'answered' || result.status === 'refused';
+  const outcome: QuestionOutcome = {
+    ...base,
+    retrieveMs: result.latencyMs.retrieve,
+    retrieved: ids.map((chunkId) => ({ chunkId, text: rowOf(chunkId)?.text ?? '' })),
+    ...(answered
+      ? {
+          answer: {
+            text: result.answer,
+            refused: result.refused,
+            citations: result.citations.map((c) => ({ chunkId: c.chunkId, check: c.check })),
+            citedTexts: Object.fromEntries(result.citations.map((c) => [c.chunkId, rowOf(c.chunkId)?.text ?? ''])),
+            estimatedTokens: result.budget?.estimated ?? 0,
+            reportedTokens: result.budget?.reported ?? null,
+            truncated: result.budget?.truncationSuspected ?? false,
+            generateMs: result.latencyMs.generate,
+            tokensPerSecond: result.ollama.tokensPerSecond,
+          },
+        }
+      : {}),
+  };
+  return {
+    outcome,
+    run: {
+      answer: answered ? result.answer : null,
+      retrieved: describe(ids),
+      citations: result.citations.map((c) => ({ chunkId: c.chunkId, check: c.check })),
+      error: answered ? null : (result.error ?? { code: 'INTERNAL', message: 'The question ended without an answer.' }),
+    },
+  };
+}
+
+function preview(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= PREVIEW_CHARS ? flat : `${flat.slice(0, PREVIEW_CHARS - 1)}…`;
 }
 
 /** The documents folder and the index settings name the database, so a changed setting gets its own index. */
-export function indexFileName(docs: string, embedModel: string, chunker: ChunkerConfig): string {
-  const key = createHash('sha256').update(`${path.resolve(docs)}\0${embedModel}\0${formatChunkerSpec(chunker)}`).digest('hex').slice(0, 16);
+export function indexFileName(docs: string, embedModel: string, chunkerSpec: string): string {
+  const key = createHash('sha256').update(`${path.resolve(docs)}\0${embedModel}\0${chunkerSpec}`).digest('hex').slice(0, 16);
   return `index-${key}.db`;
 }

@@ -1,6 +1,7 @@
 import { migration0001 } from './0001-init';
 import { migration0002 } from './0002-answers';
+import { migration0003 } from './0003-bench';
 import type { Migration } from './types';
 
 /** Every migration, in order. Add a new file and list it here; never edit a shipped one. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003];

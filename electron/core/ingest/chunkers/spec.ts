@@ -1,6 +1,7 @@
 // Chunker configurations as short strings, for the CLI and for the documents table, which
 // records the configuration each document was cut with. formatChunkerSpec is the canonical
 // form: parse(format(c)) equals c, and equal configurations format identically.
+import { QuireError } from '../../../../shared/errors';
 import type { ChunkerConfig } from './types';
 
 const LIMITS = {
@@ -12,7 +13,7 @@ const LIMITS = {
 const USAGE = 'expected heading:<maxTokens>, fixed:<windowTokens>/<overlap> or recursive:<chunkSize>/<overlap>';
 
 function integer(raw: string, what: string, spec: string): number {
-  if (!/^\d+$/.test(raw)) throw new Error(`Bad chunker spec "${spec}": ${what} must be a whole number, got "${raw}"`);
+  if (!/^\d+$/.test(raw)) throw new QuireError('INVALID_ARGUMENT', `Bad chunker spec "${spec}": ${what} must be a whole number, got "${raw}"`);
   return Number(raw);
 }
 
@@ -22,12 +23,12 @@ export function validateChunkerConfig(config: ChunkerConfig): ChunkerConfig {
   const size = config.kind === 'heading' ? config.maxTokens : config.kind === 'fixed' ? config.windowTokens : config.chunkSize;
   const { min, max } = LIMITS[config.kind];
   if (!Number.isInteger(size) || size < min || size > max) {
-    throw new Error(`Bad chunker spec "${spec}": size must be a whole number from ${min} to ${max}`);
+    throw new QuireError('INVALID_ARGUMENT', `Bad chunker spec "${spec}": size must be a whole number from ${min} to ${max}`);
   }
   if (config.kind !== 'heading') {
     const { overlap } = config;
     if (!Number.isInteger(overlap) || overlap < 0 || overlap >= size) {
-      throw new Error(`Bad chunker spec "${spec}": overlap must be a whole number from 0 to ${size - 1}`);
+      throw new QuireError('INVALID_ARGUMENT', `Bad chunker spec "${spec}": overlap must be a whole number from 0 to ${size - 1}`);
     }
   }
   return config;
@@ -37,21 +38,21 @@ export function validateChunkerConfig(config: ChunkerConfig): ChunkerConfig {
 export function parseChunkerSpec(spec: string): ChunkerConfig {
   const trimmed = spec.trim();
   const match = /^([a-z]+)(?::([^/]*)(?:\/(.*))?)?$/.exec(trimmed);
-  if (!match) throw new Error(`Bad chunker spec "${spec}": ${USAGE}`);
+  if (!match) throw new QuireError('INVALID_ARGUMENT', `Bad chunker spec "${spec}": ${USAGE}`);
   const [, kind = '', size, overlap] = match;
   if (kind === 'heading') {
-    if (overlap !== undefined) throw new Error(`Bad chunker spec "${spec}": heading takes no overlap`);
+    if (overlap !== undefined) throw new QuireError('INVALID_ARGUMENT', `Bad chunker spec "${spec}": heading takes no overlap`);
     return validateChunkerConfig({ kind, maxTokens: size === undefined ? 256 : integer(size, 'maxTokens', spec) });
   }
   if (kind === 'fixed' || kind === 'recursive') {
-    if (size === undefined) throw new Error(`Bad chunker spec "${spec}": ${kind} needs a size, ${USAGE}`);
+    if (size === undefined) throw new QuireError('INVALID_ARGUMENT', `Bad chunker spec "${spec}": ${kind} needs a size, ${USAGE}`);
     const n = integer(size, kind === 'fixed' ? 'windowTokens' : 'chunkSize', spec);
     const o = overlap === undefined ? 0 : integer(overlap, 'overlap', spec);
     return validateChunkerConfig(
       kind === 'fixed' ? { kind, windowTokens: n, overlap: o } : { kind, chunkSize: n, overlap: o },
     );
   }
-  throw new Error(`Bad chunker spec "${spec}": unknown chunker "${kind}", ${USAGE}`);
+  throw new QuireError('INVALID_ARGUMENT', `Bad chunker spec "${spec}": unknown chunker "${kind}", ${USAGE}`);
 }
 
 export function formatChunkerSpec(config: ChunkerConfig): string {

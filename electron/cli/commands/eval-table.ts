@@ -1,0 +1,40 @@
+import type { BenchMetrics, EvalReport } from '../../../shared/eval';
+
+const pct = (v: number | null) => (v === null ? '—' : `${Math.round(v * 100)}%`);
+const ms = (v: number | null) => (v === null ? '—' : `${Math.round(v)}`);
+const tok = (v: number | null) => (v === null ? '—' : `${Math.round(v)}`);
+
+const COLUMNS: Array<[string, (m: BenchMetrics, errors: number) => string]> = [
+  ['hit@1', (m) => pct(m.hit1)],
+  ['hit@k', (m) => pct(m.hitK)],
+  ['MRR', (m) => (m.mrr === null ? '—' : m.mrr.toFixed(2))],
+  ['fact', (m) => pct(m.answerHasFact)],
+  ['cite ok', (m) => pct(m.citationValid)],
+  ['supp.', (m) => pct(m.supportedCitationRate)],
+  ['cites fact', (m) => pct(m.citesFact)],
+  ['refuse ok', (m) => pct(m.refusalAccuracy)],
+  ['false ref.', (m) => pct(m.falseRefusals)],
+  ['tokens est/rep', (m) => `${tok(m.promptTokens.estimated)}/${tok(m.promptTokens.reported)}`],
+  ['trunc', (m) => (m.truncations === null ? '—' : String(m.truncations))],
+  ['retr. p50/p95 ms', (m) => `${ms(m.latencyMs.retrieve.p50)}/${ms(m.latencyMs.retrieve.p95)}`],
+  ['gen. p50/p95 ms', (m) => `${ms(m.latencyMs.generate.p50)}/${ms(m.latencyMs.generate.p95)}`],
+  ['tok/s', (m) => (m.tokensPerSecond === null ? '—' : m.tokensPerSecond.toFixed(0))],
+  ['changed', (m) => (m.changedAcrossRepeats === null ? '—' : String(m.changedAcrossRepeats))],
+  ['errors', (_m, errors) => String(errors)],
+];
+
+/** The terminal table: one row per configuration, columns sized to their contents. */
+export function evalTable(r: EvalReport): string {
+  const head = ['chat model', 'embed model', 'chunker', 'k', 'mode', ...COLUMNS.map(([h]) => h)];
+  const rows = r.configs.map((c) => [c.chatModel ?? '(retrieval only)', c.embedModel, c.chunker, String(c.k), c.mode, ...COLUMNS.map(([, f]) => f(c.metrics, c.errors))]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i < 5 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();
+  return [
+    `${r.corpus.documents} documents (fingerprint ${r.corpus.fingerprint.slice(0, 12)}), ${r.questions.answerable} answerable and ${r.questions.unanswerable} unanswerable questions, ${(r.run.ms / 1000).toFixed(1)} s`,
+    '',
+    line(head),
+    ...rows.map(line),
+    '',
+    '— = not run (no chat model, or nothing eligible). Rates are shares of eligible questions.',
+  ].join('\n');
+}

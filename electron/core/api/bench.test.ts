@@ -1,0 +1,165 @@
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ApiEvent } from '../../../shared/contract';
+import { startStandin, type Standin } from '../../../test/support/ollama-standin/server';
+import { NotesFolder, tempDbPath } from '../../../test/support/notes';
+import { openDatabase, type Db } from '../db/open';
+import { dispatch } from './dispatch';
+import { createService } from './service';
+
+let ollama: Standin;
+let notes: NotesFolder;
+let dbFile: ReturnType<typeof tempDbPath>;
+let db: Db;
+let events: ApiEvent[];
+let svc: ReturnType<typeof createService>;
+
+beforeAll(async () => {
+  ollama = await startStandin();
+});
+afterAll(async () => {
+  await ollama?.close();
+});
+beforeEach(async () => {
+  notes = new NotesFolder('quire-bench-');
+  notes.write('ops/keys.md', '# Keys\n\nWe rotate the deploy keys every 90 days. The platform team owns the rotation.\n');
+  notes.write('food/bread.md', '# Bread\n\nBake the loaf at 250 degrees for twenty minutes.\n');
+  dbFile = tempDbPath('quire-bench-db-');
+  db = openDatabase(dbFile.file);
+  events = [];
+  svc = createService({ db, emit: (e) => events.push(e), sampleNotesDir: notes.root, version: '1.2.3', evalDir: path.join(path.dirname(dbFile.file), 'eval') });
+  expect(await call('setSettings', { ollamaHost: ollama.url })).toMatchObject({ ok: true });
+});
+afterEach(() => {
+  svc.close();
+  db.close();
+  notes.dispose();
+  dbFile.dispose();
+});
+
+const call = (method: string, input: unknown) => dispatch(svc.handlers, method, input);
+async function value<T>(method: string, input: unknown): Promise<T> {
+  const res = await call(method, input);
+  if (!res.ok) throw new Error(`${method}: ${res.error.code} ${res.error.message}`);
+  return res.value as T;
+}
+async function until<T extends ApiEvent['type']>(type: T, jobId: string): Promise<Extract<ApiEvent, { type: T }>> {
+  for (let i = 0; i < 600; i++) {
+    const e = events.find((x) => x.type === type && 'jobId' in x && x.jobId === jobId);
+    if (e) return e as Extract<ApiEvent, { type: T }>;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`no ${type} event for ${jobId}`);
+}
+async function importNotes(): Promise<string> {
+  const { jobId } = await value<{ jobId: string }>('importFolder', { path: notes.root });
+  await until('import.done', jobId);
+  const lib = await value<{ collections: Array<{ id: string }> }>('library', {});
+  return lib.collections[0]!.id;
+}
+
+const FOLDER_SET = JSON.stringify([
+  { id: 'keys', question: 'How often are the deploy keys rotated?', expect: { chunkFact: 'every 90 days', answerable: true } },
+  { id: 'wifi', question: 'What is the office wifi password?', expect: { answerable: false } },
+]);
+
+describe('save as test', () => {
+  it('turns a cited answer into a question expecting the passage the citation rests on', async () => {
+    const collectionId = await importNotes();
+    const chunkId = db.prepare("SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.rel_path = 'ops/keys.md'").pluck().get() as string;
+    const saved = await value<{ id: string; expect: unknown; file: string; root: string }>('saveAsTest', {
+      expect: 'fact',
+      question: 'How often are the deploy keys rotated?',
+      chunkId,
+      sentence: `The deploy keys are rotated every 90 days [${chunkId}].`,
+    });
+    expect(saved).toMatchObject({
+      id: 'how-often-are-the-deploy-keys',
+      expect: { chunkFact: 'We rotate the deploy keys every 90 days.', answerable: true },
+      file: 'ops/keys.md',
+    });
+    const refusal = await value<{ id: string; expect: unknown; root: string | null }>('saveAsTest', { expect: 'refusal', question: 'How often are the deploy keys rotated?' });
+    expect(refusal).toMatchObject({ id: 'how-often-are-the-deploy-keys-2', expect: { answerable: false }, root: null });
+
+    const { sets } = await value<{ sets: Array<{ ref: { kind: string }; answerable: number; unanswerable: number; error: string | null }> }>('questionSets', { collectionId });
+    expect(sets).toEqual([{ ref: { kind: 'saved' }, name: 'Saved from answers', answerable: 1, unanswerable: 1, error: null }]);
+    expect(await value('deleteSavedQuestion', { id: refusal.id })).toEqual({ deleted: true });
+    expect((await value<{ questions: unknown[] }>('savedQuestions', {})).questions).toHaveLength(1);
+  });
+
+  it('refuses a passage no longer in the index, with a sentence saying so', async () => {
+    const res = await call('saveAsTest', { expect: 'fact', question: 'Q?', chunkId: 'gone#1', sentence: 'x' });
+    expect(res).toMatchObject({ ok: false, error: { code: 'NOT_FOUND_IN_INDEX' } });
+    expect((await value<{ questions: unknown[] }>('savedQuestions', {})).questions).toEqual([]);
+  });
+});
+
+describe('question sets', () => {
+  it("offers the folder's own file, and names every broken entry of a bad one", async () => {
+    notes.write('.quire-questions.json', FOLDER_SET);
+    const collectionId = await importNotes();
+    // The set is Quire's, not a note: importing passed over it.
+    expect(db.prepare("SELECT count(*) FROM documents WHERE rel_path LIKE '%quire-questions%'").pluck().get()).toBe(0);
+    let { sets } = await value<{ sets: Array<{ ref: { kind: string }; answerable: number; unanswerable: number; error: string | null }> }>('questionSets', { collectionId });
+    expect(sets[0]).toMatchObject({ ref: { kind: 'folder' }, answerable: 1, unanswerable: 1, error: null });
+    expect(sets[1]).toMatchObject({ ref: { kind: 'saved' }, answerable: 0, error: expect.stringContaining('Save as test') });
+
+    notes.write('.quire-questions.json', JSON.stringify([{ id: 'a', question: '', expect: { answerable: true } }]));
+    sets = (await value<{ sets: typeof sets }>('questionSets', { collectionId })).sets;
+    expect(sets[0]!.error).toMatch(/entry 1 \(id "a"\): "question" must be a non-empty string/);
+
+    const bad = await call('checkQuestionSet', { name: 'mine.json', text: '{"questions": 3}' });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'INVALID_QUESTION_SET', message: expect.stringContaining('mine.json') } });
+    expect(await value('checkQuestionSet', { name: 'mine.json', text: FOLDER_SET })).toMatchObject({ answerable: 1, unanswerable: 1, error: null, ref: { kind: 'file', name: 'mine.json' } });
+  });
+});
+
+describe('evaluation jobs', () => {
+  const grid = { chatModels: ['llama3.2'], embedModels: ['embeddinggemma'], chunkers: ['heading:256', 'fixed:64/8'], ks: [3], modes: ['lexical', 'hybrid'], repeats: 1 };
+
+  it('runs the grid, reports progress, stores the report, and lists, reopens and deletes it', async () => {
+    notes.write('.quire-questions.json', FOLDER_SET);
+    const collectionId = await importNotes();
+    const { jobId } = await value<{ jobId: string }>('startEval', { collectionId, questionSet: { kind: 'folder' }, grid });
+    const done = await until('eval.done', jobId);
+    expect(done.error).toBeNull();
+    const progress = events.filter((e): e is Extract<ApiEvent, { type: 'eval.progress' }> => e.type === 'eval.progress' && e.jobId === jobId);
+    expect(progress.at(-1)).toMatchObject({ done: 8, total: 8 });
+    expect(progress.map((p) => p.done)).toEqual([...progress.map((p) => p.done)].sort((a, b) => a - b));
+
+    const report = await value<{ configs: Array<{ metrics: { hit1: number } }>; run: { quire: string; questionSet: { name: string } } }>('getEvalReport', { id: done.reportId });
+    expect(report.configs).toHaveLength(4);
+    expect(report.configs.every((c) => c.metrics.hit1 === 1)).toBe(true);
+    expect(report.run).toMatchObject({ quire: '1.2.3', questionSet: { name: '.quire-questions.json' } });
+    const { reports } = await value<{ reports: Array<{ id: number; configs: number; questions: number }> }>('evalReports', {});
+    expect(reports).toEqual([expect.objectContaining({ id: done.reportId, configs: 4, questions: 2, questionSet: '.quire-questions.json' })]);
+    expect(await value('deleteEvalReport', { id: done.reportId })).toEqual({ deleted: true });
+    expect(await call('getEvalReport', { id: done.reportId })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND_IN_INDEX' } });
+  });
+
+  it('refuses a bad request on the call itself, before any job starts', async () => {
+    const collectionId = await importNotes();
+    expect(await call('startEval', { collectionId, questionSet: { kind: 'saved' }, grid })).toMatchObject({ ok: false, error: { code: 'INVALID_QUESTION_SET' } });
+    expect(await call('startEval', { collectionId, questionSet: { kind: 'folder' }, grid })).toMatchObject({ ok: false, error: { code: 'INVALID_QUESTION_SET' } });
+    const file = { kind: 'file', name: 'q.json', text: FOLDER_SET };
+    expect(await call('startEval', { collectionId, questionSet: file, grid: { ...grid, chunkers: ['sideways:3'] } })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+    expect(await call('startEval', { collectionId: 'nope', questionSet: file, grid })).toMatchObject({ ok: false, error: { code: 'COLLECTION_NOT_FOUND' } });
+    expect(await call('startEval', { collectionId, questionSet: file, grid: { ...grid, ks: [] } })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+    expect(events.some((e) => e.type === 'eval.progress')).toBe(false);
+  });
+
+  it('cancels: the job ends CANCELLED and stores no report', async () => {
+    const collectionId = await importNotes();
+    ollama.faults.streamDelayMs = 50;
+    try {
+      const { jobId } = await value<{ jobId: string }>('startEval', { collectionId, questionSet: { kind: 'file', name: 'q.json', text: FOLDER_SET }, grid });
+      await until('eval.progress', jobId);
+      expect(await value('cancel', { jobId })).toEqual({ cancelled: true });
+      const done = await until('eval.done', jobId);
+      expect(done).toMatchObject({ reportId: null, error: { code: 'CANCELLED' } });
+      expect((await value<{ reports: unknown[] }>('evalReports', {})).reports).toEqual([]);
+    } finally {
+      ollama.faults.streamDelayMs = 0;
+    }
+  });
+});

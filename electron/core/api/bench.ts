@@ -1,0 +1,116 @@
+import type { ApiEvent } from '../../../shared/contract';
+import { QuireError, toErrorShape } from '../../../shared/errors';
+import { listCollections } from '../db/collections';
+import type { Db } from '../db/open';
+import { deleteEvalReport, getEvalReport, insertEvalReport, listEvalReports } from '../db/eval-reports';
+import { deleteSavedQuestion, insertSavedQuestion, listSavedQuestions, savedQuestionIds } from '../db/saved-questions';
+import { loadQuestionSet, questionSetsFor, summarise } from '../eval/question-sets';
+import { parseQuestionSet } from '../eval/questions';
+import { runEval } from '../eval/run';
+import { parseChunkerSpec } from '../ingest/chunkers/index';
+import { factFromChunk, questionId } from '../eval/save-as-test';
+import type { OllamaGateway } from '../ollama/gateway';
+import type { Handlers } from './dispatch';
+import { chunkView } from './views';
+
+type BenchMethods =
+  | 'questionSets'
+  | 'checkQuestionSet'
+  | 'saveAsTest'
+  | 'savedQuestions'
+  | 'deleteSavedQuestion'
+  | 'startEval'
+  | 'evalReports'
+  | 'getEvalReport'
+  | 'deleteEvalReport';
+
+export interface BenchDeps {
+  db: Db;
+  emit(event: ApiEvent): void;
+  job(run: (jobId: string, signal: AbortSignal) => Promise<void>): { jobId: string };
+  gateway(): OllamaGateway;
+  version: string;
+  evalDir: string;
+}
+
+/** The model bench behind the contract: question sets, "save as test", and evaluation jobs. */
+export function benchHandlers({ db, emit, job, gateway, version, evalDir }: BenchDeps): Pick<Handlers, BenchMethods> {
+  const rootOf = (collectionId: string): string => {
+    const c = listCollections(db).find((x) => x.id === collectionId);
+    if (!c) throw new QuireError('COLLECTION_NOT_FOUND', 'That folder is no longer in the library.');
+    return c.root;
+  };
+
+  return {
+    async questionSets({ collectionId }) {
+      return { sets: questionSetsFor(db, rootOf(collectionId)) };
+    },
+
+    async checkQuestionSet({ name, text }) {
+      const summary = summarise({ kind: 'file', name, text }, name, () => parseQuestionSet(text, name));
+      if (summary.error) throw new QuireError('INVALID_QUESTION_SET', summary.error);
+      return summary;
+    },
+
+    async saveAsTest(input) {
+      const taken = savedQuestionIds(db);
+      const id = questionId(input.question, taken);
+      if (input.expect === 'refusal') {
+        return insertSavedQuestion(db, { id, question: input.question, expect: { answerable: false }, root: null });
+      }
+      let view;
+      try {
+        view = chunkView(db, input.chunkId);
+      } catch {
+        throw new QuireError('NOT_FOUND_IN_INDEX', 'The cited passage is no longer in the index (its file changed or was removed), so it cannot become a test.');
+      }
+      const chunkFact = factFromChunk(view.text, input.sentence);
+      return insertSavedQuestion(db, { id, question: input.question, expect: { chunkFact, answerable: true }, file: view.path, root: view.root });
+    },
+
+    async savedQuestions() {
+      return { questions: listSavedQuestions(db) };
+    },
+
+    async deleteSavedQuestion({ id }) {
+      return { deleted: deleteSavedQuestion(db, id) };
+    },
+
+    async startEval({ collectionId, questionSet, grid }) {
+      const root = rootOf(collectionId);
+      // A bad set or grid is refused now, as an error on the call, not later as a failed job.
+      const set = loadQuestionSet(db, questionSet, root);
+      grid.chunkers.forEach(parseChunkerSpec);
+      return job(async (jobId, signal) => {
+        try {
+          const report = await runEval({
+            docs: root,
+            questions: set.questions,
+            questionSetName: set.name,
+            grid,
+            gateway: gateway(),
+            version,
+            workDir: evalDir,
+            signal,
+            onProgress: (done, total, label) => emit({ type: 'eval.progress', jobId, done, total, label }),
+          });
+          emit({ type: 'eval.done', jobId, reportId: insertEvalReport(db, report), error: null });
+        } catch (e) {
+          emit({ type: 'eval.done', jobId, reportId: null, error: signal.aborted ? { code: 'CANCELLED', message: 'Evaluation cancelled.' } : toErrorShape(e) });
+        }
+      });
+    },
+
+    async evalReports() {
+      return { reports: listEvalReports(db) };
+    },
+
+    async getEvalReport({ id }) {
+      return getEvalReport(db, id);
+    },
+
+    async deleteEvalReport({ id }) {
+      return { deleted: deleteEvalReport(db, id) };
+    },
+  };
+}

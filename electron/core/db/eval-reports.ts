@@ -1,0 +1,42 @@
+import { EvalReportSchema, type EvalReport, type EvalReportSummary } from '../../../shared/eval';
+import { QuireError } from '../../../shared/errors';
+import type { Db } from './open';
+
+export function insertEvalReport(db: Db, report: EvalReport): number {
+  const info = db
+    .prepare('INSERT INTO eval_reports (created_at, docs, question_set, configs, questions, ms, report) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .run(
+      report.run.at,
+      report.run.docs,
+      report.run.questionSet.name,
+      report.configs.length,
+      report.run.questionSet.questions.length,
+      report.run.ms,
+      JSON.stringify(report),
+    );
+  return Number(info.lastInsertRowid);
+}
+
+/** Newest first. */
+export function listEvalReports(db: Db): EvalReportSummary[] {
+  const rows = db.prepare('SELECT id, created_at, docs, question_set, configs, questions, ms FROM eval_reports ORDER BY id DESC').all() as Array<{
+    id: number;
+    created_at: string;
+    docs: string;
+    question_set: string;
+    configs: number;
+    questions: number;
+    ms: number;
+  }>;
+  return rows.map((r) => ({ id: r.id, at: r.created_at, docs: r.docs, questionSet: r.question_set, configs: r.configs, questions: r.questions, ms: r.ms }));
+}
+
+export function getEvalReport(db: Db, id: number): EvalReport {
+  const json = db.prepare('SELECT report FROM eval_reports WHERE id = ?').pluck().get(id) as string | undefined;
+  if (json === undefined) throw new QuireError('NOT_FOUND_IN_INDEX', `There is no evaluation report ${id}.`);
+  return EvalReportSchema.parse(JSON.parse(json));
+}
+
+export function deleteEvalReport(db: Db, id: number): boolean {
+  return db.prepare('DELETE FROM eval_reports WHERE id = ?').run(id).changes > 0;
+}

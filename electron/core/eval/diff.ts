@@ -1,0 +1,121 @@
+import { RATE_METRICS, type BenchMetrics, type EvalConfigResult, type EvalQuestionRun, type EvalReport } from '../../../shared/eval';
+
+/** One number that moved between two reports. */
+export interface MetricChange {
+  config: string;
+  metric: string;
+  before: number | null;
+  after: number | null;
+}
+
+/** One question whose outcome under one configuration changed. */
+export interface QuestionChange {
+  config: string;
+  questionId: string;
+  repeat: number;
+  what: 'retrieved' | 'answer' | 'refused' | 'citations' | 'error';
+  before: string;
+  after: string;
+}
+
+export interface ReportDiff {
+  /** Nothing that should reproduce changed (timings aside, which never repeat exactly). */
+  same: boolean;
+  corpus: { before: EvalReport['corpus']; after: EvalReport['corpus'] } | null;
+  questionSet: { before: string; after: string } | null;
+  /** Quire, Ollama and model digests that differ: the likeliest reasons for any change below. */
+  versions: Array<{ what: string; before: string | null; after: string | null }>;
+  configsOnlyBefore: string[];
+  configsOnlyAfter: string[];
+  metrics: MetricChange[];
+  questions: QuestionChange[];
+  /** Latency and throughput: reported, never counted as a failure to reproduce. */
+  timing: MetricChange[];
+}
+
+const EXACT_METRICS: Array<[string, (m: BenchMetrics) => number | null]> = [
+  ...RATE_METRICS.map((k): [string, (m: BenchMetrics) => number | null] => [k, (m) => m[k]]),
+  ['promptTokens.estimated', (m) => m.promptTokens.estimated],
+  ['promptTokens.reported', (m) => m.promptTokens.reported],
+  ['truncations', (m) => m.truncations],
+  ['changedAcrossRepeats', (m) => m.changedAcrossRepeats],
+];
+
+const TIMING_METRICS: Array<[string, (m: BenchMetrics) => number | null]> = [
+  ['latencyMs.retrieve.p50', (m) => m.latencyMs.retrieve.p50],
+  ['latencyMs.retrieve.p95', (m) => m.latencyMs.retrieve.p95],
+  ['latencyMs.generate.p50', (m) => m.latencyMs.generate.p50],
+  ['latencyMs.generate.p95', (m) => m.latencyMs.generate.p95],
+  ['tokensPerSecond', (m) => m.tokensPerSecond],
+];
+
+export function configLabel(c: Pick<EvalConfigResult, 'chatModel' | 'embedModel' | 'chunker' | 'k' | 'mode'>): string {
+  return `${c.chatModel ?? 'retrieval only'} · ${c.embedModel} · ${c.chunker} · k=${c.k} · ${c.mode}`;
+}
+
+const sameNumber = (a: number | null, b: number | null) => (a === null || b === null ? a === b : Math.abs(a - b) < 1e-9);
+
+function questionFacets(q: EvalQuestionRun): Record<QuestionChange['what'], string> {
+  return {
+    retrieved: q.retrieved.map((r) => `${r.path}:${r.lines[0]}-${r.lines[1]}`).join(', '),
+    answer: q.answer === null ? '(none)' : q.answer.replace(/\s+/g, ' ').trim(),
+    refused: q.score.answer === null ? '(not run)' : String(q.score.answer.refused),
+    citations: q.citations.map((c) => c.check).join(', '),
+    error: q.error ? q.error.code : '(none)',
+  };
+}
+
+/** What changed from `before` to `after`, matching configurations and questions by their settings and ids. */
+export function diffReports(before: EvalReport, after: EvalReport): ReportDiff {
+  const versions: ReportDiff['versions'] = [];
+  if (before.run.quire !== after.run.quire) versions.push({ what: 'Quire', before: before.run.quire, after: after.run.quire });
+  if (before.run.ollama !== after.run.ollama) versions.push({ what: 'Ollama', before: before.run.ollama, after: after.run.ollama });
+  for (const model of new Set([...Object.keys(before.run.models), ...Object.keys(after.run.models)])) {
+    const b = before.run.models[model] ?? null;
+    const a = after.run.models[model] ?? null;
+    if (b !== a) versions.push({ what: model, before: b, after: a });
+  }
+
+  const beforeConfigs = new Map(before.configs.map((c, i) => [configLabel(c), i]));
+  const afterConfigs = new Map(after.configs.map((c, i) => [configLabel(c), i]));
+  const metrics: MetricChange[] = [];
+  const timing: MetricChange[] = [];
+  const questions: QuestionChange[] = [];
+
+  const runsOf = (r: EvalReport, config: number) => new Map(r.perQuestion.filter((q) => q.config === config).map((q) => [`${q.score.questionId}#${q.score.repeat}`, q]));
+
+  for (const [label, bi] of beforeConfigs) {
+    const ai = afterConfigs.get(label);
+    if (ai === undefined) continue;
+    const bm = before.configs[bi]!.metrics;
+    const am = after.configs[ai]!.metrics;
+    for (const [metric, get] of EXACT_METRICS) if (!sameNumber(get(bm), get(am))) metrics.push({ config: label, metric, before: get(bm), after: get(am) });
+    for (const [metric, get] of TIMING_METRICS) if (!sameNumber(get(bm), get(am))) timing.push({ config: label, metric, before: get(bm), after: get(am) });
+    const afterRuns = runsOf(after, ai);
+    for (const [key, bq] of runsOf(before, bi)) {
+      const aq = afterRuns.get(key);
+      if (!aq) continue;
+      const bf = questionFacets(bq);
+      const af = questionFacets(aq);
+      for (const what of Object.keys(bf) as Array<QuestionChange['what']>) {
+        if (bf[what] !== af[what]) questions.push({ config: label, questionId: bq.score.questionId, repeat: bq.score.repeat, what, before: bf[what], after: af[what] });
+      }
+    }
+  }
+
+  const corpusChanged = before.corpus.fingerprint !== after.corpus.fingerprint || before.corpus.documents !== after.corpus.documents;
+  const setChanged = before.run.questionSet.sha256 !== after.run.questionSet.sha256;
+  const configsOnlyBefore = [...beforeConfigs.keys()].filter((l) => !afterConfigs.has(l));
+  const configsOnlyAfter = [...afterConfigs.keys()].filter((l) => !beforeConfigs.has(l));
+  return {
+    same: !corpusChanged && !setChanged && configsOnlyBefore.length === 0 && configsOnlyAfter.length === 0 && metrics.length === 0 && questions.length === 0,
+    corpus: corpusChanged ? { before: before.corpus, after: after.corpus } : null,
+    questionSet: setChanged ? { before: before.run.questionSet.sha256, after: after.run.questionSet.sha256 } : null,
+    versions,
+    configsOnlyBefore,
+    configsOnlyAfter,
+    metrics,
+    questions,
+    timing,
+  };
+}

@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { SEARCH_MODES } from './search';
+
+/**
+ * The model bench's shapes, declared once as schemas: the engine infers its types from them, the
+ * contract carries them, and a saved report is checked against them before a rerun.
+ */
+
+const Rate = z.number().min(0).max(1).nullable();
+const Lines = z.tuple([z.number().int(), z.number().int()]);
+
+export const QuestionSchema = z.object({
+  id: z.string(),
+  question: z.string(),
+  /** chunkFact: text the right chunk contains; answerRegex: applied to the answer with flag i. */
+  expect: z.object({ chunkFact: z.string().optional(), answerRegex: z.string().optional(), answerable: z.boolean() }),
+  /** Informational: the file the fact comes from. */
+  file: z.string().optional(),
+});
+
+export const StageLatencySchema = z.object({ p50: z.number().nullable(), p95: z.number().nullable() });
+
+/** Rates are fractions in [0, 1]; null means nothing was eligible (e.g. no chat model ran), distinct from 0. */
+export const BenchMetricsSchema = z.object({
+  hit1: Rate,
+  hitK: Rate,
+  mrr: Rate,
+  answerHasFact: Rate,
+  /** Share of citations whose id is among the sources sent. */
+  citationValid: Rate,
+  supportedCitationRate: Rate,
+  citesFact: Rate,
+  refusalAccuracy: Rate,
+  falseRefusals: Rate,
+  promptTokens: z.object({ estimated: z.number().nullable(), reported: z.number().nullable() }),
+  /** Count of answers with truncation suspected; null when no answer was generated. */
+  truncations: z.number().int().nullable(),
+  latencyMs: z.object({ retrieve: StageLatencySchema, generate: StageLatencySchema }),
+  tokensPerSecond: z.number().nullable(),
+  /** Questions whose normalised answer differed between repeats; null when no question had two answered repeats. */
+  changedAcrossRepeats: z.number().int().nullable(),
+});
+
+export const RetrievalScoreSchema = z.object({
+  hit1: z.boolean(),
+  hitK: z.boolean(),
+  /** 1/rank of the first chunk (within the top k) containing chunkFact, else 0. */
+  reciprocalRank: z.number(),
+});
+
+export const AnswerScoreSchema = z.object({
+  /** answerRegex against the whitespace-collapsed answer; null when unanswerable or without answerRegex. */
+  answerHasFact: z.boolean().nullable(),
+  /** Share of citations whose check is not 'unknown-source'; null without citations. */
+  citationValid: z.number().nullable(),
+  /** Share of citations checked 'supported'; null without citations. */
+  supportedCitationRate: z.number().nullable(),
+  /** null when the question is unanswerable or has no chunkFact. */
+  citesFact: z.boolean().nullable(),
+  refused: z.boolean(),
+  estimatedTokens: z.number(),
+  reportedTokens: z.number().nullable(),
+  truncated: z.boolean(),
+  generateMs: z.number(),
+  tokensPerSecond: z.number().nullable(),
+  /** Answer text lower-cased with whitespace collapsed, for comparing repeats. */
+  normalisedText: z.string(),
+});
+
+export const QuestionScoreSchema = z.object({
+  questionId: z.string(),
+  repeat: z.number().int(),
+  answerable: z.boolean(),
+  /** null unless the question is answerable and has a chunkFact. */
+  retrieval: RetrievalScoreSchema.nullable(),
+  retrieveMs: z.number(),
+  /** null when no answer was generated. */
+  answer: AnswerScoreSchema.nullable(),
+});
+
+/** What the bench varies. Chunkers are written as specs: heading:256, recursive:1000/100, fixed:128/25. */
+export const EvalGridSchema = z.object({
+  /** Empty: retrieval only; answer metrics are reported as not run (null). */
+  chatModels: z.array(z.string().min(1).max(200)).max(8),
+  embedModels: z.array(z.string().min(1).max(200)).min(1).max(6),
+  chunkers: z.array(z.string().min(1).max(40)).min(1).max(6),
+  ks: z.array(z.number().int().min(1).max(50)).min(1).max(6),
+  modes: z.array(z.enum(SEARCH_MODES)).min(1).max(3),
+  repeats: z.number().int().min(1).max(20),
+});
+
+export const EvalConfigSchema = z.object({
+  chatModel: z.string().nullable(),
+  embedModel: z.string(),
+  chunker: z.string(),
+  k: z.number().int(),
+  mode: z.enum(SEARCH_MODES),
+  metrics: BenchMetricsSchema,
+  /** Question runs that failed (each error is in perQuestion): what they retrieved still scores, and an unanswered one is left out of the answer metrics, so this count says how many. */
+  errors: z.number().int(),
+});
+
+/** One question under one configuration: what was retrieved and answered, and how it scored. */
+export const EvalQuestionRunSchema = z.object({
+  /** Index into configs. */
+  config: z.number().int(),
+  score: QuestionScoreSchema,
+  answer: z.string().nullable(),
+  /** The top k retrieved chunks, best first; hasFact is null when the question has no chunkFact. */
+  retrieved: z.array(
+    z.object({ chunkId: z.string(), path: z.string(), heading: z.string(), lines: Lines, preview: z.string(), hasFact: z.boolean().nullable() }),
+  ),
+  citations: z.array(z.object({ chunkId: z.string(), check: z.enum(['supported', 'weak', 'unsupported', 'unknown-source']) })),
+  /** Set when this question's ask failed (e.g. Ollama went away mid-run); the rest of the run goes on. */
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+
+export const EvalRunInfoSchema = z.object({
+  quire: z.string(),
+  ollama: z.string().nullable(),
+  /** Digest of each model at run time: a re-pulled model changes its digest. */
+  models: z.record(z.string(), z.string().nullable()),
+  at: z.string(),
+  ms: z.number(),
+  grid: EvalGridSchema,
+  /** Absolute path of the documents folder. */
+  docs: z.string(),
+  /** The questions themselves travel with the report, so a rerun asks exactly these. */
+  questionSet: z.object({ name: z.string(), sha256: z.string(), questions: z.array(QuestionSchema) }),
+});
+
+export const EvalReportSchema = z.object({
+  corpus: z.object({ documents: z.number().int(), fingerprint: z.string() }),
+  questions: z.object({ answerable: z.number().int(), unanswerable: z.number().int() }),
+  configs: z.array(EvalConfigSchema),
+  perQuestion: z.array(EvalQuestionRunSchema),
+  run: EvalRunInfoSchema,
+});
+
+/** Where the questions of an Evaluate run come from. */
+export const QuestionSetRefSchema = z.discriminatedUnion('kind', [
+  /** Questions saved from answers ("save as test") for this folder. */
+  z.object({ kind: z.literal('saved') }),
+  /** The folder's own `.quire-questions.json`. */
+  z.object({ kind: z.literal('folder') }),
+  /** A file the person picked; the renderer reads it and sends its text. */
+  z.object({ kind: z.literal('file'), name: z.string().min(1).max(500), text: z.string().min(1).max(5_000_000) }),
+]);
+
+export const QuestionSetSummarySchema = z.object({
+  ref: QuestionSetRefSchema,
+  name: z.string(),
+  answerable: z.number().int(),
+  unanswerable: z.number().int(),
+  /** Why the set cannot be used as it is (e.g. a broken entry in the folder's file). */
+  error: z.string().nullable(),
+});
+
+export const SavedQuestionSchema = QuestionSchema.extend({
+  /** The folder it was saved for; null applies to every folder. */
+  root: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+export const EvalReportSummarySchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  docs: z.string(),
+  questionSet: z.string(),
+  configs: z.number().int(),
+  questions: z.number().int(),
+  ms: z.number(),
+});
+
+export type Question = z.infer<typeof QuestionSchema>;
+export type BenchMetrics = z.infer<typeof BenchMetricsSchema>;
+export type StageLatency = z.infer<typeof StageLatencySchema>;
+export type RetrievalScore = z.infer<typeof RetrievalScoreSchema>;
+export type AnswerScore = z.infer<typeof AnswerScoreSchema>;
+export type QuestionScore = z.infer<typeof QuestionScoreSchema>;
+export type EvalGrid = z.infer<typeof EvalGridSchema>;
+export type EvalConfigResult = z.infer<typeof EvalConfigSchema>;
+export type EvalQuestionRun = z.infer<typeof EvalQuestionRunSchema>;
+export type EvalRunInfo = z.infer<typeof EvalRunInfoSchema>;
+export type EvalReport = z.infer<typeof EvalReportSchema>;
+export type QuestionSetRef = z.infer<typeof QuestionSetRefSchema>;
+export type QuestionSetSummary = z.infer<typeof QuestionSetSummarySchema>;
+export type SavedQuestion = z.infer<typeof SavedQuestionSchema>;
+export type EvalReportSummary = z.infer<typeof EvalReportSummarySchema>;
+
+/** Metric keys shown as rates (fractions in [0, 1]). */
+export const RATE_METRICS = [
+  'hit1',
+  'hitK',
+  'mrr',
+  'answerHasFact',
+  'citationValid',
+  'supportedCitationRate',
+  'citesFact',
+  'refusalAccuracy',
+  'falseRefusals',
+] as const satisfies ReadonlyArray<keyof BenchMetrics>;
+export type RateMetric = (typeof RATE_METRICS)[number];

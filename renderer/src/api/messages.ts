@@ -24,6 +24,8 @@ export const ERROR_MESSAGES: Record<ErrorCode | TransportCode, string> = {
   TOO_LARGE: 'The file is larger than Quire reads.',
   CANCELLED: 'Cancelled.',
   INVALID_ARGUMENT: 'Quire could not accept that input.',
+  INVALID_QUESTION_SET: 'The question set has entries Quire cannot use. Each one is listed below.',
+  NOT_FOUND_IN_INDEX: 'That is no longer in the index. It may have been removed or re-imported.',
   INTERNAL: 'Something went wrong inside Quire.',
   UNAUTHORIZED: 'This page is not signed in to Quire. Open the address Quire printed when it started (it includes a token).',
   UNREACHABLE: 'Quire itself cannot be reached. Is it still running?',

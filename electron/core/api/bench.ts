@@ -41,6 +41,9 @@ export function benchHandlers({ db, emit, job, gateway, version, evalDir }: Benc
     return c.root;
   };
 
+  // Two runs would import into the same evaluation indexes at once; one at a time.
+  let evalRunning = false;
+
   return {
     async questionSets({ collectionId }) {
       return { sets: questionSetsFor(db, rootOf(collectionId)) };
@@ -77,10 +80,12 @@ export function benchHandlers({ db, emit, job, gateway, version, evalDir }: Benc
     },
 
     async startEval({ collectionId, questionSet, grid }) {
+      if (evalRunning) throw new QuireError('INVALID_ARGUMENT', 'An evaluation is already running. Wait for it to finish, or cancel it, first.');
       const root = rootOf(collectionId);
       // A bad set or grid is refused now, as an error on the call, not later as a failed job.
       const set = loadQuestionSet(db, questionSet, root);
       grid.chunkers.forEach(parseChunkerSpec);
+      evalRunning = true;
       return job(async (jobId, signal) => {
         try {
           const report = await runEval({
@@ -97,6 +102,8 @@ export function benchHandlers({ db, emit, job, gateway, version, evalDir }: Benc
           emit({ type: 'eval.done', jobId, reportId: insertEvalReport(db, report), error: null });
         } catch (e) {
           emit({ type: 'eval.done', jobId, reportId: null, error: signal.aborted ? { code: 'CANCELLED', message: 'Evaluation cancelled.' } : toErrorShape(e) });
+        } finally {
+          evalRunning = false;
         }
       });
     },

@@ -26,8 +26,9 @@ export const BenchMetricsSchema = z.object({
   hitK: Rate,
   mrr: Rate,
   answerHasFact: Rate,
-  /** Share of citations whose id is among the sources sent. */
+  /** Mean over answers with citations of each answer's share of citations whose id is among the sources sent. */
   citationValid: Rate,
+  /** Mean over answers with citations of each answer's share of citations checked 'supported'. */
   supportedCitationRate: Rate,
   citesFact: Rate,
   refusalAccuracy: Rate,
@@ -58,10 +59,12 @@ export const AnswerScoreSchema = z.object({
   /** null when the question is unanswerable or has no chunkFact. */
   citesFact: z.boolean().nullable(),
   refused: z.boolean(),
-  estimatedTokens: z.number(),
+  /** null when Quire refused without calling the model (no usable passage): no prompt was sent. */
+  estimatedTokens: z.number().nullable(),
   reportedTokens: z.number().nullable(),
   truncated: z.boolean(),
-  generateMs: z.number(),
+  /** null when the model was not called. */
+  generateMs: z.number().nullable(),
   tokensPerSecond: z.number().nullable(),
   /** Answer text lower-cased with whitespace collapsed, for comparing repeats. */
   normalisedText: z.string(),
@@ -123,6 +126,8 @@ export const EvalRunInfoSchema = z.object({
   at: z.string(),
   ms: z.number(),
   grid: EvalGridSchema,
+  /** How every answer was asked for, beyond the grid: the same settings the app would use. */
+  answerSettings: z.object({ numCtxCap: z.number(), numPredict: z.number(), temperature: z.number(), seed: z.number(), maxDistance: z.number() }),
   /** Absolute path of the documents folder. */
   docs: z.string(),
   /** The questions themselves travel with the report, so a rerun asks exactly these. */

@@ -184,7 +184,7 @@ describe('quire CLI', () => {
     fs.writeFileSync(path.join(notes.root, 'ops/keys.md'), '# Keys\n\n## Rotation\n\nThe keys are rotated when someone remembers.\n');
     try {
       const changed = await quire(['eval', '--rerun', out, '--json']);
-      expect(changed.code).toBe(1);
+      expect(changed.code).toBe(3);
       const doc = JSON.parse(changed.stdout);
       expect(doc.diff.same).toBe(false);
       expect(doc.diff.corpus.after.fingerprint).not.toBe(report.corpus.fingerprint);

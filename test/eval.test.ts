@@ -137,6 +137,37 @@ describe('runEval', () => {
     expect(report.run.models['no-such-model']).toBeNull();
   });
 
+  it('never scores lexical results as dense: an embedding model that is not there fails each dense question', async () => {
+    const report = await evalOver({ chatModels: [], embedModels: ['no-such-embedder'], chunkers: ['heading:256'], ks: [3], modes: ['dense', 'lexical'], repeats: 1 });
+    const [dense, lexical] = report.configs;
+    expect(dense).toMatchObject({ mode: 'dense', errors: 3 });
+    expect(dense!.metrics.hit1).toBe(0);
+    expect(report.perQuestion.filter((q) => q.config === 0).every((q) => q.retrieved.length === 0 && /Asked for dense search/.test(q.error?.message ?? ''))).toBe(true);
+    expect(lexical).toMatchObject({ mode: 'lexical', errors: 0 });
+    expect(lexical!.metrics.hit1).toBe(1);
+  });
+
+  it('treats equal settings as one configuration, however they are spelled', async () => {
+    const report = await evalOver({ chatModels: [], embedModels: ['embeddinggemma', 'embeddinggemma'], chunkers: ['heading', 'heading:256', ' heading:256'], ks: [3, 3], modes: ['lexical', 'lexical'], repeats: 1 });
+    expect(report.configs).toHaveLength(1);
+    expect(report.run.grid).toMatchObject({ embedModels: ['embeddinggemma'], chunkers: ['heading:256'], ks: [3], modes: ['lexical'] });
+  });
+
+  it('asks every repeat with the same prompt, and leaves Quire-made refusals out of token and latency figures', async () => {
+    const report = await evalOver({ ...GRID, modes: ['hybrid'], repeats: 3 });
+    const keys = report.perQuestion.filter((q) => q.score.questionId === 'keys').map((q) => q.score.answer!.estimatedTokens);
+    expect(keys).toHaveLength(3);
+    expect(new Set(keys).size).toBe(1);
+    expect(report.configs[0]!.metrics.changedAcrossRepeats).toBe(0);
+    expect(report.run.answerSettings).toEqual({ numCtxCap: 8192, numPredict: 512, temperature: 0, seed: 42, maxDistance: 1.05 });
+
+    const lexical = await evalOver({ ...GRID, modes: ['lexical'], repeats: 1 });
+    const wifi = lexical.perQuestion.find((q) => q.score.questionId === 'wifi')!;
+    expect(wifi.score.answer).toMatchObject({ refused: true, estimatedTokens: null, generateMs: null });
+    const answered = lexical.perQuestion.filter((q) => q.score.answer?.estimatedTokens != null).map((q) => q.score.answer!.estimatedTokens!);
+    expect(lexical.configs[0]!.metrics.promptTokens.estimated).toBe(answered.reduce((a, b) => a + b, 0) / answered.length);
+  });
+
   it('stops on cancellation with an abort, not a half report', async () => {
     const controller = new AbortController();
     const run = runEval({

@@ -32,7 +32,7 @@ Commands:
       --chat-models a,b --embed-models x,y --chunkers heading:256,fixed:128/25
       --k 3,5 --modes lexical,hybrid --repeat N --out report.json
       (no --chat-models: retrieval metrics only)
-  eval --rerun report.json   repeat a saved run and show what changed (exit 1 if anything did)
+  eval --rerun report.json   repeat a saved run and show what changed (exit 3 if anything did)
   embed             add vectors for documents that lack them (no file is re-read)
   status            what is indexed, and whether Ollama is reachable
   doctor            check the index is whole; exits 1 if not

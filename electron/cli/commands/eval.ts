@@ -69,9 +69,11 @@ function quireVersion(): string {
 
 /**
  * `quire eval questions.json --docs DIR [...]`: the grid, run through the app's own search and
- * ask. `quire eval --rerun report.json` repeats a saved run and shows what changed; it exits 1 when
- * anything but timings differs.
+ * ask. `quire eval --rerun report.json` repeats a saved run and shows what changed; it exits
+ * {@link EXIT_DIFFERENT} when anything but timings differs (1 stays "could not run", as everywhere).
  */
+export const EXIT_DIFFERENT = 3;
+
 export async function evalCommand(ctx: CliContext, questionsFile: string | null, flags: EvalFlags): Promise<number> {
   let previous: EvalReport | null = null;
   let questions;
@@ -83,6 +85,9 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
     questions = previous.run.questionSet.questions;
     grid = previous.run.grid;
     docs = flags.docs ?? previous.run.docs;
+    if (!fs.existsSync(docs)) {
+      throw new QuireError('NOT_A_FOLDER', `The report's documents folder ${docs} is not there any more. Point the rerun at where they are now with --docs <folder>.`);
+    }
     name = previous.run.questionSet.name;
   } else {
     if (!questionsFile) throw new QuireError('INVALID_ARGUMENT', 'eval needs a questions file, or --rerun report.json. See: npm run quire -- --help');
@@ -106,6 +111,7 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
     grid,
     gateway: ctx.gateway,
     version: quireVersion(),
+    ...(previous ? { numCtxCap: previous.run.answerSettings.numCtxCap } : {}),
     workDir: path.join(path.dirname(ctx.dbPath), 'eval-indexes'),
     signal: ctx.signal,
     onProgress: (done, total, label) => ctx.out.progress(total ? done / total : 0, `${done}/${total} · ${label}`),
@@ -119,7 +125,7 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
   }
   const diff = diffReports(previous, report);
   ctx.out.result({ ...report, diff }, () => `${evalTable(report)}\n\n${describeDiff(diff, flags.rerun!)}`);
-  return diff.same ? 0 : 1;
+  return diff.same ? 0 : EXIT_DIFFERENT;
 }
 
 const num = (v: number | null) => (v === null ? '—' : Number.isInteger(v) ? String(v) : v.toFixed(3));

@@ -120,6 +120,7 @@ describe('evaluation jobs', () => {
   it('runs the grid, reports progress, stores the report, and lists, reopens and deletes it', async () => {
     notes.write('.quire-questions.json', FOLDER_SET);
     const collectionId = await importNotes();
+    await value('setSettings', { numCtx: 4096 });
     const { jobId } = await value<{ jobId: string }>('startEval', { collectionId, questionSet: { kind: 'folder' }, grid });
     const done = await until('eval.done', jobId);
     expect(done.error).toBeNull();
@@ -131,10 +132,11 @@ describe('evaluation jobs', () => {
     expect(report.configs).toHaveLength(4);
     expect(report.configs.every((c) => c.metrics.hit1 === 1)).toBe(true);
     expect(report.run).toMatchObject({ quire: '1.2.3', questionSet: { name: '.quire-questions.json' } });
+    expect((report.run as unknown as { answerSettings: { numCtxCap: number } }).answerSettings.numCtxCap).toBe(4096);
     const { reports } = await value<{ reports: Array<{ id: number; configs: number; questions: number }> }>('evalReports', {});
     expect(reports).toEqual([expect.objectContaining({ id: done.reportId, configs: 4, questions: 2, questionSet: '.quire-questions.json' })]);
     expect(await value('deleteEvalReport', { id: done.reportId })).toEqual({ deleted: true });
-    expect(await call('getEvalReport', { id: done.reportId })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND_IN_INDEX' } });
+    expect(await call('getEvalReport', { id: done.reportId })).toMatchObject({ ok: false, error: { code: 'EVAL_REPORT_NOT_FOUND' } });
   });
 
   it('refuses a bad request on the call itself, before any job starts', async () => {
@@ -155,7 +157,7 @@ describe('evaluation jobs', () => {
       const { jobId } = await value<{ jobId: string }>('startEval', { collectionId, questionSet: { kind: 'file', name: 'q.json', text: FOLDER_SET }, grid });
       await until('eval.progress', jobId);
       const second = await call('startEval', { collectionId, questionSet: { kind: 'file', name: 'q.json', text: FOLDER_SET }, grid });
-      expect(second).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', message: expect.stringContaining('already running') } });
+      expect(second).toMatchObject({ ok: false, error: { code: 'EVAL_ALREADY_RUNNING' } });
       expect(await value('cancel', { jobId })).toEqual({ cancelled: true });
       const done = await until('eval.done', jobId);
       expect(done).toMatchObject({ reportId: null, error: { code: 'CANCELLED' } });

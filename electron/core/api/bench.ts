@@ -29,12 +29,14 @@ export interface BenchDeps {
   emit(event: ApiEvent): void;
   job(run: (jobId: string, signal: AbortSignal) => Promise<void>): { jobId: string };
   gateway(): OllamaGateway;
+  /** The context-window cap from Settings, so the bench measures answers as the app gives them. */
+  numCtxCap(): number;
   version: string;
   evalDir: string;
 }
 
 /** The model bench behind the contract: question sets, "save as test", and evaluation jobs. */
-export function benchHandlers({ db, emit, job, gateway, version, evalDir }: BenchDeps): Pick<Handlers, BenchMethods> {
+export function benchHandlers({ db, emit, job, gateway, numCtxCap, version, evalDir }: BenchDeps): Pick<Handlers, BenchMethods> {
   const rootOf = (collectionId: string): string => {
     const c = listCollections(db).find((x) => x.id === collectionId);
     if (!c) throw new QuireError('COLLECTION_NOT_FOUND', 'That folder is no longer in the library.');
@@ -80,7 +82,7 @@ export function benchHandlers({ db, emit, job, gateway, version, evalDir }: Benc
     },
 
     async startEval({ collectionId, questionSet, grid }) {
-      if (evalRunning) throw new QuireError('INVALID_ARGUMENT', 'An evaluation is already running. Wait for it to finish, or cancel it, first.');
+      if (evalRunning) throw new QuireError('EVAL_ALREADY_RUNNING', 'An evaluation is already running. Wait for it to finish, or cancel it, first.');
       const root = rootOf(collectionId);
       // A bad set or grid is refused now, as an error on the call, not later as a failed job.
       const set = loadQuestionSet(db, questionSet, root);
@@ -95,6 +97,7 @@ export function benchHandlers({ db, emit, job, gateway, version, evalDir }: Benc
             grid,
             gateway: gateway(),
             version,
+            numCtxCap: numCtxCap(),
             workDir: evalDir,
             signal,
             onProgress: (done, total, label) => emit({ type: 'eval.progress', jobId, done, total, label }),

@@ -267,7 +267,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
       return { path: deps.sampleNotesDir, questions };
     },
 
-    ...benchHandlers({ db, emit, job, gateway, version: deps.version, evalDir: deps.evalDir }),
+    ...benchHandlers({ db, emit, job, gateway, numCtxCap: () => settings().numCtx, version: deps.version, evalDir: deps.evalDir }),
   };
 
   return {

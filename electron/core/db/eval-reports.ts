@@ -33,8 +33,10 @@ export function listEvalReports(db: Db): EvalReportSummary[] {
 
 export function getEvalReport(db: Db, id: number): EvalReport {
   const json = db.prepare('SELECT report FROM eval_reports WHERE id = ?').pluck().get(id) as string | undefined;
-  if (json === undefined) throw new QuireError('NOT_FOUND_IN_INDEX', `There is no evaluation report ${id}.`);
-  return EvalReportSchema.parse(JSON.parse(json));
+  if (json === undefined) throw new QuireError('EVAL_REPORT_NOT_FOUND', `There is no evaluation report ${id}.`);
+  const parsed = EvalReportSchema.safeParse(JSON.parse(json));
+  if (!parsed.success) throw new QuireError('DB_CORRUPT', `Evaluation report ${id} is stored in a shape this version of Quire cannot read.`);
+  return parsed.data;
 }
 
 export function deleteEvalReport(db: Db, id: number): boolean {

@@ -16,12 +16,13 @@ export interface AnswerOutcome {
   citations: Array<{ chunkId: string; check: CitationCheck }>;
   /** Text of cited chunks by id; a cited id missing here falls back to the retrieved list. */
   citedTexts: Record<string, string>;
-  /** Our calibrated estimate of the prompt's size in tokens. */
-  estimatedTokens: number;
+  /** Our calibrated estimate of the prompt's size in tokens; null when no prompt was sent (Quire refused by itself). */
+  estimatedTokens: number | null;
   /** Ollama's prompt_eval_count, when it reported one. */
   reportedTokens: number | null;
   truncated: boolean;
-  generateMs: number;
+  /** null when the model was not called. */
+  generateMs: number | null;
   tokensPerSecond: number | null;
 }
 
@@ -101,7 +102,7 @@ export function scoreQuestion(question: Question, outcome: QuestionOutcome): Que
   return { questionId: question.id, repeat: outcome.repeat, answerable, retrieval, retrieveMs: outcome.retrieveMs, answer };
 }
 
-/** Scores every outcome against its question; throws on an unknown question id or a repeated (id, repeat). */
+/** Scores every outcome against its question; throws on an unknown question id (aggregate rejects a repeated (id, repeat)). */
 export function scoreOutcomes(questions: Question[], outcomes: QuestionOutcome[]): QuestionScore[] {
   const byId = new Map(questions.map((q) => [q.id, q]));
   return outcomes.map((o) => {
@@ -161,7 +162,7 @@ export function aggregate(scores: readonly QuestionScore[]): BenchMetrics {
   }
   const repeatedIds = [...countById].filter(([, c]) => c >= 2).map(([id]) => id);
 
-  const generateMs = answers.map((a) => a.generateMs);
+  const generateMs = answers.map((a) => a.generateMs).filter(notNull);
   const retrieveMs = scores.map((s) => s.retrieveMs);
 
   return {
@@ -175,7 +176,7 @@ export function aggregate(scores: readonly QuestionScore[]): BenchMetrics {
     refusalAccuracy: rate(answered.filter((s) => !s.answerable).map((s) => s.answer.refused)),
     falseRefusals: rate(answered.filter((s) => s.answerable).map((s) => s.answer.refused)),
     promptTokens: {
-      estimated: mean(answers.map((a) => a.estimatedTokens)),
+      estimated: mean(answers.map((a) => a.estimatedTokens).filter(notNull)),
       reported: mean(answers.map((a) => a.reportedTokens).filter(notNull)),
     },
     truncations: answers.length === 0 ? null : answers.filter((a) => a.truncated).length,

@@ -44,6 +44,11 @@ describe('parseQuestionSet: accepted forms', () => {
     expect(escapeRegex('1+1=2')).toBe('1\\+1=2');
   });
 
+  it('collapses whitespace in answer_fact as answers are collapsed before matching', () => {
+    const [q] = parseQuestionSet(json([{ id: 'p', question: 'Q?', answer_fact: ' every  90\tdays ', answerable: true }]));
+    expect(q!.expect.answerRegex).toBe('every 90 days');
+  });
+
   it('accepts the sample question set shipped in resources/', () => {
     const text = readFileSync(new URL('../../../resources/sample-notes/.quire-questions.json', import.meta.url), 'utf8');
     const qs = parseQuestionSet(text, '.quire-questions.json');

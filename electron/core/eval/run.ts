@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { EvalConfigResult, EvalGrid, EvalQuestionRun, EvalReport, Question } from '../../../shared/eval';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import type { SearchMode } from '../../../shared/search';
-import { ask } from '../answer/ask';
+import { ASK_DEFAULTS, ask } from '../answer/ask';
 import { openDatabase, type Db } from '../db/open';
 import { formatChunkerSpec, parseChunkerSpec } from '../ingest/chunkers/index';
 import { importFolder } from '../ingest/pipeline';
@@ -23,6 +23,8 @@ export interface EvalOptions {
   gateway: OllamaGateway;
   /** Quire's version, recorded in the report. */
   version: string;
+  /** The context-window cap the app's settings give answers (default 8192), so the bench measures what the app would do. */
+  numCtxCap?: number;
   /** One database per embedding model × chunker lives here, reused while documents and settings are unchanged. */
   workDir: string;
   signal?: AbortSignal;
@@ -39,14 +41,19 @@ const PREVIEW_CHARS = 280;
  * cancellation stops it.
  */
 export async function runEval(opts: EvalOptions): Promise<EvalReport> {
-  const { grid, questions } = opts;
+  const { questions } = opts;
+  const grid = canonicalGrid(opts.grid);
   const started = performance.now();
   const docs = path.resolve(opts.docs);
   if (!fs.existsSync(docs) || !fs.statSync(docs).isDirectory()) throw new QuireError('NOT_A_FOLDER', `${opts.docs} is not a folder.`);
-  const chunkers = grid.chunkers.map((raw) => {
-    const config = parseChunkerSpec(raw);
-    return { spec: formatChunkerSpec(config), config };
-  });
+  const chunkers = grid.chunkers.map((spec) => ({ spec, config: parseChunkerSpec(spec) }));
+  const answerSettings = {
+    numCtxCap: opts.numCtxCap ?? ASK_DEFAULTS.numCtxCap,
+    numPredict: ASK_DEFAULTS.numPredict,
+    temperature: ASK_DEFAULTS.temperature,
+    seed: ASK_DEFAULTS.seed,
+    maxDistance: ASK_DEFAULTS.maxDistance,
+  };
   const chatModels: Array<string | null> = grid.chatModels.length > 0 ? grid.chatModels : [null];
   const perIndex = chatModels.length * grid.ks.length * grid.modes.length * grid.repeats * questions.length;
   const total = grid.embedModels.length * chunkers.length * perIndex;
@@ -65,8 +72,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         opts.signal?.throwIfAborted();
         const hashes = db.prepare("SELECT sha256 FROM documents WHERE status = 'ready'").pluck().all() as string[];
         corpus = { documents: hashes.length, fingerprint: corpusFingerprint(hashes) };
-        // Every configuration starts from the same, uncalibrated token estimate, so a rerun sends the same prompts.
-        db.prepare('DELETE FROM calibration').run();
+        const clearCalibration = db.prepare('DELETE FROM calibration');
         for (const chatModel of chatModels) {
           for (const k of grid.ks) {
             for (const mode of grid.modes) {
@@ -75,7 +81,18 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
               for (let repeat = 0; repeat < grid.repeats; repeat++) {
                 for (const q of questions) {
                   opts.signal?.throwIfAborted();
-                  const { outcome, run } = await runQuestion(db, opts.gateway, q, { chatModel, k, mode, repeat, ...(opts.signal ? { signal: opts.signal } : {}) });
+                  // Every question starts from the same, uncalibrated token estimate: otherwise what an
+                  // earlier answer taught the estimate would change how many sources later ones get,
+                  // and repeats and reruns would not send the same prompts.
+                  clearCalibration.run();
+                  const { outcome, run } = await runQuestion(db, opts.gateway, q, {
+                    chatModel,
+                    k,
+                    mode,
+                    repeat,
+                    numCtxCap: answerSettings.numCtxCap,
+                    ...(opts.signal ? { signal: opts.signal } : {}),
+                  });
                   outcomes.push(outcome);
                   runs.push(run);
                   opts.onProgress?.(++done, total, `${chatModel ?? 'retrieval only'} · ${embedModel} · ${chunker.spec} · k=${k} · ${mode}`);
@@ -110,6 +127,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       at: new Date().toISOString(),
       ms: Math.round(performance.now() - started),
       grid,
+      answerSettings,
       docs,
       questionSet: { name: opts.questionSetName, sha256: questionSetDigest(questions), questions },
     },
@@ -128,7 +146,7 @@ async function runQuestion(
   db: Db,
   gateway: OllamaGateway,
   q: Question,
-  o: { chatModel: string | null; k: number; mode: SearchMode; repeat: number; signal?: AbortSignal },
+  o: { chatModel: string | null; k: number; mode: SearchMode; repeat: number; numCtxCap: number; signal?: AbortSignal },
 ): Promise<{ outcome: QuestionOutcome; run: Omit<EvalQuestionRun, 'score' | 'config'> }> {
   const chunkRow = db.prepare(
     'SELECT c.text, c.heading_path, c.start_line, c.end_line, d.rel_path FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ?',
@@ -152,6 +170,7 @@ async function runQuestion(
   if (o.chatModel === null) {
     try {
       const res = await search(db, q.question, { gateway, k: o.k, mode: o.mode, ...(o.signal ? { signal: o.signal } : {}) });
+      if (res.mode !== o.mode) return { outcome: { ...base, retrieveMs: res.ms, retrieved: [] }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, res.mode, res.fallback) } };
       const ids = res.results.map((r) => r.chunkId);
       return {
         outcome: { ...base, retrieveMs: res.ms, retrieved: res.results.map((r) => ({ chunkId: r.chunkId, text: r.text })) },
@@ -164,11 +183,18 @@ async function runQuestion(
   }
 
   let result = null;
-  for await (const event of ask(db, gateway, q.question, { chatModel: o.chatModel, k: o.k, mode: o.mode, ...(o.signal ? { signal: o.signal } : {}) })) {
+  let fallback: { requested: SearchMode; reason: string; code: string } | undefined;
+  for await (const event of ask(db, gateway, q.question, { chatModel: o.chatModel, k: o.k, mode: o.mode, numCtxCap: o.numCtxCap, ...(o.signal ? { signal: o.signal } : {}) })) {
     if (event.type === 'done' || event.type === 'error') result = event.result;
+    if (event.type === 'retrieval' && event.note) fallback = { requested: o.mode, reason: event.note, code: 'NO_EMBEDDINGS' };
   }
   if (!result) throw new Error(`ask ended without a result for question ${q.id}`);
   if (result.status === 'cancelled') throw new QuireError('CANCELLED', 'Evaluation cancelled.');
+  // A dense or hybrid row must never be lexical results under another name.
+  if (result.retrievalMode !== o.mode) {
+    return { outcome: { ...base, retrieveMs: result.latencyMs.retrieve, retrieved: [] }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, result.retrievalMode, fallback) } };
+  }
+  const modelCalled = !result.refusedWithoutModel;
   const ids = result.retrieval.map((c) => c.chunkId);
   const answered = result.status === 'answered' || result.status === 'refused';
   const outcome: QuestionOutcome = {
@@ -182,11 +208,11 @@ async function runQuestion(
             refused: result.refused,
             citations: result.citations.map((c) => ({ chunkId: c.chunkId, check: c.check })),
             citedTexts: Object.fromEntries(result.citations.map((c) => [c.chunkId, rowOf(c.chunkId)?.text ?? ''])),
-            estimatedTokens: result.budget?.estimated ?? 0,
-            reportedTokens: result.budget?.reported ?? null,
+            estimatedTokens: modelCalled ? (result.budget?.estimated ?? null) : null,
+            reportedTokens: modelCalled ? (result.budget?.reported ?? null) : null,
             truncated: result.budget?.truncationSuspected ?? false,
-            generateMs: result.latencyMs.generate,
-            tokensPerSecond: result.ollama.tokensPerSecond,
+            generateMs: modelCalled ? result.latencyMs.generate : null,
+            tokensPerSecond: modelCalled ? result.ollama.tokensPerSecond : null,
           },
         }
       : {}),
@@ -199,6 +225,26 @@ async function runQuestion(
       citations: result.citations.map((c) => ({ chunkId: c.chunkId, check: c.check })),
       error: answered ? null : (result.error ?? { code: 'INTERNAL', message: 'The question ended without an answer.' }),
     },
+  };
+}
+
+function modeNotHonoured(asked: SearchMode, used: SearchMode, fallback?: { reason: string; code: string }): { code: string; message: string } {
+  return {
+    code: fallback?.code ?? 'NO_EMBEDDINGS',
+    message: `Asked for ${asked} search but only ${used} could run${fallback ? `: ${fallback.reason}` : ''}. Check the embedding model is installed and the index was embedded.`,
+  };
+}
+
+/** Each axis once, in first-given order, with chunker specs in canonical form: equal settings are one configuration. */
+export function canonicalGrid(grid: EvalGrid): EvalGrid {
+  const unique = <T>(xs: readonly T[]) => [...new Set(xs)];
+  return {
+    chatModels: unique(grid.chatModels.map((m) => m.trim())),
+    embedModels: unique(grid.embedModels.map((m) => m.trim())),
+    chunkers: unique(grid.chunkers.map((s) => formatChunkerSpec(parseChunkerSpec(s)))),
+    ks: unique(grid.ks),
+    modes: unique(grid.modes),
+    repeats: grid.repeats,
   };
 }
 

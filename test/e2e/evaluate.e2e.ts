@@ -1,0 +1,206 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../../electron/core/db/open';
+import { startBrowserMode } from '../../electron/web/server';
+import { startStandin, type Standin } from '../support/ollama-standin/server';
+import { tempDbPath } from '../support/notes';
+import { launchChromium } from './browser';
+
+/**
+ * The model bench as a person uses it: import the sample notes, save two answers as tests, run
+ * the folder's question set over two chunkers × two search modes with the stand-in's chat model,
+ * then read the results (sort, chart, one question across configurations) and export them.
+ * Screenshots go to test-results/evaluate-*.png for a person to look at.
+ */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const STATIC = path.join(ROOT, 'dist/renderer');
+const SHOTS = path.join(ROOT, 'test-results');
+const SAMPLE = path.join(ROOT, 'resources/sample-notes');
+
+/** What the page's canvas offers (this file is compiled without the DOM library). */
+interface Canvas {
+  width: number;
+  height: number;
+  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } | null;
+}
+
+let ollama: Standin;
+let dbFile: ReturnType<typeof tempDbPath>;
+let evalDir: ReturnType<typeof tempDbPath>;
+let db: Db;
+let app: Awaited<ReturnType<typeof startBrowserMode>>;
+let browser: Browser;
+let page: Page;
+
+async function shot(name: string, focus?: Locator): Promise<void> {
+  if (focus) await focus.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+}
+
+/** Scrolls the app's main area so that `el` sits at its top. */
+async function scrollToTop(el: Locator): Promise<void> {
+  await el.evaluate((node) => node.scrollIntoView({ block: 'start' }));
+}
+
+beforeAll(async () => {
+  // Always build: this file checks renderer code that may be newer than an existing build.
+  const { build } = await import('vite');
+  await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  fs.mkdirSync(SHOTS, { recursive: true });
+  ollama = await startStandin({ streamDelayMs: 2 });
+  process.env.OLLAMA_HOST = ollama.url;
+  dbFile = tempDbPath('quire-e2e-eval-db-');
+  evalDir = tempDbPath('quire-e2e-eval-idx-');
+  db = openDatabase(dbFile.file);
+  app = await startBrowserMode({ db, staticDir: STATIC, sampleNotesDir: SAMPLE, evalDir: path.dirname(evalDir.file) });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  db?.close();
+  await ollama?.close();
+  dbFile?.dispose();
+  evalDir?.dispose();
+});
+
+describe('Evaluate in a browser', () => {
+  it('imports the sample notes', async () => {
+    await page.goto(app.url);
+    await page.getByTestId('first-run').waitFor();
+    await page.getByRole('button', { name: 'Try the sample notes' }).click();
+    await page.getByTestId('import-summary').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Start asking' }).click();
+  });
+
+  it('saves an answer and a refusal as tests from the Ask view', async () => {
+    await page.getByTestId('question').fill('How often are the deploy keys rotated?');
+    await page.getByTestId('ask-button').click();
+    await page.getByTestId('citation-chip').first().waitFor({ timeout: 20_000 });
+    const save = page.getByTestId('save-as-test').last();
+    await save.waitFor({ timeout: 20_000 });
+    await save.click();
+    const saved = page.getByTestId('save-as-test-saved').last();
+    await expect.poll(() => saved.innerText(), { timeout: 10_000 }).toMatch(/expects a passage containing “.*every 90 days.*”/s);
+    expect(await save.isDisabled()).toBe(true);
+    await shot('evaluate-save-as-test', saved);
+
+    await page.getByTestId('question').fill('What is the office wifi password?');
+    await page.getByTestId('ask-button').click();
+    await page.getByTestId('refusal').last().waitFor({ timeout: 20_000 });
+    await page.getByTestId('save-as-test').last().click();
+    await expect.poll(() => page.getByTestId('save-as-test-saved').last().innerText(), { timeout: 10_000 }).toBe('Saved for Evaluate: expects a refusal.');
+  });
+
+  it('sets up a grid from the folder’s question set: two chunkers × two modes with the stand-in’s chat model', async () => {
+    await page.getByTestId('nav-evaluate').click();
+    const setup = page.getByTestId('eval-setup');
+    await setup.waitFor();
+    const folderSet = page.getByRole('radio', { name: /Questions in this folder/ });
+    await expect.poll(() => folderSet.isChecked(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => page.getByTestId('eval-question-sets').innerText()).toMatch(/Saved from answers[\s\S]*2 questions: 1 answerable, 1 unanswerable/);
+    await expect.poll(() => page.getByTestId('saved-questions').innerText()).toMatch(/expects a refusal/);
+
+    const chat = page.getByTestId('eval-chat-models');
+    await chat.getByRole('checkbox', { name: 'llama3.2:latest' }).check();
+    for (const other of await chat.getByRole('checkbox').all()) {
+      if ((await other.getAttribute('value')) !== 'llama3.2:latest') await other.uncheck();
+    }
+    await page.getByTestId('eval-chunkers').getByRole('checkbox', { name: /heading:256/ }).check();
+    await page.getByTestId('eval-chunkers').getByRole('checkbox', { name: /fixed:128\/25/ }).check();
+    await page.getByTestId('eval-modes').getByRole('checkbox', { name: /lexical/ }).check();
+    await page.getByTestId('eval-modes').getByRole('checkbox', { name: /hybrid/i }).check();
+    await page.getByLabel('Passages per question (k)').fill('4');
+    await expect.poll(() => page.getByTestId('eval-estimate').innerText()).toMatch(/4 configurations × 7 questions × 1 repeat = 28 answers/);
+    await shot('evaluate-setup', page.getByTestId('eval-estimate'));
+  });
+
+  it('runs it with progress and shows the results', async () => {
+    await page.getByTestId('eval-run').click();
+    await page.getByTestId('eval-progress').waitFor({ timeout: 10_000 });
+    const results = page.getByTestId('eval-results');
+    await page.getByTestId('eval-table').waitFor({ timeout: 120_000 });
+    expect(await page.getByTestId('eval-progress').count()).toBe(0);
+    const rows = page.getByTestId('eval-table').locator('tbody tr');
+    expect(await rows.count()).toBe(4);
+    const header = await results.locator('.eval-report-head').innerText();
+    expect(header).toMatch(/5 answerable, 2 unanswerable/);
+    expect(header).toMatch(/llama3\.2/);
+
+    // Sort by hit@k: best first, then reversed; the arrow and aria-sort follow.
+    const hitK = page.getByTestId('eval-table').getByRole('button', { name: /^hit@k/ });
+    await hitK.click();
+    const th = page.getByTestId('eval-table').locator('th[data-col="hitK"]');
+    expect(await th.getAttribute('aria-sort')).toBe('descending');
+    const values = async () => (await rows.locator('td[data-col="hitK"]').allInnerTexts()).map((t) => (t === '—' ? -1 : Number(t.replace('%', ''))));
+    const desc = await values();
+    expect(desc).toEqual([...desc].sort((a, b) => b - a));
+    await hitK.click();
+    expect(await th.getAttribute('aria-sort')).toBe('ascending');
+    await hitK.click();
+    await scrollToTop(page.getByTestId('eval-results'));
+    await shot('evaluate-results');
+  });
+
+  it('charts one metric per configuration', async () => {
+    const chart = page.getByTestId('eval-chart');
+    await page.getByTestId('eval-chart-metric').selectOption('hitK');
+    await scrollToTop(chart);
+    const box = await chart.locator('canvas').boundingBox();
+    expect(box?.width ?? 0).toBeGreaterThan(300);
+    expect(box?.height ?? 0).toBeGreaterThan(100);
+    // The canvas has drawn something (not all transparent).
+    const painted = () => chart.locator('canvas').evaluate((el) => {
+      const c = el as unknown as Canvas;
+      const d = c.getContext('2d')?.getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      if (d) for (let i = 3; i < d.length; i += 4) if ((d[i] as number) > 0) n++;
+      return n;
+    });
+    await expect.poll(painted, { timeout: 10_000 }).toBeGreaterThan(1000);
+    expect(await chart.getByTestId('eval-chart-values').innerText()).toMatch(/heading:256 · lexical: \d+%/);
+    await shot('evaluate-chart');
+  });
+
+  it('compares one question across configurations, with each run’s answer and passages', async () => {
+    const drill = page.getByTestId('eval-drilldown');
+    await drill.getByRole('button', { name: /How long do old deploy keys stay valid/ }).click();
+    const cols = drill.getByTestId('eval-run-column');
+    expect(await cols.count()).toBe(4);
+    const first = await cols.first().innerText();
+    expect(first).toMatch(/baseline/);
+    expect(first).toMatch(/RETRIEVED/i);
+    expect(first).toMatch(/key-rotation\.md/);
+    await scrollToTop(drill);
+    await shot('evaluate-drilldown');
+  });
+
+  it('exports CSV and JSON', async () => {
+    await scrollToTop(page.getByTestId('eval-results'));
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('eval-export-csv').click()]);
+    expect(csv.suggestedFilename()).toMatch(/^quire-eval-.*\.csv$/);
+    const csvText = fs.readFileSync((await csv.path()) as string, 'utf8');
+    const lines = csvText.trimEnd().split('\r\n');
+    expect(lines[0]).toMatch(/^chat_model,embed_model,chunker,k,mode,hit_at_1,hit_at_k,mrr,/);
+    expect(lines).toHaveLength(5);
+    const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('eval-export-json').click()]);
+    const report = JSON.parse(fs.readFileSync((await json.path()) as string, 'utf8')) as { configs: unknown[]; run: { questionSet: { questions: unknown[] } } };
+    expect(report.configs).toHaveLength(4);
+    expect(report.run.questionSet.questions).toHaveLength(7);
+  });
+
+  it('lists the run among earlier evaluations and reopens it', async () => {
+    await page.getByTestId('eval-back').click();
+    const list = page.getByTestId('eval-reports');
+    const item = list.getByRole('button', { name: /4 configurations/ });
+    await item.waitFor();
+    await item.click();
+    await page.getByTestId('eval-table').waitFor();
+    expect(await page.getByTestId('eval-table').locator('tbody tr').count()).toBe(4);
+  });
+});

@@ -8,6 +8,7 @@ import './styles/layout.css';
 import './styles/ask.css';
 import './styles/evidence.css';
 import './styles/views.css';
+import './styles/evaluate.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');

@@ -36,6 +36,8 @@ let page: Page;
 
 async function shot(name: string, focus?: Locator): Promise<void> {
   if (focus) await focus.scrollIntoViewIfNeeded();
+  // No hover highlight left wherever the last click was.
+  await page.mouse.move(2, 890);
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 }
 
@@ -145,6 +147,11 @@ describe('Evaluate in a browser', () => {
     await hitK.click();
     await scrollToTop(page.getByTestId('eval-results'));
     await shot('evaluate-results');
+    // Scrolled sideways, the first column still names each row.
+    await page.getByTestId('eval-table').evaluate((el) => el.scrollBy({ left: 10_000 }));
+    expect(await rows.first().locator('th').isVisible()).toBe(true);
+    await shot('evaluate-results-scrolled');
+    await page.getByTestId('eval-table').evaluate((el) => el.scrollBy({ left: -10_000 }));
   });
 
   it('charts one metric per configuration', async () => {

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useClient, useJobs } from '../hooks/client';
 import { useConversation } from '../hooks/conversation';
+import { useEvalSession } from '../hooks/eval-session';
 import { AskView } from './ask/AskView';
+import { EvaluateView } from './evaluate/EvaluateView';
 import { FirstRun } from './FirstRun';
 import { LibraryView } from './library/LibraryView';
 import { Nav, type View } from './Nav';
@@ -13,6 +15,7 @@ export function App() {
   const client = useClient();
   const jobs = useJobs();
   const conversation = useConversation();
+  const evalSession = useEvalSession();
   const [view, setView] = useState<View>('ask');
   const [firstRun, setFirstRun] = useState(false);
   const [suggestions, setSuggestions] = useState<string[]>([]);
@@ -67,6 +70,8 @@ export function App() {
           <AskView conversation={conversation} suggestions={suggestions} focusTick={focusTick} />
         ) : view === 'library' ? (
           <LibraryView />
+        ) : view === 'evaluate' ? (
+          <EvaluateView session={evalSession} />
         ) : (
           <SettingsView />
         )}

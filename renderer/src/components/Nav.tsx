@@ -1,8 +1,9 @@
-export type View = 'ask' | 'library' | 'settings';
+export type View = 'ask' | 'library' | 'evaluate' | 'settings';
 
 const ITEMS: Array<{ view: View; label: string }> = [
   { view: 'ask', label: 'Ask' },
   { view: 'library', label: 'Library' },
+  { view: 'evaluate', label: 'Evaluate' },
   { view: 'settings', label: 'Settings' },
 ];
 
@@ -11,7 +12,7 @@ interface NavProps {
   onChange: (view: View) => void;
 }
 
-/** The sidebar: three views, the current one marked for assistive technology. */
+/** The sidebar: the four views, the current one marked for assistive technology. */
 export function Nav({ view, onChange }: NavProps) {
   return (
     <nav className="nav" aria-label="Main">

@@ -8,6 +8,7 @@ import { CitationChip } from './CitationChip';
 import { Markdown } from './Markdown';
 import { Refusal } from './Refusal';
 import { RetrievalTrace } from './RetrievalTrace';
+import { SaveAsTest } from './SaveAsTest';
 
 interface AnswerViewProps {
   turn: Turn;
@@ -41,6 +42,7 @@ export function AnswerView({ turn, onOpenSource }: AnswerViewProps) {
       {result && <AnswerFlags flags={result.flags} />}
       <BudgetMeter budget={turn.budget} pending={turn.running} />
       <RetrievalTrace candidates={turn.candidates} mode={turn.mode} note={turn.note} />
+      {result && !turn.running && <SaveAsTest question={turn.question} result={result} />}
     </article>
   );
 }

@@ -1,0 +1,345 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, type Output } from '../../../../shared/contract';
+import type { QuestionSetSummary, SavedQuestion } from '../../../../shared/eval';
+import { messageFor } from '../../api/messages';
+import { report } from '../../test/eval-fixtures';
+import { renderWithFake } from '../../test/harness';
+import { App } from '../App';
+
+const collection = { id: 'c1', root: '/home/me/notes', createdAt: '2026-03-01T10:00:00Z', documents: [] };
+const settings: Output<'getSettings'> = { ollamaHost: 'http://127.0.0.1:11434', chatModel: 'llama3.2', embedModel: 'embeddinggemma', k: 5, chunkTokens: 256, numCtx: 8192 };
+const model = (name: string) => ({ name, size: 1, family: null, parameterSize: null, quantization: null, digest: `sha256:${name}` });
+const folderSet: QuestionSetSummary = { ref: { kind: 'folder' }, name: 'Questions in this folder (.quire-questions.json)', answerable: 1, unanswerable: 1, error: null };
+const savedSet: QuestionSetSummary = { ref: { kind: 'saved' }, name: 'Saved from answers', answerable: 0, unanswerable: 0, error: 'Nothing saved yet: use "Save as test" under an answer.' };
+const saved: SavedQuestion[] = [
+  { id: 's1', question: 'How often are keys rotated?', expect: { chunkFact: 'every 90 days', answerable: true }, root: '/home/me/notes', createdAt: '2026-03-01T10:00:00Z' },
+  { id: 's2', question: 'Wifi password?', expect: { answerable: false }, root: null, createdAt: '2026-03-01T10:00:00Z' },
+];
+
+function handlers(over: Record<string, (input: never) => unknown> = {}) {
+  return {
+    library: () => ({ collections: [collection] }),
+    status: () => new Promise(() => {}),
+    getSettings: () => settings,
+    listModels: () => ({ models: [model('llama3.2:latest'), model('qwen2.5:0.5b'), model('embeddinggemma:latest'), model('nomic-embed-text:latest')] }),
+    questionSets: () => ({ sets: [folderSet, savedSet] }),
+    evalReports: () => ({ reports: [] }),
+    savedQuestions: () => ({ questions: saved }),
+    startEval: () => ({ jobId: 'ev-1' }),
+    getEvalReport: () => report(),
+    cancel: () => ({ cancelled: true }),
+    ...over,
+  };
+}
+
+async function openEvaluate(over: Record<string, (input: never) => unknown> = {}) {
+  const h = renderWithFake(<App />, handlers(over));
+  fireEvent.click(screen.getByTestId('nav-evaluate'));
+  await screen.findByTestId('evaluate-view');
+  await waitFor(() => expect((screen.getByRole('radio', { name: /Questions in this folder/ }) as HTMLInputElement).checked).toBe(true));
+  return h;
+}
+
+const rowOrder = () => screen.getAllByRole('row').map((r) => r.getAttribute('data-config')).filter((x): x is string => x !== null).map(Number);
+
+describe('Evaluate', () => {
+  it('runs a grid: setup, start, progress, done, then the results with table, chart and drill-down', async () => {
+    const h = await openEvaluate();
+    expect(screen.getByTestId('nav-evaluate').getAttribute('aria-current')).toBe('page');
+    const setup = screen.getByTestId('eval-setup');
+    // Defaults come from the settings; the saved set has no questions, so it cannot be chosen.
+    expect((within(setup).getByRole('checkbox', { name: 'llama3.2:latest' }) as HTMLInputElement).checked).toBe(true);
+    expect((within(setup).getByRole('checkbox', { name: 'qwen2.5:0.5b' }) as HTMLInputElement).checked).toBe(false);
+    expect((within(setup).getByRole('checkbox', { name: 'embeddinggemma:latest' }) as HTMLInputElement).checked).toBe(true);
+    expect(within(screen.getByTestId('eval-chat-models')).queryByRole('checkbox', { name: 'nomic-embed-text:latest' })).toBeNull();
+    expect((screen.getByRole('radio', { name: /Saved from answers/ }) as HTMLInputElement).disabled).toBe(true);
+    expect(screen.getByTestId('eval-estimate').textContent).toContain('1 configuration × 2 questions × 1 repeat = 2 answers');
+
+    fireEvent.click(within(setup).getByRole('checkbox', { name: /Keyword \(lexical\)/ }));
+    fireEvent.click(within(setup).getByRole('checkbox', { name: /fixed:128\/25/ }));
+    fireEvent.change(screen.getByLabelText('Passages per question (k)'), { target: { value: '3, 5' } });
+    expect(screen.getByTestId('eval-estimate').textContent).toContain('8 configurations × 2 questions × 1 repeat = 16 answers');
+    expect(screen.getByTestId('eval-estimate').textContent).toContain('2 indexes to build');
+
+    fireEvent.click(screen.getByTestId('eval-run'));
+    await waitFor(() =>
+      expect(h.transport.calls.find((c) => c.method === 'startEval')?.input).toEqual({
+        collectionId: 'c1',
+        questionSet: { kind: 'folder' },
+        grid: { chatModels: ['llama3.2:latest'], embedModels: ['embeddinggemma:latest'], chunkers: ['heading:256', 'fixed:128/25'], ks: [3, 5], modes: ['lexical', 'hybrid'], repeats: 1 },
+      }),
+    );
+    const progress = await screen.findByTestId('eval-progress');
+    act(() => h.emit({ type: 'eval.progress', jobId: 'ev-1', done: 3, total: 16, label: 'llama3.2:latest · embeddinggemma · heading:256 · k=3 · lexical' }));
+    await waitFor(() => expect(within(progress).getByTestId('eval-progress-count').textContent).toBe('3 of 16 runs'));
+    expect(progress.textContent).toContain('k=3 · lexical');
+    expect(within(progress).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('3');
+    expect((screen.getByTestId('eval-run') as HTMLButtonElement).disabled).toBe(true);
+
+    act(() => h.emit({ type: 'eval.done', jobId: 'ev-1', reportId: 7, error: null }));
+    await screen.findByTestId('eval-results');
+    expect(screen.queryByTestId('eval-progress')).toBeNull();
+    await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'getEvalReport')?.input).toEqual({ id: 7 }));
+    const table = await screen.findByTestId('eval-table');
+    expect(within(table).getAllByRole('row').filter((r) => r.hasAttribute('data-config'))).toHaveLength(3);
+    const results = screen.getByTestId('eval-results');
+    expect(results.textContent).toContain('f00dfacecafe');
+    expect(results.textContent).toContain('1 answerable, 1 unanswerable');
+    expect(results.textContent).toContain('1 min 05 s');
+    expect(results.textContent).toContain('abcdef012345');
+    // The chart falls back to text under jsdom, with the same values.
+    expect(within(screen.getByTestId('eval-chart')).getByTestId('eval-chart-values').textContent).toContain('llama3.2 · hybrid: 50%');
+    expect(screen.getByTestId('eval-drilldown')).toBeTruthy();
+    // The reports list reloads after the run.
+    fireEvent.click(screen.getByTestId('eval-back'));
+    await screen.findByTestId('eval-setup');
+    await waitFor(() => expect(h.transport.calls.filter((c) => c.method === 'evalReports').length).toBeGreaterThanOrEqual(2));
+  });
+
+  it('the table sorts by a clicked header, reverses on a second click, and keeps not-run rows last', async () => {
+    await openEvaluate({ evalReports: () => ({ reports: [{ id: 7, at: '2026-03-01T10:00:00Z', docs: '/home/me/notes', questionSet: '.quire-questions.json', configs: 3, questions: 2, ms: 65000 }] }) });
+    fireEvent.click(await screen.findByRole('button', { name: /configurations/ }));
+    const table = await screen.findByTestId('eval-table');
+    expect(rowOrder()).toEqual([0, 1, 2]);
+    const hitK = within(table).getByRole('button', { name: /hit@k/ });
+    fireEvent.click(hitK);
+    expect(rowOrder()).toEqual([1, 2, 0]);
+    expect(hitK.closest('th')?.getAttribute('aria-sort')).toBe('descending');
+    fireEvent.click(hitK);
+    expect(rowOrder()).toEqual([0, 2, 1]);
+    expect(hitK.closest('th')?.getAttribute('aria-sort')).toBe('ascending');
+    const fact = within(table).getByRole('button', { name: /Answer has fact/ });
+    fireEvent.click(fact);
+    expect(hitK.closest('th')?.getAttribute('aria-sort')).toBe('none');
+    expect(rowOrder()).toEqual([0, 1, 2]);
+    fireEvent.click(fact);
+    expect(fact.closest('th')?.getAttribute('aria-sort')).toBe('ascending');
+    expect(rowOrder()).toEqual([0, 1, 2]);
+    // Not-run cells read "—" and say why.
+    const retrievalOnly = within(table).getAllByRole('row').find((r) => r.getAttribute('data-config') === '2') as HTMLElement;
+    const dash = within(retrievalOnly).getAllByText('—')[0] as HTMLElement;
+    expect(dash.getAttribute('title')).toMatch(/retrieval only/);
+    expect(within(retrievalOnly).getByText('75%')).toBeTruthy();
+  });
+
+  it('drill-down: each configuration’s answer side by side, diffed against the baseline, with its passages and checks', async () => {
+    await openEvaluate({ evalReports: () => ({ reports: [{ id: 7, at: '2026-03-01T10:00:00Z', docs: '/home/me/notes', questionSet: 'q', configs: 3, questions: 2, ms: 1 }] }) });
+    fireEvent.click(await screen.findByRole('button', { name: /configurations/ }));
+    const drill = await screen.findByTestId('eval-drilldown');
+    const questions = within(drill).getByRole('list', { name: 'Questions' });
+    expect(within(questions).getByText('How often are the deploy keys rotated?').closest('button')?.textContent).toContain('2/3 pass');
+    expect(within(questions).getByText('What is the office wifi password?').closest('button')?.textContent).toContain('1/3 pass');
+    const cols = within(drill).getAllByTestId('eval-run-column');
+    expect(cols).toHaveLength(3);
+    expect(cols[0]?.textContent).toContain('The deploy keys are rotated every 90 days [doc1#0].');
+    expect(cols[0]?.textContent).toContain('baseline');
+    expect(cols[0]?.querySelector('ins')).toBeNull();
+    const added = [...(cols[1]?.querySelectorAll('ins') ?? [])].map((e) => e.textContent?.trim());
+    const removed = [...(cols[1]?.querySelectorAll('del') ?? [])].map((e) => e.textContent?.trim());
+    expect(added.join(' ')).toBe('Keys get 3 months');
+    expect(removed.join(' ')).toBe('The deploy keys are 90 days');
+    expect(cols[2]?.textContent).toContain('Retrieval only: no model answered.');
+    // Retrieved passages with the one holding the fact marked; config 0 ranked it second.
+    const chunks0 = within(cols[0] as HTMLElement).getAllByRole('listitem').filter((li) => li.classList.contains('eval-chunk'));
+    expect(chunks0.map((li) => li.textContent)).toEqual([expect.stringContaining('other-2.md'), expect.stringContaining('key-rotation.md')]);
+    expect(chunks0[1]?.textContent).toContain('has the fact');
+    expect(chunks0[1]?.textContent).toContain('lines 3–5');
+    expect(chunks0[1]?.textContent).toContain('We rotate the deploy keys every 90 days.');
+    expect(cols[0]?.textContent).toMatch(/✗ hit@1/);
+    expect(cols[1]?.textContent).toMatch(/✓ hit@1/);
+    expect(cols[0]?.textContent).toContain('supported');
+
+    // Another question; a different baseline.
+    fireEvent.click(within(questions).getByText('What is the office wifi password?'));
+    const cols2 = within(drill).getAllByTestId('eval-run-column');
+    expect(cols2[0]?.textContent).toContain('Refused, as expected');
+    expect(cols2[1]?.textContent).toContain('The password is hunter2');
+    expect(cols2[1]?.className).toContain('eval-run--fail');
+    expect(cols2[2]?.textContent).toContain(messageFor('OLLAMA_UNREACHABLE'));
+    fireEvent.click(within(cols2[1] as HTMLElement).getByRole('button', { name: 'Compare others with this' }));
+    const cols3 = within(drill).getAllByTestId('eval-run-column');
+    expect(cols3[1]?.textContent).toContain('baseline');
+    expect(cols3[1]?.querySelector('ins')).toBeNull();
+    expect(cols3[0]?.querySelector('ins')?.textContent?.trim()).toBe('Not in the documents.');
+  });
+
+  it('exports the report as CSV and JSON files', async () => {
+    const blobs: Blob[] = [];
+    const names: string[] = [];
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (b: Blob) => (blobs.push(b), 'blob:x'), revokeObjectURL: () => {} }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    try {
+      await openEvaluate({ evalReports: () => ({ reports: [{ id: 7, at: '2026-03-01T10:00:00Z', docs: '/n', questionSet: 'q', configs: 3, questions: 2, ms: 1 }] }) });
+      fireEvent.click(await screen.findByRole('button', { name: /configurations/ }));
+      fireEvent.click(await screen.findByTestId('eval-export-csv'));
+      fireEvent.click(screen.getByTestId('eval-export-json'));
+      expect(names).toHaveLength(2);
+      expect(names[0]).toMatch(/^quire-eval-.*\.csv$/);
+      expect(names[1]).toMatch(/^quire-eval-.*\.json$/);
+      const csv = await (blobs[0] as Blob).text();
+      expect(csv.split('\r\n')[0]).toMatch(/^chat_model,embed_model,chunker,k,mode,hit_at_1,/);
+      expect(csv.split('\r\n')).toHaveLength(5);
+      expect(JSON.parse(await (blobs[1] as Blob).text())).toEqual(report());
+    } finally {
+      click.mockRestore();
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('keeps a run going while the person looks at another view, and shows its report on return', async () => {
+    const h = await openEvaluate();
+    fireEvent.click(screen.getByTestId('eval-run'));
+    await screen.findByTestId('eval-progress');
+    fireEvent.click(screen.getByTestId('nav-library'));
+    expect(screen.queryByTestId('evaluate-view')).toBeNull();
+    act(() => h.emit({ type: 'eval.progress', jobId: 'ev-1', done: 1, total: 2, label: 'x' }));
+    fireEvent.click(screen.getByTestId('nav-evaluate'));
+    await waitFor(() => expect(screen.getByTestId('eval-progress-count').textContent).toBe('1 of 2 runs'));
+    fireEvent.click(screen.getByTestId('nav-ask'));
+    act(() => h.emit({ type: 'eval.done', jobId: 'ev-1', reportId: 7, error: null }));
+    fireEvent.click(screen.getByTestId('nav-evaluate'));
+    await screen.findByTestId('eval-table');
+    expect(h.transport.calls.filter((c) => c.method === 'startEval')).toHaveLength(1);
+  });
+
+  it('cancels a running evaluation and says no report was written', async () => {
+    const h = await openEvaluate();
+    fireEvent.click(screen.getByTestId('eval-run'));
+    fireEvent.click(await screen.findByTestId('eval-cancel'));
+    await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'cancel')?.input).toEqual({ jobId: 'ev-1' }));
+    act(() => h.emit({ type: 'eval.done', jobId: 'ev-1', reportId: null, error: { code: 'CANCELLED', message: 'cancelled' } }));
+    expect((await screen.findByText(/The evaluation was cancelled/)).textContent).toBe('The evaluation was cancelled; no report was written.');
+    expect(screen.queryByTestId('eval-results')).toBeNull();
+  });
+
+  it('shows a failed run as a sentence', async () => {
+    const h = await openEvaluate();
+    fireEvent.click(screen.getByTestId('eval-run'));
+    await screen.findByTestId('eval-progress');
+    act(() => h.emit({ type: 'eval.done', jobId: 'ev-1', reportId: null, error: { code: 'MODEL_NOT_FOUND', message: 'model "llama3.2" not found' } }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(messageFor('MODEL_NOT_FOUND'));
+    expect(alert.textContent).toContain('model "llama3.2" not found');
+  });
+
+  it('shows a refused start next to the Run button', async () => {
+    await openEvaluate({
+      startEval: () => {
+        throw new ApiError('EVAL_ALREADY_RUNNING', 'An evaluation is already running.');
+      },
+    });
+    fireEvent.click(screen.getByTestId('eval-run'));
+    const alert = await within(screen.getByTestId('eval-setup')).findByRole('alert');
+    expect(alert.textContent).toContain(messageFor('EVAL_ALREADY_RUNNING'));
+    expect(screen.queryByTestId('eval-progress')).toBeNull();
+    expect((screen.getByTestId('eval-run') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('stops a grid with problems from starting and says what is wrong', async () => {
+    const h = await openEvaluate();
+    const setup = screen.getByTestId('eval-setup');
+    fireEvent.click(within(setup).getByRole('checkbox', { name: 'llama3.2:latest' }));
+    fireEvent.change(screen.getByLabelText('Passages per question (k)'), { target: { value: '0' } });
+    fireEvent.click(screen.getByTestId('eval-run'));
+    const problems = screen.getByTestId('eval-problems');
+    expect(problems.textContent).toContain('Choose at least one chat model, or choose "Retrieval only".');
+    expect(problems.textContent).toContain('k must be from 1 to 50; 0 is outside that.');
+    expect(h.transport.calls.some((c) => c.method === 'startEval')).toBe(false);
+    // Retrieval only is a valid choice: no chat models are sent.
+    fireEvent.click(screen.getByTestId('eval-retrieval-only'));
+    fireEvent.change(screen.getByLabelText('Passages per question (k)'), { target: { value: '4' } });
+    expect(screen.queryByTestId('eval-problems')).toBeNull();
+    expect(screen.getByTestId('eval-estimate').textContent).toContain('= 2 searches');
+    fireEvent.click(screen.getByTestId('eval-run'));
+    await waitFor(() => expect((h.transport.calls.find((c) => c.method === 'startEval')?.input as { grid: { chatModels: string[]; ks: number[] } }).grid).toMatchObject({ chatModels: [], ks: [4] }));
+  });
+});
+
+describe('Evaluate: question sets', () => {
+  let text = '';
+  beforeEach(() => {
+    text = '';
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  const pick = (name: string, content: string) => {
+    text = content;
+    const input = screen.getByTestId('eval-set-file') as HTMLInputElement;
+    fireEvent.change(input, { target: { files: [new File([content], name, { type: 'application/json' })] } });
+  };
+
+  it('a loaded file is checked first; its bad entries are listed; a good one is chosen and sent with its text', async () => {
+    let calls = 0;
+    const h = await openEvaluate({
+      checkQuestionSet: ((input: { name: string; text: string }) => {
+        calls++;
+        if (calls === 1) throw new ApiError('INVALID_QUESTION_SET', `${input.name}: 2 problems:\n  - entry 1: "question" must be a non-empty string\n  - entry 3: "expect.answerable" must be true or false`);
+        return { ref: { kind: 'file', name: input.name, text: input.text }, name: input.name, answerable: 3, unanswerable: 1, error: null };
+      }) as never,
+    });
+    pick('bad.json', '[{"id":"a"}]');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(messageFor('INVALID_QUESTION_SET'));
+    expect(alert.textContent).toContain('entry 3: "expect.answerable" must be true or false');
+    expect(screen.queryByRole('radio', { name: /bad\.json/ })).toBeNull();
+
+    pick('good.json', '[{"id":"a","question":"q","expect":{"answerable":false}}]');
+    const radio = (await screen.findByRole('radio', { name: /good\.json/ })) as HTMLInputElement;
+    await waitFor(() => expect(radio.checked).toBe(true));
+    expect(h.transport.calls.filter((c) => c.method === 'checkQuestionSet').at(-1)?.input).toEqual({ name: 'good.json', text });
+    expect(screen.getByTestId('eval-estimate').textContent).toContain('× 4 questions ×');
+    fireEvent.click(screen.getByTestId('eval-run'));
+    await waitFor(() => expect((h.transport.calls.find((c) => c.method === 'startEval')?.input as { questionSet: unknown }).questionSet).toEqual({ kind: 'file', name: 'good.json', text }));
+  });
+
+  it('a set with an error is shown with the error but cannot be chosen', async () => {
+    renderWithFake(<App />, handlers({ questionSets: () => ({ sets: [{ ...folderSet, error: '.quire-questions.json: 1 problem:\n  - entry 2: "id" must be a non-empty string' }, savedSet] }) }));
+    fireEvent.click(screen.getByTestId('nav-evaluate'));
+    const radio = (await screen.findByRole('radio', { name: /Questions in this folder/ })) as HTMLInputElement;
+    expect(radio.disabled).toBe(true);
+    expect(radio.closest('label')?.textContent).toContain('entry 2: "id" must be a non-empty string');
+    expect((await screen.findByTestId('eval-problems')).textContent).toContain('Choose a question set, or load a file of questions.');
+  });
+});
+
+describe('Evaluate: earlier reports and saved questions', () => {
+  it('opens and deletes an earlier report after confirming', async () => {
+    let reports = [{ id: 7, at: '2026-03-01T10:00:00Z', docs: '/home/me/notes', questionSet: '.quire-questions.json', configs: 3, questions: 2, ms: 65000 }];
+    const h = await openEvaluate({ evalReports: () => ({ reports }), deleteEvalReport: () => ((reports = []), { deleted: true }) });
+    const list = await screen.findByTestId('eval-reports');
+    expect((await within(list).findByRole('button', { name: /3 configurations/ })).textContent).toContain('.quire-questions.json');
+    fireEvent.click(within(list).getByRole('button', { name: /^Delete/ }));
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete evaluation' }));
+    await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'deleteEvalReport')?.input).toEqual({ id: 7 }));
+    await within(list).findByText(/None yet/);
+  });
+
+  it('lists saved questions with what they expect, removes one, and exports them as a question set', async () => {
+    const blobs: Blob[] = [];
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (b: Blob) => (blobs.push(b), 'blob:x'), revokeObjectURL: () => {} }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    try {
+      const h = await openEvaluate({ deleteSavedQuestion: () => ({ deleted: true }) });
+      const box = await screen.findByTestId('saved-questions');
+      await within(box).findByText('How often are keys rotated?');
+      expect(box.textContent).toContain('expects “every 90 days”');
+      expect(box.textContent).toContain('expects a refusal · any folder');
+      fireEvent.click(within(box).getByTestId('saved-export'));
+      expect(JSON.parse(await (blobs[0] as Blob).text())).toEqual([
+        { id: 's1', question: 'How often are keys rotated?', expect: { chunkFact: 'every 90 days', answerable: true } },
+        { id: 's2', question: 'Wifi password?', expect: { answerable: false } },
+      ]);
+      const before = h.transport.calls.filter((c) => c.method === 'questionSets').length;
+      fireEvent.click(within(box).getByRole('button', { name: /Remove the saved question “Wifi password\?”/ }));
+      await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'deleteSavedQuestion')?.input).toEqual({ id: 's2' }));
+      await waitFor(() => expect(within(box).queryByText('Wifi password?')).toBeNull());
+      await waitFor(() => expect(h.transport.calls.filter((c) => c.method === 'questionSets').length).toBe(before + 1));
+    } finally {
+      click.mockRestore();
+      vi.unstubAllGlobals();
+    }
+  });
+});

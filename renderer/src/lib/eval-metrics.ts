@@ -1,0 +1,400 @@
+import type { EvalConfigResult, RateMetric } from '../../../shared/eval';
+
+/**
+ * The model bench's numbers for people: which columns a report has, how each value reads, what
+ * "not run" means for it, and how configurations sort and are named.
+ */
+
+export type MetricKey =
+  | RateMetric
+  | 'promptEstimated'
+  | 'promptReported'
+  | 'truncations'
+  | 'retrieveP50'
+  | 'retrieveP95'
+  | 'generateP50'
+  | 'generateP95'
+  | 'tokensPerSecond'
+  | 'changedAcrossRepeats'
+  | 'errors';
+
+/** rate: a fraction shown as a percentage; score: a fraction shown as a decimal (MRR). */
+export type MetricKind = 'rate' | 'score' | 'ms' | 'tokens' | 'count' | 'perSecond';
+
+export interface MetricColumn {
+  key: MetricKey;
+  /** Short header. */
+  label: string;
+  /** What it measures, in a sentence (header tooltip and chart selector). */
+  title: string;
+  kind: MetricKind;
+  /** Which way is better, for the first click on its header and for marking the best value; null: neither. */
+  better: 'higher' | 'lower' | null;
+  /** Needs a chat model: a retrieval-only configuration never has it. */
+  needsAnswers: boolean;
+  /** Why the value can be missing when a chat model did run. */
+  notRun: string;
+  /** Column name in the CSV export. */
+  csv: string;
+  get(c: EvalConfigResult): number | null;
+}
+
+export const METRIC_COLUMNS: readonly MetricColumn[] = [
+  {
+    key: 'hit1',
+    label: 'hit@1',
+    title: 'Share of answerable questions whose first retrieved passage contains the expected fact.',
+    kind: 'rate',
+    better: 'higher',
+    needsAnswers: false,
+    notRun: 'No answerable question in the set names a fact to look for.',
+    csv: 'hit_at_1',
+    get: (c) => c.metrics.hit1,
+  },
+  {
+    key: 'hitK',
+    label: 'hit@k',
+    title: 'Share of answerable questions with the expected fact in any of the top k passages.',
+    kind: 'rate',
+    better: 'higher',
+    needsAnswers: false,
+    notRun: 'No answerable question in the set names a fact to look for.',
+    csv: 'hit_at_k',
+    get: (c) => c.metrics.hitK,
+  },
+  {
+    key: 'mrr',
+    label: 'MRR',
+    title: 'Mean reciprocal rank of the first passage with the fact (1 = always first, 0.5 = second on average, 0 = never in the top k).',
+    kind: 'score',
+    better: 'higher',
+    needsAnswers: false,
+    notRun: 'No answerable question in the set names a fact to look for.',
+    csv: 'mrr',
+    get: (c) => c.metrics.mrr,
+  },
+  {
+    key: 'answerHasFact',
+    label: 'Answer has fact',
+    title: 'Share of answers that match the expected answer pattern.',
+    kind: 'rate',
+    better: 'higher',
+    needsAnswers: true,
+    notRun: 'No answerable question in the set has an answer pattern.',
+    csv: 'answer_has_fact',
+    get: (c) => c.metrics.answerHasFact,
+  },
+  {
+    key: 'citationValid',
+    label: 'Citation valid',
+    title: 'Share of citations that point to a passage that was actually sent to the model.',
+    kind: 'rate',
+    better: 'higher',
+    needsAnswers: true,
+    notRun: 'No answer had a citation.',
+    csv: 'citation_valid',
+    get: (c) => c.metrics.citationValid,
+  },
+  {
+    key: 'supportedCitationRate',
+    label: 'Supported citations',
+    title: 'Share of citations whose passage supports the sentence that cites it.',
+    kind: 'rate',
+    better: 'higher',
+    needsAnswers: true,
+    notRun: 'No answer had a citation.',
+    csv: 'supported_citations',
+    get: (c) => c.metrics.supportedCitationRate,
+  },
+  {
+    key: 'citesFact',
+    label: 'Cites fact',
+    title: 'Share of answers citing a passage that contains the expected fact.',
+    kind: 'rate',
+    better: 'higher',
+    needsAnswers: true,
+    notRun: 'No answerable question in the set names a fact to look for.',
+    csv: 'cites_fact',
+    get: (c) => c.metrics.citesFact,
+  },
+  {
+    key: 'refusalAccuracy',
+    label: 'Refusal accuracy',
+    title: 'Share of unanswerable questions the model correctly refused ("Not in the documents").',
+    kind: 'rate',
+    better: 'higher',
+    needsAnswers: true,
+    notRun: 'The set has no unanswerable question.',
+    csv: 'refusal_accuracy',
+    get: (c) => c.metrics.refusalAccuracy,
+  },
+  {
+    key: 'falseRefusals',
+    label: 'False refusals',
+    title: 'Share of answerable questions the model refused although the documents answer them.',
+    kind: 'rate',
+    better: 'lower',
+    needsAnswers: true,
+    notRun: 'The set has no answerable question.',
+    csv: 'false_refusals',
+    get: (c) => c.metrics.falseRefusals,
+  },
+  {
+    key: 'promptEstimated',
+    label: 'Prompt tokens (est.)',
+    title: "Quire's estimate of the prompt size in tokens, averaged over the answers.",
+    kind: 'tokens',
+    better: null,
+    needsAnswers: true,
+    notRun: 'No answer was generated.',
+    csv: 'prompt_tokens_estimated',
+    get: (c) => c.metrics.promptTokens.estimated,
+  },
+  {
+    key: 'promptReported',
+    label: 'Prompt tokens (Ollama)',
+    title: "Ollama's reported prompt size (prompt_eval_count), averaged over the answers.",
+    kind: 'tokens',
+    better: null,
+    needsAnswers: true,
+    notRun: 'Ollama reported no prompt size.',
+    csv: 'prompt_tokens_reported',
+    get: (c) => c.metrics.promptTokens.reported,
+  },
+  {
+    key: 'truncations',
+    label: 'Truncations',
+    title: 'Answers where Ollama probably cut the prompt to fit the context window.',
+    kind: 'count',
+    better: 'lower',
+    needsAnswers: true,
+    notRun: 'No answer was generated.',
+    csv: 'truncations',
+    get: (c) => c.metrics.truncations,
+  },
+  {
+    key: 'retrieveP50',
+    label: 'Retrieve p50',
+    title: 'Median time to retrieve the passages.',
+    kind: 'ms',
+    better: 'lower',
+    needsAnswers: false,
+    notRun: 'No question was run.',
+    csv: 'retrieve_p50_ms',
+    get: (c) => c.metrics.latencyMs.retrieve.p50,
+  },
+  {
+    key: 'retrieveP95',
+    label: 'Retrieve p95',
+    title: 'Time within which 95% of retrievals finished.',
+    kind: 'ms',
+    better: 'lower',
+    needsAnswers: false,
+    notRun: 'No question was run.',
+    csv: 'retrieve_p95_ms',
+    get: (c) => c.metrics.latencyMs.retrieve.p95,
+  },
+  {
+    key: 'generateP50',
+    label: 'Generate p50',
+    title: 'Median time the model took to write an answer.',
+    kind: 'ms',
+    better: 'lower',
+    needsAnswers: true,
+    notRun: 'No answer was generated.',
+    csv: 'generate_p50_ms',
+    get: (c) => c.metrics.latencyMs.generate.p50,
+  },
+  {
+    key: 'generateP95',
+    label: 'Generate p95',
+    title: 'Time within which 95% of answers were written.',
+    kind: 'ms',
+    better: 'lower',
+    needsAnswers: true,
+    notRun: 'No answer was generated.',
+    csv: 'generate_p95_ms',
+    get: (c) => c.metrics.latencyMs.generate.p95,
+  },
+  {
+    key: 'tokensPerSecond',
+    label: 'Tokens/s',
+    title: 'Generation speed reported by Ollama, averaged over the answers.',
+    kind: 'perSecond',
+    better: 'higher',
+    needsAnswers: true,
+    notRun: 'Ollama reported no generation speed.',
+    csv: 'tokens_per_second',
+    get: (c) => c.metrics.tokensPerSecond,
+  },
+  {
+    key: 'changedAcrossRepeats',
+    label: 'Changed across repeats',
+    title: 'Questions whose answer was not the same in every repeat.',
+    kind: 'count',
+    better: 'lower',
+    needsAnswers: true,
+    notRun: 'Needs at least two repeats with answers.',
+    csv: 'changed_across_repeats',
+    get: (c) => c.metrics.changedAcrossRepeats,
+  },
+  {
+    key: 'errors',
+    label: 'Errors',
+    title: 'Question runs that failed (for example Ollama went away); each error is shown in the drill-down.',
+    kind: 'count',
+    better: 'lower',
+    needsAnswers: false,
+    notRun: 'No question was run.',
+    csv: 'errors',
+    get: (c) => c.errors,
+  },
+];
+
+export function metricColumn(key: MetricKey): MetricColumn {
+  const c = METRIC_COLUMNS.find((x) => x.key === key);
+  if (!c) throw new Error(`unknown metric ${key}`);
+  return c;
+}
+
+/** "83%", "0.67", "1.2 s", "2,345", "31.5"; null reads "—". */
+export function formatMetric(kind: MetricKind, v: number | null): string {
+  if (v === null || !Number.isFinite(v)) return '—';
+  switch (kind) {
+    case 'rate':
+      return `${Math.round(v * 100)}%`;
+    case 'score':
+      return v.toFixed(2);
+    case 'ms':
+      return formatMs(v);
+    case 'tokens':
+      return Math.round(v).toLocaleString('en-US');
+    case 'count':
+      return String(v);
+    case 'perSecond':
+      return v.toFixed(1);
+  }
+}
+
+export function formatMs(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+}
+
+/** The tooltip of a missing value: why it is missing. */
+export function notRunReason(column: MetricColumn, config: Pick<EvalConfigResult, 'chatModel'>): string {
+  if (column.needsAnswers && config.chatModel === null) return 'Not run: retrieval only, no chat model answered.';
+  return `Not run: ${column.notRun}`;
+}
+
+// ---- configurations ---------------------------------------------------------------------------
+
+export type DimensionKey = 'chatModel' | 'embedModel' | 'chunker' | 'k' | 'mode';
+
+export const DIMENSIONS: ReadonlyArray<{ key: DimensionKey; label: string }> = [
+  { key: 'chatModel', label: 'Chat model' },
+  { key: 'embedModel', label: 'Embedding model' },
+  { key: 'chunker', label: 'Chunker' },
+  { key: 'k', label: 'k' },
+  { key: 'mode', label: 'Mode' },
+];
+
+/** "llama3.2" for "llama3.2:latest"; other tags stay. */
+export function shortModel(name: string): string {
+  return name.replace(/:latest$/, '');
+}
+
+export function dimensionText(config: EvalConfigResult, key: DimensionKey): string {
+  switch (key) {
+    case 'chatModel':
+      return config.chatModel === null ? 'retrieval only' : shortModel(config.chatModel);
+    case 'embedModel':
+      return shortModel(config.embedModel);
+    case 'chunker':
+      return config.chunker;
+    case 'k':
+      return `k=${config.k}`;
+    case 'mode':
+      return config.mode;
+  }
+}
+
+/** The dimensions whose value differs between configurations. */
+export function varyingDimensions(configs: readonly EvalConfigResult[]): DimensionKey[] {
+  return DIMENSIONS.map((d) => d.key).filter((key) => new Set(configs.map((c) => dimensionText(c, key))).size > 1);
+}
+
+/** A configuration named by what sets it apart ("llama3.2 · hybrid"); every dimension when nothing varies. */
+export function configLabel(config: EvalConfigResult, varying: readonly DimensionKey[]): string {
+  const keys = varying.length > 0 ? varying : DIMENSIONS.map((d) => d.key);
+  return keys.map((k) => dimensionText(config, k)).join(' · ');
+}
+
+export function fullConfigLabel(config: EvalConfigResult): string {
+  return DIMENSIONS.map((d) => dimensionText(config, d.key)).join(' · ');
+}
+
+// ---- sorting ----------------------------------------------------------------------------------
+
+export type SortKey = DimensionKey | MetricKey;
+export type SortDir = 'asc' | 'desc';
+
+export interface SortState {
+  key: SortKey;
+  dir: SortDir;
+}
+
+function isDimension(key: SortKey): key is DimensionKey {
+  return DIMENSIONS.some((d) => d.key === key);
+}
+
+/** The value a column sorts by; null sorts last in both directions. */
+export function sortValue(config: EvalConfigResult, key: SortKey): string | number | null {
+  if (isDimension(key)) {
+    if (key === 'k') return config.k;
+    if (key === 'chatModel') return config.chatModel;
+    return config[key];
+  }
+  return metricColumn(key).get(config);
+}
+
+/** The direction of a header's first click: best first for metrics with a better direction, else ascending. */
+export function firstDirection(key: SortKey): SortDir {
+  if (isDimension(key)) return 'asc';
+  return metricColumn(key).better === 'higher' ? 'desc' : 'asc';
+}
+
+/** The next sort after a click on `key`: a new column starts at its first direction, the same column reverses. */
+export function nextSort(current: SortState | null, key: SortKey): SortState {
+  if (current && current.key === key) return { key, dir: current.dir === 'asc' ? 'desc' : 'asc' };
+  return { key, dir: firstDirection(key) };
+}
+
+/** Indices of `configs` in sorted order; nulls last whatever the direction; ties keep report order. */
+export function sortConfigs(configs: readonly EvalConfigResult[], sort: SortState | null): number[] {
+  const idx = configs.map((_, i) => i);
+  if (!sort) return idx;
+  const sign = sort.dir === 'asc' ? 1 : -1;
+  const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+  return idx.sort((i, j) => {
+    const a = sortValue(configs[i] as EvalConfigResult, sort.key);
+    const b = sortValue(configs[j] as EvalConfigResult, sort.key);
+    if (a === null || b === null) return a === b ? i - j : a === null ? 1 : -1;
+    const c = typeof a === 'number' && typeof b === 'number' ? a - b : collator.compare(String(a), String(b));
+    return c !== 0 ? sign * c : i - j;
+  });
+}
+
+/** The best value of a metric across configurations, when there is a best (more than one distinct value). */
+export function bestValue(configs: readonly EvalConfigResult[], column: MetricColumn): number | null {
+  if (!column.better) return null;
+  const values = configs.map((c) => column.get(c)).filter((v): v is number => v !== null);
+  if (new Set(values).size < 2) return null;
+  return column.better === 'higher' ? Math.max(...values) : Math.min(...values);
+}
+
+/** "a1b2c3d4e5f6" from "sha256:a1b2c3d4e5f6…". */
+export function shortHash(hash: string | null, n = 12): string {
+  if (!hash) return '—';
+  return hash.replace(/^sha256:/, '').slice(0, n);
+}

@@ -1,0 +1,123 @@
+import type { BenchMetrics, EvalConfigResult, EvalQuestionRun, EvalReport, Question } from '../../../shared/eval';
+
+/** Small, hand-checked model-bench reports for renderer tests. */
+
+export function metrics(over: Partial<BenchMetrics> = {}): BenchMetrics {
+  return {
+    hit1: 0.5,
+    hitK: 1,
+    mrr: 0.75,
+    answerHasFact: 1,
+    citationValid: 1,
+    supportedCitationRate: 0.5,
+    citesFact: 1,
+    refusalAccuracy: 1,
+    falseRefusals: 0,
+    promptTokens: { estimated: 812, reported: 790 },
+    truncations: 0,
+    latencyMs: { retrieve: { p50: 12, p95: 30 }, generate: { p50: 900, p95: 1400 } },
+    tokensPerSecond: 31.5,
+    changedAcrossRepeats: null,
+    ...over,
+  };
+}
+
+const ANSWER_METRICS_NULL: Partial<BenchMetrics> = {
+  answerHasFact: null,
+  citationValid: null,
+  supportedCitationRate: null,
+  citesFact: null,
+  refusalAccuracy: null,
+  falseRefusals: null,
+  promptTokens: { estimated: null, reported: null },
+  truncations: null,
+  latencyMs: { retrieve: { p50: 4, p95: 9 }, generate: { p50: null, p95: null } },
+  tokensPerSecond: null,
+};
+
+export const QUESTIONS: Question[] = [
+  { id: 'keys', question: 'How often are the deploy keys rotated?', expect: { chunkFact: 'every 90 days', answerRegex: '90 days', answerable: true }, file: 'key-rotation.md' },
+  { id: 'wifi', question: 'What is the office wifi password?', expect: { answerable: false } },
+];
+
+export const CONFIGS: EvalConfigResult[] = [
+  { chatModel: 'llama3.2:latest', embedModel: 'embeddinggemma:latest', chunker: 'heading:256', k: 5, mode: 'hybrid', metrics: metrics({ hitK: 0.5, mrr: 0.5, answerHasFact: 0.5 }), errors: 0 },
+  { chatModel: 'qwen2.5:0.5b', embedModel: 'embeddinggemma:latest', chunker: 'heading:256', k: 5, mode: 'hybrid', metrics: metrics({ hitK: 1, mrr: 1, answerHasFact: null, tokensPerSecond: 80 }), errors: 0 },
+  { chatModel: null, embedModel: 'embeddinggemma:latest', chunker: 'heading:256', k: 5, mode: 'lexical', metrics: metrics({ ...ANSWER_METRICS_NULL, hitK: 0.75, mrr: 0.6 }), errors: 1 },
+];
+
+function chunk(n: number, hasFact: boolean | null) {
+  return {
+    chunkId: `doc${n}#0`,
+    path: n === 1 ? 'key-rotation.md' : `other-${n}.md`,
+    heading: n === 1 ? 'Key rotation' : `Other ${n}`,
+    lines: [3, 5] as [number, number],
+    preview: n === 1 ? 'We rotate the deploy keys every 90 days.' : `Unrelated passage ${n}.`,
+    hasFact,
+  };
+}
+
+function run(config: number, q: Question, answer: string | null, over: Partial<EvalQuestionRun> = {}): EvalQuestionRun {
+  const answerable = q.expect.answerable;
+  const refused = answer === 'Not in the documents.';
+  return {
+    config,
+    score: {
+      questionId: q.id,
+      repeat: 0,
+      answerable,
+      retrieval: answerable ? { hit1: config !== 0, hitK: true, reciprocalRank: config === 0 ? 0.5 : 1 } : null,
+      retrieveMs: 10 + config,
+      answer:
+        answer === null
+          ? null
+          : {
+              answerHasFact: answerable ? /90 days/i.test(answer) : null,
+              citationValid: refused ? null : 1,
+              supportedCitationRate: refused ? null : 1,
+              citesFact: answerable ? !refused : null,
+              refused,
+              estimatedTokens: 800,
+              reportedTokens: 790,
+              truncated: false,
+              generateMs: 900,
+              tokensPerSecond: 30,
+              normalisedText: answer.toLowerCase(),
+            },
+    },
+    answer,
+    retrieved: config === 0 ? [chunk(2, answerable ? false : null), chunk(1, answerable ? true : null)] : [chunk(1, answerable ? true : null), chunk(3, answerable ? false : null)],
+    citations: answer && !refused ? [{ chunkId: 'doc1#0', check: 'supported' }] : [],
+    error: null,
+    ...over,
+  };
+}
+
+export function report(over: Partial<EvalReport> = {}): EvalReport {
+  const [keys, wifi] = QUESTIONS as [Question, Question];
+  return {
+    corpus: { documents: 4, fingerprint: 'f00dfacecafe1234567890abcdef' },
+    questions: { answerable: 1, unanswerable: 1 },
+    configs: CONFIGS,
+    perQuestion: [
+      run(0, keys, 'The deploy keys are rotated every 90 days [doc1#0].'),
+      run(0, wifi, 'Not in the documents.'),
+      run(1, keys, 'Keys get rotated every 3 months [doc1#0].'),
+      run(1, wifi, 'The password is hunter2 [doc1#0].'),
+      run(2, keys, null),
+      run(2, wifi, null, { error: { code: 'OLLAMA_UNREACHABLE', message: 'connect ECONNREFUSED' } }),
+    ],
+    run: {
+      quire: '0.1.0',
+      ollama: '0.12.6',
+      models: { 'llama3.2:latest': 'sha256:abcdef0123456789abcdef', 'qwen2.5:0.5b': null, 'embeddinggemma:latest': '0123456789abcdef0123' },
+      at: '2026-03-01T10:00:00Z',
+      ms: 65_000,
+      answerSettings: { numCtxCap: 8192, numPredict: 512, temperature: 0, seed: 42, maxDistance: 1.1 },
+      grid: { chatModels: ['llama3.2:latest', 'qwen2.5:0.5b'], embedModels: ['embeddinggemma:latest'], chunkers: ['heading:256'], ks: [5], modes: ['hybrid', 'lexical'], repeats: 1 },
+      docs: '/home/me/notes',
+      questionSet: { name: '.quire-questions.json', sha256: 'aa', questions: QUESTIONS },
+    },
+    ...over,
+  };
+}

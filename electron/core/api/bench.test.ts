@@ -156,12 +156,14 @@ describe('evaluation jobs', () => {
     try {
       const { jobId } = await value<{ jobId: string }>('startEval', { collectionId, questionSet: { kind: 'file', name: 'q.json', text: FOLDER_SET }, grid });
       await until('eval.progress', jobId);
+      expect((await value<{ evaluation: { jobId: string; total: number } | null }>('status', {})).evaluation).toMatchObject({ jobId, total: 8 });
       const second = await call('startEval', { collectionId, questionSet: { kind: 'file', name: 'q.json', text: FOLDER_SET }, grid });
       expect(second).toMatchObject({ ok: false, error: { code: 'EVAL_ALREADY_RUNNING' } });
       expect(await value('cancel', { jobId })).toEqual({ cancelled: true });
       const done = await until('eval.done', jobId);
       expect(done).toMatchObject({ reportId: null, error: { code: 'CANCELLED' } });
       expect((await value<{ reports: unknown[] }>('evalReports', {})).reports).toEqual([]);
+      expect((await value<{ evaluation: unknown }>('status', {})).evaluation).toBeNull();
       // Once it has ended, the next run may start.
       const next = await value<{ jobId: string }>('startEval', { collectionId, questionSet: { kind: 'file', name: 'q.json', text: FOLDER_SET }, grid: { ...grid, chatModels: [] } });
       expect((await until('eval.done', next.jobId)).error).toBeNull();

@@ -36,7 +36,13 @@ export interface BenchDeps {
 }
 
 /** The model bench behind the contract: question sets, "save as test", and evaluation jobs. */
-export function benchHandlers({ db, emit, job, gateway, numCtxCap, version, evalDir }: BenchDeps): Pick<Handlers, BenchMethods> {
+export interface Bench {
+  handlers: Pick<Handlers, BenchMethods>;
+  /** The evaluation under way, with its latest progress; null when none is. */
+  running(): { jobId: string; done: number; total: number; label: string } | null;
+}
+
+export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDir }: BenchDeps): Bench {
   const rootOf = (collectionId: string): string => {
     const c = listCollections(db).find((x) => x.id === collectionId);
     if (!c) throw new QuireError('COLLECTION_NOT_FOUND', 'That folder is no longer in the library.');
@@ -45,8 +51,9 @@ export function benchHandlers({ db, emit, job, gateway, numCtxCap, version, eval
 
   // Two runs would import into the same evaluation indexes at once; one at a time.
   let evalRunning = false;
+  let current: { jobId: string; done: number; total: number; label: string } | null = null;
 
-  return {
+  const handlers: Bench['handlers'] = {
     async questionSets({ collectionId }) {
       return { sets: questionSetsFor(db, rootOf(collectionId)) };
     },
@@ -88,7 +95,7 @@ export function benchHandlers({ db, emit, job, gateway, numCtxCap, version, eval
       const set = loadQuestionSet(db, questionSet, root);
       grid.chunkers.forEach(parseChunkerSpec);
       evalRunning = true;
-      return job(async (jobId, signal) => {
+      const started = job(async (jobId, signal) => {
         try {
           const report = await runEval({
             docs: root,
@@ -100,15 +107,21 @@ export function benchHandlers({ db, emit, job, gateway, numCtxCap, version, eval
             numCtxCap: numCtxCap(),
             workDir: evalDir,
             signal,
-            onProgress: (done, total, label) => emit({ type: 'eval.progress', jobId, done, total, label }),
+            onProgress: (done, total, label) => {
+              current = { jobId, done, total, label };
+              emit({ type: 'eval.progress', jobId, done, total, label });
+            },
           });
           emit({ type: 'eval.done', jobId, reportId: insertEvalReport(db, report), error: null });
         } catch (e) {
           emit({ type: 'eval.done', jobId, reportId: null, error: signal.aborted ? { code: 'CANCELLED', message: 'Evaluation cancelled.' } : toErrorShape(e) });
         } finally {
           evalRunning = false;
+          current = null;
         }
       });
+      current = { jobId: started.jobId, done: 0, total: 0, label: 'starting' };
+      return started;
     },
 
     async evalReports() {
@@ -123,4 +136,6 @@ export function benchHandlers({ db, emit, job, gateway, numCtxCap, version, eval
       return { deleted: deleteEvalReport(db, id) };
     },
   };
+
+  return { handlers, running: () => current };
 }

@@ -17,7 +17,7 @@ import { OllamaGateway } from '../ollama/gateway';
 import { resolveOllamaHost } from '../ollama/host';
 import { search } from '../retrieve/search';
 import type { Handlers } from './dispatch';
-import { benchHandlers } from './bench';
+import { createBench } from './bench';
 import { chunkView, libraryDocuments } from './views';
 import { loadQuestionSet } from '../eval/question-sets';
 
@@ -98,6 +98,8 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
       emit({ type: 'library.changed' });
     });
 
+  const bench = createBench({ db, emit, job, gateway, numCtxCap: () => settings().numCtx, version: deps.version, evalDir: deps.evalDir });
+
   const handlers: Handlers = {
     async status() {
       const st = indexStatus(db);
@@ -116,6 +118,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
         collections: st.collections.length,
         activeModel: st.activeModel ? { name: st.activeModel.name, dimension: st.activeModel.dimension, vectors: st.activeModel.vectors } : null,
         desktop: deps.shell !== undefined,
+        evaluation: bench.running(),
       };
     },
 
@@ -267,7 +270,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
       return { path: deps.sampleNotesDir, questions };
     },
 
-    ...benchHandlers({ db, emit, job, gateway, numCtxCap: () => settings().numCtx, version: deps.version, evalDir: deps.evalDir }),
+    ...bench.handlers,
   };
 
   return {

@@ -12,6 +12,7 @@ const status = (connected: boolean): Status => ({
   collections: 1,
   activeModel: connected ? { name: 'embeddinggemma', dimension: 768, vectors: 17 } : null,
   desktop: false,
+  evaluation: null,
 });
 
 const collection = {

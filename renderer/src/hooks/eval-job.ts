@@ -70,6 +70,26 @@ export function useEvalJob(onDone?: (reportId: number | null) => void): EvalJob 
     });
   }, [jobs, jobId, setProgress, setProgressNow]);
 
+  // A window opened (or reloaded) while an evaluation runs picks it up: progress, cancel, report.
+  useEffect(() => {
+    let live = true;
+    client.status({}).then(
+      (s) => {
+        const e = s.evaluation;
+        if (!live || !e || runningRef.current) return;
+        runningRef.current = true;
+        jobRef.current = e.jobId;
+        setRunning(true);
+        setJobId(e.jobId);
+        setProgressNow(e.total > 0 ? { done: e.done, total: e.total, label: e.label } : null);
+      },
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, setProgressNow]);
+
   const start = useCallback(
     async (input: Input<'startEval'>) => {
       if (runningRef.current) return false;

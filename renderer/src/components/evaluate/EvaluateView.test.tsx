@@ -41,6 +41,16 @@ async function openEvaluate(over: Record<string, (input: never) => unknown> = {}
   return h;
 }
 
+const status: Output<'status'> = {
+  ollama: { host: 'http://127.0.0.1:11434', connected: true, version: '0.12.6', error: null },
+  documents: { ready: 1, needsEmbedding: 0, skipped: 0, error: 0, total: 1 },
+  chunks: 1,
+  collections: 1,
+  activeModel: null,
+  desktop: false,
+  evaluation: null,
+};
+
 const rowOrder = () => screen.getAllByRole('row').map((r) => r.getAttribute('data-config')).filter((x): x is string => x !== null).map(Number);
 
 describe('Evaluate', () => {
@@ -213,6 +223,19 @@ describe('Evaluate', () => {
     act(() => h.emit({ type: 'eval.done', jobId: 'ev-1', reportId: null, error: { code: 'CANCELLED', message: 'cancelled' } }));
     expect((await screen.findByText(/The evaluation was cancelled/)).textContent).toBe('The evaluation was cancelled; no report was written.');
     expect(screen.queryByTestId('eval-results')).toBeNull();
+  });
+
+  it('a reloaded window picks up the evaluation already running: its progress, cancel and report', async () => {
+    const running = { jobId: 'ev-9', done: 5, total: 20, label: 'llama3.2 · embeddinggemma · heading:256 · k=3 · hybrid' };
+    const h = renderWithFake(<App />, handlers({ status: () => ({ ...status, evaluation: running }) }));
+    fireEvent.click(screen.getByTestId('nav-evaluate'));
+    const progress = await screen.findByTestId('eval-progress');
+    await waitFor(() => expect(within(progress).getByTestId('eval-progress-count').textContent).toBe('5 of 20 runs'));
+    fireEvent.click(screen.getByTestId('eval-cancel'));
+    await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'cancel')?.input).toEqual({ jobId: 'ev-9' }));
+    act(() => h.emit({ type: 'eval.done', jobId: 'ev-9', reportId: 7, error: null }));
+    await screen.findByTestId('eval-results');
+    expect(h.transport.calls.filter((c) => c.method === 'startEval')).toHaveLength(0);
   });
 
   it('shows a failed run as a sentence', async () => {

@@ -89,6 +89,7 @@ function fakeElectron(f: Fake): Record<(typeof ELECTRON_EXPORTS)[number], unknow
   }
   const session = {
     defaultSession: {
+      on: (name: string, x: unknown) => void (f.sessionHandlers[`on:${name}`] = x),
       setPermissionRequestHandler: (x: unknown) => void (f.sessionHandlers.request = x),
       setPermissionCheckHandler: (x: unknown) => void (f.sessionHandlers.check = x),
       webRequest: {
@@ -191,7 +192,7 @@ describe('main', () => {
     expect(win.webContents.openHandler).toBeTypeOf('function');
     expect(win.webContents.listenerCount('will-navigate')).toBe(1);
     expect(f.protocolHandlers.has('app')).toBe(true);
-    expect(Object.keys(f.sessionHandlers).sort()).toEqual(['before', 'check', 'headers', 'request']);
+    expect(Object.keys(f.sessionHandlers).sort()).toEqual(['before', 'check', 'headers', 'on:will-download', 'request']);
     expect(f.calls).toContain('setApplicationMenu');
     expect(fs.existsSync(path.join(h.userData, 'quire.db'))).toBe(true);
   });

@@ -122,8 +122,12 @@ function fakeSession() {
     check?: (wc: unknown, permission: string, origin: string, details: unknown) => boolean;
     before?: (details: { url: string }, cb: (r: { cancel?: boolean }) => void) => void;
     headers?: (details: { url: string; responseHeaders?: Record<string, string[]> }, cb: (r: { cancel?: boolean; responseHeaders?: Record<string, string[]> }) => void) => void;
+    download?: (event: { preventDefault(): void }, item: { getURL(): string }) => void;
   } = {};
   const session = {
+    on: (name: string, h: typeof captured.download) => {
+      if (name === 'will-download') captured.download = h;
+    },
     setPermissionRequestHandler: (h: typeof captured.request) => void (captured.request = h),
     setPermissionCheckHandler: (h: typeof captured.check) => void (captured.check = h),
     webRequest: {
@@ -171,6 +175,22 @@ describe('hardenSession', () => {
     expect(withContentSecurityPolicy({ 'content-security-policy': ["default-src 'none'"] })).toEqual({
       'content-security-policy': ["default-src 'none'", CONTENT_SECURITY_POLICY],
     });
+  });
+});
+
+describe('downloads', () => {
+  it("lets only the app's own exports download; anything else is cancelled", () => {
+    const { session, captured } = fakeSession();
+    hardenSession(session);
+    const download = (url: string) => {
+      const event = { preventDefault: vi.fn() };
+      captured.download!(event, { getURL: () => url });
+      return event.preventDefault.mock.calls.length === 0;
+    };
+    expect(download('blob:app://quire/5b1f7c1e-2f7b-4d36-9a57-1d2b9b0e8c11')).toBe(true);
+    for (const url of ['https://example.com/report.csv', 'blob:https://example.com/5b1f', 'blob:app://quire.evil/5b1f', 'data:text/csv,a,b', 'file:///etc/passwd']) {
+      expect(download(url)).toBe(false);
+    }
   });
 });
 

@@ -75,10 +75,25 @@ export function withContentSecurityPolicy(headers: Record<string, string[]> | un
 
 type HardenableSession = Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'> & {
   webRequest: Pick<Session['webRequest'], 'onBeforeRequest' | 'onHeadersReceived'>;
+  on(event: 'will-download', listener: (event: { preventDefault(): void }, item: { getURL(): string }) => void): unknown;
 };
 
-/** No permission is ever granted; no request leaves except to app:// and DevTools; CSP on responses. */
+/**
+ * The only downloads are the app's own exports (an evaluation report as JSON or CSV), made in the
+ * page as blob: URLs of the app origin; Electron then asks where to save them.
+ */
+export function isAppExport(rawUrl: string): boolean {
+  return rawUrl.startsWith('blob:') && isAppUrl(rawUrl.slice('blob:'.length));
+}
+
+/**
+ * No permission is ever granted; no request leaves except to app:// and DevTools; CSP on
+ * responses; nothing is downloaded but the app's own exports.
+ */
 export function hardenSession(session: HardenableSession): void {
+  session.on('will-download', (event, item) => {
+    if (!isAppExport(item.getURL())) event.preventDefault();
+  });
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.setPermissionCheckHandler(() => false);
   session.webRequest.onBeforeRequest((details, callback) => {

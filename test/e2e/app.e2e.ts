@@ -31,10 +31,6 @@ async function shot(name: string, focus?: ReturnType<Page['getByTestId']>): Prom
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(STATIC, 'index.html'))) {
-    const { build } = await import('vite');
-    await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
-  }
   fs.mkdirSync(SHOTS, { recursive: true });
   ollama = await startStandin({ streamDelayMs: 25 });
   process.env.OLLAMA_HOST = ollama.url;

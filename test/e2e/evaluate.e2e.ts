@@ -47,9 +47,6 @@ async function scrollToTop(el: Locator): Promise<void> {
 }
 
 beforeAll(async () => {
-  // Always build: this file checks renderer code that may be newer than an existing build.
-  const { build } = await import('vite');
-  await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
   fs.mkdirSync(SHOTS, { recursive: true });
   ollama = await startStandin({ streamDelayMs: 2 });
   process.env.OLLAMA_HOST = ollama.url;

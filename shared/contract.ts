@@ -158,7 +158,7 @@ export const StatusSchema = z.object({
   /** Running in the desktop shell: a native folder picker and "open file" are available. */
   desktop: z.boolean(),
   /** The evaluation under way, if any, so a reloaded window can show its progress and cancel it. */
-  evaluation: z.object({ jobId: z.string(), done: z.number(), total: z.number(), label: z.string() }).nullable(),
+  evaluation: z.object({ jobId: z.string(), startedAt: z.string(), done: z.number(), total: z.number(), label: z.string() }).nullable(),
 });
 
 export const DocumentSchema = z.object({

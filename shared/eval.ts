@@ -76,7 +76,8 @@ export const QuestionScoreSchema = z.object({
   answerable: z.boolean(),
   /** null unless the question is answerable and has a chunkFact. */
   retrieval: RetrievalScoreSchema.nullable(),
-  retrieveMs: z.number(),
+  /** null when the run failed or its search fell back to another mode: that time measures something else. */
+  retrieveMs: z.number().nullable(),
   /** null when no answer was generated. */
   answer: AnswerScoreSchema.nullable(),
 });

@@ -142,6 +142,8 @@ describe('runEval', () => {
     const [dense, lexical] = report.configs;
     expect(dense).toMatchObject({ mode: 'dense', errors: 3 });
     expect(dense!.metrics.hit1).toBe(0);
+    // The time of a search that ran in another mode says nothing about this one.
+    expect(dense!.metrics.latencyMs.retrieve).toEqual({ p50: null, p95: null });
     expect(report.perQuestion.filter((q) => q.config === 0).every((q) => q.retrieved.length === 0 && /Asked for dense search/.test(q.error?.message ?? ''))).toBe(true);
     expect(lexical).toMatchObject({ mode: 'lexical', errors: 0 });
     expect(lexical!.metrics.hit1).toBe(1);

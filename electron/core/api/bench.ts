@@ -39,7 +39,7 @@ export interface BenchDeps {
 export interface Bench {
   handlers: Pick<Handlers, BenchMethods>;
   /** The evaluation under way, with its latest progress; null when none is. */
-  running(): { jobId: string; done: number; total: number; label: string } | null;
+  running(): { jobId: string; startedAt: string; done: number; total: number; label: string } | null;
 }
 
 export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDir }: BenchDeps): Bench {
@@ -51,7 +51,7 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
 
   // Two runs would import into the same evaluation indexes at once; one at a time.
   let evalRunning = false;
-  let current: { jobId: string; done: number; total: number; label: string } | null = null;
+  let current: { jobId: string; startedAt: string; done: number; total: number; label: string } | null = null;
 
   const handlers: Bench['handlers'] = {
     async questionSets({ collectionId }) {
@@ -108,7 +108,7 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
             workDir: evalDir,
             signal,
             onProgress: (done, total, label) => {
-              current = { jobId, done, total, label };
+              current = { jobId, startedAt: current?.startedAt ?? new Date().toISOString(), done, total, label };
               emit({ type: 'eval.progress', jobId, done, total, label });
             },
           });
@@ -120,7 +120,7 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
           current = null;
         }
       });
-      current = { jobId: started.jobId, done: 0, total: 0, label: 'starting' };
+      current = { jobId: started.jobId, startedAt: new Date().toISOString(), done: 0, total: 0, label: 'starting' };
       return started;
     },
 

@@ -34,7 +34,8 @@ export interface QuestionOutcome {
   retrieved: RetrievedChunk[];
   /** Cut-off for hitK and reciprocalRank: only the first k retrieved chunks count. */
   k: number;
-  retrieveMs: number;
+  /** null when the search failed or ran in another mode than asked. */
+  retrieveMs: number | null;
   answer?: AnswerOutcome;
 }
 
@@ -163,7 +164,7 @@ export function aggregate(scores: readonly QuestionScore[]): BenchMetrics {
   const repeatedIds = [...countById].filter(([, c]) => c >= 2).map(([id]) => id);
 
   const generateMs = answers.map((a) => a.generateMs).filter(notNull);
-  const retrieveMs = scores.map((s) => s.retrieveMs);
+  const retrieveMs = scores.map((s) => s.retrieveMs).filter(notNull);
 
   return {
     hit1: rate(retrievals.map((r) => r.hit1)),

@@ -170,7 +170,7 @@ async function runQuestion(
   if (o.chatModel === null) {
     try {
       const res = await search(db, q.question, { gateway, k: o.k, mode: o.mode, ...(o.signal ? { signal: o.signal } : {}) });
-      if (res.mode !== o.mode) return { outcome: { ...base, retrieveMs: res.ms, retrieved: [] }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, res.mode, res.fallback) } };
+      if (res.mode !== o.mode) return { outcome: { ...base, retrieveMs: null, retrieved: [] }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, res.mode, res.fallback) } };
       const ids = res.results.map((r) => r.chunkId);
       return {
         outcome: { ...base, retrieveMs: res.ms, retrieved: res.results.map((r) => ({ chunkId: r.chunkId, text: r.text })) },
@@ -178,7 +178,7 @@ async function runQuestion(
       };
     } catch (e) {
       if (o.signal?.aborted) throw e;
-      return { outcome: { ...base, retrieveMs: 0, retrieved: [] }, run: { answer: null, retrieved: [], citations: [], error: toErrorShape(e) } };
+      return { outcome: { ...base, retrieveMs: null, retrieved: [] }, run: { answer: null, retrieved: [], citations: [], error: toErrorShape(e) } };
     }
   }
 
@@ -192,7 +192,7 @@ async function runQuestion(
   if (result.status === 'cancelled') throw new QuireError('CANCELLED', 'Evaluation cancelled.');
   // A dense or hybrid row must never be lexical results under another name.
   if (result.retrievalMode !== o.mode) {
-    return { outcome: { ...base, retrieveMs: result.latencyMs.retrieve, retrieved: [] }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, result.retrievalMode, fallback) } };
+    return { outcome: { ...base, retrieveMs: null, retrieved: [] }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, result.retrievalMode, fallback) } };
   }
   const modelCalled = !result.refusedWithoutModel;
   const ids = result.retrieval.map((c) => c.chunkId);

@@ -110,7 +110,7 @@ export function RunColumn({ config, label, run, baselineAnswer, isBaseline, onMa
             ))}
           </ol>
           <p className="muted small eval-run__times">
-            Retrieve {formatMs(run.score.retrieveMs)}
+            {run.score.retrieveMs === null ? 'Retrieval not timed' : `Retrieve ${formatMs(run.score.retrieveMs)}`}
             {a ? (a.generateMs === null ? ' · model not called' : ` · generate ${formatMs(a.generateMs)}`) : ''}
             {a?.tokensPerSecond ? ` · ${a.tokensPerSecond.toFixed(1)} tokens/s` : ''}
           </p>

@@ -48,11 +48,16 @@ function call(method: string, input: unknown, headers: Record<string, string> = 
 }
 
 /** Opens the SSE stream and collects parsed events; resolves once the stream says it is connected. */
-function openEvents(pathAndQuery: string): Promise<{ events: ApiEvent[]; comments: string[]; res: http.IncomingMessage; close(): void; headers: http.IncomingHttpHeaders }> {
+function openEvents(
+  pathAndQuery: string,
+  headers: Record<string, string> = {},
+  port = app.port,
+): Promise<{ events: ApiEvent[]; ids: number[]; comments: string[]; res: http.IncomingMessage; close(): void; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const events: ApiEvent[] = [];
+    const ids: number[] = [];
     const comments: string[] = [];
-    const req = http.get({ host: '127.0.0.1', port: app.port, path: pathAndQuery, agent: false }, (res) => {
+    const req = http.get({ host: '127.0.0.1', port, path: pathAndQuery, agent: false, headers }, (res) => {
       if (res.statusCode !== 200) {
         reject(new Error(`events: HTTP ${res.statusCode}`));
         res.resume();
@@ -69,12 +74,13 @@ function openEvents(pathAndQuery: string): Promise<{ events: ApiEvent[]; comment
           buffer = buffer.slice(end + 2);
           for (const line of block.split('\n')) {
             if (line.startsWith('data: ')) events.push(JSON.parse(line.slice(6)) as ApiEvent);
+            else if (line.startsWith('id: ')) ids.push(Number(line.slice(4)));
             else if (line.startsWith(':')) comments.push(line);
           }
         }
         if (!resolved && comments.some((c) => c.startsWith(': connected'))) {
           resolved = true;
-          resolve({ events, comments, res, headers: res.headers, close: () => req.destroy() });
+          resolve({ events, ids, comments, res, headers: res.headers, close: () => req.destroy() });
         }
       });
     });
@@ -520,6 +526,39 @@ describe('events', () => {
     }
   });
 
+  it('numbers every event, and replays what a reconnecting client missed, once and in order', async () => {
+    const url = `/api/events?token=${encodeURIComponent(app.token)}`;
+    const watcher = await openEvents(url);
+    const first = await openEvents(url);
+    try {
+      const r1 = await call('importFolder', { path: notesDir });
+      await until(() => first.events.find((e) => e.type === 'import.done' && e.jobId === r1.json.value.jobId), 'first import.done');
+      expect(first.ids.length).toBe(first.events.length);
+      expect(first.ids).toEqual([...first.ids].sort((a, b) => a - b));
+      const seen = first.ids.at(-1)!;
+      first.close();
+
+      const r2 = await call('importFolder', { path: notesDir });
+      await until(() => watcher.events.find((e) => e.type === 'import.done' && e.jobId === r2.json.value.jobId), 'second import.done');
+      const missed = watcher.events.filter((_e, i) => watcher.ids[i]! > seen);
+      expect(missed.some((e) => e.type === 'import.done')).toBe(true);
+
+      for (const again of [await openEvents(url, { 'Last-Event-ID': String(seen) }), await openEvents(`${url}&lastEventId=${seen}`)]) {
+        try {
+          await until(() => (again.events.length >= missed.length ? true : undefined), 'the replay');
+          expect(again.events.slice(0, missed.length)).toEqual(missed);
+          expect(again.ids[0]).toBe(seen + 1);
+          expect(again.comments).not.toContain(': gap');
+        } finally {
+          again.close();
+        }
+      }
+    } finally {
+      watcher.close();
+      first.close();
+    }
+  });
+
   it('sends the retry hint and keep-alive pings', async () => {
     const c = await openEvents(`/api/events?token=${encodeURIComponent(app.token)}`);
     try {
@@ -540,6 +579,34 @@ describe('events', () => {
       expect(gone.events.some((e) => 'jobId' in e && e.jobId === r.json.value.jobId)).toBe(false);
     } finally {
       stays.close();
+    }
+  });
+
+  it('says when a reconnecting client missed more than is kept', async () => {
+    const other = await startBrowserMode({ db, staticDir, sampleNotesDir: notesDir, replayEvents: 2 });
+    try {
+      const url = `/api/events?token=${encodeURIComponent(other.token)}`;
+      const watcher = await openEvents(url, {}, other.port);
+      const res = await fetch(`${other.origin}/api/importFolder`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${other.token}`, 'Content-Type': 'application/json', Origin: other.origin },
+        body: JSON.stringify({ path: notesDir }),
+      });
+      const { value } = (await res.json()) as { value: { jobId: string } };
+      await until(() => watcher.events.find((e) => e.type === 'library.changed'), 'the import to end');
+      watcher.close();
+      expect(watcher.ids.length).toBeGreaterThan(3);
+      const late = await openEvents(url, { 'Last-Event-ID': '1' }, other.port);
+      try {
+        await until(() => (late.events.length >= 2 ? true : undefined), 'the kept events');
+        expect(late.comments).toContain(': gap');
+        expect(late.ids).toEqual(watcher.ids.slice(-2));
+        expect(late.events.some((e) => e.type === 'import.done' && e.jobId === value.jobId)).toBe(true);
+      } finally {
+        late.close();
+      }
+    } finally {
+      await other.close();
     }
   });
 

@@ -43,10 +43,12 @@
  * Events:
  *   GET /api/events?token=<token>   (EventSource cannot set headers; `Authorization: Bearer` works too)
  *   → `text/event-stream`: first `retry: 2000` and a `: connected` comment, then one
- *     `data: <ApiEvent JSON>\n\n` message per event the engine emits (no `event:` field, so
- *     `EventSource.onmessage` receives them all), and a `: ping` comment every 15 s. Every
- *     connected client receives every event; events emitted while a client is disconnected are not
- *     replayed (reload state with `status`/`library` after reconnecting).
+ *     `id: <n>\ndata: <ApiEvent JSON>\n\n` message per event the engine emits (no `event:`
+ *     field, so `EventSource.onmessage` receives them all), and a `: ping` comment every 15 s.
+ *     Every connected client receives every event. A client that reconnects with the last id it
+ *     saw (the `Last-Event-ID` header, which EventSource sends by itself, or `?lastEventId=`) first
+ *     gets the events it missed, from the last 5,000 kept; if it missed more than that, a
+ *     `: gap` comment says so and it should reload state with `status`/`library`.
  *
  * Everything else is static: GET/HEAD serve files from `staticDir` (`index.html` for `/` and for
  * unknown paths without an extension, so client-side routes work). Paths are decoded once and must
@@ -82,6 +84,8 @@ export interface BrowserModeOptions {
   token?: string;
   /** Interval of the SSE `: ping` comment; 15 s unless given (tests shorten it). */
   pingMs?: number;
+  /** How many events are kept for clients that reconnect; 5,000 unless given (tests shorten it). */
+  replayEvents?: number;
 }
 
 export interface BrowserMode {
@@ -99,6 +103,8 @@ const PING_MS = 15_000;
 const SSE_RETRY_MS = 2000;
 /** A client this far behind on events is dropped rather than buffered without bound. */
 const SSE_MAX_BACKLOG = 16 * 1024 * 1024;
+/** Events kept for clients that reconnect (an answer streams one event per token, so be generous). */
+const SSE_REPLAY_EVENTS = 5000;
 
 export { CONTENT_SECURITY_POLICY };
 
@@ -199,13 +205,21 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
   if (token.length < 16) throw new Error('The browser-mode token must be at least 16 characters.');
   const staticDir = path.resolve(opts.staticDir);
   const pingMs = opts.pingMs ?? PING_MS;
+  const replayEvents = opts.replayEvents ?? SSE_REPLAY_EVENTS;
 
   const clients = new Set<http.ServerResponse>();
   let closed = false;
 
+  // Recent frames by id, oldest first, so a client that reconnects misses nothing.
+  const recent: Array<{ id: number; frame: string }> = [];
+  let lastId = 0;
+
   const emit = (event: ApiEvent) => {
     if (closed) return;
-    const frame = `data: ${JSON.stringify(event)}\n\n`;
+    const id = ++lastId;
+    const frame = `id: ${id}\ndata: ${JSON.stringify(event)}\n\n`;
+    recent.push({ id, frame });
+    if (recent.length > replayEvents) recent.shift();
     for (const res of clients) {
       if (res.writableLength > SSE_MAX_BACKLOG) {
         clients.delete(res);
@@ -306,7 +320,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
     });
   }
 
-  function openEvents(req: http.IncomingMessage, res: http.ServerResponse): void {
+  function openEvents(req: http.IncomingMessage, res: http.ServerResponse, query: URLSearchParams): void {
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
@@ -314,6 +328,14 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
       'X-Accel-Buffering': 'no',
     });
     res.write(`retry: ${SSE_RETRY_MS}\n\n: connected\n\n`);
+    const seen = Number(firstHeader(req.headers['last-event-id']) ?? query.get('lastEventId') ?? Number.NaN);
+    if (Number.isInteger(seen) && seen >= 0 && seen < lastId) {
+      const oldest = recent[0]?.id ?? lastId + 1;
+      if (seen + 1 < oldest) res.write(': gap\n\n');
+      for (const r of recent) if (r.id > seen) res.write(r.frame);
+    } else if (Number.isInteger(seen) && seen > lastId) {
+      res.write(': gap\n\n'); // an id from before this server started
+    }
     req.socket.setKeepAlive(true);
     req.socket.setNoDelay(true);
     clients.add(res);
@@ -335,7 +357,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
 
     if (isEvents) {
       if (req.method !== 'GET') return sendApiError(res, 'METHOD_NOT_ALLOWED', 'Use GET for /api/events.', { Allow: 'GET' });
-      return openEvents(req, res);
+      return openEvents(req, res, query);
     }
 
     const name = pathname.slice('/api/'.length);

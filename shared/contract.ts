@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EvalGridSchema, EvalReportSchema, EvalReportSummarySchema, QuestionSetRefSchema, QuestionSetSummarySchema, SavedQuestionSchema } from './eval';
+import { EvalGridSchema, EvalReportSchema, EvalReportSummarySchema, EvalStorageSchema, QuestionSetRefSchema, QuestionSetSummarySchema, SavedQuestionSchema } from './eval';
 import { SEARCH_MODES } from './search';
 
 /**
@@ -268,6 +268,10 @@ export const API = {
   evalReports: method(Empty, z.object({ reports: z.array(EvalReportSummarySchema) })),
   getEvalReport: method(z.object({ id: z.number().int().min(1) }).strict(), EvalReportSchema),
   deleteEvalReport: method(z.object({ id: z.number().int().min(1) }).strict(), z.object({ deleted: z.boolean() })),
+  /** The disk the bench's indexes take (one per folder × embedding model × chunker); they are caches. */
+  evalStorage: method(Empty, EvalStorageSchema),
+  /** Removes every bench index; the next run rebuilds what it needs. Refused while an evaluation runs. */
+  clearEvalIndexes: method(Empty, EvalStorageSchema),
 } as const;
 
 export type Api = typeof API;

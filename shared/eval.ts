@@ -168,6 +168,8 @@ export const SavedQuestionSchema = QuestionSchema.extend({
   createdAt: z.string(),
 });
 
+export const EvalStorageSchema = z.object({ indexes: z.number().int(), bytes: z.number() });
+
 export const EvalReportSummarySchema = z.object({
   id: z.number().int(),
   at: z.string(),

@@ -131,7 +131,7 @@ describe('quire CLI', () => {
   it('forget removes a folder and everything derived from it', async () => {
     const { code, stdout } = await quire(['forget', notes.root, '--json']);
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toEqual({ root: notes.root, documents: 2 });
+    expect(JSON.parse(stdout)).toEqual({ root: notes.root, documents: 2, evalIndexes: 0 });
     const status = JSON.parse((await quire(['status', '--json'])).stdout);
     expect(status.documents.total).toBe(0);
     expect(status.chunks).toBe(0);
@@ -196,6 +196,14 @@ describe('quire CLI', () => {
     const notAReport = await quire(['eval', '--rerun', questions]);
     expect(notAReport.code).toBe(2);
     expect(notAReport.stderr).toMatch(/is not a Quire eval report/);
+    // The folder is not in the library (forgotten above), but the bench's indexes for it go on forget.
+    const evalDir = path.join(dir, 'eval-indexes');
+    expect(fs.readdirSync(evalDir).filter((f) => f.endsWith('.db'))).toHaveLength(2);
+    const forget = await quire(['forget', notes.root, '--json']);
+    expect(forget.code).toBe(0);
+    expect(JSON.parse(forget.stdout)).toEqual({ root: notes.root, documents: 0, evalIndexes: 2 });
+    expect(fs.readdirSync(evalDir)).toEqual([]);
+
     const noDocs = await quire(['eval', questions]);
     expect(noDocs.code).toBe(2);
     expect(noDocs.stderr).toMatch(/needs --docs/);

@@ -13,3 +13,8 @@ export function defaultDatabasePath(env: NodeJS.ProcessEnv = process.env, platfo
   const dataHome = env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : path.join(home, '.local', 'share');
   return path.join(dataHome, 'quire', 'quire.db');
 }
+
+/** The bench's own indexes live next to the database they belong with (the desktop app's too). */
+export function evalIndexDir(databaseFile: string): string {
+  return path.join(path.dirname(databaseFile), 'eval-indexes');
+}

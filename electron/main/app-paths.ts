@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { evalIndexDir } from '../core/paths';
 import { asarUnpackedPath } from './native';
 
 export const DATABASE_FILE_NAME = 'quire.db';
@@ -41,6 +42,6 @@ export function appPaths({ appPath, userData, mainDir, isPackaged, exists = fs.e
     preload: path.join(mainDir, PRELOAD_FILE_NAME),
     databaseFile: path.join(userData, DATABASE_FILE_NAME),
     sampleNotesDir: unpackedIfPresent(path.join(appPath, 'resources', 'sample-notes')),
-    evalDir: path.join(userData, 'eval-indexes'),
+    evalDir: evalIndexDir(path.join(userData, DATABASE_FILE_NAME)),
   };
 }

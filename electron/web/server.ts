@@ -67,6 +67,7 @@ import { API, type ApiEvent } from '../../shared/contract';
 import { dispatch } from '../core/api/dispatch';
 import { createService } from '../core/api/service';
 import type { Db } from '../core/db/open';
+import { evalIndexDir } from '../core/paths';
 import { CONTENT_SECURITY_POLICY, contentTypeFor } from '../../shared/renderer-serving';
 
 export interface BrowserModeOptions {
@@ -235,7 +236,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
     emit,
     sampleNotesDir: opts.sampleNotesDir,
     version: opts.version ?? packageVersion(),
-    evalDir: opts.evalDir ?? path.join(path.dirname(opts.db.name), 'eval-indexes'),
+    evalDir: opts.evalDir ?? evalIndexDir(opts.db.name),
   });
 
   const ping = setInterval(() => {

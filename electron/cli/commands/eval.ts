@@ -9,6 +9,7 @@ import { parseQuestionSet } from '../../core/eval/questions';
 import { runEval } from '../../core/eval/run';
 import { evalTable } from './eval-table';
 import { parseChunkerSpec } from '../../core/ingest/chunkers/index';
+import { evalIndexDir } from '../../core/paths';
 import type { CliContext } from '../context';
 
 export interface EvalFlags {
@@ -112,7 +113,7 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
     gateway: ctx.gateway,
     version: quireVersion(),
     ...(previous ? { numCtxCap: previous.run.answerSettings.numCtxCap } : {}),
-    workDir: path.join(path.dirname(ctx.dbPath), 'eval-indexes'),
+    workDir: evalIndexDir(ctx.dbPath),
     signal: ctx.signal,
     onProgress: (done, total, label) => ctx.out.progress(total ? done / total : 0, `${done}/${total} · ${label}`),
   });

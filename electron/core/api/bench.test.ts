@@ -136,6 +136,13 @@ describe('evaluation jobs', () => {
     const { reports } = await value<{ reports: Array<{ id: number; configs: number; questions: number }> }>('evalReports', {});
     expect(reports).toEqual([expect.objectContaining({ id: done.reportId, configs: 4, questions: 2, questionSet: '.quire-questions.json' })]);
     expect(await value('deleteEvalReport', { id: done.reportId })).toEqual({ deleted: true });
+
+    // One index per embedding model × chunker; they go when their folder leaves the library.
+    const storage = await value<{ indexes: number; bytes: number }>('evalStorage', {});
+    expect(storage.indexes).toBe(2);
+    expect(storage.bytes).toBeGreaterThan(0);
+    expect(await value('removeCollection', { collectionId })).toMatchObject({ documents: 2 });
+    expect(await value('evalStorage', {})).toEqual({ indexes: 0, bytes: 0 });
     expect(await call('getEvalReport', { id: done.reportId })).toMatchObject({ ok: false, error: { code: 'EVAL_REPORT_NOT_FOUND' } });
   });
 
@@ -157,6 +164,7 @@ describe('evaluation jobs', () => {
       const { jobId } = await value<{ jobId: string }>('startEval', { collectionId, questionSet: { kind: 'file', name: 'q.json', text: FOLDER_SET }, grid });
       await until('eval.progress', jobId);
       expect((await value<{ evaluation: { jobId: string; total: number } | null }>('status', {})).evaluation).toMatchObject({ jobId, total: 8 });
+      expect(await call('clearEvalIndexes', {})).toMatchObject({ ok: false, error: { code: 'EVAL_ALREADY_RUNNING' } });
       const second = await call('startEval', { collectionId, questionSet: { kind: 'file', name: 'q.json', text: FOLDER_SET }, grid });
       expect(second).toMatchObject({ ok: false, error: { code: 'EVAL_ALREADY_RUNNING' } });
       expect(await value('cancel', { jobId })).toEqual({ cancelled: true });
@@ -167,6 +175,9 @@ describe('evaluation jobs', () => {
       // Once it has ended, the next run may start.
       const next = await value<{ jobId: string }>('startEval', { collectionId, questionSet: { kind: 'file', name: 'q.json', text: FOLDER_SET }, grid: { ...grid, chatModels: [] } });
       expect((await until('eval.done', next.jobId)).error).toBeNull();
+      const cleared = await value<{ indexes: number }>('clearEvalIndexes', {});
+      expect(cleared.indexes).toBe(2);
+      expect(await value('evalStorage', {})).toEqual({ indexes: 0, bytes: 0 });
     } finally {
       ollama.faults.streamDelayMs = 0;
     }

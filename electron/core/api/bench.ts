@@ -4,6 +4,7 @@ import { listCollections } from '../db/collections';
 import type { Db } from '../db/open';
 import { deleteEvalReport, getEvalReport, insertEvalReport, listEvalReports } from '../db/eval-reports';
 import { deleteSavedQuestion, insertSavedQuestion, listSavedQuestions, savedQuestionIds } from '../db/saved-questions';
+import { indexStorage, removeIndexes } from '../eval/index-files';
 import { loadQuestionSet, questionSetsFor, summarise } from '../eval/question-sets';
 import { parseQuestionSet } from '../eval/questions';
 import { runEval } from '../eval/run';
@@ -22,7 +23,9 @@ type BenchMethods =
   | 'startEval'
   | 'evalReports'
   | 'getEvalReport'
-  | 'deleteEvalReport';
+  | 'deleteEvalReport'
+  | 'evalStorage'
+  | 'clearEvalIndexes';
 
 export interface BenchDeps {
   db: Db;
@@ -39,6 +42,8 @@ export interface BenchDeps {
 export interface Bench {
   handlers: Pick<Handlers, BenchMethods>;
   /** The evaluation under way, with its latest progress; null when none is. */
+  /** Removes the indexes built for one folder (when it leaves the library); not while a run may use them. */
+  forgetFolder(root: string): void;
   running(): { jobId: string; startedAt: string; done: number; total: number; label: string } | null;
 }
 
@@ -135,7 +140,22 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
     async deleteEvalReport({ id }) {
       return { deleted: deleteEvalReport(db, id) };
     },
+
+    async evalStorage() {
+      return indexStorage(evalDir);
+    },
+
+    async clearEvalIndexes() {
+      if (evalRunning) throw new QuireError('EVAL_ALREADY_RUNNING', 'An evaluation is using the indexes. Wait for it to finish, or cancel it, first.');
+      return removeIndexes(evalDir);
+    },
   };
 
-  return { handlers, running: () => current };
+  return {
+    handlers,
+    running: () => current,
+    forgetFolder: (root) => {
+      if (!evalRunning) removeIndexes(evalDir, root);
+    },
+  };
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EvalConfigResult, EvalGrid, EvalQuestionRun, EvalReport, Question } from '../../../shared/eval';
@@ -11,6 +10,7 @@ import { importFolder } from '../ingest/pipeline';
 import type { OllamaGateway } from '../ollama/gateway';
 import { search } from '../retrieve/search';
 import { corpusFingerprint } from './fingerprint';
+import { indexFileName } from './index-files';
 import { aggregate, containsFact, scoreOutcomes, type QuestionOutcome } from './metrics';
 import { questionSetDigest } from './questions';
 
@@ -251,10 +251,4 @@ export function canonicalGrid(grid: EvalGrid): EvalGrid {
 function preview(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= PREVIEW_CHARS ? flat : `${flat.slice(0, PREVIEW_CHARS - 1)}…`;
-}
-
-/** The documents folder and the index settings name the database, so a changed setting gets its own index. */
-export function indexFileName(docs: string, embedModel: string, chunkerSpec: string): string {
-  const key = createHash('sha256').update(`${path.resolve(docs)}\0${embedModel}\0${chunkerSpec}`).digest('hex').slice(0, 16);
-  return `index-${key}.db`;
 }

@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The bench's own indexes: one SQLite file per documents folder × embedding model × chunker, in
+ * one folder of Quire's. The folder's part of the name comes first, so everything built for a
+ * folder can be found (and removed with it) without opening a database.
+ */
+
+const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+const folderKey = (docs: string) => hash(path.resolve(docs));
+
+export function indexFileName(docs: string, embedModel: string, chunkerSpec: string): string {
+  return `index-${folderKey(docs)}-${hash(`${embedModel}\0${chunkerSpec}`)}.db`;
+}
+
+const INDEX_FILE = /^index-[0-9a-f]{16}-[0-9a-f]{16}\.db(?:-wal|-shm|-journal)?$/;
+
+function indexFiles(dir: string, docs?: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const prefix = docs === undefined ? 'index-' : `index-${folderKey(docs)}-`;
+  return names.filter((n) => INDEX_FILE.test(n) && n.startsWith(prefix)).map((n) => path.join(dir, n));
+}
+
+export interface IndexStorage {
+  /** Index databases (their -wal/-shm companions are counted in bytes, not here). */
+  indexes: number;
+  bytes: number;
+}
+
+export function indexStorage(dir: string, docs?: string): IndexStorage {
+  const files = indexFiles(dir, docs);
+  let bytes = 0;
+  for (const f of files) {
+    try {
+      bytes += fs.statSync(f).size;
+    } catch {
+      // Removed meanwhile: nothing to count.
+    }
+  }
+  return { indexes: files.filter((f) => f.endsWith('.db')).length, bytes };
+}
+
+/** Removes the indexes built for `docs`, or all of them. They are caches: the next run rebuilds what it needs. */
+export function removeIndexes(dir: string, docs?: string): IndexStorage {
+  const before = indexStorage(dir, docs);
+  for (const f of indexFiles(dir, docs)) fs.rmSync(f, { force: true });
+  return before;
+}

@@ -125,6 +125,9 @@ describe('Evaluate in a browser', () => {
     const results = page.getByTestId('eval-results');
     await page.getByTestId('eval-table').waitFor({ timeout: 120_000 });
     expect(await page.getByTestId('eval-progress').count()).toBe(0);
+    // The report opened by itself: focus is on its heading, and the end was announced.
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }).document.activeElement?.getAttribute('data-testid'))).toBe('eval-report-title');
+    expect(await page.getByTestId('eval-announce').innerText()).toBe('The evaluation finished; its report is open.');
     const rows = page.getByTestId('eval-table').locator('tbody tr');
     expect(await rows.count()).toBe(4);
     const header = await results.locator('.eval-report-head').innerText();
@@ -206,5 +209,95 @@ describe('Evaluate in a browser', () => {
     await item.click();
     await page.getByTestId('eval-table').waitFor();
     expect(await page.getByTestId('eval-table').locator('tbody tr').count()).toBe(4);
+  });
+
+  it('runs repeats with a chat model that has gone away: its configurations are never "best" and say why values are missing; the drill-down shows six columns with each one’s repeats', async () => {
+    await page.getByTestId('eval-back').click();
+    await page.getByTestId('eval-setup').waitFor();
+    await page.getByTestId('eval-chat-models').getByRole('checkbox', { name: 'qwen2.5:0.5b' }).check();
+    await page.getByTestId('eval-chunkers').getByRole('checkbox', { name: /fixed:128\/25/ }).uncheck();
+    await page.getByLabel('Passages per question (k)').fill('2, 4');
+    await page.getByLabel('Repeats').fill('2');
+    await expect.poll(() => page.getByTestId('eval-estimate').innerText()).toMatch(/8 configurations × 7 questions × 2 repeats = 112 answers/);
+    // Uninstalled after the form listed it: every ask of it fails.
+    ollama.removeModel('qwen2.5:0.5b');
+    try {
+      await page.getByTestId('eval-run').click();
+      await page.getByTestId('eval-results').locator('tbody tr').first().waitFor({ timeout: 50_000 });
+    } finally {
+      ollama.addModel('qwen2.5:0.5b');
+    }
+    const table = page.getByTestId('eval-table');
+    expect(await table.locator('tbody tr').count()).toBe(8);
+    // Its configurations: the asks that reached the model failed (refusals made without it did not).
+    const qwenRows = table.locator('tbody tr', { has: page.locator('td[data-col="chatModel"]', { hasText: 'qwen2.5:0.5b' }) });
+    expect(await qwenRows.count()).toBe(4);
+    for (const errors of await qwenRows.locator('td[data-col="errors"]').allInnerTexts()) expect(Number(errors)).toBeGreaterThan(0);
+    expect(await qwenRows.locator('td.eval-table__best').count()).toBe(0);
+    const missing = qwenRows.first().locator('td[data-col="answerHasFact"]');
+    expect(await missing.innerText()).toBe('—');
+    expect(await missing.getAttribute('title')).toMatch(/question runs of this configuration failed, which may be why/);
+    await page.getByTestId('eval-errors').waitFor();
+    await scrollToTop(page.getByTestId('eval-results'));
+    await table.evaluate((el) => el.scrollBy({ left: 420 }));
+    await shot('evaluate-failed');
+    await table.evaluate((el) => el.scrollBy({ left: -10_000 }));
+
+    const drill = page.getByTestId('eval-drilldown');
+    expect(await drill.getByTestId('eval-run-column').count()).toBe(6);
+    expect(await drill.getByTestId('eval-columns-count').innerText()).toMatch(/Showing 6 of 8 configurations/);
+    const repeats = await drill.getByTestId('eval-run-repeats').allInnerTexts();
+    expect(repeats).toHaveLength(6);
+    for (const r of repeats) expect(r).toMatch(/^(passed|not judged)|failed with an error/);
+    expect(repeats.some((r) => /^passed \d\/2 repeats · \d failed with an error/.test(r))).toBe(true);
+    const dead = drill.locator('[data-testid="eval-run-column"]', { hasText: 'qwen2.5:0.5b' }).first();
+    expect(await dead.innerText()).not.toMatch(/✗ hit@/);
+    expect(await dead.innerText()).toMatch(/not installed/i);
+    await drill.getByRole('button', { name: 'Choose configurations…' }).click();
+    await scrollToTop(drill);
+    await shot('evaluate-drilldown-columns');
+    await drill.getByTestId('eval-columns-all').click();
+    expect(await drill.getByTestId('eval-run-column').count()).toBe(8);
+  });
+
+  it('charts the best 40 of a 54-configuration grid, with the whole list a click away', async () => {
+    await page.getByTestId('eval-back').click();
+    await page.getByTestId('eval-setup').waitFor();
+    await page.getByTestId('eval-retrieval-only').check();
+    for (const c of ['heading:256', 'recursive:1000/100', 'fixed:128/25']) await page.getByTestId('eval-chunkers').getByRole('checkbox', { name: new RegExp(c) }).check();
+    for (const m of [/lexical/, /dense/i, /hybrid/i]) await page.getByTestId('eval-modes').getByRole('checkbox', { name: m }).check();
+    await page.getByLabel('Passages per question (k)').fill('1, 2, 3, 4, 5, 6');
+    await page.getByLabel('Repeats').fill('1');
+    await expect.poll(() => page.getByTestId('eval-estimate').innerText()).toMatch(/54 configurations × 7 questions × 1 repeat = 378 searches/);
+    await page.getByTestId('eval-run').click();
+    await page.getByTestId('eval-results').locator('tbody tr').first().waitFor({ timeout: 50_000 });
+    expect(await page.getByTestId('eval-table').locator('tbody tr').count()).toBe(54);
+
+    const chart = page.getByTestId('eval-chart');
+    await chart.getByTestId('eval-chart-metric').selectOption('mrr');
+    expect(await chart.getByTestId('eval-chart-cap').innerText()).toMatch(/the 40 best of 54 configurations, best first/);
+    const box = await chart.locator('canvas').boundingBox();
+    expect(box?.height ?? 0).toBeGreaterThan(1000);
+    expect(box?.height ?? 0).toBeLessThan(1500);
+    const painted = () =>
+      chart.locator('canvas').evaluate((el) => {
+        const c = el as unknown as Canvas;
+        const d = c.getContext('2d')?.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        if (d) for (let i = 3; i < d.length; i += 4) if ((d[i] as number) > 0) n++;
+        return n;
+      });
+    await expect.poll(painted, { timeout: 10_000 }).toBeGreaterThan(10_000);
+    await scrollToTop(chart);
+    await shot('evaluate-chart-many');
+    await chart.getByTestId('eval-chart-all').click();
+    expect(await chart.locator('canvas').count()).toBe(0);
+    expect(await chart.getByTestId('eval-chart-values').locator('li').count()).toBe(54);
+    await chart.getByTestId('eval-chart-all').click();
+    await chart.locator('canvas').waitFor();
+
+    const drill = page.getByTestId('eval-drilldown');
+    expect(await drill.getByTestId('eval-run-column').count()).toBe(6);
+    expect(await drill.getByTestId('eval-columns-all').count()).toBe(0);
   });
 });

@@ -90,6 +90,27 @@ describe('CSV export', () => {
   });
 });
 
+describe('CSV formula injection', () => {
+  it('makes a text that a spreadsheet would run as a formula plain text; numbers stay numbers', () => {
+    expect(csvField('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
+    expect(csvField('+cmd')).toBe("'+cmd");
+    expect(csvField('-2+3')).toBe("'-2+3");
+    expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvField('\tx')).toBe("'\tx");
+    expect(csvField('\rx')).toBe(`"'\rx"`);
+    expect(csvField('llama3.2:latest')).toBe('llama3.2:latest');
+    expect(csvField(-0.5)).toBe('-0.5');
+  });
+
+  it('applies to every text field of a report row', () => {
+    const base = report();
+    const r = report({ configs: [{ ...(base.configs[0] as (typeof base.configs)[number]), chatModel: '=cmd|calc', chunker: '@x' }] });
+    const row = parseCsv(reportToCsv(r))[1] as string[];
+    expect(row[0]).toBe("'=cmd|calc");
+    expect(row[2]).toBe("'@x");
+  });
+});
+
 describe('saved questions as a question set', () => {
   it('writes the nested form with only the expectations that are set', () => {
     const saved: SavedQuestion[] = [

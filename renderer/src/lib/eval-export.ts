@@ -3,10 +3,15 @@ import { METRIC_COLUMNS } from './eval-metrics';
 
 /** Reports and saved questions as files: CSV (RFC 4180), JSON, and a question set Quire can read back. */
 
-/** One CSV field: quoted when it holds a comma, a quote, CR or LF (quotes doubled), else as is. */
+/**
+ * One CSV field: quoted when it holds a comma, a quote, CR or LF (quotes doubled), else as is. A
+ * text starting with = + - @, a tab or CR gets a leading ' first, so a spreadsheet shows it as
+ * text instead of running it as a formula (a model name is whatever its author typed); numbers
+ * stay numbers.
+ */
 export function csvField(value: string | number | null): string {
   if (value === null) return '';
-  const s = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value;
+  const s = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

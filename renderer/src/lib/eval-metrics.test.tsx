@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONFIGS, metrics } from '../test/eval-fixtures';
 import type { EvalConfigResult } from '../../../shared/eval';
-import { bestValue, configLabel, formatMetric, metricColumn, nextSort, notRunReason, sortConfigs, varyingDimensions } from './eval-metrics';
+import { bestValue, configLabel, formatMetric, isBest, isFailedValue, metricColumn, nextSort, notRunReason, sortConfigs, varyingDimensions } from './eval-metrics';
 
 const cfg = (chatModel: string | null, over: Partial<EvalConfigResult['metrics']>, rest: Partial<EvalConfigResult> = {}): EvalConfigResult => ({
   chatModel,
@@ -79,8 +79,64 @@ describe('metric formatting and labels', () => {
 
   it('finds the best value only when there is a difference', () => {
     expect(bestValue(CONFIGS, metricColumn('hitK'))).toBe(1);
-    expect(bestValue(CONFIGS, metricColumn('retrieveP50'))).toBe(4);
     expect(bestValue(CONFIGS, metricColumn('falseRefusals'))).toBeNull();
     expect(bestValue(CONFIGS, metricColumn('promptEstimated'))).toBeNull();
+  });
+
+  it('never finds the best value in a configuration with failed runs, and the Errors column has none', () => {
+    // CONFIGS[2] has the lowest retrieval time (4 ms) but one failed run: it does not win; the other two tie.
+    expect(bestValue(CONFIGS, metricColumn('retrieveP50'))).toBeNull();
+    const failing = [cfg('a', { hitK: 0.5 }), cfg('b', { hitK: 1 }, { errors: 2 }), cfg('c', { hitK: 0.75 })];
+    expect(bestValue(failing, metricColumn('hitK'))).toBe(0.75);
+    expect(isBest(failing[1] as EvalConfigResult, metricColumn('hitK'), 1)).toBe(false);
+    expect(isBest(failing[2] as EvalConfigResult, metricColumn('hitK'), 0.75)).toBe(true);
+    expect(bestValue([cfg('a', {}), cfg('b', {}, { errors: 3 })], metricColumn('errors'))).toBeNull();
+  });
+});
+
+describe('rounding never claims an end of the scale it did not reach', () => {
+  it('shows 100% and 0% only when exact', () => {
+    expect(formatMetric('rate', 0.995)).toBe('99.5%');
+    expect(formatMetric('rate', 0.004)).toBe('0.4%');
+    expect(formatMetric('rate', 0.9996)).toBe('99.96%');
+    expect(formatMetric('rate', 0.00001)).toBe('0.001%');
+    expect(formatMetric('rate', 1 - 1e-9)).toBe('>99.999%');
+    expect(formatMetric('rate', 1)).toBe('100%');
+    expect(formatMetric('rate', 0)).toBe('0%');
+    expect(formatMetric('rate', 0.994)).toBe('99%');
+    expect(formatMetric('rate', 0.006)).toBe('1%');
+  });
+
+  it('shows an MRR of 1.00 or 0.00 only when exact', () => {
+    expect(formatMetric('score', 0.999)).toBe('0.999');
+    expect(formatMetric('score', 0.001)).toBe('0.001');
+    expect(formatMetric('score', 1)).toBe('1.00');
+    expect(formatMetric('score', 0)).toBe('0.00');
+  });
+});
+
+describe('configurations whose every run failed', () => {
+  it('blame the failure, not the question set, for a missing value', () => {
+    const failedCfg = { chatModel: 'llama3.2', errors: 4 };
+    expect(notRunReason(metricColumn('refusalAccuracy'), failedCfg, true)).toMatch(/every question run of this configuration failed/);
+    expect(notRunReason(metricColumn('refusalAccuracy'), failedCfg, true)).not.toMatch(/no unanswerable question/);
+    // Some runs failed: the failure is named as a likely cause before the set's.
+    expect(notRunReason(metricColumn('refusalAccuracy'), { chatModel: 'llama3.2', errors: 1 })).toMatch(/^Not run: 1 question run of this configuration failed/);
+  });
+
+  it('read "failed" for a missing or zero value, not for a measured one, nor for an answer metric of retrieval only', () => {
+    const dead = cfg('a', { hitK: 0, hit1: null, mrr: 0.5 }, { errors: 4 });
+    expect(isFailedValue(metricColumn('hitK'), dead, true)).toBe(true);
+    expect(isFailedValue(metricColumn('hit1'), dead, true)).toBe(true);
+    expect(isFailedValue(metricColumn('mrr'), dead, true)).toBe(false);
+    expect(isFailedValue(metricColumn('errors'), dead, true)).toBe(false);
+    expect(isFailedValue(metricColumn('hitK'), dead, false)).toBe(false);
+    expect(isFailedValue(metricColumn('answerHasFact'), cfg(null, { answerHasFact: null }, { errors: 4 }), true)).toBe(false);
+  });
+
+  it('sort their failed values with the not-run ones, last', () => {
+    const list = [cfg('a', { hitK: 0 }, { errors: 4 }), cfg('b', { hitK: 0.5 }), cfg('c', { hitK: 0 })];
+    expect(sortConfigs(list, { key: 'hitK', dir: 'asc' }, new Set([0]))).toEqual([2, 1, 0]);
+    expect(sortConfigs(list, { key: 'hitK', dir: 'desc' }, new Set([0]))).toEqual([1, 2, 0]);
   });
 });

@@ -257,14 +257,14 @@ export function metricColumn(key: MetricKey): MetricColumn {
   return c;
 }
 
-/** "83%", "0.67", "1.2 s", "2,345", "31.5"; null reads "—". */
+/** "83%", "0.67", "1.2 s", "2,345", "31.5"; null reads "—". A rate reads "100%" or "0%" only when exact. */
 export function formatMetric(kind: MetricKind, v: number | null): string {
   if (v === null || !Number.isFinite(v)) return '—';
   switch (kind) {
     case 'rate':
-      return `${Math.round(v * 100)}%`;
+      return `${roundShy(v * 100, 0, 100, 0)}%`;
     case 'score':
-      return v.toFixed(2);
+      return roundShy(v, 0, 1, 2, true);
     case 'ms':
       return formatMs(v);
     case 'tokens':
@@ -276,15 +276,50 @@ export function formatMetric(kind: MetricKind, v: number | null): string {
   }
 }
 
+/**
+ * `v` with `digits` decimals, or with more when rounding would make it read as the exact `low` or
+ * `high` end of its scale (99.5% is not 100%, 0.4% is not 0%); past three more decimals it reads
+ * "<0.001" or ">99.999" rather than claim the end. `fixed` keeps trailing zeros ("0.50").
+ */
+function roundShy(v: number, low: number, high: number, digits: number, fixed = false): string {
+  const show = (d: number) => (fixed ? v.toFixed(d) : String(Number(v.toFixed(d))));
+  if (!(v > low && v < high)) return show(digits);
+  for (let d = digits; d <= digits + 3; d++) {
+    const r = Number(v.toFixed(d));
+    if (r !== low && r !== high) return show(d);
+  }
+  const step = 10 ** -(digits + 3);
+  return v - low < high - v ? `<${(low + step).toFixed(digits + 3)}` : `>${(high - step).toFixed(digits + 3)}`;
+}
+
 export function formatMs(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 }
 
-/** The tooltip of a missing value: why it is missing. */
-export function notRunReason(column: MetricColumn, config: Pick<EvalConfigResult, 'chatModel'>): string {
+/**
+ * The tooltip of a missing value: why it is missing. `allFailed`: every question run of the
+ * configuration failed, which is then the cause, not the question set.
+ */
+export function notRunReason(column: MetricColumn, config: Pick<EvalConfigResult, 'chatModel'> & Partial<Pick<EvalConfigResult, 'errors'>>, allFailed = false): string {
   if (column.needsAnswers && config.chatModel === null) return 'Not run: retrieval only, no chat model answered.';
+  if (allFailed) return FAILED_REASON;
+  const errors = config.errors ?? 0;
+  if (errors > 0) return `Not run: ${errors === 1 ? '1 question run' : `${errors} question runs`} of this configuration failed, which may be why (the drill-down shows each error). Otherwise: ${column.notRun}`;
   return `Not run: ${column.notRun}`;
+}
+
+export const FAILED_REASON = 'Failed: every question run of this configuration failed, so there is nothing to measure. The drill-down shows each error.';
+
+/**
+ * A value that only reflects failure: in a configuration where every run failed, a missing value
+ * or a zero says nothing about the configuration, so it reads "failed" rather than "—" or "0%".
+ * (An answer metric of a retrieval-only configuration stays "not run".)
+ */
+export function isFailedValue(column: MetricColumn, config: EvalConfigResult, allFailed: boolean): boolean {
+  if (!allFailed || column.key === 'errors' || (column.needsAnswers && config.chatModel === null)) return false;
+  const v = column.get(config);
+  return v === null || v === 0;
 }
 
 // ---- configurations ---------------------------------------------------------------------------
@@ -370,27 +405,42 @@ export function nextSort(current: SortState | null, key: SortKey): SortState {
   return { key, dir: firstDirection(key) };
 }
 
-/** Indices of `configs` in sorted order; nulls last whatever the direction; ties keep report order. */
-export function sortConfigs(configs: readonly EvalConfigResult[], sort: SortState | null): number[] {
+/**
+ * Indices of `configs` in sorted order; nulls last whatever the direction; ties keep report order.
+ * In a configuration of `failed` (every run failed) a value that only reflects the failure sorts
+ * with the nulls.
+ */
+export function sortConfigs(configs: readonly EvalConfigResult[], sort: SortState | null, failed: ReadonlySet<number> = new Set()): number[] {
   const idx = configs.map((_, i) => i);
   if (!sort) return idx;
   const sign = sort.dir === 'asc' ? 1 : -1;
   const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+  const column = isDimension(sort.key) ? null : metricColumn(sort.key);
+  const values = configs.map((c, i) => (column && isFailedValue(column, c, failed.has(i)) ? null : sortValue(c, sort.key)));
   return idx.sort((i, j) => {
-    const a = sortValue(configs[i] as EvalConfigResult, sort.key);
-    const b = sortValue(configs[j] as EvalConfigResult, sort.key);
+    const a = values[i] ?? null;
+    const b = values[j] ?? null;
     if (a === null || b === null) return a === b ? i - j : a === null ? 1 : -1;
     const c = typeof a === 'number' && typeof b === 'number' ? a - b : collator.compare(String(a), String(b));
     return c !== 0 ? sign * c : i - j;
   });
 }
 
-/** The best value of a metric across configurations, when there is a best (more than one distinct value). */
+/**
+ * The best value of a metric across configurations, when there is a best (more than one distinct
+ * value). Configurations with any failed question run are left out: their numbers rest on fewer
+ * runs (or none), so they cannot be compared fairly. The Errors column itself has no best.
+ */
 export function bestValue(configs: readonly EvalConfigResult[], column: MetricColumn): number | null {
-  if (!column.better) return null;
-  const values = configs.map((c) => column.get(c)).filter((v): v is number => v !== null);
+  if (!column.better || column.key === 'errors') return null;
+  const values = configs.filter((c) => c.errors === 0).map((c) => column.get(c)).filter((v): v is number => v !== null);
   if (new Set(values).size < 2) return null;
   return column.better === 'higher' ? Math.max(...values) : Math.min(...values);
+}
+
+/** Whether `config`'s value of `column` is the best one (see bestValue). */
+export function isBest(config: EvalConfigResult, column: MetricColumn, best: number | null): boolean {
+  return best !== null && config.errors === 0 && column.get(config) === best;
 }
 
 /** "a1b2c3d4e5f6" from "sha256:a1b2c3d4e5f6…". */

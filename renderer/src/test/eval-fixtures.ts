@@ -121,3 +121,29 @@ export function report(over: Partial<EvalReport> = {}): EvalReport {
     ...over,
   };
 }
+
+/**
+ * A report with `n` configurations (k = 1…n, hit@k = (i mod 10) / 10) and `repeats` repeats of
+ * every question, answered by one model; the answer to "keys" changes in repeat 1 of config 0.
+ */
+export function bigReport(n: number, repeats = 1): EvalReport {
+  const base = report();
+  const configs: EvalConfigResult[] = Array.from({ length: n }, (_, i) => ({
+    ...(CONFIGS[0] as EvalConfigResult),
+    k: i + 1,
+    metrics: metrics({ hitK: (i % 10) / 10 }),
+    errors: 0,
+  }));
+  const perQuestion: EvalQuestionRun[] = [];
+  const [keys, wifi] = QUESTIONS as [Question, Question];
+  for (let c = 0; c < n; c++) {
+    for (let r = 0; r < repeats; r++) {
+      const changed = c === 0 && r === 1;
+      const k = run(0, keys, changed ? 'Keys rotate quarterly [doc1#0].' : 'The deploy keys are rotated every 90 days [doc1#0].');
+      perQuestion.push({ ...k, config: c, score: { ...k.score, repeat: r } });
+      const w = run(0, wifi, 'Not in the documents.');
+      perQuestion.push({ ...w, config: c, score: { ...w.score, repeat: r } });
+    }
+  }
+  return { ...base, configs, perQuestion, run: { ...base.run, grid: { ...base.run.grid, repeats } } };
+}

@@ -3,9 +3,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, type Output } from '../../../../shared/contract';
 import type { QuestionSetSummary, SavedQuestion } from '../../../../shared/eval';
 import { messageFor } from '../../api/messages';
+import { useEvalSession } from '../../hooks/eval-session';
 import { report } from '../../test/eval-fixtures';
 import { renderWithFake } from '../../test/harness';
 import { App } from '../App';
+import { EvaluateView } from './EvaluateView';
 
 const collection = { id: 'c1', root: '/home/me/notes', createdAt: '2026-03-01T10:00:00Z', documents: [] };
 const settings: Output<'getSettings'> = { ollamaHost: 'http://127.0.0.1:11434', chatModel: 'llama3.2', embedModel: 'embeddinggemma', k: 5, chunkTokens: 256, numCtx: 8192 };
@@ -221,12 +223,13 @@ describe('Evaluate', () => {
     fireEvent.click(await screen.findByTestId('eval-cancel'));
     await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'cancel')?.input).toEqual({ jobId: 'ev-1' }));
     act(() => h.emit({ type: 'eval.done', jobId: 'ev-1', reportId: null, error: { code: 'CANCELLED', message: 'cancelled' } }));
-    expect((await screen.findByText(/The evaluation was cancelled/)).textContent).toBe('The evaluation was cancelled; no report was written.');
+    expect((await screen.findByTestId('eval-cancelled')).textContent).toBe('The evaluation was cancelled; no report was written.');
+    expect(screen.getByTestId('eval-announce').textContent).toBe('The evaluation was cancelled; no report was written.');
     expect(screen.queryByTestId('eval-results')).toBeNull();
   });
 
   it('a reloaded window picks up the evaluation already running: its progress, cancel and report', async () => {
-    const running = { jobId: 'ev-9', done: 5, total: 20, label: 'llama3.2 · embeddinggemma · heading:256 · k=3 · hybrid' };
+    const running = { jobId: 'ev-9', startedAt: new Date().toISOString(), done: 5, total: 20, label: 'llama3.2 · embeddinggemma · heading:256 · k=3 · hybrid' };
     const h = renderWithFake(<App />, handlers({ status: () => ({ ...status, evaluation: running }) }));
     fireEvent.click(screen.getByTestId('nav-evaluate'));
     const progress = await screen.findByTestId('eval-progress');
@@ -364,5 +367,180 @@ describe('Evaluate: earlier reports and saved questions', () => {
       click.mockRestore();
       vi.unstubAllGlobals();
     }
+  });
+});
+
+describe('Evaluate: the form keeps edits made while a file is checked', () => {
+  it('a question file that finishes checking does not undo what was changed meanwhile', async () => {
+    let release: (v: QuestionSetSummary) => void = () => {};
+    await openEvaluate({ checkQuestionSet: (() => new Promise<QuestionSetSummary>((r) => (release = r))) as never });
+    const text = '[{"id":"a","question":"q","expect":{"answerable":false}}]';
+    fireEvent.change(screen.getByTestId('eval-set-file'), { target: { files: [new File([text], 'late.json', { type: 'application/json' })] } });
+    await screen.findByRole('button', { name: 'Checking…' });
+    // While the file is checked, the person goes on filling in the form.
+    fireEvent.change(screen.getByLabelText('Passages per question (k)'), { target: { value: '3, 7' } });
+    fireEvent.click(within(screen.getByTestId('eval-setup')).getByRole('checkbox', { name: 'qwen2.5:0.5b' }));
+    fireEvent.change(screen.getByLabelText('Repeats'), { target: { value: '2' } });
+    act(() => release({ ref: { kind: 'file', name: 'late.json', text }, name: 'late.json', answerable: 0, unanswerable: 1, error: null }));
+    const radio = (await screen.findByRole('radio', { name: /late\.json/ })) as HTMLInputElement;
+    await waitFor(() => expect(radio.checked).toBe(true));
+    expect((screen.getByLabelText('Passages per question (k)') as HTMLInputElement).value).toBe('3, 7');
+    expect((within(screen.getByTestId('eval-setup')).getByRole('checkbox', { name: 'qwen2.5:0.5b' }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText('Repeats') as HTMLInputElement).value).toBe('2');
+  });
+});
+
+describe('Evaluate: focus and announcements', () => {
+  const listed = { evalReports: () => ({ reports: [{ id: 7, at: '2026-03-01T10:00:00Z', docs: '/home/me/notes', questionSet: 'q', configs: 3, questions: 2, ms: 1 }] }) };
+
+  it('opening a report moves focus to its heading, and Back to the page heading', async () => {
+    await openEvaluate(listed);
+    fireEvent.click(await screen.findByRole('button', { name: /configurations/ }));
+    const heading = await screen.findByTestId('eval-report-title');
+    expect(document.activeElement).toBe(heading);
+    expect(heading.tagName).toBe('H2');
+    expect(heading.getAttribute('tabindex')).toBe('-1');
+    await waitFor(() => expect(heading.textContent).toContain('.quire-questions.json'));
+    expect(document.activeElement).toBe(heading);
+    fireEvent.click(screen.getByTestId('eval-back'));
+    await screen.findByTestId('eval-setup');
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Evaluate' }));
+  });
+
+  it('a finished run opens its report with focus on the heading, and says so in a polite live region', async () => {
+    const h = await openEvaluate();
+    const live = screen.getByTestId('eval-announce');
+    expect(live.getAttribute('aria-live')).toBe('polite');
+    expect(live.textContent).toBe('');
+    fireEvent.click(screen.getByTestId('eval-run'));
+    await screen.findByTestId('eval-progress');
+    act(() => h.emit({ type: 'eval.done', jobId: 'ev-1', reportId: 7, error: null }));
+    const heading = await screen.findByTestId('eval-report-title');
+    expect(document.activeElement).toBe(heading);
+    await waitFor(() => expect(screen.getByTestId('eval-announce').textContent).toBe('The evaluation finished; its report is open.'));
+    expect(screen.getByTestId('eval-announce')).toBe(live);
+  });
+
+  it('a run that ended while the person was elsewhere does not take focus when they come back', async () => {
+    const h = await openEvaluate();
+    fireEvent.click(screen.getByTestId('eval-run'));
+    await screen.findByTestId('eval-progress');
+    fireEvent.click(screen.getByTestId('nav-ask'));
+    act(() => h.emit({ type: 'eval.done', jobId: 'ev-1', reportId: 7, error: null }));
+    const nav = screen.getByTestId('nav-evaluate');
+    nav.focus();
+    fireEvent.click(nav);
+    await screen.findByTestId('eval-table');
+    expect(document.activeElement).toBe(nav);
+    expect(screen.getByTestId('eval-announce').textContent).toBe('');
+  });
+});
+
+describe('Evaluate: a run picked up or lost track of', () => {
+  /** The Evaluate view with its own session checking status every few ms. */
+  function Polling() {
+    const session = useEvalSession({ pollMs: 15 });
+    return <EvaluateView session={session} />;
+  }
+  const running = (jobId: string, over: Partial<NonNullable<Output<'status'>['evaluation']>> = {}) => ({
+    ...status,
+    evaluation: { jobId, startedAt: new Date().toISOString(), done: 4, total: 10, label: 'llama3.2 · hybrid', ...over },
+  });
+  const renderPolling = (over: Record<string, (input: never) => unknown>) => renderWithFake(<Polling />, handlers(over));
+  const summary = (id: number, at: string) => ({ id, at, docs: '/home/me/notes', questionSet: 'q', configs: 3, questions: 2, ms: 1 });
+
+  it('a reloaded window counts the time from when the run started, not from the reload', async () => {
+    const startedAt = new Date(Date.now() - 125_000).toISOString();
+    renderWithFake(<App />, handlers({ status: () => running('ev-9', { startedAt }) }));
+    fireEvent.click(screen.getByTestId('nav-evaluate'));
+    const progress = await screen.findByTestId('eval-progress');
+    await waitFor(() => expect(progress.textContent).toMatch(/2 min 0[5-9] s elapsed/));
+    expect(progress.textContent).toMatch(/about \d/);
+  });
+
+  it('when the run is gone from status and its ending never came, its report (newer than the start) opens', async () => {
+    let started = false;
+    const h = renderPolling({
+      status: () => status,
+      startEval: () => ((started = true), { jobId: 'ev-1' }),
+      evalReports: () => ({ reports: started ? [summary(3, '2020-01-01T00:00:00Z'), summary(8, new Date(Date.now() + 1000).toISOString())] : [] }),
+    });
+    await waitFor(() => expect((screen.getByRole('radio', { name: /Questions in this folder/ }) as HTMLInputElement).checked).toBe(true));
+    fireEvent.click(screen.getByTestId('eval-run'));
+    await screen.findByTestId('eval-results');
+    await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'getEvalReport')?.input).toEqual({ id: 8 }));
+    expect(screen.queryByTestId('eval-progress')).toBeNull();
+    expect(screen.queryByTestId('eval-lost')).toBeNull();
+  });
+
+  it('with no newer report, it says the run ended without its result, neutrally, and the form can run again', async () => {
+    let started = false;
+    const h = renderPolling({
+      status: () => status,
+      startEval: () => ((started = true), { jobId: 'ev-1' }),
+      evalReports: () => ({ reports: started ? [summary(3, '2020-01-01T00:00:00Z')] : [] }),
+    });
+    await waitFor(() => expect((screen.getByRole('radio', { name: /Questions in this folder/ }) as HTMLInputElement).checked).toBe(true));
+    fireEvent.click(screen.getByTestId('eval-run'));
+    const note = await screen.findByTestId('eval-lost');
+    expect(note.textContent).toMatch(/ended, but its result was not received/);
+    expect(note.getAttribute('role')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByTestId('eval-progress')).toBeNull();
+    expect((screen.getByTestId('eval-run') as HTMLButtonElement).disabled).toBe(false);
+    await waitFor(() => expect(screen.getByTestId('eval-announce').textContent).toBe('The evaluation ended, but its result was not received.'));
+    // Its ending arrives after all: that is what is shown.
+    act(() => h.emit({ type: 'eval.done', jobId: 'ev-1', reportId: 9, error: null }));
+    await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'getEvalReport')?.input).toEqual({ id: 9 }));
+    expect(screen.queryByTestId('eval-lost')).toBeNull();
+  });
+
+  it('when status names another run, that run is followed: its progress, cancel and report', async () => {
+    let started = false;
+    const h = renderPolling({ status: () => (started ? running('ev-2', { done: 4, total: 10 }) : status), startEval: () => ((started = true), { jobId: 'ev-1' }) });
+    await waitFor(() => expect((screen.getByRole('radio', { name: /Questions in this folder/ }) as HTMLInputElement).checked).toBe(true));
+    fireEvent.click(screen.getByTestId('eval-run'));
+    await waitFor(() => expect(screen.getByTestId('eval-progress-count').textContent).toBe('4 of 10 runs'));
+    fireEvent.click(screen.getByTestId('eval-cancel'));
+    await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'cancel')?.input).toEqual({ jobId: 'ev-2' }));
+    act(() => h.emit({ type: 'eval.progress', jobId: 'ev-2', done: 6, total: 10, label: 'x' }));
+    await waitFor(() => expect(screen.getByTestId('eval-progress-count').textContent).toBe('6 of 10 runs'));
+    act(() => h.emit({ type: 'eval.done', jobId: 'ev-2', reportId: 7, error: null }));
+    await screen.findByTestId('eval-results');
+  });
+
+  it('a start refused because a run is going on follows that run', async () => {
+    let refused = false;
+    const h = renderPolling({
+      status: () => (refused ? running('ev-5', { done: 1, total: 8 }) : status),
+      startEval: () => {
+        refused = true;
+        throw new ApiError('EVAL_ALREADY_RUNNING', 'An evaluation is already running.');
+      },
+    });
+    await waitFor(() => expect((screen.getByRole('radio', { name: /Questions in this folder/ }) as HTMLInputElement).checked).toBe(true));
+    fireEvent.click(screen.getByTestId('eval-run'));
+    await waitFor(() => expect(screen.getByTestId('eval-progress-count').textContent).toBe('1 of 8 runs'));
+    fireEvent.click(screen.getByTestId('eval-cancel'));
+    await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'cancel')?.input).toEqual({ jobId: 'ev-5' }));
+    act(() => h.emit({ type: 'eval.done', jobId: 'ev-5', reportId: null, error: { code: 'CANCELLED', message: 'cancelled' } }));
+    await screen.findByTestId('eval-cancelled');
+    // The refusal is moot once that run is over.
+    expect(within(screen.getByTestId('eval-setup')).queryByRole('alert')).toBeNull();
+  });
+
+  it('stops checking when the view goes away, and does not check when nothing runs', async () => {
+    const h = renderPolling({ status: () => running('ev-1') });
+    await screen.findByTestId('eval-progress');
+    const count = () => h.transport.calls.filter((c) => c.method === 'status').length;
+    await waitFor(() => expect(count()).toBeGreaterThanOrEqual(3));
+    h.unmount();
+    const after = count();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(count()).toBe(after);
+
+    const idle = renderPolling({ status: () => status });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(idle.transport.calls.filter((c) => c.method === 'status')).toHaveLength(1);
   });
 });

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import type { EvalJob } from '../../hooks/eval-job';
 import type { EvalSession } from '../../hooks/eval-session';
 import { ErrorNote } from '../common/ErrorNote';
 import { ReportList } from './ReportList';
@@ -7,26 +8,64 @@ import { RunProgress } from './RunProgress';
 import { SavedQuestionList } from './SavedQuestionList';
 import { SetupForm } from './SetupForm';
 
+/** What a screen reader hears when a run ends; a failure is an alert of its own, so it is not repeated here. */
+function endSentence(job: EvalJob): string {
+  if (job.cancelled) return `The evaluation was cancelled${job.reportId === null ? '; no report was written.' : '.'}`;
+  if (job.error) return '';
+  if (job.lost) return 'The evaluation ended, but its result was not received.';
+  return job.reportId !== null ? 'The evaluation finished; its report is open.' : 'The evaluation finished.';
+}
+
 /**
  * The model bench: set up a grid of models and retrieval settings, run a question set over it,
  * and compare the configurations. Earlier reports and saved questions sit beside the form.
+ * Opening a report (by hand or at the end of a run) and going back move focus to the heading of
+ * what is now shown; the end of a run is announced.
  */
 export function EvaluateView({ session }: { session: EvalSession }) {
-  const { job, draft, setDraft, openReportId, openReport } = session;
+  const { job, draft, setDraft, openReportId, openReport, navigations } = session;
   const [savedVersion, setSavedVersion] = useState(0);
+  const [announcement, setAnnouncement] = useState('');
+  const pageHeading = useRef<HTMLHeadingElement>(null);
+  const reportHeading = useRef<HTMLHeadingElement>(null);
+
+  // Only changes while the view is on screen move focus or speak, not the state it finds when it opens.
+  const seenNavigations = useRef(navigations);
+  useEffect(() => {
+    if (seenNavigations.current === navigations) return;
+    seenNavigations.current = navigations;
+    (openReportId !== null ? reportHeading.current : pageHeading.current)?.focus();
+  }, [navigations, openReportId]);
+
+  const seenRuns = useRef(job.finishedRuns);
+  useEffect(() => {
+    if (seenRuns.current === job.finishedRuns) return;
+    seenRuns.current = job.finishedRuns;
+    setAnnouncement(endSentence(job));
+  }, [job]);
 
   return (
     <div className="eval" data-testid="evaluate-view">
-      <h1>Evaluate</h1>
+      <h1 ref={pageHeading} tabIndex={-1}>
+        Evaluate
+      </h1>
+      <p className="visually-hidden" role="status" aria-live="polite" data-testid="eval-announce">
+        {announcement}
+      </p>
       {job.running && <RunProgress progress={job.progress} startedAt={job.startedAt} onCancel={job.cancel} />}
       {!job.running && job.error && <ErrorNote error={job.error} />}
       {!job.running && job.cancelled && (
-        <p className="notice" role="status">
+        <p className="notice" data-testid="eval-cancelled">
           The evaluation was cancelled{job.reportId === null ? '; no report was written.' : '.'}
         </p>
       )}
+      {!job.running && job.lost && (
+        <p className="notice" data-testid="eval-lost">
+          The evaluation ended, but its result was not received, and no report of it was found. If it wrote one, it is under Earlier evaluations.
+        </p>
+      )}
       {openReportId !== null ? (
-        <ReportView reportId={openReportId} onBack={() => openReport(null)} />
+        <ReportView reportId={openReportId} onBack={() => openReport(null)} headingRef={reportHeading} />
       ) : (
         <div className="eval__layout">
           <div className="eval__main">

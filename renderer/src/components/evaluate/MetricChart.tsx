@@ -1,19 +1,20 @@
 import type { Chart as ChartJs } from 'chart.js';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { EvalReport } from '../../../../shared/eval';
-import { DEFAULT_PALETTE, buildChartConfig, chartHeight, chartSummary, type ChartPalette } from '../../lib/eval-chart';
+import { DEFAULT_PALETTE, MAX_BARS, buildChartConfig, chartHeight, chartSummary, type ChartPalette } from '../../lib/eval-chart';
 import { METRIC_COLUMNS, metricColumn, type MetricKey } from '../../lib/eval-metrics';
+import { loadOnce } from '../../lib/lazy';
 
-let chartModule: Promise<typeof ChartJs> | null = null;
-
-/** Chart.js, loaded on first use (it stays out of the start-up bundle), with only the parts a bar chart needs. */
-function loadChart(): Promise<typeof ChartJs> {
-  chartModule ??= import('chart.js').then(({ BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip }) => {
+/**
+ * Chart.js, loaded on first use (it stays out of the start-up bundle), with only the parts a bar
+ * chart needs. A failed load is not kept: the next draw tries again.
+ */
+const loadChart = loadOnce<typeof ChartJs>(() =>
+  import('chart.js').then(({ BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip }) => {
     Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
     return Chart;
-  });
-  return chartModule;
-}
+  }),
+);
 
 /** The theme's colours, read from the CSS variables at draw time. */
 function readPalette(el: Element): ChartPalette {
@@ -44,14 +45,26 @@ export function defaultMetric(report: EvalReport): MetricKey {
   return preferred.find((k) => report.configs.some((c) => metricColumn(k).get(c) !== null)) ?? 'hitK';
 }
 
-/** One bar per configuration for the chosen metric; the values are also given as text for screen readers. */
-export function MetricChart({ report }: { report: EvalReport }) {
+interface MetricChartProps {
+  report: EvalReport;
+  /** Configurations where every question run failed (failedConfigs). */
+  failed?: ReadonlySet<number>;
+}
+
+/**
+ * One bar per configuration for the chosen metric (the best MAX_BARS when there are more, with
+ * the whole list a click away); the values are also given as text for screen readers.
+ */
+export function MetricChart({ report, failed }: MetricChartProps) {
   const [metric, setMetric] = useState<MetricKey>(() => defaultMetric(report));
   const canvas = useRef<HTMLCanvasElement>(null);
   const [drawable, setDrawable] = useState(true);
+  const [listAll, setListAll] = useState(false);
   const [scheme, setScheme] = useState(0);
   const column = metricColumn(metric);
-  const summary = useMemo(() => chartSummary(report, metric), [report, metric]);
+  const summary = useMemo(() => chartSummary(report, metric, failed), [report, metric, failed]);
+  const capped = report.configs.length > MAX_BARS;
+  const asList = !drawable || listAll;
 
   // Redraw in the new colours when the system switches between light and dark.
   useEffect(() => {
@@ -64,18 +77,20 @@ export function MetricChart({ report }: { report: EvalReport }) {
 
   useEffect(() => {
     const el = canvas.current;
-    if (!el) return;
+    if (!el || listAll) return;
     const ctx = context2d(el);
     if (!ctx) {
       setDrawable(false);
       return;
     }
-    const config = buildChartConfig(report, metric, readPalette(el));
+    const config = buildChartConfig(report, metric, readPalette(el), failed ? { failed } : {});
     let chart: ChartJs | null = null;
     let live = true;
     loadChart().then(
       (Chart) => {
-        if (live) chart = new Chart(ctx, config);
+        if (!live) return;
+        chart = new Chart(ctx, config);
+        setDrawable(true);
       },
       () => live && setDrawable(false),
     );
@@ -83,7 +98,7 @@ export function MetricChart({ report }: { report: EvalReport }) {
       live = false;
       chart?.destroy();
     };
-  }, [report, metric, scheme]);
+  }, [report, metric, scheme, failed, listAll]);
 
   return (
     <section className="card eval-chart" data-testid="eval-chart" aria-labelledby="eval-chart-title">
@@ -106,11 +121,25 @@ export function MetricChart({ report }: { report: EvalReport }) {
         {column.title}
         {column.better ? ` ${column.better === 'higher' ? 'Higher' : 'Lower'} is better; the best bar is green.` : ''}
       </p>
-      <div className="eval-chart__canvas" style={{ height: chartHeight(report.configs.length) }}>
-        <canvas ref={canvas} role="img" aria-label={`${column.label} per configuration`} hidden={!drawable} />
-        {!drawable && <p className="muted">The chart cannot be drawn here; the values are listed below.</p>}
-      </div>
-      <ul className={drawable ? 'visually-hidden' : 'eval-chart__values'} data-testid="eval-chart-values">
+      {capped && drawable && (
+        <p className="row small eval-chart__cap" data-testid="eval-chart-cap">
+          <span className="muted">
+            {listAll
+              ? `All ${report.configs.length} configurations, as a list.`
+              : `Charted: the ${MAX_BARS} ${column.better ? 'best' : 'highest'} of ${report.configs.length} configurations, ${column.better ? 'best' : 'highest'} first.`}
+          </span>
+          <button type="button" className="button button--quiet" onClick={() => setListAll((v) => !v)} data-testid="eval-chart-all">
+            {listAll ? `Chart the best ${MAX_BARS}` : `List all ${report.configs.length}`}
+          </button>
+        </p>
+      )}
+      {!listAll && (
+        <div className="eval-chart__canvas" style={{ height: chartHeight(report.configs.length) }}>
+          <canvas ref={canvas} role="img" aria-label={`${column.label} per configuration`} hidden={!drawable} />
+          {!drawable && <p className="muted">The chart cannot be drawn here; the values are listed below.</p>}
+        </div>
+      )}
+      <ul className={asList ? 'eval-chart__values' : 'visually-hidden'} data-testid="eval-chart-values">
         {summary.map((s, i) => (
           <li key={i}>
             {s.label}: {s.value}

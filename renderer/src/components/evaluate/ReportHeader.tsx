@@ -1,9 +1,9 @@
 import type { EvalReport } from '../../../../shared/eval';
 import { shortHash, shortModel } from '../../lib/eval-metrics';
-import { formatDate, formatDuration } from '../../lib/format';
+import { formatDuration } from '../../lib/format';
 import { plural } from '../../lib/eval-grid';
 
-/** What a report was run on: corpus, questions, versions, model digests, duration. */
+/** What a report was run on: corpus, questions, versions, model digests, duration (its title is the report view's heading). */
 export function ReportHeader({ report }: { report: EvalReport }) {
   const { run } = report;
   const repeats = run.grid.repeats;
@@ -11,9 +11,6 @@ export function ReportHeader({ report }: { report: EvalReport }) {
   const errors = report.configs.reduce((n, c) => n + c.errors, 0);
   return (
     <header className="eval-report-head">
-      <h2 className="eval-report-head__title">
-        {run.questionSet.name} <span className="muted">· {formatDate(run.at)}</span>
-      </h2>
       <p className="muted small mono eval-report-head__docs" title={run.docs}>
         {run.docs}
       </p>

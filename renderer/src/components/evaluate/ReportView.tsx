@@ -1,7 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState, type Ref } from 'react';
 import type { EvalReport } from '../../../../shared/eval';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../hooks/client';
+import { sortConfigs, type SortState } from '../../lib/eval-metrics';
+import { failedConfigs, indexRuns } from '../../lib/eval-questions';
+import { formatDate } from '../../lib/format';
 import { ErrorNote } from '../common/ErrorNote';
 import { DrillDown } from './DrillDown';
 import { ExportButtons } from './ExportButtons';
@@ -12,18 +15,22 @@ import { ResultsTable } from './ResultsTable';
 interface ReportViewProps {
   reportId: number;
   onBack: () => void;
+  /** The report's heading, there from the start (also while loading), so focus can be moved to it. */
+  headingRef?: Ref<HTMLHeadingElement>;
 }
 
 /** One saved report: what it ran on, the table, a chart of one metric, and every question's runs. */
-export function ReportView({ reportId, onBack }: ReportViewProps) {
+export function ReportView({ reportId, onBack, headingRef }: ReportViewProps) {
   const client = useClient();
   const [report, setReport] = useState<EvalReport | null>(null);
   const [error, setError] = useState<DescribedError | null>(null);
+  const [sort, setSort] = useState<SortState | null>(null);
 
   useEffect(() => {
     let live = true;
     setReport(null);
     setError(null);
+    setSort(null);
     client.getEvalReport({ id: reportId }).then(
       (r) => live && setReport(r),
       (e: unknown) => live && setError(describeError(e)),
@@ -33,6 +40,11 @@ export function ReportView({ reportId, onBack }: ReportViewProps) {
     };
   }, [client, reportId]);
 
+  // Looked up once per report: a large report holds many thousands of runs.
+  const index = useMemo(() => (report ? indexRuns(report) : null), [report]);
+  const failed = useMemo(() => (report && index ? failedConfigs(report, index.counts) : new Set<number>()), [report, index]);
+  const order = useMemo(() => (report ? sortConfigs(report.configs, sort, failed) : []), [report, sort, failed]);
+
   return (
     <div className="eval-results" data-testid="eval-results" aria-busy={!report && !error}>
       <div className="row eval-results__bar">
@@ -41,20 +53,34 @@ export function ReportView({ reportId, onBack }: ReportViewProps) {
         </button>
         {report && <ExportButtons report={report} />}
       </div>
-      {error && <ErrorNote error={error} />}
-      {!report && !error && <p className="muted">Loading the report…</p>}
-      {report && (
-        <>
-          <section className="card" aria-label="Report">
+      <section className="card" aria-labelledby="eval-report-title">
+        <h2 id="eval-report-title" ref={headingRef} tabIndex={-1} className="eval-report-head__title" data-testid="eval-report-title">
+          {report ? (
+            <>
+              {report.run.questionSet.name} <span className="muted">· {formatDate(report.run.at)}</span>
+            </>
+          ) : error ? (
+            'This evaluation could not be opened'
+          ) : (
+            'Loading the evaluation…'
+          )}
+        </h2>
+        {error && <ErrorNote error={error} />}
+        {report && index && (
+          <>
             <ReportHeader report={report} />
-            <ResultsTable configs={report.configs} />
+            <ResultsTable configs={report.configs} order={order} sort={sort} onSort={setSort} failed={failed} />
             <p className="muted small eval-results__legend">
-              Green: the best value in a column. —: not run (hover for why). Rates are shares of the questions they apply to. Headers sort; the table scrolls
-              sideways for speed and stability.
+              Green: the best value in a column, among the configurations where no question run failed. —: not run (hover for why). “failed”: every question run of that
+              configuration failed. Rates are shares of the questions they apply to. Headers sort; the table scrolls sideways for speed and stability.
             </p>
-          </section>
-          <MetricChart report={report} />
-          <DrillDown report={report} />
+          </>
+        )}
+      </section>
+      {report && index && (
+        <>
+          <MetricChart report={report} failed={failed} />
+          <DrillDown report={report} index={index} order={order} />
         </>
       )}
     </div>

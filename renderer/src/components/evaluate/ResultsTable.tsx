@@ -1,15 +1,17 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { EvalConfigResult } from '../../../../shared/eval';
 import {
   DIMENSIONS,
+  FAILED_REASON,
   METRIC_COLUMNS,
   bestValue,
   configLabel,
   dimensionText,
   formatMetric,
+  isBest,
+  isFailedValue,
   nextSort,
   notRunReason,
-  sortConfigs,
   varyingDimensions,
   type MetricColumn,
   type SortKey,
@@ -26,16 +28,21 @@ const GROUPS: ReadonlyArray<{ label: string; span: number }> = [
 
 interface ResultsTableProps {
   configs: readonly EvalConfigResult[];
+  /** Indices of `configs` in the order shown (sortConfigs with `sort`). */
+  order: readonly number[];
+  sort: SortState | null;
+  onSort: (sort: SortState) => void;
+  /** Configurations where every question run failed. */
+  failed: ReadonlySet<number>;
 }
 
 /**
  * One row per configuration; every header sorts (again: reverses); "not run" always sorts last.
  * The first column names each row by what sets it apart and stays put while the table scrolls
- * sideways.
+ * sideways. Only configurations without failed runs can hold a column's best value; where every
+ * run failed, a value that only reflects that reads "failed".
  */
-export function ResultsTable({ configs }: ResultsTableProps) {
-  const [sort, setSort] = useState<SortState | null>(null);
-  const order = useMemo(() => sortConfigs(configs, sort), [configs, sort]);
+export function ResultsTable({ configs, order, sort, onSort, failed }: ResultsTableProps) {
   const best = useMemo(() => new Map(METRIC_COLUMNS.map((c) => [c.key, bestValue(configs, c)])), [configs]);
   const varying = useMemo(() => varyingDimensions(configs), [configs]);
 
@@ -44,7 +51,7 @@ export function ResultsTable({ configs }: ResultsTableProps) {
     const classes = [numeric ? 'num' : '', current ? 'eval-table__sorted' : ''].filter(Boolean).join(' ');
     return (
       <th key={key} scope="col" className={classes || undefined} aria-sort={current === 'asc' ? 'ascending' : current === 'desc' ? 'descending' : 'none'} data-col={key}>
-        <button type="button" className="eval-table__sort" title={title ? `${title} Click to sort.` : 'Click to sort.'} onClick={() => setSort(nextSort(sort, key))}>
+        <button type="button" className="eval-table__sort" title={title ? `${title} Click to sort.` : 'Click to sort.'} onClick={() => onSort(nextSort(sort, key))}>
           <span>{label}</span>
           <span className="eval-table__arrow" aria-hidden="true">
             {current === 'asc' ? '▲' : current === 'desc' ? '▼' : '↕'}
@@ -54,22 +61,29 @@ export function ResultsTable({ configs }: ResultsTableProps) {
     );
   };
 
-  const cell = (config: EvalConfigResult, column: MetricColumn) => {
+  const cell = (config: EvalConfigResult, column: MetricColumn, allFailed: boolean) => {
     const v = column.get(config);
+    if (isFailedValue(column, config, allFailed)) {
+      return (
+        <td key={column.key} className="num eval-table__failed" title={FAILED_REASON} data-col={column.key}>
+          failed
+        </td>
+      );
+    }
     if (v === null) {
       return (
-        <td key={column.key} className="num eval-table__none" title={notRunReason(column, config)} data-col={column.key}>
+        <td key={column.key} className="num eval-table__none" title={notRunReason(column, config, allFailed)} data-col={column.key}>
           —
         </td>
       );
     }
-    const isBest = best.get(column.key) === v;
+    const best1 = isBest(config, column, best.get(column.key) ?? null);
     const isBad = column.key === 'errors' && v > 0;
     return (
       <td
         key={column.key}
-        className={isBad ? 'num eval-table__bad' : isBest ? 'num eval-table__best' : 'num'}
-        title={isBad ? 'Some questions failed; the drill-down shows why.' : isBest ? 'Best in this report' : undefined}
+        className={isBad ? 'num eval-table__bad' : best1 ? 'num eval-table__best' : 'num'}
+        title={isBad ? (allFailed ? 'Every question run failed; the drill-down shows why.' : 'Some question runs failed; the drill-down shows why.') : best1 ? 'Best in this report' : undefined}
         data-col={column.key}
       >
         {formatMetric(column.kind, v)}
@@ -101,7 +115,7 @@ export function ResultsTable({ configs }: ResultsTableProps) {
           {order.map((i) => {
             const c = configs[i] as EvalConfigResult;
             return (
-              <tr key={i} data-config={i}>
+              <tr key={i} data-config={i} className={failed.has(i) ? 'eval-table__row--failed' : undefined}>
                 <th scope="row" className="eval-table__sticky eval-table__label" title={configLabel(c, [])}>
                   {configLabel(c, varying)}
                 </th>
@@ -110,7 +124,7 @@ export function ResultsTable({ configs }: ResultsTableProps) {
                     {d.key === 'k' ? c.k : dimensionText(c, d.key)}
                   </td>
                 ))}
-                {METRIC_COLUMNS.map((m) => cell(c, m))}
+                {METRIC_COLUMNS.map((m) => cell(c, m, failed.has(i)))}
               </tr>
             );
           })}

@@ -1,20 +1,26 @@
 import type { EvalConfigResult, EvalQuestionRun } from '../../../../shared/eval';
 import { describeError } from '../../api/messages';
 import { formatMs } from '../../lib/eval-metrics';
-import { runVerdict } from '../../lib/eval-questions';
+import { repeatSummaryText, runVerdict, type RepeatSummary } from '../../lib/eval-questions';
 import { formatLines } from '../../lib/format';
 import { CHECK_WORDS } from '../../lib/words';
 import { ErrorNote } from '../common/ErrorNote';
 import { DiffText } from './DiffText';
 
 interface RunColumnProps {
+  /** Index of the configuration in the report. */
+  configIndex: number;
   config: EvalConfigResult;
   label: string;
   run: EvalQuestionRun | null;
   /** The baseline's answer to diff against; null for the baseline itself or when it has none. */
   baselineAnswer: string | null;
+  /** There is a baseline to compare with, but it has no answer (so nothing is marked). */
+  baselineMissing?: boolean;
   isBaseline: boolean;
   onMakeBaseline: () => void;
+  /** This configuration's repeats of the question taken together; null with a single repeat. */
+  repeats?: RepeatSummary | null;
 }
 
 function Check({ label, value, title }: { label: string; value: boolean | null; title: string }) {
@@ -27,19 +33,20 @@ function Check({ label, value, title }: { label: string; value: boolean | null; 
 }
 
 /** One configuration's run of the question: checks, answer (diffed against the baseline), citations, retrieved passages. */
-export function RunColumn({ config, label, run, baselineAnswer, isBaseline, onMakeBaseline }: RunColumnProps) {
+export function RunColumn({ configIndex, config, label, run, baselineAnswer, baselineMissing = false, isBaseline, onMakeBaseline, repeats = null }: RunColumnProps) {
   const verdict = run ? runVerdict(run) : 'n/a';
+  const failed = run?.error ?? null;
   const a = run?.score.answer ?? null;
   const r = run?.score.retrieval ?? null;
   const where = (chunkId: string) => run?.retrieved.find((c) => c.chunkId === chunkId) ?? null;
   return (
-    <article className={`eval-run eval-run--${verdict === 'n/a' ? 'na' : verdict}`} data-testid="eval-run-column" data-config={run?.config}>
+    <article className={`eval-run eval-run--${verdict === 'n/a' ? 'na' : verdict}`} data-testid="eval-run-column" data-config={configIndex}>
       <header className="eval-run__head">
         <p className="eval-run__label mono" title={label}>
           {label}
         </p>
         <div className="row">
-          <span className={`badge eval-badge--${verdict === 'pass' ? 'ok' : verdict === 'fail' ? 'bad' : 'neutral'}`}>{verdict === 'n/a' ? 'not judged' : verdict === 'pass' ? 'pass' : 'fail'}</span>
+          <span className={`badge eval-badge--${verdict === 'pass' ? 'ok' : verdict === 'fail' ? 'bad' : 'neutral'}`}>{failed ? 'error' : verdict === 'n/a' ? 'not judged' : verdict === 'pass' ? 'pass' : 'fail'}</span>
           {isBaseline ? (
             <span className="badge eval-badge--baseline">baseline</span>
           ) : (
@@ -48,19 +55,33 @@ export function RunColumn({ config, label, run, baselineAnswer, isBaseline, onMa
             </button>
           )}
         </div>
+        {repeats && (
+          <p className="small eval-run__repeats" data-testid="eval-run-repeats">
+            {repeatSummaryText(repeats)}
+          </p>
+        )}
       </header>
       {!run && <p className="muted">This configuration has no run of this question.</p>}
       {run && (
         <>
-          <div className="eval-run__checks">
-            <Check label="hit@1" value={r?.hit1 ?? null} title="The first passage contains the expected fact." />
-            <Check label={`hit@${config.k}`} value={r?.hitK ?? null} title={`One of the top ${config.k} passages contains the expected fact.`} />
-            <Check label="has fact" value={a?.answerHasFact ?? null} title="The answer matches the expected answer pattern." />
-            <Check label="cites fact" value={a?.citesFact ?? null} title="The answer cites a passage containing the expected fact." />
-            {a?.truncated && <span className="badge eval-badge--bad">prompt cut</span>}
-          </div>
-          {run.error && <ErrorNote error={describeError(run.error)} />}
+          {failed ? (
+            // A failed run's checks would only say what the failure left undone.
+            <ErrorNote error={describeError(failed)} />
+          ) : (
+            <div className="eval-run__checks">
+              <Check label="hit@1" value={r?.hit1 ?? null} title="The first passage contains the expected fact." />
+              <Check label={`hit@${config.k}`} value={r?.hitK ?? null} title={`One of the top ${config.k} passages contains the expected fact.`} />
+              <Check label="has fact" value={a?.answerHasFact ?? null} title="The answer matches the expected answer pattern." />
+              <Check label="cites fact" value={a?.citesFact ?? null} title="The answer cites a passage containing the expected fact." />
+              {a?.truncated && <span className="badge eval-badge--bad">prompt cut</span>}
+            </div>
+          )}
           <h4 className="eval-run__sub">Answer</h4>
+          {baselineMissing && run.answer !== null && (
+            <p className="muted small eval-run__note" data-testid="eval-no-baseline-answer">
+              The baseline has no answer to compare with, so nothing is marked.
+            </p>
+          )}
           {a?.refused && (
             <p className={`eval-refused ${run.score.answerable ? 'eval-refused--wrong' : ''}`} data-testid="eval-refused">
               <span aria-hidden="true">∅</span> Refused{run.score.answerable ? ' although the documents answer it' : ', as expected'}
@@ -69,7 +90,7 @@ export function RunColumn({ config, label, run, baselineAnswer, isBaseline, onMa
           {run.answer !== null ? (
             <DiffText text={run.answer} baseline={isBaseline ? null : baselineAnswer} />
           ) : (
-            <p className="muted">{config.chatModel === null ? 'Retrieval only: no model answered.' : 'No answer.'}</p>
+            <p className="muted">{config.chatModel === null ? 'Retrieval only: no model answered.' : failed ? 'No answer: the run failed.' : 'No answer.'}</p>
           )}
           {run.citations.length > 0 && (
             <>
@@ -110,7 +131,11 @@ export function RunColumn({ config, label, run, baselineAnswer, isBaseline, onMa
             ))}
           </ol>
           <p className="muted small eval-run__times">
-            {run.score.retrieveMs === null ? 'Retrieval not timed' : `Retrieve ${formatMs(run.score.retrieveMs)}`}
+            {run.score.retrieveMs !== null
+              ? `Retrieve ${formatMs(run.score.retrieveMs)}`
+              : failed
+                ? 'Retrieval not timed: the run failed'
+                : 'Retrieval not timed: the search fell back to another mode'}
             {a ? (a.generateMs === null ? ' · model not called' : ` · generate ${formatMs(a.generateMs)}`) : ''}
             {a?.tokensPerSecond ? ` · ${a.tokensPerSecond.toFixed(1)} tokens/s` : ''}
           </p>

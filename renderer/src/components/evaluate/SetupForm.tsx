@@ -1,23 +1,18 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { Input, Output } from '../../../../shared/contract';
-import type { QuestionSetSummary } from '../../../../shared/eval';
+import type { Input } from '../../../../shared/contract';
 import { SEARCH_MODES, type SearchMode } from '../../../../shared/search';
-import { describeError, type DescribedError } from '../../api/messages';
-import { useClient } from '../../hooks/client';
-import { setKey, type SetupDraft } from '../../hooks/eval-session';
+import type { DescribedError } from '../../api/messages';
+import { setKey, type DraftUpdate, type SetupDraft } from '../../hooks/eval-session';
+import { useEvalSetupData, type Model, type Settings } from '../../hooks/eval-setup-data';
 import { CHUNKER_PRESETS, LIMITS, MODE_LABELS, checkGrid, looksLikeEmbedding, resolveModel, type GridDraft } from '../../lib/eval-grid';
 import { ErrorNote } from '../common/ErrorNote';
 import { CheckList, type CheckOption } from './CheckList';
 import { QuestionSetPicker, questionCount, unusableReason } from './QuestionSetPicker';
 import { RunEstimate } from './RunEstimate';
 
-type Collection = Output<'library'>['collections'][number];
-type Model = Output<'listModels'>['models'][number];
-type Settings = Output<'getSettings'>;
-
 interface SetupFormProps {
   draft: SetupDraft | null;
-  onDraft: (d: SetupDraft) => void;
+  onDraft: (update: DraftUpdate) => void;
   running: boolean;
   onStart: (input: Input<'startEval'>) => void;
   /** Why the engine refused the last start. */
@@ -50,27 +45,9 @@ function modelOptions(models: Model[] | null, showAll: boolean, embedding: boole
 
 /** What to compare: the folder, its questions, and the grid of models and retrieval settings. */
 export function SetupForm({ draft, onDraft, running, onStart, startError, savedVersion }: SetupFormProps) {
-  const client = useClient();
-  const [collections, setCollections] = useState<Collection[] | null>(null);
-  const [models, setModels] = useState<Model[] | null>(null);
-  const [modelsError, setModelsError] = useState<DescribedError | null>(null);
-  const [loadError, setLoadError] = useState<DescribedError | null>(null);
-  const [settings, setSettings] = useState<Settings | null | undefined>(undefined);
-  const [sets, setSets] = useState<QuestionSetSummary[] | null>(null);
-  const [setsError, setSetsError] = useState<DescribedError | null>(null);
+  const collectionId = draft?.collectionId ?? null;
+  const { collections, loadError, models, modelsError, settings, sets, setsError } = useEvalSetupData(collectionId, savedVersion);
   const [showAllModels, setShowAllModels] = useState(false);
-
-  useEffect(() => {
-    client.library({}).then(
-      (l) => setCollections(l.collections),
-      (e: unknown) => setLoadError(describeError(e)),
-    );
-    client.getSettings({}).then(setSettings, () => setSettings(null));
-    client.listModels({}).then(
-      (r) => setModels(r.models),
-      (e: unknown) => setModelsError(describeError(e)),
-    );
-  }, [client]);
 
   // A first visit starts from the settings' models and the first folder.
   useEffect(() => {
@@ -78,32 +55,17 @@ export function SetupForm({ draft, onDraft, running, onStart, startError, savedV
     onDraft({ collectionId: collections[0]?.id ?? null, set: null, files: [], grid: defaultGrid(settings, (models ?? []).map((m) => m.name)) });
   }, [draft, collections, settings, models, modelsError, onDraft]);
 
-  const collectionId = draft?.collectionId ?? null;
-  useEffect(() => {
-    if (!collectionId) return;
-    let live = true;
-    setSetsError(null);
-    client.questionSets({ collectionId }).then(
-      (r) => live && setSets(r.sets),
-      (e: unknown) => {
-        if (!live) return;
-        setSets([]);
-        setSetsError(describeError(e));
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [client, collectionId, savedVersion]);
-
   const allSets = useMemo(() => [...(sets ?? []), ...(draft?.files.map((f) => f.summary) ?? [])], [sets, draft]);
   const chosen = allSets.find((s) => draft?.set === setKey(s.ref) && unusableReason(s) === null) ?? null;
 
-  // Choose the first usable set once the sets are known and nothing usable is chosen.
+  // Choose the first usable set once the sets are known and nothing usable is chosen (unless the person chose meanwhile).
   useEffect(() => {
     if (!draft || sets === null || chosen) return;
     const first = allSets.find((s) => unusableReason(s) === null);
-    if (first && draft.set !== setKey(first.ref)) onDraft({ ...draft, set: setKey(first.ref) });
+    if (!first) return;
+    const key = setKey(first.ref);
+    const seen = draft.set;
+    if (seen !== key) onDraft((d) => (d.set === seen ? { ...d, set: key } : d));
   }, [draft, sets, allSets, chosen, onDraft]);
 
   const check = useMemo(() => (draft ? checkGrid(draft.grid) : null), [draft]);
@@ -119,7 +81,7 @@ export function SetupForm({ draft, onDraft, running, onStart, startError, savedV
   }
 
   const grid = draft.grid;
-  const setGrid = (patch: Partial<GridDraft>) => onDraft({ ...draft, grid: { ...grid, ...patch } });
+  const setGrid = (patch: Partial<GridDraft>) => onDraft((d) => ({ ...d, grid: { ...d.grid, ...patch } }));
   const questions = chosen ? questionCount(chosen) : 0;
   const problems = [...(chosen || sets === null ? [] : ['Choose a question set, or load a file of questions.']), ...check.problems];
   const chosenFile = draft.files.find((f) => setKey(f.ref) === draft.set);
@@ -155,8 +117,8 @@ export function SetupForm({ draft, onDraft, running, onStart, startError, savedV
             value={draft.collectionId ?? ''}
             disabled={running}
             onChange={(e) => {
-              setSets(null);
-              onDraft({ ...draft, collectionId: e.target.value, set: null });
+              const id = e.target.value;
+              onDraft((d) => ({ ...d, collectionId: id, set: null }));
             }}
           >
             {collections?.map((c) => (
@@ -173,8 +135,8 @@ export function SetupForm({ draft, onDraft, running, onStart, startError, savedV
             files={draft.files}
             selected={draft.set}
             disabled={running}
-            onSelect={(key) => onDraft({ ...draft, set: key })}
-            onLoaded={(f) => onDraft({ ...draft, files: [...draft.files.filter((x) => x.ref.name !== f.ref.name), f], set: unusableReason(f.summary) ? draft.set : setKey(f.ref) })}
+            onSelect={(key) => onDraft((d) => ({ ...d, set: key }))}
+            onLoaded={(f) => onDraft((d) => ({ ...d, files: [...d.files.filter((x) => x.ref.name !== f.ref.name), f], set: unusableReason(f.summary) ? d.set : setKey(f.ref) }))}
           />
         </div>
         <CheckList

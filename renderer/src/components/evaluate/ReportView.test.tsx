@@ -1,0 +1,149 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { EvalConfigResult, EvalQuestionRun, EvalReport } from '../../../../shared/eval';
+import { messageFor } from '../../api/messages';
+import { bigReport, metrics, report } from '../../test/eval-fixtures';
+import { renderWithFake } from '../../test/harness';
+import { ReportView } from './ReportView';
+
+async function show(r: EvalReport) {
+  const h = renderWithFake(<ReportView reportId={1} onBack={() => {}} />, { getEvalReport: () => r });
+  await screen.findByTestId('eval-table');
+  return h;
+}
+
+const row = (config: number) => screen.getByTestId('eval-table').querySelector(`tr[data-config="${config}"]`) as HTMLElement;
+const cellOf = (config: number, col: string) => row(config).querySelector(`td[data-col="${col}"]`) as HTMLElement;
+const columns = () => within(screen.getByTestId('eval-drilldown')).getAllByTestId('eval-run-column');
+const shownConfigs = () => columns().map((c) => Number(c.getAttribute('data-config')));
+
+describe('a report with failed runs', () => {
+  /** 0: fine; 1: every run failed; 2: the highest hit@k but one failed run; 3: fine, second highest. */
+  function failing(): EvalReport {
+    const base = report();
+    const c0 = base.configs[0] as EvalConfigResult;
+    const configs: EvalConfigResult[] = [
+      { ...c0, metrics: metrics({ hitK: 0.5 }), errors: 0 },
+      { ...c0, k: 6, metrics: metrics({ hitK: 0, hit1: 0, refusalAccuracy: null, answerHasFact: null }), errors: 2 },
+      { ...c0, k: 7, metrics: metrics({ hitK: 1 }), errors: 1 },
+      { ...c0, k: 8, metrics: metrics({ hitK: 0.75 }), errors: 0 },
+    ];
+    const err = { code: 'OLLAMA_UNREACHABLE', message: 'connect ECONNREFUSED' };
+    const perQuestion: EvalQuestionRun[] = [];
+    for (let c = 0; c < 4; c++) {
+      for (const p of base.perQuestion.filter((x) => x.config === 0)) {
+        const dead = c === 1 || (c === 2 && p.score.questionId === 'wifi');
+        perQuestion.push(
+          dead
+            ? { ...p, config: c, answer: null, citations: [], error: err, score: { ...p.score, answer: null, retrieveMs: null, retrieval: p.score.retrieval && { hit1: false, hitK: false, reciprocalRank: 0 } } }
+            : { ...p, config: c },
+        );
+      }
+    }
+    return report({ configs, perQuestion });
+  }
+
+  it('never marks a configuration with failed runs as best, and says so', async () => {
+    await show(failing());
+    expect(cellOf(2, 'hitK').textContent).toBe('100%');
+    expect(cellOf(2, 'hitK').className).not.toContain('eval-table__best');
+    expect(cellOf(3, 'hitK').className).toContain('eval-table__best');
+    expect(screen.getByTestId('eval-table').querySelectorAll('td[data-col="errors"].eval-table__best')).toHaveLength(0);
+    expect(screen.getByTestId('eval-results').textContent).toMatch(/best value in a column, among the configurations where no question run failed/);
+  });
+
+  it('shows "failed" where every run of a configuration failed, and blames the failure, not the question set', async () => {
+    await show(failing());
+    expect(cellOf(1, 'hitK').textContent).toBe('failed');
+    expect(cellOf(1, 'hit1').textContent).toBe('failed');
+    const refusal = cellOf(1, 'refusalAccuracy');
+    expect(refusal.textContent).toBe('failed');
+    expect(refusal.getAttribute('title')).toMatch(/every question run of this configuration failed/);
+    expect(refusal.getAttribute('title')).not.toMatch(/question set|no unanswerable/);
+    expect(cellOf(1, 'errors').textContent).toBe('2');
+    // Sorting by hit@k puts the failed one last, with the not-run values.
+    fireEvent.click(within(screen.getByTestId('eval-table')).getByRole('button', { name: /^hit@k/ }));
+    fireEvent.click(within(screen.getByTestId('eval-table')).getByRole('button', { name: /^hit@k/ }));
+    const order = [...screen.getByTestId('eval-table').querySelectorAll('tbody tr')].map((r) => Number(r.getAttribute('data-config')));
+    expect(order.at(-1)).toBe(1);
+  });
+
+  it('shows a failed run’s error instead of its checks in the drill-down', async () => {
+    await show(failing());
+    const failedCol = columns().find((c) => c.getAttribute('data-config') === '1') as HTMLElement;
+    expect(failedCol.textContent).not.toMatch(/✗ hit@1/);
+    expect(failedCol.textContent).not.toMatch(/✗ hit@/);
+    expect(failedCol.textContent).toContain(messageFor('OLLAMA_UNREACHABLE'));
+    expect(within(failedCol).getByText('error').className).toContain('eval-badge--bad');
+    expect(failedCol.textContent).toContain('No answer: the run failed.');
+    expect(failedCol.textContent).toContain('Retrieval not timed: the run failed');
+    const fine = columns().find((c) => c.getAttribute('data-config') === '0') as HTMLElement;
+    expect(fine.textContent).toMatch(/✗ hit@1/);
+  });
+});
+
+describe('the drill-down of a large report', () => {
+  it('shows six configurations in the table’s order, keeps the baseline among them, and offers the rest', async () => {
+    await show(bigReport(10));
+    expect(shownConfigs()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(screen.getByTestId('eval-columns-count').textContent).toContain('Showing 6 of 10 configurations');
+
+    // Sorted by hit@k (best first), the columns follow; the baseline (config 0) stays in.
+    fireEvent.click(within(screen.getByTestId('eval-table')).getByRole('button', { name: /^hit@k/ }));
+    expect(shownConfigs()).toEqual([9, 8, 7, 6, 5, 0]);
+    expect(columns()[5]?.textContent).toContain('baseline');
+
+    // Another baseline: it is shown, and stays the baseline whatever is shown.
+    fireEvent.change(screen.getByTestId('eval-baseline'), { target: { value: '3' } });
+    expect(shownConfigs()).toEqual([9, 8, 7, 6, 5, 3]);
+    fireEvent.click(screen.getByTestId('eval-columns-all'));
+    expect(shownConfigs()).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+    const base = columns().find((c) => c.getAttribute('data-config') === '3') as HTMLElement;
+    expect(within(base).getByText('baseline')).toBeTruthy();
+    expect(columns().filter((c) => within(c).queryByText('baseline'))).toHaveLength(1);
+
+    // Back to six, then pick by hand.
+    fireEvent.click(screen.getByRole('button', { name: 'Back to the first 6' }));
+    expect(shownConfigs()).toEqual([9, 8, 7, 6, 5, 3]);
+    fireEvent.click(screen.getByRole('button', { name: 'Choose configurations…' }));
+    const pick = screen.getByRole('group', { name: /Configurations to compare/ });
+    fireEvent.click(within(pick).getByRole('checkbox', { name: /^k=9$/ }));
+    fireEvent.click(within(pick).getByRole('checkbox', { name: /^k=1$/ }));
+    expect(shownConfigs()).toEqual([9, 7, 6, 5, 3, 0]);
+    expect((within(pick).getByRole('checkbox', { name: /^k=4/ }) as HTMLInputElement).disabled).toBe(true);
+  });
+
+  it('does not offer "show all" past what can be read side by side', async () => {
+    await show(bigReport(60));
+    expect(shownConfigs()).toHaveLength(6);
+    expect(screen.queryByTestId('eval-columns-all')).toBeNull();
+    expect(screen.getByTestId('eval-columns-count').textContent).toContain('Showing 6 of 60');
+  });
+});
+
+describe('repeats in the drill-down', () => {
+  it('says how each configuration did over all the repeats of the question', async () => {
+    await show(bigReport(2, 3));
+    const summaries = within(screen.getByTestId('eval-drilldown')).getAllByTestId('eval-run-repeats').map((e) => e.textContent);
+    expect(summaries).toEqual(['passed 2/3 repeats · answer changed', 'passed 3/3 repeats · same answer each time']);
+  });
+
+  it('says nothing of repeats when there was one', async () => {
+    await show(report());
+    expect(within(screen.getByTestId('eval-drilldown')).queryAllByTestId('eval-run-repeats')).toHaveLength(0);
+  });
+});
+
+describe('a baseline without an answer', () => {
+  it('says there is nothing to compare with rather than showing no difference', async () => {
+    await show(report());
+    fireEvent.change(screen.getByTestId('eval-baseline'), { target: { value: '2' } });
+    await waitFor(() => expect(columns()[2]?.textContent).toContain('baseline'));
+    const first = columns()[0] as HTMLElement;
+    expect(within(first).getByTestId('eval-no-baseline-answer').textContent).toBe('The baseline has no answer to compare with, so nothing is marked.');
+    expect(first.querySelector('ins')).toBeNull();
+    // With a baseline that answered, the note goes away.
+    fireEvent.change(screen.getByTestId('eval-baseline'), { target: { value: '1' } });
+    expect(within(screen.getByTestId('eval-drilldown')).queryAllByTestId('eval-no-baseline-answer')).toHaveLength(0);
+  });
+});

@@ -22,8 +22,8 @@ class FakeEventSource {
     this.closed = true;
     this.readyState = 2;
   }
-  send(data: unknown) {
-    this.onmessage?.({ data: typeof data === 'string' ? data : JSON.stringify(data) } as MessageEvent);
+  send(data: unknown, lastEventId = '') {
+    this.onmessage?.({ data: typeof data === 'string' ? data : JSON.stringify(data), lastEventId } as MessageEvent);
   }
 }
 
@@ -101,6 +101,26 @@ describe('browser-mode transport', () => {
       first.onerror?.();
       await vi.advanceTimersByTimeAsync(1000);
       expect(FakeEventSource.instances).toHaveLength(2);
+      expect(FakeEventSource.instances[1]!.url).toBe('/api/events?token=t');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('asks the reopened stream for what came after the last event it received', async () => {
+    vi.useFakeTimers();
+    try {
+      const t = createHttpTransport({ token: 't', EventSource: FakeEventSource as unknown as typeof EventSource, reopenMs: 1000 });
+      const got: ApiEvent[] = [];
+      t.subscribe((e) => got.push(e));
+      const first = FakeEventSource.instances[0]!;
+      first.send({ type: 'library.changed' }, '41');
+      first.send({ type: 'library.changed' }, '42');
+      first.readyState = FakeEventSource.CLOSED;
+      first.onerror?.();
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(FakeEventSource.instances[1]!.url).toBe('/api/events?token=t&lastEventId=42');
+      expect(got).toHaveLength(2);
     } finally {
       vi.useRealTimers();
     }

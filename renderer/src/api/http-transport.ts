@@ -47,10 +47,14 @@ export function createHttpTransport(opts: HttpTransportOptions): Transport {
   const listeners = new Set<(e: ApiEvent) => void>();
   let source: EventSource | null = null;
   let reopenTimer: ReturnType<typeof setTimeout> | null = null;
+  // The id of the last event received: a stream opened again asks the server for what came after.
+  let lastEventId = '';
 
   function open(): void {
-    const es = new ES('/api/events?token=' + encodeURIComponent(opts.token));
+    const resume = lastEventId ? '&lastEventId=' + encodeURIComponent(lastEventId) : '';
+    const es = new ES('/api/events?token=' + encodeURIComponent(opts.token) + resume);
     es.onmessage = (msg: MessageEvent) => {
+      if (msg.lastEventId) lastEventId = msg.lastEventId;
       let data: unknown;
       try {
         data = JSON.parse(String(msg.data));

@@ -28,6 +28,7 @@ function handlers(over: Record<string, (input: never) => unknown> = {}) {
     questionSets: () => ({ sets: [folderSet, savedSet] }),
     evalReports: () => ({ reports: [] }),
     savedQuestions: () => ({ questions: saved }),
+    evalStorage: () => ({ indexes: 0, bytes: 0 }),
     startEval: () => ({ jobId: 'ev-1' }),
     getEvalReport: () => report(),
     cancel: () => ({ cancelled: true }),

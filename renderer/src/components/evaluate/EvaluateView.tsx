@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { EvalJob } from '../../hooks/eval-job';
 import type { EvalSession } from '../../hooks/eval-session';
 import { ErrorNote } from '../common/ErrorNote';
+import { IndexStorage } from './IndexStorage';
 import { ReportList } from './ReportList';
 import { ReportView } from './ReportView';
 import { RunProgress } from './RunProgress';
@@ -74,6 +75,7 @@ export function EvaluateView({ session }: { session: EvalSession }) {
           <aside className="eval__side" aria-label="Earlier evaluations and saved questions">
             <ReportList refreshKey={job.finishedRuns} openId={openReportId} onOpen={openReport} onDeleted={(id) => id === openReportId && openReport(null)} />
             <SavedQuestionList onChanged={() => setSavedVersion((n) => n + 1)} />
+            <IndexStorage refreshKey={job.finishedRuns} running={job.running} />
           </aside>
         </div>
       )}

@@ -204,6 +204,11 @@ describe('quire CLI', () => {
     expect(JSON.parse(forget.stdout)).toEqual({ root: notes.root, documents: 0, evalIndexes: 2 });
     expect(fs.readdirSync(evalDir)).toEqual([]);
 
+    fs.writeFileSync(path.join(dir, 'bad.json'), JSON.stringify([{ id: 'x', question: '', answerable: true }]));
+    const bad = await quire(['eval', path.join(dir, 'bad.json'), '--docs', notes.root]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/INVALID_QUESTION_SET.*1 problem:\n  - entry 1 \(id "x"\): "question" must be a non-empty string/s);
+
     const noDocs = await quire(['eval', questions]);
     expect(noDocs.code).toBe(2);
     expect(noDocs.stderr).toMatch(/needs --docs/);

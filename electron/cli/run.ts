@@ -135,7 +135,7 @@ export async function main(argv: string[]): Promise<number> {
     const shape = toErrorShape(e);
     if (v.json) process.stdout.write(`${JSON.stringify({ error: shape })}\n`);
     else out.note(`Error (${shape.code}): ${shape.message}`);
-    return shape.code === 'CANCELLED' ? 130 : shape.code === 'INVALID_ARGUMENT' ? 2 : 1;
+    return shape.code === 'CANCELLED' ? 130 : shape.code === 'INVALID_ARGUMENT' || shape.code === 'INVALID_QUESTION_SET' ? 2 : 1;
   } finally {
     ctx?.db.close();
     process.off('SIGINT', onSignal);

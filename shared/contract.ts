@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EvalGridSchema, EvalReportSchema, EvalReportSummarySchema, EvalStorageSchema, QuestionSetRefSchema, QuestionSetSummarySchema, SavedQuestionSchema } from './eval';
+import { EvalGridSchema, EvalReportSchema, EvalReportSummarySchema, EvalStorageSchema, ReportDiffSchema, QuestionSetRefSchema, QuestionSetSummarySchema, SavedQuestionSchema } from './eval';
 import { SEARCH_MODES } from './search';
 
 /**
@@ -268,6 +268,10 @@ export const API = {
   evalReports: method(Empty, z.object({ reports: z.array(EvalReportSummarySchema) })),
   getEvalReport: method(z.object({ id: z.number().int().min(1) }).strict(), EvalReportSchema),
   deleteEvalReport: method(z.object({ id: z.number().int().min(1) }).strict(), z.object({ deleted: z.boolean() })),
+  /** Runs a stored report again: its questions, grid, folder and answer settings; the new report is stored as usual. */
+  rerunEval: method(z.object({ reportId: z.number().int().min(1) }).strict(), JobRef),
+  /** What changed from one stored report to another (as `quire eval --rerun` prints it). */
+  compareEvalReports: method(z.object({ before: z.number().int().min(1), after: z.number().int().min(1) }).strict(), ReportDiffSchema),
   /** The disk the bench's indexes take (one per folder × embedding model × chunker); they are caches. */
   evalStorage: method(Empty, EvalStorageSchema),
   /** Removes every bench index; the next run rebuilds what it needs. Refused while an evaluation runs. */

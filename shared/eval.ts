@@ -168,6 +168,34 @@ export const SavedQuestionSchema = QuestionSchema.extend({
   createdAt: z.string(),
 });
 
+const MetricChangeSchema = z.object({ config: z.string(), metric: z.string(), before: z.number().nullable(), after: z.number().nullable() });
+
+/** What changed between two reports of the same question set and grid ("run again", `quire eval --rerun`). */
+export const ReportDiffSchema = z.object({
+  /** Nothing that should reproduce changed (timings aside, which never repeat exactly). */
+  same: z.boolean(),
+  corpus: z.object({ before: z.object({ documents: z.number(), fingerprint: z.string() }), after: z.object({ documents: z.number(), fingerprint: z.string() }) }).nullable(),
+  /** sha256 of the two question sets, when they differ. */
+  questionSet: z.object({ before: z.string(), after: z.string() }).nullable(),
+  /** Quire, Ollama and model digests that differ: the likeliest reasons for any change below. */
+  versions: z.array(z.object({ what: z.string(), before: z.string().nullable(), after: z.string().nullable() })),
+  configsOnlyBefore: z.array(z.string()),
+  configsOnlyAfter: z.array(z.string()),
+  metrics: z.array(MetricChangeSchema),
+  questions: z.array(
+    z.object({
+      config: z.string(),
+      questionId: z.string(),
+      repeat: z.number().int(),
+      what: z.enum(['retrieved', 'answer', 'refused', 'citations', 'error']),
+      before: z.string(),
+      after: z.string(),
+    }),
+  ),
+  /** Latency and throughput: reported, never counted as a failure to reproduce. */
+  timing: z.array(MetricChangeSchema),
+});
+
 export const EvalStorageSchema = z.object({ indexes: z.number().int(), bytes: z.number() });
 
 export const EvalReportSummarySchema = z.object({
@@ -195,6 +223,9 @@ export type QuestionSetRef = z.infer<typeof QuestionSetRefSchema>;
 export type QuestionSetSummary = z.infer<typeof QuestionSetSummarySchema>;
 export type SavedQuestion = z.infer<typeof SavedQuestionSchema>;
 export type EvalReportSummary = z.infer<typeof EvalReportSummarySchema>;
+export type ReportDiff = z.infer<typeof ReportDiffSchema>;
+export type MetricChange = ReportDiff['metrics'][number];
+export type QuestionChange = ReportDiff['questions'][number];
 
 /** Metric keys shown as rates (fractions in [0, 1]). */
 export const RATE_METRICS = [

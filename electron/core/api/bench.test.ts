@@ -135,6 +135,31 @@ describe('evaluation jobs', () => {
     expect((report.run as unknown as { answerSettings: { numCtxCap: number } }).answerSettings.numCtxCap).toBe(4096);
     const { reports } = await value<{ reports: Array<{ id: number; configs: number; questions: number }> }>('evalReports', {});
     expect(reports).toEqual([expect.objectContaining({ id: done.reportId, configs: 4, questions: 2, questionSet: '.quire-questions.json' })]);
+    // Run again: the same questions, grid and settings; the comparison says it reproduced.
+    const again = await value<{ jobId: string }>('rerunEval', { reportId: done.reportId });
+    const againDone = await until('eval.done', again.jobId);
+    expect(againDone.error).toBeNull();
+    expect(againDone.reportId).not.toBe(done.reportId);
+    const same = await value<{ same: boolean; metrics: unknown[] }>('compareEvalReports', { before: done.reportId, after: againDone.reportId });
+    expect(same).toMatchObject({ same: true, metrics: [], questions: [], corpus: null });
+    const rerun = await value<{ run: { grid: unknown; answerSettings: { numCtxCap: number } } }>('getEvalReport', { id: againDone.reportId });
+    expect(rerun.run.grid).toEqual(grid);
+    expect(rerun.run.answerSettings.numCtxCap).toBe(4096);
+
+    notes.write('ops/keys.md', '# Keys\n\nThe deploy keys are rotated when someone remembers.\n');
+    const changed = await value<{ jobId: string }>('rerunEval', { reportId: done.reportId });
+    const changedDone = await until('eval.done', changed.jobId);
+    const diff = await value<{ same: boolean; corpus: unknown; metrics: Array<{ metric: string; before: number; after: number }> }>('compareEvalReports', {
+      before: done.reportId,
+      after: changedDone.reportId,
+    });
+    expect(diff.same).toBe(false);
+    expect(diff.corpus).not.toBeNull();
+    const hit1 = diff.metrics.filter((m) => m.metric === 'hit1');
+    expect(hit1).toHaveLength(4);
+    expect(hit1.every((m) => m.before === 1 && m.after === 0)).toBe(true);
+    expect(await call('rerunEval', { reportId: 999 })).toMatchObject({ ok: false, error: { code: 'EVAL_REPORT_NOT_FOUND' } });
+
     expect(await value('deleteEvalReport', { id: done.reportId })).toEqual({ deleted: true });
 
     // One index per embedding model × chunker; they go when their folder leaves the library.

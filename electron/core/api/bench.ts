@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { ApiEvent } from '../../../shared/contract';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import { listCollections } from '../db/collections';
@@ -7,7 +8,8 @@ import { deleteSavedQuestion, insertSavedQuestion, listSavedQuestions, savedQues
 import { indexStorage, removeIndexes } from '../eval/index-files';
 import { loadQuestionSet, questionSetsFor, summarise } from '../eval/question-sets';
 import { parseQuestionSet } from '../eval/questions';
-import { runEval } from '../eval/run';
+import { diffReports } from '../eval/diff';
+import { runEval, type EvalOptions } from '../eval/run';
 import { parseChunkerSpec } from '../ingest/chunkers/index';
 import { factFromChunk, questionId } from '../eval/save-as-test';
 import type { OllamaGateway } from '../ollama/gateway';
@@ -24,6 +26,8 @@ type BenchMethods =
   | 'evalReports'
   | 'getEvalReport'
   | 'deleteEvalReport'
+  | 'rerunEval'
+  | 'compareEvalReports'
   | 'evalStorage'
   | 'clearEvalIndexes';
 
@@ -57,6 +61,38 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
   // Two runs would import into the same evaluation indexes at once; one at a time.
   let evalRunning = false;
   let current: { jobId: string; startedAt: string; done: number; total: number; label: string } | null = null;
+
+  const refuseWhileRunning = () => {
+    if (evalRunning) throw new QuireError('EVAL_ALREADY_RUNNING', 'An evaluation is already running. Wait for it to finish, or cancel it, first.');
+  };
+
+  /** The evaluation job: progress as events, the report stored, and its id in eval.done. */
+  const startRun = (what: Pick<EvalOptions, 'docs' | 'questions' | 'questionSetName' | 'grid' | 'numCtxCap'>): { jobId: string } => {
+    evalRunning = true;
+    const started = job(async (jobId, signal) => {
+      try {
+        const report = await runEval({
+          ...what,
+          gateway: gateway(),
+          version,
+          workDir: evalDir,
+          signal,
+          onProgress: (done, total, label) => {
+            current = { jobId, startedAt: current?.startedAt ?? new Date().toISOString(), done, total, label };
+            emit({ type: 'eval.progress', jobId, done, total, label });
+          },
+        });
+        emit({ type: 'eval.done', jobId, reportId: insertEvalReport(db, report), error: null });
+      } catch (e) {
+        emit({ type: 'eval.done', jobId, reportId: null, error: signal.aborted ? { code: 'CANCELLED', message: 'Evaluation cancelled.' } : toErrorShape(e) });
+      } finally {
+        evalRunning = false;
+        current = null;
+      }
+    });
+    current = { jobId: started.jobId, startedAt: new Date().toISOString(), done: 0, total: 0, label: 'starting' };
+    return started;
+  };
 
   const handlers: Bench['handlers'] = {
     async questionSets({ collectionId }) {
@@ -94,40 +130,27 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
     },
 
     async startEval({ collectionId, questionSet, grid }) {
-      if (evalRunning) throw new QuireError('EVAL_ALREADY_RUNNING', 'An evaluation is already running. Wait for it to finish, or cancel it, first.');
+      refuseWhileRunning();
       const root = rootOf(collectionId);
       // A bad set or grid is refused now, as an error on the call, not later as a failed job.
       const set = loadQuestionSet(db, questionSet, root);
       grid.chunkers.forEach(parseChunkerSpec);
-      evalRunning = true;
-      const started = job(async (jobId, signal) => {
-        try {
-          const report = await runEval({
-            docs: root,
-            questions: set.questions,
-            questionSetName: set.name,
-            grid,
-            gateway: gateway(),
-            version,
-            numCtxCap: numCtxCap(),
-            workDir: evalDir,
-            signal,
-            onProgress: (done, total, label) => {
-              current = { jobId, startedAt: current?.startedAt ?? new Date().toISOString(), done, total, label };
-              emit({ type: 'eval.progress', jobId, done, total, label });
-            },
-          });
-          emit({ type: 'eval.done', jobId, reportId: insertEvalReport(db, report), error: null });
-        } catch (e) {
-          emit({ type: 'eval.done', jobId, reportId: null, error: signal.aborted ? { code: 'CANCELLED', message: 'Evaluation cancelled.' } : toErrorShape(e) });
-        } finally {
-          evalRunning = false;
-          current = null;
-        }
-      });
-      current = { jobId: started.jobId, startedAt: new Date().toISOString(), done: 0, total: 0, label: 'starting' };
-      return started;
+      return startRun({ docs: root, questions: set.questions, questionSetName: set.name, grid, numCtxCap: numCtxCap() });
     },
+
+    async rerunEval({ reportId }) {
+      refuseWhileRunning();
+      const { run } = getEvalReport(db, reportId);
+      if (!fs.existsSync(run.docs) || !fs.statSync(run.docs).isDirectory()) {
+        throw new QuireError('NOT_A_FOLDER', `The folder that report was run over, ${run.docs}, is not there any more.`);
+      }
+      return startRun({ docs: run.docs, questions: run.questionSet.questions, questionSetName: run.questionSet.name, grid: run.grid, numCtxCap: run.answerSettings.numCtxCap });
+    },
+
+    async compareEvalReports({ before, after }) {
+      return diffReports(getEvalReport(db, before), getEvalReport(db, after));
+    },
+
 
     async evalReports() {
       return { reports: listEvalReports(db) };

@@ -1,37 +1,6 @@
-import { RATE_METRICS, type BenchMetrics, type EvalConfigResult, type EvalQuestionRun, type EvalReport } from '../../../shared/eval';
+import { RATE_METRICS, type BenchMetrics, type EvalConfigResult, type EvalQuestionRun, type EvalReport, type MetricChange, type QuestionChange, type ReportDiff } from '../../../shared/eval';
 
-/** One number that moved between two reports. */
-export interface MetricChange {
-  config: string;
-  metric: string;
-  before: number | null;
-  after: number | null;
-}
-
-/** One question whose outcome under one configuration changed. */
-export interface QuestionChange {
-  config: string;
-  questionId: string;
-  repeat: number;
-  what: 'retrieved' | 'answer' | 'refused' | 'citations' | 'error';
-  before: string;
-  after: string;
-}
-
-export interface ReportDiff {
-  /** Nothing that should reproduce changed (timings aside, which never repeat exactly). */
-  same: boolean;
-  corpus: { before: EvalReport['corpus']; after: EvalReport['corpus'] } | null;
-  questionSet: { before: string; after: string } | null;
-  /** Quire, Ollama and model digests that differ: the likeliest reasons for any change below. */
-  versions: Array<{ what: string; before: string | null; after: string | null }>;
-  configsOnlyBefore: string[];
-  configsOnlyAfter: string[];
-  metrics: MetricChange[];
-  questions: QuestionChange[];
-  /** Latency and throughput: reported, never counted as a failure to reproduce. */
-  timing: MetricChange[];
-}
+export type { MetricChange, QuestionChange, ReportDiff } from '../../../shared/eval';
 
 const EXACT_METRICS: Array<[string, (m: BenchMetrics) => number | null]> = [
   ...RATE_METRICS.map((k): [string, (m: BenchMetrics) => number | null] => [k, (m) => m[k]]),

@@ -141,6 +141,8 @@ export const EvalReportSchema = z.object({
   configs: z.array(EvalConfigSchema),
   perQuestion: z.array(EvalQuestionRunSchema),
   run: EvalRunInfoSchema,
+  /** What makes the numbers less comparable than they look, e.g. documents that changed while the run went on. */
+  warnings: z.array(z.string()).optional(),
 });
 
 /** Where the questions of an Evaluate run come from. */

@@ -170,6 +170,36 @@ describe('runEval', () => {
     expect(lexical.configs[0]!.metrics.promptTokens.estimated).toBe(answered.reduce((a, b) => a + b, 0) / answered.length);
   });
 
+  it('warns when the documents change between one index and the next', async () => {
+    const grid: EvalGrid = { chatModels: [], embedModels: ['embeddinggemma'], chunkers: ['heading:256', 'fixed:64/8'], ks: [3], modes: ['lexical'], repeats: 1 };
+    const calm = await evalOver(grid);
+    expect(calm.warnings).toEqual([]);
+    let changed = false;
+    try {
+      const report = await runEval({
+        docs: notes.root,
+        questions: QUESTIONS,
+        questionSetName: 'test set',
+        grid,
+        gateway: gateway(),
+        version: '9.9.9',
+        workDir: path.dirname(work.file),
+        onProgress: (_done, _total, label) => {
+          if (!changed && label.startsWith('indexing') && label.includes('fixed:64/8')) {
+            changed = true;
+            notes.write('late.md', '# Late\n\nA note that arrived mid-run.\n');
+          }
+        },
+      });
+      expect(changed).toBe(true);
+      expect(report.warnings).toHaveLength(1);
+      expect(report.warnings![0]).toMatch(/^The documents changed during the run: the index for embeddinggemma, fixed:64\/8 holds 4 documents .*an earlier one 3 /);
+      expect(report.corpus.documents).toBe(3);
+    } finally {
+      notes.remove('late.md');
+    }
+  });
+
   it('stops on cancellation with an abort, not a half report', async () => {
     const controller = new AbortController();
     const run = runEval({

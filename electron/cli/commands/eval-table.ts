@@ -36,5 +36,6 @@ export function evalTable(r: EvalReport): string {
     ...rows.map(line),
     '',
     '— = not run (no chat model, or nothing eligible). Rates are shares of eligible questions.',
+    ...(r.warnings ?? []).map((w) => `Warning: ${w}`),
   ].join('\n');
 }

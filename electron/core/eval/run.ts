@@ -61,6 +61,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   const configs: EvalConfigResult[] = [];
   const perQuestion: EvalQuestionRun[] = [];
   let corpus = { documents: 0, fingerprint: '' };
+  const warnings: string[] = [];
   fs.mkdirSync(opts.workDir, { recursive: true });
 
   for (const embedModel of grid.embedModels) {
@@ -71,7 +72,14 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         await importFolder(db, docs, { embedding: { gateway: opts.gateway, model: embedModel }, chunker: chunker.config, ...(opts.signal ? { signal: opts.signal } : {}) });
         opts.signal?.throwIfAborted();
         const hashes = db.prepare("SELECT sha256 FROM documents WHERE status = 'ready'").pluck().all() as string[];
-        corpus = { documents: hashes.length, fingerprint: corpusFingerprint(hashes) };
+        const seen = { documents: hashes.length, fingerprint: corpusFingerprint(hashes) };
+        // Every index should hold the same documents; if not, configurations do not compare like for like.
+        if (corpus.fingerprint !== '' && seen.fingerprint !== corpus.fingerprint) {
+          warnings.push(
+            `The documents changed during the run: the index for ${embedModel}, ${chunker.spec} holds ${seen.documents} documents (${seen.fingerprint.slice(0, 12)}), an earlier one ${corpus.documents} (${corpus.fingerprint.slice(0, 12)}).`,
+          );
+        }
+        if (corpus.fingerprint === '') corpus = seen;
         const clearCalibration = db.prepare('DELETE FROM calibration');
         for (const chatModel of chatModels) {
           for (const k of grid.ks) {
@@ -131,6 +139,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       docs,
       questionSet: { name: opts.questionSetName, sha256: questionSetDigest(questions), questions },
     },
+    warnings,
   };
 }
 

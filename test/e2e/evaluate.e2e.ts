@@ -211,6 +211,27 @@ describe('Evaluate in a browser', () => {
     expect(await page.getByTestId('eval-table').locator('tbody tr').count()).toBe(4);
   });
 
+  it('runs the report again and finds it reproduced', async () => {
+    const again = page.getByTestId('eval-run-again');
+    await again.click();
+    await page.getByTestId('eval-progress').waitFor({ timeout: 10_000 });
+    expect(await again.isDisabled()).toBe(true);
+    // The new report opens by itself, compared with the one it repeated.
+    const result = page.getByTestId('eval-compare-result');
+    await result.waitFor({ timeout: 120_000 });
+    expect(await page.getByTestId('eval-progress').count()).toBe(0);
+    // Focus went to the new report's heading, and the end was announced.
+    await expect.poll(() => page.getByTestId('eval-announce').innerText()).toBe('The evaluation finished; its report is open.');
+    expect(await page.getByTestId('eval-table').locator('tbody tr').count()).toBe(4);
+    expect(await page.getByTestId('eval-compare-headline').innerText()).toMatch(/^Reproduced: every score and answer is the same/);
+    expect(await result.innerText()).toMatch(/timing figures? moved \(timings never repeat exactly\)|No timing figure moved/);
+    const select = page.getByTestId('eval-compare-select');
+    expect(await select.inputValue()).not.toBe('');
+    expect(await page.getByTestId('eval-run-again').isDisabled()).toBe(false);
+    await scrollToTop(page.getByTestId('eval-results'));
+    await shot('evaluate-rerun');
+  });
+
   it('runs repeats with a chat model that has gone away: its configurations are never "best" and say why values are missing; the drill-down shows six columns with each one’s repeats', async () => {
     await page.getByTestId('eval-back').click();
     await page.getByTestId('eval-setup').waitFor();

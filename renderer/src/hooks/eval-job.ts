@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ApiEvent, Input, Output } from '../../../shared/contract';
+import type { ApiEvent, Output } from '../../../shared/contract';
 import { describeError, type DescribedError } from '../api/messages';
 import { useClient, useJobs } from './client';
 import { useThrottledState } from './throttle';
@@ -25,8 +25,11 @@ export interface EvalJob {
   lost: boolean;
   /** Counts every finished run, so lists of reports know to reload. */
   finishedRuns: number;
-  /** startEval(input); resolves true when the run started. */
-  start(input: Input<'startEval'>): Promise<boolean>;
+  /**
+   * Starts a run with `call` (startEval, rerunEval, …: anything that answers with the job's id);
+   * resolves true when the run started.
+   */
+  start(call: () => Promise<{ jobId: string }>): Promise<boolean>;
   cancel(): void;
 }
 
@@ -218,7 +221,7 @@ export function useEvalJob(onDone?: (reportId: number | null) => void, { pollMs 
   }, [running, client, pollMs, reconcile]);
 
   const start = useCallback(
-    async (input: Input<'startEval'>) => {
+    async (call: () => Promise<{ jobId: string }>) => {
       if (runningRef.current) return false;
       runningRef.current = true;
       cancelWanted.current = false;
@@ -234,7 +237,7 @@ export function useEvalJob(onDone?: (reportId: number | null) => void, { pollMs 
       startedRef.current = Date.now();
       setStartedAt(startedRef.current);
       try {
-        const { jobId: id } = await client.startEval(input);
+        const { jobId: id } = await call();
         jobRef.current = id;
         setJobId(id);
         if (cancelWanted.current) void client.cancel({ jobId: id }).catch(() => {});

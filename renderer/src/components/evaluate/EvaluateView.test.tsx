@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, type Output } from '../../../../shared/contract';
-import type { QuestionSetSummary, SavedQuestion } from '../../../../shared/eval';
+import type { QuestionSetSummary, ReportDiff, SavedQuestion } from '../../../../shared/eval';
 import { messageFor } from '../../api/messages';
 import { useEvalSession } from '../../hooks/eval-session';
 import { report } from '../../test/eval-fixtures';
@@ -543,5 +543,141 @@ describe('Evaluate: a run picked up or lost track of', () => {
     const idle = renderPolling({ status: () => status });
     await new Promise((r) => setTimeout(r, 100));
     expect(idle.transport.calls.filter((c) => c.method === 'status')).toHaveLength(1);
+  });
+});
+
+describe('Evaluate: run a report again and compare', () => {
+  const summary = (id: number, at: string) => ({ id, at, docs: '/home/me/notes', questionSet: 'Questions in this folder', configs: 1, questions: 2, ms: 1000 });
+  const same: ReportDiff = { same: true, corpus: null, questionSet: null, versions: [], configsOnlyBefore: [], configsOnlyAfter: [], metrics: [], questions: [], timing: [] };
+  const timing = [{ config: 'llama3.2 · embeddinggemma · heading:256 · k=5 · hybrid', metric: 'latencyMs.retrieve.p50', before: 10, after: 12 }];
+
+  /** The App with reports 5 and 3 stored (9 appears once the rerun has finished); report 5 is open. */
+  async function openReport5(over: Record<string, (input: never) => unknown> = {}) {
+    let rerunDone = false;
+    const h = await openEvaluate({
+      evalReports: () => ({
+        reports: [summary(3, '2026-03-01T10:00:00Z'), summary(5, '2026-03-02T10:00:00Z'), ...(rerunDone ? [summary(9, '2026-03-03T10:00:00Z')] : [])],
+      }),
+      rerunEval: () => ({ jobId: 'ev-r' }),
+      compareEvalReports: () => ({ ...same, timing }),
+      ...over,
+    });
+    const item = await waitFor(() => screen.getByTestId('eval-reports').querySelector('li[data-report="5"] button') as HTMLElement);
+    fireEvent.click(item);
+    await screen.findByTestId('eval-table');
+    return { ...h, finish: () => (rerunDone = true) };
+  }
+
+  it('Run again reruns the report with progress, then opens the new report compared with the one it repeated', async () => {
+    const h = await openReport5();
+    const again = await screen.findByTestId('eval-run-again');
+    expect((again as HTMLButtonElement).disabled).toBe(false);
+    // Nothing is compared until a report is chosen.
+    expect(h.transport.calls.some((c) => c.method === 'compareEvalReports')).toBe(false);
+    expect((screen.getByTestId('eval-compare-select') as HTMLSelectElement).value).toBe('');
+
+    fireEvent.click(again);
+    await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'rerunEval')?.input).toEqual({ reportId: 5 }));
+    expect(h.transport.calls.some((c) => c.method === 'startEval')).toBe(false);
+    await screen.findByTestId('eval-progress');
+    expect((screen.getByTestId('eval-run-again') as HTMLButtonElement).disabled).toBe(true);
+    act(() => h.emit({ type: 'eval.progress', jobId: 'ev-r', done: 3, total: 10, label: 'llama3.2 · hybrid' }));
+    await waitFor(() => expect(screen.getByTestId('eval-progress-count').textContent).toBe('3 of 10 runs'));
+
+    h.finish();
+    act(() => h.emit({ type: 'eval.done', jobId: 'ev-r', reportId: 9, error: null }));
+    await waitFor(() => expect(h.transport.calls.filter((c) => c.method === 'getEvalReport').at(-1)?.input).toEqual({ id: 9 }));
+    expect(screen.queryByTestId('eval-progress')).toBeNull();
+    await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'compareEvalReports')?.input).toEqual({ before: 5, after: 9 }));
+    const result = await screen.findByTestId('eval-compare-result');
+    expect(result.textContent).toContain('Reproduced: every score and answer is the same');
+    expect(result.textContent).toContain('1 timing figure moved (timings never repeat exactly)');
+    const select = screen.getByTestId('eval-compare-select') as HTMLSelectElement;
+    // The other reports, newest first, without the one on screen.
+    await waitFor(() => expect([...select.options].map((o) => o.value)).toEqual(['', '5', '3']));
+    expect(select.value).toBe('5');
+    expect((screen.getByTestId('eval-run-again') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('a rerun whose results differ lists the changed scores and question runs', async () => {
+    const long = `Keys are rotated every 90 days. ${'More words follow here. '.repeat(10)}The end.`;
+    const diff: ReportDiff = {
+      ...same,
+      same: false,
+      corpus: { before: { documents: 4, fingerprint: 'sha256:aaaaaaaaaaaaaaaa' }, after: { documents: 5, fingerprint: 'sha256:bbbbbbbbbbbbbbbb' } },
+      versions: [{ what: 'llama3.2:latest', before: 'sha256:1111111111111111', after: 'sha256:2222222222222222' }],
+      configsOnlyAfter: ['llama3.2 · embeddinggemma · fixed:128/25 · k=5 · lexical'],
+      metrics: [
+        { config: 'llama3.2 · embeddinggemma · heading:256 · k=5 · hybrid', metric: 'hitK', before: 0.5, after: 0.75 },
+        { config: 'llama3.2 · embeddinggemma · heading:256 · k=5 · hybrid', metric: 'mrr', before: 0.5, after: 0.625 },
+      ],
+      questions: [
+        { config: 'llama3.2 · embeddinggemma · heading:256 · k=5 · hybrid', questionId: 'keys', repeat: 1, what: 'answer', before: 'Every 30 days.', after: long },
+        { config: 'llama3.2 · embeddinggemma · heading:256 · k=5 · hybrid', questionId: 'wifi', repeat: 0, what: 'refused', before: 'false', after: 'true' },
+      ],
+      timing: [],
+    };
+    const h = await openReport5({ compareEvalReports: () => diff });
+    const select = screen.getByTestId('eval-compare-select') as HTMLSelectElement;
+    await waitFor(() => expect([...select.options].map((o) => o.value)).toEqual(['', '3']));
+    fireEvent.change(select, { target: { value: '3' } });
+    await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'compareEvalReports')?.input).toEqual({ before: 3, after: 5 }));
+    const result = await screen.findByTestId('eval-compare-result');
+    // Documents, one configuration only here, two scores, two question runs.
+    expect(within(result).getByTestId('eval-compare-headline').textContent).toMatch(/^6 differences/);
+    expect(result.textContent).not.toContain('Reproduced');
+    expect(within(result).getByTestId('eval-compare-corpus').textContent).toMatch(/4 aaaaaaaaaaaa → 5 bbbbbbbbbbbb/);
+    expect(within(result).getByTestId('eval-compare-versions').textContent).toMatch(/llama3\.2: 111111111111 → 222222222222/);
+    expect(within(result).getByTestId('eval-compare-configs').textContent).toMatch(/Only in this evaluation:.*fixed:128\/25 · k=5 · lexical/);
+
+    const metricRows = [...within(result).getByTestId('eval-compare-metrics').querySelectorAll('tbody tr')].map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent));
+    expect(metricRows).toEqual([
+      ['llama3.2 · embeddinggemma · heading:256 · k=5 · hybrid', 'hit@k', '50%', '75%'],
+      ['llama3.2 · embeddinggemma · heading:256 · k=5 · hybrid', 'MRR', '0.50', '0.63'],
+    ]);
+
+    const questionRows = [...within(result).getByTestId('eval-compare-questions').querySelectorAll('tbody tr')];
+    expect(questionRows).toHaveLength(2);
+    const [answerRow, refusedRow] = questionRows as [HTMLElement, HTMLElement];
+    expect(answerRow.textContent).toMatch(/keys · repeat 2answerEvery 30 days\./);
+    // The long answer is cut, with the whole of it a click (or a hover) away.
+    const details = answerRow.querySelector('details') as HTMLElement;
+    expect(details.getAttribute('title')).toBe(long);
+    expect((details.querySelector('summary') as HTMLElement).textContent?.length).toBeLessThan(long.length);
+    expect(details.querySelector('p')?.textContent).toBe(long);
+    expect(refusedRow.textContent).toMatch(/^.*wifirefusedfalsetrue$/);
+    expect(refusedRow.textContent).not.toMatch(/repeat/);
+    expect(within(result).getByTestId('eval-compare-timing').textContent).toBe('No timing figure moved (timings never repeat exactly).');
+  });
+
+  it('a rerun refused because the folder is gone says so as a sentence, and nothing runs', async () => {
+    const h = await openReport5({
+      rerunEval: () => {
+        throw new ApiError('NOT_A_FOLDER', 'ENOENT: /home/me/notes');
+      },
+    });
+    fireEvent.click(await screen.findByTestId('eval-run-again'));
+    const note = await screen.findByTestId('eval-rerun-error');
+    expect(note.textContent).toContain('This evaluation cannot be run again: the folder it ran on is gone or cannot be read.');
+    expect(note.textContent).toContain('ENOENT: /home/me/notes');
+    expect(screen.queryByTestId('eval-progress')).toBeNull();
+    expect((screen.getByTestId('eval-run-again') as HTMLButtonElement).disabled).toBe(false);
+    expect(h.transport.calls.some((c) => c.method === 'startEval')).toBe(false);
+    // The refusal belongs to this report, not to the form.
+    fireEvent.click(screen.getByTestId('eval-back'));
+    await screen.findByTestId('eval-setup');
+    expect(within(screen.getByTestId('eval-setup')).queryByRole('alert')).toBeNull();
+  });
+
+  it('a rerun refused because another evaluation runs says so', async () => {
+    await openReport5({
+      rerunEval: () => {
+        throw new ApiError('EVAL_ALREADY_RUNNING', 'An evaluation is already running.');
+      },
+    });
+    fireEvent.click(await screen.findByTestId('eval-run-again'));
+    const note = await screen.findByTestId('eval-rerun-error');
+    expect(note.textContent).toContain('Another evaluation is running. Run this one again when it has finished, or cancel it.');
+    expect(within(note).getByRole('alert')).toBeTruthy();
   });
 });

@@ -24,7 +24,7 @@ function endSentence(job: EvalJob): string {
  * what is now shown; the end of a run is announced.
  */
 export function EvaluateView({ session }: { session: EvalSession }) {
-  const { job, draft, setDraft, openReportId, openReport, navigations } = session;
+  const { job, draft, setDraft, openReportId, openReport, navigations, compareWith, run, rerun, rerunOf } = session;
   const [savedVersion, setSavedVersion] = useState(0);
   const [announcement, setAnnouncement] = useState('');
   const pageHeading = useRef<HTMLHeadingElement>(null);
@@ -66,11 +66,20 @@ export function EvaluateView({ session }: { session: EvalSession }) {
         </p>
       )}
       {openReportId !== null ? (
-        <ReportView reportId={openReportId} onBack={() => openReport(null)} headingRef={reportHeading} />
+        <ReportView
+          reportId={openReportId}
+          onBack={() => openReport(null)}
+          headingRef={reportHeading}
+          compareWith={compareWith}
+          onRerun={rerun}
+          running={job.running}
+          rerunError={rerunOf === openReportId ? job.startError : null}
+          refreshKey={job.finishedRuns}
+        />
       ) : (
         <div className="eval__layout">
           <div className="eval__main">
-            <SetupForm draft={draft} onDraft={setDraft} running={job.running} onStart={(input) => void job.start(input)} startError={job.startError} savedVersion={savedVersion} />
+            <SetupForm draft={draft} onDraft={setDraft} running={job.running} onStart={run} startError={rerunOf === null ? job.startError : null} savedVersion={savedVersion} />
           </div>
           <aside className="eval__side" aria-label="Earlier evaluations and saved questions">
             <ReportList refreshKey={job.finishedRuns} openId={openReportId} onOpen={openReport} onDeleted={(id) => id === openReportId && openReport(null)} />

@@ -72,6 +72,11 @@ export function ReportHeader({ report }: { report: EvalReport }) {
           the answer metrics.
         </p>
       )}
+      {(report.warnings ?? []).map((w) => (
+        <p key={w} className="warning small" data-testid="eval-warning">
+          {w}
+        </p>
+      ))}
     </header>
   );
 }

@@ -147,3 +147,14 @@ describe('a baseline without an answer', () => {
     expect(within(screen.getByTestId('eval-drilldown')).queryAllByTestId('eval-no-baseline-answer')).toHaveLength(0);
   });
 });
+
+describe('report warnings', () => {
+  it('shows each warning the engine recorded, and none when there are none', async () => {
+    const warning = 'The documents changed during the run: the index for embeddinggemma, fixed:64/8 holds 4 documents (abc), an earlier one 3 (def).';
+    const first = await show({ ...report(), warnings: [warning] });
+    expect(screen.getAllByTestId('eval-warning').map((w) => w.textContent)).toEqual([warning]);
+    first.unmount();
+    await show({ ...report(), warnings: [] });
+    expect(screen.queryByTestId('eval-warning')).toBeNull();
+  });
+});

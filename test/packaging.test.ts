@@ -46,6 +46,12 @@ describe('the Electron bundles', () => {
     const preload = fs.readFileSync(out.preload, 'utf8');
     expect([...new Set(preload.match(/require\("[^"]+"\)/g))]).toEqual(['require("electron")']);
     expect(preload).toContain('exposeInMainWorld');
+    // The method names are in, as a literal from the contract; zod and the schemas are not.
+    const { METHOD_NAMES } = await import('../shared/contract');
+    const literal = /METHOD_NAMES = (\[[^\]]*\]);/.exec(preload)?.[1];
+    expect(JSON.parse(literal ?? 'null')).toEqual(METHOD_NAMES);
+    expect(preload).not.toMatch(/zod|ZodError/);
+    expect(Buffer.byteLength(preload)).toBeLessThan(20_000);
     const main = fs.readFileSync(out.main, 'utf8');
     for (const external of ['better-sqlite3', 'sqlite-vec', 'electron']) expect(main).toContain(`require("${external}")`);
   }, 60_000);

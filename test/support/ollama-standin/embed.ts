@@ -50,8 +50,9 @@ export function stem(w: string): string {
   if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
   if (w.length > 5 && w.endsWith('ing')) return w.slice(0, -3);
   if (w.length > 4 && w.endsWith('ed')) return w.slice(0, -2);
-  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1);
-  return w;
+  const singular = w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w;
+  // "rotate(s)" meets "rotated" and "rotating" (all "rotat"); short words ("make", "time") keep their e.
+  return singular.length > 5 && singular.endsWith('e') && !singular.endsWith('ee') ? singular.slice(0, -1) : singular;
 }
 
 function fnv1a(s: string): number {

@@ -3,7 +3,7 @@
 import { Ollama, type ChatResponse, type Message } from 'ollama';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NOT_IN_DOCUMENTS, cutFront, extractQuestion, fitMessages, parseSources, promptTokens } from './chat.js';
-import { stripTaskPrefix } from './embed.js';
+import { stem, stripTaskPrefix } from './embed.js';
 import { type Standin, startStandin } from './server.js';
 
 const norm = (v: number[]) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
@@ -441,6 +441,12 @@ describe('faults', () => {
 });
 
 describe('options and helpers', () => {
+  it('stems the forms of a word to one, and leaves short words alone', () => {
+    expect(new Set(['rotate', 'rotates', 'rotated', 'rotating'].map(stem))).toEqual(new Set(['rotat']));
+    expect(new Set(['note', 'notes'].map(stem))).toEqual(new Set(['note']));
+    expect(['make', 'time', 'agree', 'coffee'].map(stem)).toEqual(['make', 'time', 'agree', 'coffee']);
+  });
+
   it('takes a custom source-id pattern', async () => {
     const custom = await startStandin({ sourcePattern: /^Source (\S+):/m });
     try {

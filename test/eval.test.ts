@@ -200,6 +200,29 @@ describe('runEval', () => {
     }
   });
 
+  it('keeps the configurations that finished when cancelled, if asked to, and says the rest did not run', async () => {
+    const controller = new AbortController();
+    const report = await runEval({
+      docs: notes.root,
+      questions: QUESTIONS,
+      questionSetName: 'test set',
+      grid: { ...GRID, repeats: 1 },
+      gateway: gateway(),
+      version: '9.9.9',
+      workDir: path.dirname(work.file),
+      signal: controller.signal,
+      keepPartial: true,
+      // The first configuration's last question is done: cancel before the second begins.
+      onProgress: (done) => {
+        if (done === QUESTIONS.length) controller.abort();
+      },
+    });
+    expect(report.configs.map((c) => c.mode)).toEqual(['lexical']);
+    expect(report.perQuestion).toHaveLength(QUESTIONS.length);
+    expect(report.warnings).toEqual(['Cancelled after 1 of 2 configurations; the others did not run.']);
+    expect(report.run.models['llama3.2']).toMatch(/^[0-9a-f]{64}$/);
+  });
+
   it('stops on cancellation with an abort, not a half report', async () => {
     const controller = new AbortController();
     const run = runEval({

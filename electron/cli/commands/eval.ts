@@ -115,14 +115,16 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
     ...(previous ? { numCtxCap: previous.run.answerSettings.numCtxCap } : {}),
     workDir: evalIndexDir(ctx.dbPath),
     signal: ctx.signal,
+    keepPartial: true,
     onProgress: (done, total, label) => ctx.out.progress(total ? done / total : 0, `${done}/${total} · ${label}`),
   });
   insertEvalReport(ctx.db, report); // the Evaluate view lists CLI runs too
   if (flags.out) fs.writeFileSync(flags.out, `${JSON.stringify(report, null, 2)}\n`);
 
-  if (!previous) {
+  if (!previous || ctx.signal.aborted) {
     ctx.out.result(report, () => evalTable(report));
-    return 0;
+    // Ctrl-C with whole configurations done: they are printed and saved, and the exit says it was cut short.
+    return ctx.signal.aborted ? 130 : 0;
   }
   const diff = diffReports(previous, report);
   ctx.out.result({ ...report, diff }, () => `${evalTable(report)}\n\n${describeDiff(diff, flags.rerun!)}`);

@@ -182,6 +182,30 @@ describe('evaluation jobs', () => {
     expect(events.some((e) => e.type === 'eval.progress')).toBe(false);
   });
 
+  it('cancelled after a configuration finished: the finished ones are stored, and the report says the rest did not run', async () => {
+    const collectionId = await importNotes();
+    ollama.faults.streamDelayMs = 30;
+    try {
+      const { jobId } = await value<{ jobId: string }>('startEval', { collectionId, questionSet: { kind: 'file', name: 'q.json', text: FOLDER_SET }, grid });
+      await until('eval.progress', jobId);
+      for (let i = 0; i < 400; i++) {
+        const p = events.filter((e): e is Extract<ApiEvent, { type: 'eval.progress' }> => e.type === 'eval.progress' && e.jobId === jobId).at(-1);
+        if (p && p.done >= 2) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await value('cancel', { jobId });
+      const done = await until('eval.done', jobId);
+      expect(done.error?.code).toBe('CANCELLED');
+      expect(done.reportId).not.toBeNull();
+      const report = await value<{ configs: unknown[]; warnings: string[] }>('getEvalReport', { id: done.reportId });
+      expect(report.configs.length).toBeGreaterThanOrEqual(1);
+      expect(report.configs.length).toBeLessThan(4);
+      expect(report.warnings).toEqual([`Cancelled after ${report.configs.length} of 4 configurations; the others did not run.`]);
+    } finally {
+      ollama.faults.streamDelayMs = 0;
+    }
+  });
+
   it('cancels: the job ends CANCELLED and stores no report', async () => {
     const collectionId = await importNotes();
     ollama.faults.streamDelayMs = 50;

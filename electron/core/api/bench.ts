@@ -77,12 +77,15 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
           version,
           workDir: evalDir,
           signal,
+          keepPartial: true,
           onProgress: (done, total, label) => {
             current = { jobId, startedAt: current?.startedAt ?? new Date().toISOString(), done, total, label };
             emit({ type: 'eval.progress', jobId, done, total, label });
           },
         });
-        emit({ type: 'eval.done', jobId, reportId: insertEvalReport(db, report), error: null });
+        const reportId = insertEvalReport(db, report);
+        // Cancelled after some configurations finished: those are kept, and the report says the rest did not run.
+        emit({ type: 'eval.done', jobId, reportId, error: signal.aborted ? { code: 'CANCELLED', message: 'Evaluation cancelled; the configurations that finished are kept.' } : null });
       } catch (e) {
         emit({ type: 'eval.done', jobId, reportId: null, error: signal.aborted ? { code: 'CANCELLED', message: 'Evaluation cancelled.' } : toErrorShape(e) });
       } finally {

@@ -29,6 +29,8 @@ export interface EvalOptions {
   workDir: string;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number, label: string) => void;
+  /** On cancellation, return the configurations already finished (with a warning) instead of throwing. */
+  keepPartial?: boolean;
 }
 
 /** How much of a retrieved chunk the report keeps for the side-by-side view. */
@@ -64,64 +66,74 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   const warnings: string[] = [];
   fs.mkdirSync(opts.workDir, { recursive: true });
 
-  for (const embedModel of grid.embedModels) {
-    for (const chunker of chunkers) {
-      const db = openDatabase(path.join(opts.workDir, indexFileName(docs, embedModel, chunker.spec)));
-      try {
-        opts.onProgress?.(done, total, `indexing with ${embedModel}, ${chunker.spec}`);
-        await importFolder(db, docs, { embedding: { gateway: opts.gateway, model: embedModel }, chunker: chunker.config, ...(opts.signal ? { signal: opts.signal } : {}) });
-        opts.signal?.throwIfAborted();
-        const hashes = db.prepare("SELECT sha256 FROM documents WHERE status = 'ready'").pluck().all() as string[];
-        const seen = { documents: hashes.length, fingerprint: corpusFingerprint(hashes) };
-        // Every index should hold the same documents; if not, configurations do not compare like for like.
-        if (corpus.fingerprint !== '' && seen.fingerprint !== corpus.fingerprint) {
-          warnings.push(
-            `The documents changed during the run: the index for ${embedModel}, ${chunker.spec} holds ${seen.documents} documents (${seen.fingerprint.slice(0, 12)}), an earlier one ${corpus.documents} (${corpus.fingerprint.slice(0, 12)}).`,
-          );
-        }
-        if (corpus.fingerprint === '') corpus = seen;
-        const clearCalibration = db.prepare('DELETE FROM calibration');
-        for (const chatModel of chatModels) {
-          for (const k of grid.ks) {
-            for (const mode of grid.modes) {
-              const outcomes: QuestionOutcome[] = [];
-              const runs: Array<Omit<EvalQuestionRun, 'score' | 'config'>> = [];
-              for (let repeat = 0; repeat < grid.repeats; repeat++) {
-                for (const q of questions) {
-                  opts.signal?.throwIfAborted();
-                  // Every question starts from the same, uncalibrated token estimate: otherwise what an
-                  // earlier answer taught the estimate would change how many sources later ones get,
-                  // and repeats and reruns would not send the same prompts.
-                  clearCalibration.run();
-                  const { outcome, run } = await runQuestion(db, opts.gateway, q, {
-                    chatModel,
-                    k,
-                    mode,
-                    repeat,
-                    numCtxCap: answerSettings.numCtxCap,
-                    ...(opts.signal ? { signal: opts.signal } : {}),
-                  });
-                  outcomes.push(outcome);
-                  runs.push(run);
-                  opts.onProgress?.(++done, total, `${chatModel ?? 'retrieval only'} · ${embedModel} · ${chunker.spec} · k=${k} · ${mode}`);
+  const runGrid = async () => {
+    for (const embedModel of grid.embedModels) {
+      for (const chunker of chunkers) {
+        const db = openDatabase(path.join(opts.workDir, indexFileName(docs, embedModel, chunker.spec)));
+        try {
+          opts.onProgress?.(done, total, `indexing with ${embedModel}, ${chunker.spec}`);
+          await importFolder(db, docs, { embedding: { gateway: opts.gateway, model: embedModel }, chunker: chunker.config, ...(opts.signal ? { signal: opts.signal } : {}) });
+          opts.signal?.throwIfAborted();
+          const hashes = db.prepare("SELECT sha256 FROM documents WHERE status = 'ready'").pluck().all() as string[];
+          const seen = { documents: hashes.length, fingerprint: corpusFingerprint(hashes) };
+          // Every index should hold the same documents; if not, configurations do not compare like for like.
+          if (corpus.fingerprint !== '' && seen.fingerprint !== corpus.fingerprint) {
+            warnings.push(
+              `The documents changed during the run: the index for ${embedModel}, ${chunker.spec} holds ${seen.documents} documents (${seen.fingerprint.slice(0, 12)}), an earlier one ${corpus.documents} (${corpus.fingerprint.slice(0, 12)}).`,
+            );
+          }
+          if (corpus.fingerprint === '') corpus = seen;
+          const clearCalibration = db.prepare('DELETE FROM calibration');
+          for (const chatModel of chatModels) {
+            for (const k of grid.ks) {
+              for (const mode of grid.modes) {
+                const outcomes: QuestionOutcome[] = [];
+                const runs: Array<Omit<EvalQuestionRun, 'score' | 'config'>> = [];
+                for (let repeat = 0; repeat < grid.repeats; repeat++) {
+                  for (const q of questions) {
+                    opts.signal?.throwIfAborted();
+                    // Every question starts from the same, uncalibrated token estimate: otherwise what an
+                    // earlier answer taught the estimate would change how many sources later ones get,
+                    // and repeats and reruns would not send the same prompts.
+                    clearCalibration.run();
+                    const { outcome, run } = await runQuestion(db, opts.gateway, q, {
+                      chatModel,
+                      k,
+                      mode,
+                      repeat,
+                      numCtxCap: answerSettings.numCtxCap,
+                      ...(opts.signal ? { signal: opts.signal } : {}),
+                    });
+                    outcomes.push(outcome);
+                    runs.push(run);
+                    opts.onProgress?.(++done, total, `${chatModel ?? 'retrieval only'} · ${embedModel} · ${chunker.spec} · k=${k} · ${mode}`);
+                  }
                 }
+                const scores = scoreOutcomes(questions, outcomes);
+                const config = configs.length;
+                configs.push({ chatModel, embedModel, chunker: chunker.spec, k, mode, metrics: aggregate(scores), errors: runs.filter((r) => r.error).length });
+                scores.forEach((score, i) => perQuestion.push({ config, score, ...runs[i]! }));
               }
-              const scores = scoreOutcomes(questions, outcomes);
-              const config = configs.length;
-              configs.push({ chatModel, embedModel, chunker: chunker.spec, k, mode, metrics: aggregate(scores), errors: runs.filter((r) => r.error).length });
-              scores.forEach((score, i) => perQuestion.push({ config, score, ...runs[i]! }));
             }
           }
+        } finally {
+          db.close();
         }
-      } finally {
-        db.close();
       }
     }
+  };
+  try {
+    await runGrid();
+  } catch (e) {
+    // Cancelled with whole configurations done: keep them (the one under way is dropped), and say so.
+    if (!(opts.keepPartial && opts.signal?.aborted && configs.length > 0)) throw e;
+    const planned = grid.embedModels.length * chunkers.length * chatModels.length * grid.ks.length * grid.modes.length;
+    warnings.push(`Cancelled after ${configs.length} of ${planned} configurations; the others did not run.`);
   }
 
   const models: Record<string, string | null> = {};
   for (const model of [...grid.chatModels, ...grid.embedModels]) {
-    models[model] = await opts.gateway.modelInfo(model, opts.signal).then((m) => m.digest, () => null);
+    models[model] = await opts.gateway.modelInfo(model, AbortSignal.timeout(5000)).then((m) => m.digest, () => null);
   }
   return {
     corpus,

@@ -80,6 +80,18 @@ describe('runEval', () => {
     expect(report.run.questionSet.questions).toEqual(QUESTIONS);
   });
 
+  it('loads each chat model, with the window its answers ask for, before timing them', async () => {
+    const from = ollama.calls.entries.length;
+    await evalOver({ ...GRID, modes: ['lexical'], repeats: 1 });
+    const chats = ollama.calls.entries.slice(from).filter((c) => c.path === '/api/chat');
+    const body = (c: (typeof chats)[number]) => c.body as { messages: unknown[]; options?: { num_ctx?: number } };
+    expect(body(chats[0]!).messages).toEqual([]);
+    const answers = chats.slice(1).filter((c) => body(c).messages.length > 0);
+    expect(answers.length).toBeGreaterThan(0);
+    // The same num_ctx, so Ollama does not reload the model for the first question.
+    expect(answers.every((c) => body(c).options?.num_ctx === body(chats[0]!).options?.num_ctx)).toBe(true);
+  });
+
   it('without a chat model: retrieval metrics only, answer metrics not run (null)', async () => {
     const report = await evalOver({ ...GRID, chatModels: [], ks: [1], modes: ['hybrid'], repeats: 1 });
     const m = report.configs[0]!.metrics;

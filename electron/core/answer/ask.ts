@@ -40,6 +40,15 @@ export interface AskOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * The context window answers ask Ollama for: the model's trained length capped at `cap` (4096 when
+ * the model does not say), never more than it was trained for (the runner caps there and cuts).
+ */
+export function answerWindow(trained: number | null, cap: number, override?: number): number {
+  const wanted = override ?? Math.min(cap, trained ?? 4096);
+  return trained === null ? wanted : Math.min(wanted, trained);
+}
+
 export function configuredChatModel(db: Db): string {
   return getSetting(db, 'chat_model') ?? DEFAULT_CHAT_MODEL;
 }
@@ -102,10 +111,8 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
     }
     // Never more than the model was trained for: Ollama's runner caps there and cuts the rest.
     const cap = options.numCtxCap ?? (Number(getSetting(db, 'num_ctx_cap')) || ASK_DEFAULTS.numCtxCap);
-    const trained = chat?.contextLength ?? null;
-    const wanted = options.numCtx ?? Math.min(cap, trained ?? 4096);
     const chatOptions: ChatOptions = {
-      numCtx: trained === null ? wanted : Math.min(wanted, trained),
+      numCtx: answerWindow(chat?.contextLength ?? null, cap, options.numCtx),
       temperature: options.temperature ?? ASK_DEFAULTS.temperature,
       seed: options.seed ?? ASK_DEFAULTS.seed,
       numPredict: options.numPredict ?? ASK_DEFAULTS.numPredict,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { EvalConfigResult, EvalGrid, EvalQuestionRun, EvalReport, Question } from '../../../shared/eval';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import type { SearchMode } from '../../../shared/search';
-import { ASK_DEFAULTS, ask } from '../answer/ask';
+import { ASK_DEFAULTS, answerWindow, ask } from '../answer/ask';
 import { openDatabase, type Db } from '../db/open';
 import { formatChunkerSpec, parseChunkerSpec } from '../ingest/chunkers/index';
 import { importFolder } from '../ingest/pipeline';
@@ -85,6 +85,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
           if (corpus.fingerprint === '') corpus = seen;
           const clearCalibration = db.prepare('DELETE FROM calibration');
           for (const chatModel of chatModels) {
+            if (chatModel !== null) await warmUp(opts.gateway, chatModel, answerSettings.numCtxCap, opts.signal);
             for (const k of grid.ks) {
               for (const mode of grid.modes) {
                 const outcomes: QuestionOutcome[] = [];
@@ -247,6 +248,19 @@ async function runQuestion(
       error: answered ? null : (result.error ?? { code: 'INTERNAL', message: 'The question ended without an answer.' }),
     },
   };
+}
+
+/**
+ * Loads the chat model before its questions are timed, so the first answer's generate time is an
+ * answer, not a model load. A failure here is left for the questions to record, one by one.
+ */
+async function warmUp(gateway: OllamaGateway, model: string, numCtxCap: number, signal?: AbortSignal): Promise<void> {
+  try {
+    const info = await gateway.modelInfo(model, signal);
+    await gateway.load(model, answerWindow(info.contextLength, numCtxCap), signal);
+  } catch (e) {
+    if (signal?.aborted) throw e;
+  }
 }
 
 function modeNotHonoured(asked: SearchMode, used: SearchMode, fallback?: { reason: string; code: string }): { code: string; message: string } {

@@ -75,6 +75,15 @@ export class OllamaGateway {
     };
   }
 
+  /**
+   * Loads a chat model with the context window it will be asked for (Ollama loads on an empty
+   * chat, and reloads when num_ctx changes), so the load is not counted as answering time.
+   */
+  async load(model: string, numCtx: number, signal?: AbortSignal): Promise<void> {
+    const name = withTag(model);
+    await this.call({ signal, model: name }, (c) => c.chat({ model: name, messages: [], stream: false, options: { num_ctx: numCtx } }));
+  }
+
   async embed(model: string, input: string[], signal?: AbortSignal): Promise<number[][]> {
     const name = withTag(model);
     const res = await this.call({ signal, model: name }, (c) => c.embed({ model: name, input, truncate: true }));

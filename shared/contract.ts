@@ -297,6 +297,8 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('eval.progress'), jobId: z.string(), done: z.number(), total: z.number(), label: z.string() }),
   z.object({ type: z.literal('eval.done'), jobId: z.string(), reportId: z.number().nullable(), error: ErrorShape.nullable() }),
   z.object({ type: z.literal('library.changed') }),
+  /** Browser mode: this client missed more events than the server keeps; reload state (status, library). */
+  z.object({ type: z.literal('events.gap') }),
 ]);
 export type ApiEvent = z.infer<typeof EventSchema>;
 

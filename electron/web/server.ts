@@ -47,8 +47,8 @@
  *     field, so `EventSource.onmessage` receives them all), and a `: ping` comment every 15 s.
  *     Every connected client receives every event. A client that reconnects with the last id it
  *     saw (the `Last-Event-ID` header, which EventSource sends by itself, or `?lastEventId=`) first
- *     gets the events it missed, from the last 5,000 kept; if it missed more than that, a
- *     `: gap` comment says so and it should reload state with `status`/`library`.
+ *     gets the events it missed, from the last 5,000 kept; if it missed more than that, an
+ *     `events.gap` event says so and it should reload state with `status`/`library`.
  *
  * Everything else is static: GET/HEAD serve files from `staticDir` (`index.html` for `/` and for
  * unknown paths without an extension, so client-side routes work). Paths are decoded once and must
@@ -106,6 +106,8 @@ const SSE_RETRY_MS = 2000;
 const SSE_MAX_BACKLOG = 16 * 1024 * 1024;
 /** Events kept for clients that reconnect (an answer streams one event per token, so be generous). */
 const SSE_REPLAY_EVENTS = 5000;
+/** A message, not a comment, so EventSource delivers it; no id, so the client's last id stays. */
+const GAP_FRAME = `data: ${JSON.stringify({ type: 'events.gap' } satisfies ApiEvent)}\n\n`;
 
 export { CONTENT_SECURITY_POLICY };
 
@@ -332,10 +334,10 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
     const seen = Number(firstHeader(req.headers['last-event-id']) ?? query.get('lastEventId') ?? Number.NaN);
     if (Number.isInteger(seen) && seen >= 0 && seen < lastId) {
       const oldest = recent[0]?.id ?? lastId + 1;
-      if (seen + 1 < oldest) res.write(': gap\n\n');
+      if (seen + 1 < oldest) res.write(GAP_FRAME);
       for (const r of recent) if (r.id > seen) res.write(r.frame);
     } else if (Number.isInteger(seen) && seen > lastId) {
-      res.write(': gap\n\n'); // an id from before this server started
+      res.write(GAP_FRAME); // an id from before this server started
     }
     req.socket.setKeepAlive(true);
     req.socket.setNoDelay(true);

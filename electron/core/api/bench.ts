@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { ApiEvent } from '../../../shared/contract';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import { listCollections } from '../db/collections';
@@ -9,7 +10,7 @@ import { indexStorage, removeIndexes } from '../eval/index-files';
 import { loadQuestionSet, questionSetsFor, summarise } from '../eval/question-sets';
 import { parseQuestionSet } from '../eval/questions';
 import { diffReports } from '../eval/diff';
-import { runEval, type EvalOptions } from '../eval/run';
+import { canonicalGrid, configCount, runEval, type EvalOptions } from '../eval/run';
 import { parseChunkerSpec } from '../ingest/chunkers/index';
 import { factFromChunk, questionId } from '../eval/save-as-test';
 import type { OllamaGateway } from '../ollama/gateway';
@@ -60,6 +61,7 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
 
   // Two runs would import into the same evaluation indexes at once; one at a time.
   let evalRunning = false;
+  let runningDocs: string | null = null;
   let current: { jobId: string; startedAt: string; done: number; total: number; label: string } | null = null;
 
   const refuseWhileRunning = () => {
@@ -69,6 +71,8 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
   /** The evaluation job: progress as events, the report stored, and its id in eval.done. */
   const startRun = (what: Pick<EvalOptions, 'docs' | 'questions' | 'questionSetName' | 'grid' | 'numCtxCap'>): { jobId: string } => {
     evalRunning = true;
+    runningDocs = what.docs;
+    const planned = configCount(canonicalGrid(what.grid));
     const started = job(async (jobId, signal) => {
       try {
         const report = await runEval({
@@ -84,12 +88,14 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
           },
         });
         const reportId = insertEvalReport(db, report);
-        // Cancelled after some configurations finished: those are kept, and the report says the rest did not run.
-        emit({ type: 'eval.done', jobId, reportId, error: signal.aborted ? { code: 'CANCELLED', message: 'Evaluation cancelled; the configurations that finished are kept.' } : null });
+        // Cut short by a cancel: the configurations that finished are kept, and the report says the rest did not run.
+        const cut = report.configs.length < planned;
+        emit({ type: 'eval.done', jobId, reportId, error: cut ? { code: 'CANCELLED', message: 'Evaluation cancelled; the configurations that finished are kept.' } : null });
       } catch (e) {
         emit({ type: 'eval.done', jobId, reportId: null, error: signal.aborted ? { code: 'CANCELLED', message: 'Evaluation cancelled.' } : toErrorShape(e) });
       } finally {
         evalRunning = false;
+        runningDocs = null;
         current = null;
       }
     });
@@ -173,7 +179,11 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
 
     async clearEvalIndexes() {
       if (evalRunning) throw new QuireError('EVAL_ALREADY_RUNNING', 'An evaluation is using the indexes. Wait for it to finish, or cancel it, first.');
-      return removeIndexes(evalDir);
+      const { indexes, bytes, failed } = removeIndexes(evalDir);
+      if (failed.length > 0) {
+        throw new QuireError('WRITE_FAILED', `${failed.length} index file${failed.length === 1 ? '' : 's'} could not be removed (another program may have them open): ${failed.map((f) => path.basename(f)).join(', ')}`);
+      }
+      return { indexes, bytes };
     },
   };
 
@@ -181,7 +191,8 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
     handlers,
     running: () => current,
     forgetFolder: (root) => {
-      if (!evalRunning) removeIndexes(evalDir, root);
+      // Not the folder a run is using right now; any other folder's indexes can go at once.
+      if (runningDocs !== root) removeIndexes(evalDir, root);
     },
   };
 }

@@ -150,8 +150,8 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
       const c = listCollections(db).find((x) => x.id === collectionId);
       if (!c) throw new QuireError('COLLECTION_NOT_FOUND', 'That folder is no longer in the library.');
       const { documents } = forgetCollection(db, c);
-      bench.forgetFolder(c.root);
       emit({ type: 'library.changed' });
+      bench.forgetFolder(c.root);
       return { documents };
     },
 

@@ -16,6 +16,8 @@ export function indexFileName(docs: string, embedModel: string, chunkerSpec: str
 }
 
 const INDEX_FILE = /^index-[0-9a-f]{16}-[0-9a-f]{16}\.db(?:-wal|-shm|-journal)?$/;
+// Named before indexes carried their folder's key; still Quire's, still counted and cleared.
+const LEGACY_INDEX_FILE = /^index-[0-9a-f]{16}\.db(?:-wal|-shm|-journal)?$/;
 
 function indexFiles(dir: string, docs?: string): string[] {
   let names: string[];
@@ -25,7 +27,8 @@ function indexFiles(dir: string, docs?: string): string[] {
     return [];
   }
   const prefix = docs === undefined ? 'index-' : `index-${folderKey(docs)}-`;
-  return names.filter((n) => INDEX_FILE.test(n) && n.startsWith(prefix)).map((n) => path.join(dir, n));
+  const ours = (n: string) => (INDEX_FILE.test(n) && n.startsWith(prefix)) || (docs === undefined && LEGACY_INDEX_FILE.test(n));
+  return names.filter(ours).map((n) => path.join(dir, n));
 }
 
 export interface IndexStorage {
@@ -47,9 +50,21 @@ export function indexStorage(dir: string, docs?: string): IndexStorage {
   return { indexes: files.filter((f) => f.endsWith('.db')).length, bytes };
 }
 
-/** Removes the indexes built for `docs`, or all of them. They are caches: the next run rebuilds what it needs. */
-export function removeIndexes(dir: string, docs?: string): IndexStorage {
+/**
+ * Removes the indexes built for `docs`, or all of them, and says how many went. They are caches:
+ * the next run rebuilds what it needs. Never throws: a file that cannot be removed (in use on
+ * Windows, permissions) is left and counted in `failed`, and must not stop what called this.
+ */
+export function removeIndexes(dir: string, docs?: string): IndexStorage & { failed: string[] } {
   const before = indexStorage(dir, docs);
-  for (const f of indexFiles(dir, docs)) fs.rmSync(f, { force: true });
-  return before;
+  const failed: string[] = [];
+  for (const f of indexFiles(dir, docs)) {
+    try {
+      fs.rmSync(f, { force: true });
+    } catch {
+      failed.push(f);
+    }
+  }
+  const failedIndexes = failed.filter((f) => f.endsWith('.db')).length;
+  return { indexes: before.indexes - failedIndexes, bytes: before.bytes, failed };
 }

@@ -128,7 +128,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   } catch (e) {
     // Cancelled with whole configurations done: keep them (the one under way is dropped), and say so.
     if (!(opts.keepPartial && opts.signal?.aborted && configs.length > 0)) throw e;
-    const planned = grid.embedModels.length * chunkers.length * chatModels.length * grid.ks.length * grid.modes.length;
+    const planned = configCount(grid);
     warnings.push(`Cancelled after ${configs.length} of ${planned} configurations; the others did not run.`);
   }
 
@@ -268,6 +268,11 @@ function modeNotHonoured(asked: SearchMode, used: SearchMode, fallback?: { reaso
     code: fallback?.code ?? 'NO_EMBEDDINGS',
     message: `Asked for ${asked} search but only ${used} could run${fallback ? `: ${fallback.reason}` : ''}. Check the embedding model is installed and the index was embedded.`,
   };
+}
+
+/** How many configurations a grid is (repeats are not configurations). */
+export function configCount(grid: EvalGrid): number {
+  return Math.max(1, grid.chatModels.length) * grid.embedModels.length * grid.chunkers.length * grid.ks.length * grid.modes.length;
 }
 
 /** Each axis once, in first-given order, with chunker specs in canonical form: equal settings are one configuration. */

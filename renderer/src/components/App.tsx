@@ -31,7 +31,8 @@ export function App() {
       );
     void check();
     return jobs.onEvent((e) => {
-      if (e.type === 'library.changed') void check();
+      // After missed events (browser mode), the library may have changed without a word.
+      if (e.type === 'library.changed' || e.type === 'events.gap') void check();
     });
   }, [client, jobs]);
 

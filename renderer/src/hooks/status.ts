@@ -5,7 +5,7 @@ import { useClient, useJobs } from './client';
 
 export type Status = Output<'status'>;
 
-const AFTER_JOBS = new Set(['import.done', 'embed.done', 'pull.done', 'library.changed']);
+const AFTER_JOBS = new Set(['import.done', 'embed.done', 'pull.done', 'library.changed', 'events.gap']);
 
 /** `status` every `intervalMs`, and again whenever a job finishes or the library changes. */
 export function useStatus(intervalMs = 5000): { status: Status | null; error: DescribedError | null } {

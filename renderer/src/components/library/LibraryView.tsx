@@ -30,7 +30,7 @@ export function LibraryView() {
   useEffect(() => {
     load();
     return jobs.onEvent((e) => {
-      if (e.type === 'library.changed') load();
+      if (e.type === 'library.changed' || e.type === 'events.gap') load();
     });
   }, [jobs, load]);
 

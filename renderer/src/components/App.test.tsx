@@ -79,6 +79,18 @@ describe('App', () => {
     await waitFor(() => expect(bar.textContent).toContain('Ollama not running — keyword search only. Start it with ollama serve.'));
   });
 
+  it('after missed events (events.gap) the status and the library are read again', async () => {
+    let up = true;
+    const h = renderWithFake(<App />, { library: () => ({ collections: [collection] }), status: () => status(up), search: () => ({}) });
+    const bar = await screen.findByTestId('status-bar');
+    await waitFor(() => expect(bar.textContent).toContain('Ollama connected'));
+    const libraryCalls = h.transport.calls.filter((c) => c.method === 'library').length;
+    up = false;
+    act(() => h.emit({ type: 'events.gap' }));
+    await waitFor(() => expect(bar.textContent).toContain('Ollama not running'));
+    expect(h.transport.calls.filter((c) => c.method === 'library').length).toBeGreaterThan(libraryCalls);
+  });
+
   it('search box shows the mode used and why it fell back', async () => {
     renderWithFake(<App />, {
       library: () => ({ collections: [collection] }),

@@ -209,6 +209,16 @@ describe('quire CLI', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/INVALID_QUESTION_SET.*1 problem:\n  - entry 1 \(id "x"\): "question" must be a non-empty string/s);
 
+    // An evaluation held by another live process (here: this test runner) keeps a second one out.
+    fs.writeFileSync(path.join(evalDir, 'run.lock'), JSON.stringify({ pid: process.pid, docs: notes.root, startedAt: new Date().toISOString() }));
+    try {
+      const blocked = await quire(['eval', questions, '--docs', notes.root, '--modes', 'lexical']);
+      expect(blocked.code).toBe(1);
+      expect(blocked.stderr).toMatch(/EVAL_ALREADY_RUNNING.*process \d+, over /);
+    } finally {
+      fs.rmSync(path.join(evalDir, 'run.lock'), { force: true });
+    }
+
     const noDocs = await quire(['eval', questions]);
     expect(noDocs.code).toBe(2);
     expect(noDocs.stderr).toMatch(/needs --docs/);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { QuireError } from '../../../shared/errors';
 import { findCollectionByRoot, forgetCollection, listCollections } from '../../core/db/collections';
 import { removeIndexes } from '../../core/eval/index-files';
+import { lockHolder } from '../../core/eval/run-lock';
 import { evalIndexDir } from '../../core/paths';
 import type { CliContext } from '../context';
 
@@ -13,7 +14,11 @@ export async function forgetCommand(ctx: CliContext, folder: string): Promise<nu
   const root = fs.existsSync(resolved) ? fs.realpathSync(resolved) : resolved;
   const collection = findCollectionByRoot(ctx.db, root) ?? findCollectionByRoot(ctx.db, resolved);
   // Indexes the bench built for this folder go too, imported or not ("quire eval --docs" needs no import).
-  const evalIndexes = removeIndexes(evalIndexDir(ctx.dbPath), root).indexes + (root !== resolved ? removeIndexes(evalIndexDir(ctx.dbPath), resolved).indexes : 0);
+  const evalDir = evalIndexDir(ctx.dbPath);
+  // Not while an evaluation (here or in the app) is using this folder's indexes.
+  const inUse = (folder: string) => lockHolder(evalDir)?.docs === folder;
+  const removeFor = (folder: string) => (inUse(folder) ? 0 : removeIndexes(evalDir, folder).indexes);
+  const evalIndexes = removeFor(root) + (root !== resolved ? removeFor(resolved) : 0);
   if (!collection && evalIndexes > 0) {
     ctx.out.result({ root, documents: 0, evalIndexes }, () => `${folder} was never imported; removed ${evalIndexes} evaluation index${evalIndexes === 1 ? '' : 'es'} built for it.`);
     return 0;

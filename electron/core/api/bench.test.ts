@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../../../shared/contract';
@@ -179,6 +180,16 @@ describe('evaluation jobs', () => {
     expect(await call('startEval', { collectionId, questionSet: file, grid: { ...grid, chunkers: ['sideways:3'] } })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
     expect(await call('startEval', { collectionId: 'nope', questionSet: file, grid })).toMatchObject({ ok: false, error: { code: 'COLLECTION_NOT_FOUND' } });
     expect(await call('startEval', { collectionId, questionSet: file, grid: { ...grid, ks: [] } })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+    // Another process (a `quire eval` over the same database) holds the indexes.
+    const lockFile = path.join(path.dirname(dbFile.file), 'eval', 'run.lock');
+    fs.mkdirSync(path.dirname(lockFile), { recursive: true });
+    fs.writeFileSync(lockFile, JSON.stringify({ pid: process.ppid, docs: '/elsewhere', startedAt: '' }));
+    try {
+      expect(await call('startEval', { collectionId, questionSet: file, grid })).toMatchObject({ ok: false, error: { code: 'EVAL_ALREADY_RUNNING', message: expect.stringContaining('/elsewhere') } });
+      expect(await call('clearEvalIndexes', {})).toMatchObject({ ok: false, error: { code: 'EVAL_ALREADY_RUNNING' } });
+    } finally {
+      fs.rmSync(lockFile, { force: true });
+    }
     expect(events.some((e) => e.type === 'eval.progress')).toBe(false);
   });
 

@@ -8,6 +8,7 @@ import { deleteEvalReport, getEvalReport, insertEvalReport, listEvalReports } fr
 import { deleteSavedQuestion, insertSavedQuestion, listSavedQuestions, savedQuestionIds } from '../db/saved-questions';
 import { indexStorage, removeIndexes } from '../eval/index-files';
 import { loadQuestionSet, questionSetsFor, summarise } from '../eval/question-sets';
+import { lockHolder } from '../eval/run-lock';
 import { parseQuestionSet } from '../eval/questions';
 import { diffReports } from '../eval/diff';
 import { canonicalGrid, configCount, runEval, type EvalOptions } from '../eval/run';
@@ -66,6 +67,8 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
 
   const refuseWhileRunning = () => {
     if (evalRunning) throw new QuireError('EVAL_ALREADY_RUNNING', 'An evaluation is already running. Wait for it to finish, or cancel it, first.');
+    const other = lockHolder(evalDir); // e.g. a `quire eval` over the same database
+    if (other) throw new QuireError('EVAL_ALREADY_RUNNING', `Another evaluation (process ${other.pid}, over ${other.docs}) is running. Wait for it to finish, or stop it, first.`);
   };
 
   /** The evaluation job: progress as events, the report stored, and its id in eval.done. */
@@ -178,7 +181,7 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
     },
 
     async clearEvalIndexes() {
-      if (evalRunning) throw new QuireError('EVAL_ALREADY_RUNNING', 'An evaluation is using the indexes. Wait for it to finish, or cancel it, first.');
+      if (evalRunning || lockHolder(evalDir)) throw new QuireError('EVAL_ALREADY_RUNNING', 'An evaluation is using the indexes. Wait for it to finish, or cancel it, first.');
       const { indexes, bytes, failed } = removeIndexes(evalDir);
       if (failed.length > 0) {
         throw new QuireError('WRITE_FAILED', `${failed.length} index file${failed.length === 1 ? '' : 's'} could not be removed (another program may have them open): ${failed.map((f) => path.basename(f)).join(', ')}`);
@@ -192,7 +195,7 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
     running: () => current,
     forgetFolder: (root) => {
       // Not the folder a run is using right now; any other folder's indexes can go at once.
-      if (runningDocs !== root) removeIndexes(evalDir, root);
+      if (runningDocs !== root && lockHolder(evalDir)?.docs !== root) removeIndexes(evalDir, root);
     },
   };
 }

@@ -11,6 +11,7 @@ import type { OllamaGateway } from '../ollama/gateway';
 import { search } from '../retrieve/search';
 import { corpusFingerprint } from './fingerprint';
 import { indexFileName } from './index-files';
+import { acquireRunLock } from './run-lock';
 import { aggregate, containsFact, scoreOutcomes, type QuestionOutcome } from './metrics';
 import { questionSetDigest } from './questions';
 
@@ -65,6 +66,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   let corpus = { documents: 0, fingerprint: '' };
   const warnings: string[] = [];
   fs.mkdirSync(opts.workDir, { recursive: true });
+  const lock = acquireRunLock(opts.workDir, docs);
 
   const runGrid = async () => {
     for (const embedModel of grid.embedModels) {
@@ -130,6 +132,8 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
     if (!(opts.keepPartial && opts.signal?.aborted && configs.length > 0)) throw e;
     const planned = configCount(grid);
     warnings.push(`Cancelled after ${configs.length} of ${planned} configurations; the others did not run.`);
+  } finally {
+    lock.release();
   }
 
   const models: Record<string, string | null> = {};

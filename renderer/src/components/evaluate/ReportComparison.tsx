@@ -1,10 +1,11 @@
 import { useEffect, useId, useState } from 'react';
-import type { EvalReportSummary, MetricChange, QuestionChange, ReportDiff } from '../../../../shared/eval';
+import type { EvalReportSummary, ReportDiff } from '../../../../shared/eval';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../hooks/client';
 import { plural } from '../../lib/eval-grid';
-import { formatMetric, metricColumn, shortHash, shortModel, type MetricKey } from '../../lib/eval-metrics';
+import { shortHash, shortModel } from '../../lib/eval-metrics';
 import { ErrorNote } from '../common/ErrorNote';
+import { MetricChanges, QuestionChanges } from './ComparisonTables';
 
 interface ReportComparisonProps {
   /** The report on screen: the "after" side. */
@@ -15,28 +16,6 @@ interface ReportComparisonProps {
   refreshKey: number;
 }
 
-/** The diff's metric names, as the results table calls them. */
-const METRIC_KEYS: Record<string, MetricKey> = {
-  'promptTokens.estimated': 'promptEstimated',
-  'promptTokens.reported': 'promptReported',
-};
-
-function metricOf(name: string) {
-  try {
-    return metricColumn((METRIC_KEYS[name] ?? name) as MetricKey);
-  } catch {
-    return null;
-  }
-}
-
-const WHAT_WORDS: Record<QuestionChange['what'], string> = {
-  retrieved: 'passages retrieved',
-  answer: 'answer',
-  refused: 'refused',
-  citations: 'citation checks',
-  error: 'error',
-};
-
 /** A report's time to the second: two runs of the same grid are often minutes, or seconds, apart. */
 function when(iso: string): string {
   const d = new Date(iso);
@@ -44,44 +23,9 @@ function when(iso: string): string {
   return d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }
 
-/** Rows shown before "Show all". */
-const FIRST_ROWS = 40;
-/** Characters of a changed text shown before it is cut (the whole text opens under it). */
-const SHORT_TEXT = 90;
-
 /** Differences that count against reproducing (versions and timings are reasons and noise, not failures). */
 export function differenceCount(d: ReportDiff): number {
   return (d.corpus ? 1 : 0) + (d.questionSet ? 1 : 0) + d.configsOnlyBefore.length + d.configsOnlyAfter.length + d.metrics.length + d.questions.length;
-}
-
-function ChangedText({ text }: { text: string }) {
-  const shown = text === '' ? '(nothing)' : text;
-  if (shown.length <= SHORT_TEXT) return <span className="eval-compare__text">{shown}</span>;
-  return (
-    <details className="eval-compare__long" title={shown}>
-      <summary>{shown.slice(0, SHORT_TEXT).trimEnd()}…</summary>
-      <p className="eval-compare__text">{shown}</p>
-    </details>
-  );
-}
-
-function MetricRows({ changes }: { changes: MetricChange[] }) {
-  return (
-    <>
-      {changes.map((m, i) => {
-        const col = metricOf(m.metric);
-        const fmt = (v: number | null) => (col ? formatMetric(col.kind, v) : v === null ? '—' : String(v));
-        return (
-          <tr key={i}>
-            <td className="mono small eval-compare__config">{m.config}</td>
-            <td title={col?.title}>{col?.label ?? m.metric}</td>
-            <td className="eval-compare__num">{fmt(m.before)}</td>
-            <td className="eval-compare__num">{fmt(m.after)}</td>
-          </tr>
-        );
-      })}
-    </>
-  );
 }
 
 /** "Compare with…": what changed from another stored report to this one, from `compareEvalReports`. */
@@ -92,8 +36,6 @@ export function ReportComparison({ reportId, initialBefore, refreshKey }: Report
   const [before, setBefore] = useState<number | null>(initialBefore);
   const [diff, setDiff] = useState<ReportDiff | null>(null);
   const [error, setError] = useState<DescribedError | null>(null);
-  const [allMetrics, setAllMetrics] = useState(false);
-  const [allQuestions, setAllQuestions] = useState(false);
 
   useEffect(() => {
     let live = true;
@@ -109,8 +51,6 @@ export function ReportComparison({ reportId, initialBefore, refreshKey }: Report
   useEffect(() => {
     setDiff(null);
     setError(null);
-    setAllMetrics(false);
-    setAllQuestions(false);
     if (before === null) return;
     let live = true;
     client.compareEvalReports({ before, after: reportId }).then(
@@ -124,8 +64,6 @@ export function ReportComparison({ reportId, initialBefore, refreshKey }: Report
 
   const chosen = reports?.find((r) => r.id === before) ?? null;
   const n = diff ? differenceCount(diff) : 0;
-  const metrics = diff ? (allMetrics ? diff.metrics : diff.metrics.slice(0, FIRST_ROWS)) : [];
-  const questions = diff ? (allQuestions ? diff.questions : diff.questions.slice(0, FIRST_ROWS)) : [];
 
   return (
     <section className="card eval-compare" data-testid="eval-compare" aria-labelledby="eval-compare-title">
@@ -218,73 +156,8 @@ export function ReportComparison({ reportId, initialBefore, refreshKey }: Report
             </div>
           )}
 
-          {diff.metrics.length > 0 && (
-            <>
-              <h4 className="eval-compare__sub">Scores that changed ({diff.metrics.length})</h4>
-              <div className="eval-compare__table-wrap">
-                <table className="eval-compare__table" data-testid="eval-compare-metrics">
-                  <thead>
-                    <tr>
-                      <th scope="col">Configuration</th>
-                      <th scope="col">Metric</th>
-                      <th scope="col">Before</th>
-                      <th scope="col">Now</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    <MetricRows changes={metrics} />
-                  </tbody>
-                </table>
-              </div>
-              {diff.metrics.length > FIRST_ROWS && (
-                <button type="button" className="button button--quiet small" onClick={() => setAllMetrics((a) => !a)}>
-                  {allMetrics ? 'Show fewer' : `Show all ${diff.metrics.length}`}
-                </button>
-              )}
-            </>
-          )}
-
-          {diff.questions.length > 0 && (
-            <>
-              <h4 className="eval-compare__sub">Question runs that changed ({diff.questions.length})</h4>
-              <div className="eval-compare__table-wrap">
-                <table className="eval-compare__table" data-testid="eval-compare-questions">
-                  <thead>
-                    <tr>
-                      <th scope="col">Configuration</th>
-                      <th scope="col">Question</th>
-                      <th scope="col">What</th>
-                      <th scope="col">Before</th>
-                      <th scope="col">Now</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {questions.map((q, i) => (
-                      <tr key={i}>
-                        <td className="mono small eval-compare__config">{q.config}</td>
-                        <td className="mono small">
-                          {q.questionId}
-                          {q.repeat > 0 && <span className="muted"> · repeat {q.repeat + 1}</span>}
-                        </td>
-                        <td>{WHAT_WORDS[q.what]}</td>
-                        <td className="small">
-                          <ChangedText text={q.before} />
-                        </td>
-                        <td className="small">
-                          <ChangedText text={q.after} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              {diff.questions.length > FIRST_ROWS && (
-                <button type="button" className="button button--quiet small" onClick={() => setAllQuestions((a) => !a)}>
-                  {allQuestions ? 'Show fewer' : `Show all ${diff.questions.length}`}
-                </button>
-              )}
-            </>
-          )}
+          <MetricChanges key={`m${before}`} changes={diff.metrics} />
+          <QuestionChanges key={`q${before}`} changes={diff.questions} />
 
           <p className="muted small eval-compare__timing" data-testid="eval-compare-timing">
             {diff.timing.length === 0 ? 'No timing figure moved' : `${plural(diff.timing.length, 'timing figure')} moved`} (timings never repeat exactly).

@@ -68,6 +68,7 @@ import { dispatch } from '../core/api/dispatch';
 import { createService } from '../core/api/service';
 import type { Db } from '../core/db/open';
 import { evalIndexDir } from '../core/paths';
+import { packageVersion } from '../core/version';
 import { CONTENT_SECURITY_POLICY, contentTypeFor } from '../../shared/renderer-serving';
 
 export interface BrowserModeOptions {
@@ -533,12 +534,4 @@ function isJsonContentType(value: string): boolean {
     if (k === 'charset' && v?.replace(/"/g, '') !== 'utf-8') return false;
   }
   return true;
-}
-
-function packageVersion(): string {
-  try {
-    return (JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
 }

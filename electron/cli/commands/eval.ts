@@ -10,6 +10,7 @@ import { runEval } from '../../core/eval/run';
 import { evalTable } from './eval-table';
 import { parseChunkerSpec } from '../../core/ingest/chunkers/index';
 import { evalIndexDir } from '../../core/paths';
+import { packageVersion } from '../../core/version';
 import type { CliContext } from '../context';
 
 export interface EvalFlags {
@@ -64,10 +65,6 @@ function readReport(file: string): EvalReport {
   return parsed.data;
 }
 
-function quireVersion(): string {
-  return (JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-}
-
 /**
  * `quire eval questions.json --docs DIR [...]`: the grid, run through the app's own search and
  * ask. `quire eval --rerun report.json` repeats a saved run and shows what changed; it exits
@@ -111,7 +108,7 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
     questionSetName: name,
     grid,
     gateway: ctx.gateway,
-    version: quireVersion(),
+    version: packageVersion(),
     ...(previous ? { numCtxCap: previous.run.answerSettings.numCtxCap } : {}),
     workDir: evalIndexDir(ctx.dbPath),
     signal: ctx.signal,

@@ -1,6 +1,7 @@
 import { QuireError } from '../../../shared/errors';
 import { SEARCH_MODES, type SearchMode, type SearchResponse } from '../../../shared/search';
 import { search } from '../../core/retrieve/search';
+import { collapseWhitespace } from '../../core/answer/text-features';
 import { numberFlag } from '../args';
 import type { CliContext } from '../context';
 
@@ -43,7 +44,7 @@ function human(res: SearchResponse): string {
     const ranks = [r.lexicalRank !== null ? `keyword #${r.lexicalRank}` : null, r.denseRank !== null ? `vector #${r.denseRank}` : null].filter(Boolean).join(', ');
     out.push(`${i + 1}. ${r.path}:${r.lines[0]}-${r.lines[1]}  [${r.chunkId}]  score ${r.score.toFixed(4)} (${ranks})`);
     out.push(`   ${r.heading}`);
-    const snippet = r.text.replace(/\s+/g, ' ').trim();
+    const snippet = collapseWhitespace(r.text);
     out.push(`   ${snippet.length > 240 ? `${snippet.slice(0, 240)}…` : snippet}`);
     out.push('');
   });

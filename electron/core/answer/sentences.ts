@@ -19,6 +19,7 @@
  *     has its own marker, the author cited per sentence and uncited sentences stay uncited.
  */
 import { codeRanges, fencedRanges, findMarkers, inRanges, removeMarkers, type CitationMarker } from './citation-markers';
+import { collapseWhitespace } from './text-features';
 
 export interface AttributedSentence {
   /** Sentence text without markers, list/heading prefixes, or surplus whitespace. */
@@ -189,7 +190,7 @@ export function attributeSentences(answer: string): AttributedSentence[] {
   const sentences = blocks.flatMap((b) => b.sentences).map((s) => {
     const inside = markersIn(markers, s.start, s.end);
     const raw = removeMarkers(text.slice(s.start, s.end), inside.map((m) => ({ ...m, start: m.start - s.start, end: m.end - s.start })));
-    return { text: raw.replace(/\s+/g, ' ').trim(), ids: unique(s.ids) };
+    return { text: collapseWhitespace(raw), ids: unique(s.ids) };
   });
   // An answer of nothing but markers: keep the ids (they may be forged) on one empty sentence.
   return pending.length > 0 ? [{ text: '', ids: unique(pending) }, ...sentences] : sentences;

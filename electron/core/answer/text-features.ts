@@ -27,6 +27,11 @@ export interface Evidence {
   stems: Set<string>;
 }
 
+/** Collapses every whitespace run (line breaks included) to one space, trimmed. */
+export function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
 // Format characters that can hide inside a word; invisible, so they never matter for comparison.
 const HIDDEN = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ApiEvent } from '../../../shared/contract';
 import { QuireError, toErrorShape } from '../../../shared/errors';
-import { listCollections } from '../db/collections';
+import { getCollection } from '../db/collections';
 import type { Db } from '../db/open';
 import { deleteEvalReport, getEvalReport, insertEvalReport, listEvalReports } from '../db/eval-reports';
 import { deleteSavedQuestion, insertSavedQuestion, listSavedQuestions, savedQuestionIds } from '../db/saved-questions';
@@ -11,7 +11,7 @@ import { loadQuestionSet, questionSetsFor, summarise } from '../eval/question-se
 import { lockHolder } from '../eval/run-lock';
 import { parseQuestionSet } from '../eval/questions';
 import { diffReports } from '../eval/diff';
-import { canonicalGrid, configCount, runEval, type EvalOptions } from '../eval/run';
+import { configCount, runEval, type EvalOptions } from '../eval/run';
 import { parseChunkerSpec } from '../ingest/chunkers/index';
 import { factFromChunk, questionId } from '../eval/save-as-test';
 import type { OllamaGateway } from '../ollama/gateway';
@@ -54,28 +54,22 @@ export interface Bench {
 }
 
 export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDir }: BenchDeps): Bench {
-  const rootOf = (collectionId: string): string => {
-    const c = listCollections(db).find((x) => x.id === collectionId);
-    if (!c) throw new QuireError('COLLECTION_NOT_FOUND', 'That folder is no longer in the library.');
-    return c.root;
-  };
+  const rootOf = (collectionId: string): string => getCollection(db, collectionId).root;
 
-  // Two runs would import into the same evaluation indexes at once; one at a time.
-  let evalRunning = false;
+  // Two runs would import into the same evaluation indexes at once; one at a time. The folder of
+  // the run under way, null when none is.
   let runningDocs: string | null = null;
   let current: { jobId: string; startedAt: string; done: number; total: number; label: string } | null = null;
 
   const refuseWhileRunning = () => {
-    if (evalRunning) throw new QuireError('EVAL_ALREADY_RUNNING', 'An evaluation is already running. Wait for it to finish, or cancel it, first.');
+    if (runningDocs !== null) throw new QuireError('EVAL_ALREADY_RUNNING', 'An evaluation is already running. Wait for it to finish, or cancel it, first.');
     const other = lockHolder(evalDir); // e.g. a `quire eval` over the same database
     if (other) throw new QuireError('EVAL_ALREADY_RUNNING', `Another evaluation (process ${other.pid}, over ${other.docs}) is running. Wait for it to finish, or stop it, first.`);
   };
 
   /** The evaluation job: progress as events, the report stored, and its id in eval.done. */
   const startRun = (what: Pick<EvalOptions, 'docs' | 'questions' | 'questionSetName' | 'grid' | 'numCtxCap'>): { jobId: string } => {
-    evalRunning = true;
     runningDocs = what.docs;
-    const planned = configCount(canonicalGrid(what.grid));
     const started = job(async (jobId, signal) => {
       try {
         const report = await runEval({
@@ -92,12 +86,11 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
         });
         const reportId = insertEvalReport(db, report);
         // Cut short by a cancel: the configurations that finished are kept, and the report says the rest did not run.
-        const cut = report.configs.length < planned;
+        const cut = report.configs.length < configCount(report.run.grid); // the report's grid is already canonical
         emit({ type: 'eval.done', jobId, reportId, error: cut ? { code: 'CANCELLED', message: 'Evaluation cancelled; the configurations that finished are kept.' } : null });
       } catch (e) {
         emit({ type: 'eval.done', jobId, reportId: null, error: signal.aborted ? { code: 'CANCELLED', message: 'Evaluation cancelled.' } : toErrorShape(e) });
       } finally {
-        evalRunning = false;
         runningDocs = null;
         current = null;
       }
@@ -181,7 +174,7 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
     },
 
     async clearEvalIndexes() {
-      if (evalRunning || lockHolder(evalDir)) throw new QuireError('EVAL_ALREADY_RUNNING', 'An evaluation is using the indexes. Wait for it to finish, or cancel it, first.');
+      if (runningDocs !== null || lockHolder(evalDir)) throw new QuireError('EVAL_ALREADY_RUNNING', 'An evaluation is using the indexes. Wait for it to finish, or cancel it, first.');
       const { indexes, bytes, failed } = removeIndexes(evalDir);
       if (failed.length > 0) {
         throw new QuireError('WRITE_FAILED', `${failed.length} index file${failed.length === 1 ? '' : 's'} could not be removed (another program may have them open): ${failed.map((f) => path.basename(f)).join(', ')}`);

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { Ollama } from 'ollama';
 import type { ApiEvent, Output } from '../../../shared/contract';
 import { QuireError, toErrorShape } from '../../../shared/errors';
-import { ask, DEFAULT_CHAT_MODEL } from '../answer/ask';
-import { forgetCollection, listCollections } from '../db/collections';
+import { ask, ASK_DEFAULTS, configuredChatModel } from '../answer/ask';
+import { forgetCollection, getCollection, listCollections } from '../db/collections';
 import { indexStatus } from '../db/health';
 import type { Db } from '../db/open';
 import { getSetting, setSetting } from '../db/settings';
@@ -59,11 +59,11 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
 
   const settings = (): Settings => ({
     ollamaHost: getSetting(db, SETTING_KEYS.ollamaHost) ?? resolveOllamaHost(),
-    chatModel: getSetting(db, SETTING_KEYS.chatModel) ?? DEFAULT_CHAT_MODEL,
+    chatModel: configuredChatModel(db),
     embedModel: getSetting(db, SETTING_KEYS.embedModel) ?? DEFAULT_EMBED_MODEL,
-    k: Number(getSetting(db, SETTING_KEYS.k) ?? 6),
+    k: Number(getSetting(db, SETTING_KEYS.k) ?? ASK_DEFAULTS.maxK),
     chunkTokens: Number(getSetting(db, SETTING_KEYS.chunkTokens) ?? 256),
-    numCtx: Number(getSetting(db, SETTING_KEYS.numCtx) ?? 8192),
+    numCtx: Number(getSetting(db, SETTING_KEYS.numCtx) ?? ASK_DEFAULTS.numCtxCap),
   });
   const gateway = () => new OllamaGateway({ host: settings().ollamaHost });
 
@@ -131,9 +131,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     },
 
     async resync({ collectionId }) {
-      const c = listCollections(db).find((x) => x.id === collectionId);
-      if (!c) throw new QuireError('COLLECTION_NOT_FOUND', 'That folder is no longer in the library.');
-      return startImport(c.root);
+      return startImport(getCollection(db, collectionId).root);
     },
 
     async cancel({ jobId }) {
@@ -147,8 +145,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     },
 
     async removeCollection({ collectionId }) {
-      const c = listCollections(db).find((x) => x.id === collectionId);
-      if (!c) throw new QuireError('COLLECTION_NOT_FOUND', 'That folder is no longer in the library.');
+      const c = getCollection(db, collectionId);
       const { documents } = forgetCollection(db, c);
       emit({ type: 'library.changed' });
       bench.forgetFolder(c.root);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { QuireError } from '../../../shared/errors';
 import { appendEvent } from './events';
 import type { Db } from './open';
 import { deleteDocument } from './documents';
@@ -28,6 +29,13 @@ export function ensureCollection(db: Db, root: string): CollectionRow {
 export function findCollectionByRoot(db: Db, root: string): CollectionRow | null {
   const r = db.prepare('SELECT id, root, created_at FROM collections WHERE root = ?').get(root) as RawRow | undefined;
   return r ? { id: r.id, root: r.root, createdAt: r.created_at } : null;
+}
+
+/** The collection with this id; COLLECTION_NOT_FOUND when it has left the library. */
+export function getCollection(db: Db, id: string): CollectionRow {
+  const r = db.prepare('SELECT id, root, created_at FROM collections WHERE id = ?').get(id) as RawRow | undefined;
+  if (!r) throw new QuireError('COLLECTION_NOT_FOUND', 'That folder is no longer in the library.');
+  return { id: r.id, root: r.root, createdAt: r.created_at };
 }
 
 export function listCollections(db: Db): CollectionRow[] {

@@ -118,16 +118,19 @@ export function writeDocumentVectors(db: Db, documentId: string, model: Embeddin
  * Documents whose text is indexed but which lack vectors from this model (by row id; -1 or an
  * unknown id means every such document), in the order they are embedded.
  */
-export function documentsMissingVectors(db: Db, modelId: number, collectionId?: string): string[] {
-  return stmt(
-    db,
-    `SELECT d.id FROM documents d
+// Ready documents with chunks but no vectors from the model: one definition for listing and counting.
+const MISSING_VECTORS = `FROM documents d
       WHERE d.status = 'ready' AND d.chunk_count > 0 AND (@collection IS NULL OR d.collection_id = @collection)
-        AND NOT EXISTS (SELECT 1 FROM document_embeddings e WHERE e.document_id = d.id AND e.model_id = @model)
-      ORDER BY d.collection_id, d.rel_path`,
-  )
+        AND NOT EXISTS (SELECT 1 FROM document_embeddings e WHERE e.document_id = d.id AND e.model_id = @model)`;
+
+export function documentsMissingVectors(db: Db, modelId: number, collectionId?: string): string[] {
+  return stmt(db, `SELECT d.id ${MISSING_VECTORS} ORDER BY d.collection_id, d.rel_path`)
     .pluck()
     .all({ collection: collectionId ?? null, model: modelId }) as string[];
+}
+
+export function countDocumentsMissingVectors(db: Db, modelId: number): number {
+  return stmt(db, `SELECT count(*) ${MISSING_VECTORS}`).pluck().get({ collection: null, model: modelId }) as number;
 }
 
 function markEmbedded(db: Db, documentId: string, model: EmbeddingModelRow): void {

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { documentsMissingVectors } from './documents';
+import { countDocumentsMissingVectors } from './documents';
 import { getActiveEmbeddingModel, listEmbeddingModels, type EmbeddingModelRow } from './embedding-models';
 import { schemaVersion } from './migrate';
 import type { Db } from './open';
@@ -94,7 +94,7 @@ export interface IndexStatus {
 export function indexStatus(db: Db, file?: string): IndexStatus {
   const active = getActiveEmbeddingModel(db);
   const count = (sql: string, ...p: unknown[]) => db.prepare(sql).pluck().get(...p) as number;
-  const needs = documentsMissingVectors(db, active?.id ?? -1).length;
+  const needs = countDocumentsMissingVectors(db, active?.id ?? -1);
   const byStatus = (s: string) => count('SELECT count(*) FROM documents WHERE status = ?', s);
   const models = listEmbeddingModels(db).map((m) => ({ name: m.name, digest: m.digest, dimension: m.dimension, vectors: count(`SELECT count(*) FROM ${m.tableName}`), id: m.id }));
   const activeRow = models.find((m) => m.id === active?.id);

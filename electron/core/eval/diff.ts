@@ -1,4 +1,5 @@
 import { RATE_METRICS, type BenchMetrics, type EvalConfigResult, type EvalQuestionRun, type EvalReport, type MetricChange, type QuestionChange, type ReportDiff } from '../../../shared/eval';
+import { collapseWhitespace } from '../answer/text-features';
 
 export type { MetricChange, QuestionChange, ReportDiff } from '../../../shared/eval';
 
@@ -27,7 +28,7 @@ const sameNumber = (a: number | null, b: number | null) => (a === null || b === 
 function questionFacets(q: EvalQuestionRun): Record<QuestionChange['what'], string> {
   return {
     retrieved: q.retrieved.map((r) => `${r.path}:${r.lines[0]}-${r.lines[1]}`).join(', '),
-    answer: q.answer === null ? '(none)' : q.answer.replace(/\s+/g, ' ').trim(),
+    answer: q.answer === null ? '(none)' : collapseWhitespace(q.answer),
     refused: q.score.answer === null ? '(not run)' : String(q.score.answer.refused),
     citations: q.citations.map((c) => c.check).join(', '),
     error: q.error ? q.error.code : '(none)',

@@ -38,7 +38,10 @@ export interface IndexStorage {
 }
 
 export function indexStorage(dir: string, docs?: string): IndexStorage {
-  const files = indexFiles(dir, docs);
+  return storageOf(indexFiles(dir, docs));
+}
+
+function storageOf(files: string[]): IndexStorage {
   let bytes = 0;
   for (const f of files) {
     try {
@@ -56,9 +59,10 @@ export function indexStorage(dir: string, docs?: string): IndexStorage {
  * Windows, permissions) is left and counted in `failed`, and must not stop what called this.
  */
 export function removeIndexes(dir: string, docs?: string): IndexStorage & { failed: string[] } {
-  const before = indexStorage(dir, docs);
+  const files = indexFiles(dir, docs);
+  const before = storageOf(files);
   const failed: string[] = [];
-  for (const f of indexFiles(dir, docs)) {
+  for (const f of files) {
     try {
       fs.rmSync(f, { force: true });
     } catch {

@@ -1,5 +1,6 @@
 import type { CitationCheck } from '../../../shared/answer';
 import type { AnswerScore, BenchMetrics, Question, QuestionScore, RetrievalScore } from '../../../shared/eval';
+import { collapseWhitespace } from '../answer/text-features';
 
 export type { AnswerScore, BenchMetrics, QuestionScore, RetrievalScore } from '../../../shared/eval';
 
@@ -39,14 +40,9 @@ export interface QuestionOutcome {
   answer?: AnswerOutcome;
 }
 
-/** Collapses every whitespace run (line breaks included) to one space, trimmed. */
-function collapseWhitespace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
 /** Lower-cases, applies NFC and collapses every whitespace run to one space, trimmed. */
 export function normaliseText(text: string): string {
-  return text.normalize('NFC').toLowerCase().replace(/\s+/g, ' ').trim();
+  return collapseWhitespace(text.normalize('NFC').toLowerCase());
 }
 
 /** Whether `text` contains `fact`, case-insensitive and whitespace-normalised. */

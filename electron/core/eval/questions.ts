@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Question } from '../../../shared/eval';
 import { QuireError } from '../../../shared/errors';
+import { collapseWhitespace } from '../answer/text-features';
 
 export type { Question } from '../../../shared/eval';
 
@@ -118,7 +119,7 @@ export function parseQuestionSet(text: string, source = 'question set'): Questio
       }
       q = { id: r.data.id, question: r.data.question, expect: { answerable: r.data.answerable } };
       if (r.data.chunk_fact != null) q.expect.chunkFact = r.data.chunk_fact;
-      if (r.data.answer_fact != null) q.expect.answerRegex = escapeRegex(r.data.answer_fact.replace(/\s+/g, ' ').trim()); // answers are whitespace-collapsed too
+      if (r.data.answer_fact != null) q.expect.answerRegex = escapeRegex(collapseWhitespace(r.data.answer_fact)); // answers are whitespace-collapsed too
       if (r.data.file != null) q.file = r.data.file;
     }
 

@@ -5,13 +5,16 @@ import { QuireError, toErrorShape } from '../../../shared/errors';
 import type { SearchMode } from '../../../shared/search';
 import { ASK_DEFAULTS, answerWindow, ask } from '../answer/ask';
 import { openDatabase, type Db } from '../db/open';
+import { stmt } from '../db/statements';
 import { formatChunkerSpec, parseChunkerSpec } from '../ingest/chunkers/index';
 import { importFolder } from '../ingest/pipeline';
 import type { OllamaGateway } from '../ollama/gateway';
 import { search } from '../retrieve/search';
+import { configLabel } from './diff';
 import { corpusFingerprint } from './fingerprint';
 import { indexFileName } from './index-files';
 import { acquireRunLock } from './run-lock';
+import { collapseWhitespace } from '../answer/text-features';
 import { aggregate, containsFact, scoreOutcomes, type QuestionOutcome } from './metrics';
 import { questionSetDigest } from './questions';
 
@@ -109,7 +112,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
                     });
                     outcomes.push(outcome);
                     runs.push(run);
-                    opts.onProgress?.(++done, total, `${chatModel ?? 'retrieval only'} · ${embedModel} · ${chunker.spec} · k=${k} · ${mode}`);
+                    opts.onProgress?.(++done, total, configLabel({ chatModel, embedModel, chunker: chunker.spec, k, mode }));
                   }
                 }
                 const scores = scoreOutcomes(questions, outcomes);
@@ -174,9 +177,7 @@ async function runQuestion(
   q: Question,
   o: { chatModel: string | null; k: number; mode: SearchMode; repeat: number; numCtxCap: number; signal?: AbortSignal },
 ): Promise<{ outcome: QuestionOutcome; run: Omit<EvalQuestionRun, 'score' | 'config'> }> {
-  const chunkRow = db.prepare(
-    'SELECT c.text, c.heading_path, c.start_line, c.end_line, d.rel_path FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ?',
-  );
+  const chunkRow = stmt(db, 'SELECT c.text, c.heading_path, c.start_line, c.end_line, d.rel_path FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ?');
   const rowOf = (id: string) => chunkRow.get(id) as ChunkRow | undefined;
   const fact = q.expect.chunkFact;
   const describe = (ids: string[]): EvalQuestionRun['retrieved'] =>
@@ -293,6 +294,6 @@ export function canonicalGrid(grid: EvalGrid): EvalGrid {
 }
 
 function preview(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = collapseWhitespace(text);
   return flat.length <= PREVIEW_CHARS ? flat : `${flat.slice(0, PREVIEW_CHARS - 1)}…`;
 }

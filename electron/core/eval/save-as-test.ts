@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Question } from '../../../shared/eval';
 import { stripCitations } from '../answer/citations';
-import { contentStems } from '../answer/text-features';
+import { collapseWhitespace, contentStems } from '../answer/text-features';
 
 /** Long enough to pin the passage, short enough to survive a different chunker's boundaries. */
 const MAX_FACT_CHARS = 160;
@@ -16,11 +15,11 @@ export function factFromChunk(chunkText: string, citingSentence: string): string
   const wanted = contentStems(stripCitations(citingSentence));
   const pieces = chunkText
     .split(/\n+|(?<=[.!?])\s+(?=[\p{Lu}\d"'`(])/u)
-    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .map(collapseWhitespace)
     // Markdown markers at the start are layout, not content; dropping a prefix keeps it a substring.
     .map((p) => p.replace(/^(?:#{1,6}\s+|[-*+>]\s+|\d+[.)]\s+)+/, ''))
     .filter((p) => /\p{L}/u.test(p));
-  if (pieces.length === 0) return clip(chunkText.replace(/\s+/g, ' ').trim());
+  if (pieces.length === 0) return clip(collapseWhitespace(chunkText));
   let best = pieces[0]!;
   let bestScore = -1;
   for (const p of pieces) {
@@ -50,8 +49,4 @@ export function questionId(question: string, taken: ReadonlySet<string>): string
   if (!taken.has(base)) return base;
   for (let n = 2; n < 1000; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
   return `${base}-${randomUUID().slice(0, 8)}`;
-}
-
-export function factQuestion(id: string, question: string, chunkFact: string, file: string): Question {
-  return { id, question, expect: { chunkFact, answerable: true }, file };
 }

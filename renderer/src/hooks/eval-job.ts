@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiEvent, Output } from '../../../shared/contract';
+import { newestFirst } from '../lib/eval-reports';
 import { describeError, type DescribedError } from '../api/messages';
-import { useClient, useJobs } from './client';
+import { useClient } from './client';
+import { useJobEvents } from './job';
 import { useThrottledState } from './throttle';
 
 export interface EvalProgress {
@@ -54,7 +56,6 @@ type Running = NonNullable<Output<'status'>['evaluation']>;
  */
 export function useEvalJob(onDone?: (reportId: number | null) => void, { pollMs = EVAL_POLL_MS }: EvalJobOptions = {}): EvalJob {
   const client = useClient();
-  const jobs = useJobs();
   const [jobId, setJobId] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
   const [startedAt, setStartedAt] = useState<number | null>(null);
@@ -101,29 +102,26 @@ export function useEvalJob(onDone?: (reportId: number | null) => void, { pollMs 
     [setProgressNow],
   );
 
-  useEffect(() => {
-    if (!jobId) return;
-    return jobs.watch(jobId, (e) => {
-      if (e.type === 'eval.progress') {
-        if (runningRef.current && jobRef.current === e.jobId) setProgress({ done: e.done, total: e.total, label: e.label });
-      } else if (e.type === 'eval.done') {
-        const settled = settledByPoll.current;
-        if (jobRef.current !== e.jobId) return;
-        if (runningRef.current) {
-          finish(e.reportId, e.error, false);
+  useJobEvents(jobId, (e) => {
+    if (e.type === 'eval.progress') {
+      if (runningRef.current && jobRef.current === e.jobId) setProgress({ done: e.done, total: e.total, label: e.label });
+    } else if (e.type === 'eval.done') {
+      const settled = settledByPoll.current;
+      if (jobRef.current !== e.jobId) return;
+      if (runningRef.current) {
+        finish(e.reportId, e.error, false);
+        setFinishedRuns((n) => n + 1);
+        doneRef.current?.(e.reportId);
+      } else if (settled?.jobId === e.jobId) {
+        // The event came after all, after the run was settled from status: it knows best.
+        finish(e.reportId, e.error, false);
+        if (e.reportId !== settled.reportId) {
           setFinishedRuns((n) => n + 1);
           doneRef.current?.(e.reportId);
-        } else if (settled?.jobId === e.jobId) {
-          // The event came after all, after the run was settled from status: it knows best.
-          finish(e.reportId, e.error, false);
-          if (e.reportId !== settled.reportId) {
-            setFinishedRuns((n) => n + 1);
-            doneRef.current?.(e.reportId);
-          }
         }
       }
-    });
-  }, [jobs, jobId, setProgress, finish]);
+    }
+  });
 
   /** Follows an evaluation that is already running (started by another window, or before a reload). */
   const adopt = useCallback(
@@ -157,9 +155,7 @@ export function useEvalJob(onDone?: (reportId: number | null) => void, { pollMs 
         // Without the list the run still ended; it is settled as not received.
       }
       if (!mounted.current || !runningRef.current || jobRef.current !== id) return;
-      const newer = reports
-        .filter((r) => since !== null && Date.parse(r.at) >= since)
-        .sort((a, b) => b.at.localeCompare(a.at) || b.id - a.id)[0];
+      const newer = newestFirst(reports.filter((r) => since !== null && Date.parse(r.at) >= since))[0];
       const report = newer?.id ?? null;
       finish(report, null, report === null);
       settledByPoll.current = { jobId: id, reportId: report };

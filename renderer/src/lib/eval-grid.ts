@@ -132,7 +132,3 @@ export function resolveModel(name: string, installed: readonly string[]): string
 export function looksLikeEmbedding(name: string): boolean {
   return /embed|minilm|bge-|\bbge\b|e5-|gte-|\bgte\b|arctic-embed|paraphrase/i.test(name);
 }
-
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-}

@@ -26,10 +26,16 @@ export function formatNumber(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-export function formatDate(iso: string): string {
+/** A date and time; with seconds, two runs minutes or seconds apart still read differently. */
+export function formatDate(iso: string, { seconds = false }: { seconds?: boolean } = {}): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}) });
+}
+
+/** "1 question", "2,000 questions". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatNumber(n)} ${n === 1 ? one : many}`;
 }
 
 /** "lines 3–9", or "line 3" for a single line. */

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { MetricChange, QuestionChange } from '../../../../shared/eval';
 import { formatMetric, metricColumn, type MetricKey } from '../../lib/eval-metrics';
 
@@ -40,10 +40,48 @@ function ChangedText({ text }: { text: string }) {
   );
 }
 
-function MetricRows({ changes }: { changes: MetricChange[] }) {
+/** A table of changes under a heading with their count: the first rows at once, the rest on request. */
+function ChangeTable<T>({ title, testId, head, changes, row }: { title: string; testId: string; head: string[]; changes: T[]; row: (change: T, i: number) => ReactNode }) {
+  const [all, setAll] = useState(false);
+  if (changes.length === 0) return null;
+  const shown = all ? changes : changes.slice(0, FIRST_ROWS);
   return (
     <>
-      {changes.map((m, i) => {
+      <h4 className="eval-compare__sub">
+        {title} ({changes.length})
+      </h4>
+      <div className="eval-compare__table-wrap">
+        <table className="eval-compare__table" data-testid={testId}>
+          <thead>
+            <tr>
+              {head.map((h) => (
+                <th key={h} scope="col">
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>{shown.map(row)}</tbody>
+        </table>
+      </div>
+      {changes.length > FIRST_ROWS && (
+        <button type="button" className="button button--quiet small" onClick={() => setAll((a) => !a)}>
+          {all ? 'Show fewer' : `Show all ${changes.length}`}
+        </button>
+      )}
+    </>
+  );
+}
+
+/** Scores that moved between two reports. */
+export function MetricChanges({ changes }: { changes: MetricChange[] }) {
+  return (
+    <ChangeTable
+      title="Scores that changed"
+      testId="eval-compare-metrics"
+      head={['Configuration', 'Metric', 'Before', 'Now']}
+      changes={changes}
+      row={(m, i) => {
         const col = metricOf(m.metric);
         const fmt = (v: number | null) => (col ? formatMetric(col.kind, v) : v === null ? '—' : String(v));
         return (
@@ -54,87 +92,35 @@ function MetricRows({ changes }: { changes: MetricChange[] }) {
             <td className="eval-compare__num">{fmt(m.after)}</td>
           </tr>
         );
-      })}
-    </>
-  );
-}
-
-/** Scores that moved between two reports, the first rows at once and the rest on request. */
-export function MetricChanges({ changes }: { changes: MetricChange[] }) {
-  const [all, setAll] = useState(false);
-  if (changes.length === 0) return null;
-  const shown = all ? changes : changes.slice(0, FIRST_ROWS);
-  return (
-    <>
-      <h4 className="eval-compare__sub">Scores that changed ({changes.length})</h4>
-      <div className="eval-compare__table-wrap">
-        <table className="eval-compare__table" data-testid="eval-compare-metrics">
-          <thead>
-            <tr>
-              <th scope="col">Configuration</th>
-              <th scope="col">Metric</th>
-              <th scope="col">Before</th>
-              <th scope="col">Now</th>
-            </tr>
-          </thead>
-          <tbody>
-            <MetricRows changes={shown} />
-          </tbody>
-        </table>
-      </div>
-      {changes.length > FIRST_ROWS && (
-        <button type="button" className="button button--quiet small" onClick={() => setAll((a) => !a)}>
-          {all ? 'Show fewer' : `Show all ${changes.length}`}
-        </button>
-      )}
-    </>
+      }}
+    />
   );
 }
 
 /** Question runs whose passages, answer, refusal, citations or error changed. */
 export function QuestionChanges({ changes }: { changes: QuestionChange[] }) {
-  const [all, setAll] = useState(false);
-  if (changes.length === 0) return null;
-  const shown = all ? changes : changes.slice(0, FIRST_ROWS);
   return (
-    <>
-      <h4 className="eval-compare__sub">Question runs that changed ({changes.length})</h4>
-      <div className="eval-compare__table-wrap">
-        <table className="eval-compare__table" data-testid="eval-compare-questions">
-          <thead>
-            <tr>
-              <th scope="col">Configuration</th>
-              <th scope="col">Question</th>
-              <th scope="col">What</th>
-              <th scope="col">Before</th>
-              <th scope="col">Now</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((q, i) => (
-              <tr key={i}>
-                <td className="mono small eval-compare__config">{q.config}</td>
-                <td className="mono small">
-                  {q.questionId}
-                  {q.repeat > 0 && <span className="muted"> · repeat {q.repeat + 1}</span>}
-                </td>
-                <td>{WHAT_WORDS[q.what]}</td>
-                <td className="small">
-                  <ChangedText text={q.before} />
-                </td>
-                <td className="small">
-                  <ChangedText text={q.after} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {changes.length > FIRST_ROWS && (
-        <button type="button" className="button button--quiet small" onClick={() => setAll((a) => !a)}>
-          {all ? 'Show fewer' : `Show all ${changes.length}`}
-        </button>
+    <ChangeTable
+      title="Question runs that changed"
+      testId="eval-compare-questions"
+      head={['Configuration', 'Question', 'What', 'Before', 'Now']}
+      changes={changes}
+      row={(q, i) => (
+        <tr key={i}>
+          <td className="mono small eval-compare__config">{q.config}</td>
+          <td className="mono small">
+            {q.questionId}
+            {q.repeat > 0 && <span className="muted"> · repeat {q.repeat + 1}</span>}
+          </td>
+          <td>{WHAT_WORDS[q.what]}</td>
+          <td className="small">
+            <ChangedText text={q.before} />
+          </td>
+          <td className="small">
+            <ChangedText text={q.after} />
+          </td>
+        </tr>
       )}
-    </>
+    />
   );
 }

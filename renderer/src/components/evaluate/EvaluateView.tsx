@@ -82,7 +82,7 @@ export function EvaluateView({ session }: { session: EvalSession }) {
             <SetupForm draft={draft} onDraft={setDraft} running={job.running} onStart={run} startError={rerunOf === null ? job.startError : null} savedVersion={savedVersion} />
           </div>
           <aside className="eval__side" aria-label="Earlier evaluations and saved questions">
-            <ReportList refreshKey={job.finishedRuns} openId={openReportId} onOpen={openReport} onDeleted={(id) => id === openReportId && openReport(null)} />
+            <ReportList refreshKey={job.finishedRuns} onOpen={openReport} />
             <SavedQuestionList onChanged={() => setSavedVersion((n) => n + 1)} />
             <IndexStorage refreshKey={job.finishedRuns} running={job.running} />
           </aside>

@@ -3,7 +3,7 @@ import type { QuestionSetSummary } from '../../../../shared/eval';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../hooks/client';
 import { setKey, type LoadedSet } from '../../hooks/eval-session';
-import { plural } from '../../lib/eval-grid';
+import { plural } from '../../lib/format';
 import { ErrorNote } from '../common/ErrorNote';
 
 const MAX_FILE_CHARS = 5_000_000;

@@ -2,7 +2,8 @@ import { useEffect, useId, useState } from 'react';
 import type { EvalReportSummary, ReportDiff } from '../../../../shared/eval';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../hooks/client';
-import { plural } from '../../lib/eval-grid';
+import { newestFirst } from '../../lib/eval-reports';
+import { formatDate, plural } from '../../lib/format';
 import { shortHash, shortModel } from '../../lib/eval-metrics';
 import { ErrorNote } from '../common/ErrorNote';
 import { MetricChanges, QuestionChanges } from './ComparisonTables';
@@ -14,13 +15,6 @@ interface ReportComparisonProps {
   initialBefore: number | null;
   /** Changes when a run finishes, so the list of reports reloads. */
   refreshKey: number;
-}
-
-/** A report's time to the second: two runs of the same grid are often minutes, or seconds, apart. */
-function when(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }
 
 /** Differences that count against reproducing (versions and timings are reasons and noise, not failures). */
@@ -40,7 +34,7 @@ export function ReportComparison({ reportId, initialBefore, refreshKey }: Report
   useEffect(() => {
     let live = true;
     client.evalReports({}).then(
-      (r) => live && setReports(r.reports.filter((x) => x.id !== reportId).sort((a, b) => b.at.localeCompare(a.at) || b.id - a.id)),
+      (r) => live && setReports(newestFirst(r.reports.filter((x) => x.id !== reportId))),
       (e: unknown) => live && setError(describeError(e)),
     );
     return () => {
@@ -85,7 +79,7 @@ export function ReportComparison({ reportId, initialBefore, refreshKey }: Report
           {before !== null && reports && !chosen && <option value={before}>Evaluation #{before}</option>}
           {reports?.map((r) => (
             <option key={r.id} value={r.id}>
-              {when(r.at)} · {r.questionSet} · {plural(r.configs, 'configuration')}
+              {formatDate(r.at, { seconds: true })} · {r.questionSet} · {plural(r.configs, 'configuration')}
             </option>
           ))}
         </select>
@@ -97,7 +91,7 @@ export function ReportComparison({ reportId, initialBefore, refreshKey }: Report
         <div className="eval-compare__result" data-testid="eval-compare-result">
           <p className={diff.same ? 'eval-compare__headline eval-compare__headline--same' : 'eval-compare__headline eval-compare__headline--diff'} data-testid="eval-compare-headline">
             {diff.same ? 'Reproduced: every score and answer is the same' : n > 0 ? plural(n, 'difference') : 'Differences found'}
-            {chosen && <span className="muted small"> · compared with {when(chosen.at)}</span>}
+            {chosen && <span className="muted small"> · compared with {formatDate(chosen.at, { seconds: true })}</span>}
           </p>
 
           {diff.corpus && (

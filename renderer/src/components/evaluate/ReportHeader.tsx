@@ -1,7 +1,7 @@
 import type { EvalReport } from '../../../../shared/eval';
 import { shortHash, shortModel } from '../../lib/eval-metrics';
 import { formatDuration } from '../../lib/format';
-import { plural } from '../../lib/eval-grid';
+import { plural } from '../../lib/format';
 
 /** What a report was run on: corpus, questions, versions, model digests, duration (its title is the report view's heading). */
 export function ReportHeader({ report }: { report: EvalReport }) {

@@ -2,21 +2,19 @@ import { Fragment, useCallback, useEffect, useState } from 'react';
 import type { EvalReportSummary } from '../../../../shared/eval';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../hooks/client';
-import { plural } from '../../lib/eval-grid';
-import { formatDate, formatDuration } from '../../lib/format';
+import { newestFirst } from '../../lib/eval-reports';
+import { formatDate, formatDuration, plural } from '../../lib/format';
 import { ConfirmDialog } from '../common/ConfirmDialog';
 import { ErrorNote } from '../common/ErrorNote';
 
 interface ReportListProps {
   /** Changes when a run finishes, so the list reloads. */
   refreshKey: number;
-  openId: number | null;
   onOpen: (id: number) => void;
-  onDeleted: (id: number) => void;
 }
 
 /** Earlier evaluations, newest first: open one, or delete it after a confirmation. */
-export function ReportList({ refreshKey, openId, onOpen, onDeleted }: ReportListProps) {
+export function ReportList({ refreshKey, onOpen }: ReportListProps) {
   const client = useClient();
   const [reports, setReports] = useState<EvalReportSummary[] | null>(null);
   const [error, setError] = useState<DescribedError | null>(null);
@@ -26,7 +24,7 @@ export function ReportList({ refreshKey, openId, onOpen, onDeleted }: ReportList
   const load = useCallback(() => {
     client.evalReports({}).then(
       (r) => {
-        setReports([...r.reports].sort((a, b) => b.at.localeCompare(a.at) || b.id - a.id));
+        setReports(newestFirst(r.reports));
         setError(null);
       },
       (e: unknown) => setError(describeError(e)),
@@ -39,7 +37,6 @@ export function ReportList({ refreshKey, openId, onOpen, onDeleted }: ReportList
     setBusy(true);
     try {
       await client.deleteEvalReport({ id: r.id });
-      onDeleted(r.id);
       load();
     } catch (e) {
       setError(describeError(e));
@@ -59,8 +56,8 @@ export function ReportList({ refreshKey, openId, onOpen, onDeleted }: ReportList
       {reports && reports.length > 0 && (
         <ul className="eval-list">
           {reports.map((r) => (
-            <li key={r.id} className={r.id === openId ? 'eval-list__item eval-list__item--current' : 'eval-list__item'} data-report={r.id}>
-              <button type="button" className="eval-list__open" onClick={() => onOpen(r.id)} aria-current={r.id === openId ? 'true' : undefined}>
+            <li key={r.id} className="eval-list__item" data-report={r.id}>
+              <button type="button" className="eval-list__open" onClick={() => onOpen(r.id)}>
                 <span className="eval-list__title">{formatDate(r.at)}</span>
                 <span className="muted small eval-list__meta">
                   {[r.questionSet, plural(r.configs, 'configuration'), plural(r.questions, 'question'), formatDuration(r.ms)].map((part, i) => (

@@ -1,4 +1,4 @@
-import { plural } from '../../lib/eval-grid';
+import { plural } from '../../lib/format';
 
 interface RunEstimateProps {
   configs: number;

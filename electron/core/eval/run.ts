@@ -8,7 +8,7 @@ import { openDatabase, type Db } from '../db/open';
 import { stmt } from '../db/statements';
 import { formatChunkerSpec, parseChunkerSpec } from '../ingest/chunkers/index';
 import { importFolder } from '../ingest/pipeline';
-import type { OllamaGateway } from '../ollama/gateway';
+import type { ModelInfo, OllamaGateway } from '../ollama/gateway';
 import { search } from '../retrieve/search';
 import { configLabel } from './diff';
 import { corpusFingerprint } from './fingerprint';
@@ -68,6 +68,8 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   const perQuestion: EvalQuestionRun[] = [];
   let corpus = { documents: 0, fingerprint: '' };
   const warnings: string[] = [];
+  // What Ollama said of each model this run (name, digest, window), so it is asked once.
+  const known = new Map<string, ModelInfo>();
   fs.mkdirSync(opts.workDir, { recursive: true });
   const lock = acquireRunLock(opts.workDir, docs);
 
@@ -90,7 +92,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
           if (corpus.fingerprint === '') corpus = seen;
           const clearCalibration = db.prepare('DELETE FROM calibration');
           for (const chatModel of chatModels) {
-            if (chatModel !== null) await warmUp(opts.gateway, chatModel, answerSettings.numCtxCap, opts.signal);
+            if (chatModel !== null) await warmUp(opts.gateway, chatModel, answerSettings.numCtxCap, known, opts.signal);
             for (const k of grid.ks) {
               for (const mode of grid.modes) {
                 const outcomes: QuestionOutcome[] = [];
@@ -141,7 +143,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
 
   const models: Record<string, string | null> = {};
   for (const model of [...grid.chatModels, ...grid.embedModels]) {
-    models[model] = await opts.gateway.modelInfo(model, AbortSignal.timeout(5000)).then((m) => m.digest, () => null);
+    models[model] = known.get(model)?.digest ?? (await opts.gateway.modelInfo(model, AbortSignal.timeout(5000)).then((m) => m.digest, () => null));
   }
   return {
     corpus,
@@ -259,9 +261,11 @@ async function runQuestion(
  * Loads the chat model before its questions are timed, so the first answer's generate time is an
  * answer, not a model load. A failure here is left for the questions to record, one by one.
  */
-async function warmUp(gateway: OllamaGateway, model: string, numCtxCap: number, signal?: AbortSignal): Promise<void> {
+async function warmUp(gateway: OllamaGateway, model: string, numCtxCap: number, known: Map<string, ModelInfo>, signal?: AbortSignal): Promise<void> {
   try {
-    const info = await gateway.modelInfo(model, signal);
+    // Asked once per run: the same model is warmed again for every index, and its digest goes in the report.
+    const info = known.get(model) ?? (await gateway.modelInfo(model, signal));
+    known.set(model, info);
     await gateway.load(model, answerWindow(info.contextLength, numCtxCap), signal);
   } catch (e) {
     if (signal?.aborted) throw e;

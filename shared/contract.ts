@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EvalGridSchema, EvalReportSchema, EvalReportSummarySchema, EvalStorageSchema, ReportDiffSchema, QuestionSetRefSchema, QuestionSetSummarySchema, SavedQuestionSchema } from './eval';
+import { FUSION_USAGE, parseFusion } from './fusion';
 import { SEARCH_MODES } from './search';
 
 /**
@@ -54,10 +55,18 @@ export const SearchResultSchema = z.object({
   /** The collection (imported folder) the document belongs to. */
   root: z.string(),
   heading: z.string(),
-  /** 1-based inclusive line range in the source file. */
+  /** 1-based inclusive line range in the source file: the whole passage. */
   lines: Lines,
+  /**
+   * The passage: the matched chunk with its neighbours in the same section (small-to-big), so a
+   * detail arrives with the sentences that say what it is about.
+   */
   text: z.string(),
-  /** Reciprocal-rank-fusion score (also in single-list modes, so scores compare across modes). */
+  /** The chunks the passage joins, in document order; chunkId (the one that matched) is among them. */
+  chunkIds: z.array(z.string()),
+  /** Where the matched chunk sits in the passage: its lines in the file and its character range in `text`. */
+  hit: z.object({ lines: Lines, start: z.number().int(), end: z.number().int() }),
+  /** The fusion's score (also in single-list modes, so scores compare across modes). */
   score: z.number(),
   lexicalRank: z.number().nullable(),
   denseRank: z.number().nullable(),
@@ -81,6 +90,8 @@ export const SearchResponseSchema = z.object({
 
 export const CandidateSchema = z.object({
   chunkId: z.string(),
+  /** The chunks the passage joins (the matched one and its neighbours); empty in runs recorded before passages. */
+  chunkIds: z.array(z.string()).default([]),
   path: z.string(),
   heading: z.string(),
   lines: Lines,
@@ -133,6 +144,8 @@ export const AnswerResultSchema = z.object({
   flags: z.array(z.enum(['uncited', 'unknown-source', 'unsupported-citation', 'truncation-suspected', 'injection-in-sources', 'length-limit'])),
   budget: BudgetSchema.nullable(),
   retrieval: z.array(CandidateSchema),
+  /** The passages sent as sources, in prompt order: the cited id, the chunks joined, the lines they span. Absent in runs recorded before passages. */
+  sources: z.array(z.object({ chunkId: z.string(), chunkIds: z.array(z.string()), lines: Lines })).default([]),
   retrievalMode: SearchModeSchema,
   latencyMs: z.object({ retrieve: z.number(), rewrite: z.number(), generate: z.number(), total: z.number(), firstToken: z.number().nullable() }),
   ollama: z.object({ promptEvalCount: z.number().nullable(), evalCount: z.number().nullable(), doneReason: z.string().nullable(), tokensPerSecond: z.number().nullable() }),
@@ -181,6 +194,8 @@ export const SettingsSchema = z.object({
   k: z.number().int().min(1).max(20),
   chunkTokens: z.number().int().min(32).max(2048),
   numCtx: z.number().int().min(512).max(1_048_576),
+  /** How hybrid search joins keyword and vector rankings: rrf:60 (default) or weighted:0.3. */
+  fusion: z.string().max(40).refine((s) => parseFusion(s) !== null, { error: FUSION_USAGE }),
 });
 
 export const ModelSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FUSION_USAGE, parseFusion } from './fusion';
 import { SEARCH_MODES } from './search';
 
 /**
@@ -23,8 +24,18 @@ export const StageLatencySchema = z.object({ p50: z.number().nullable(), p95: z.
 /** Rates are fractions in [0, 1]; null means nothing was eligible (e.g. no chat model ran), distinct from 0. */
 export const BenchMetricsSchema = z.object({
   hit1: Rate,
+  /** Reports written before hit@3 and hit@5 were recorded read them as null. */
+  hit3: Rate.default(null),
+  hit5: Rate.default(null),
   hitK: Rate,
   mrr: Rate,
+  /**
+   * Share of answerable questions whose fact is inside the sources Quire puts in the prompt (the
+   * sources a retrieval-only run would send, fitted the same way): what the model can actually see.
+   */
+  factSent: Rate.default(null),
+  /** Median tokens of the sources block sent per answerable question; compare methods at equal tokens. */
+  sourceTokensP50: z.number().nullable().default(null),
   answerHasFact: Rate,
   /** Mean over answers with citations of each answer's share of citations whose id is among the sources sent. */
   citationValid: Rate,
@@ -44,9 +55,15 @@ export const BenchMetricsSchema = z.object({
 
 export const RetrievalScoreSchema = z.object({
   hit1: z.boolean(),
+  hit3: z.boolean().default(false),
+  hit5: z.boolean().default(false),
   hitK: z.boolean(),
   /** 1/rank of the first chunk (within the top k) containing chunkFact, else 0. */
   reciprocalRank: z.number(),
+  /** Whether the fact was in the sources sent to the prompt; null when no prompt was fitted. */
+  factSent: z.boolean().nullable().default(null),
+  /** Tokens of the sources block sent; null when no prompt was fitted. */
+  sourceTokens: z.number().nullable().default(null),
 });
 
 export const AnswerScoreSchema = z.object({
@@ -90,6 +107,8 @@ export const EvalGridSchema = z.object({
   chunkers: z.array(z.string().min(1).max(40)).min(1).max(6),
   ks: z.array(z.number().int().min(1).max(50)).min(1).max(6),
   modes: z.array(z.enum(SEARCH_MODES)).min(1).max(3),
+  /** How hybrid search joins its two rankings (shared/fusion.ts); grids saved before this axis ran rrf:60. */
+  fusions: z.array(z.string().refine((s) => parseFusion(s) !== null, { error: FUSION_USAGE })).min(1).max(4).default(['rrf:60']),
   repeats: z.number().int().min(1).max(20),
 });
 
@@ -99,6 +118,7 @@ export const EvalConfigSchema = z.object({
   chunker: z.string(),
   k: z.number().int(),
   mode: z.enum(SEARCH_MODES),
+  fusion: z.string().default('rrf:60'),
   metrics: BenchMetricsSchema,
   /** Question runs that failed (each error is in perQuestion): what they retrieved still scores, and an unanswered one is left out of the answer metrics, so this count says how many. */
   errors: z.number().int(),
@@ -232,8 +252,11 @@ export type QuestionChange = ReportDiff['questions'][number];
 /** Metric keys shown as rates (fractions in [0, 1]). */
 export const RATE_METRICS = [
   'hit1',
+  'hit3',
+  'hit5',
   'hitK',
   'mrr',
+  'factSent',
   'answerHasFact',
   'citationValid',
   'supportedCitationRate',

@@ -106,6 +106,21 @@ describe('quire CLI', () => {
     }
   });
 
+  it('doctor notices chunks that lost their section', async () => {
+    const copy = tempDbPath('quire-cli-sections-');
+    try {
+      await quire(['import', notes.root, '--no-embed', '--db', copy.file]);
+      const raw = new Database(copy.file);
+      raw.prepare('DELETE FROM sections WHERE rowid = (SELECT min(rowid) FROM sections)').run();
+      raw.close();
+      const doctor = await quire(['doctor', '--db', copy.file]);
+      expect(doctor.code).toBe(1);
+      expect(doctor.stdout).toMatch(/FAIL\s+sections cover every chunk: \d+ sections, \d+ section full-text rows, [1-9]\d* chunks in no section/);
+    } finally {
+      copy.dispose();
+    }
+  });
+
   it('ask --json prints the documented answer document', async () => {
     const { code, stdout } = await quire(['ask', 'How often are the deploy keys rotated?', '--json']);
     expect(code).toBe(0);
@@ -171,15 +186,21 @@ describe('quire CLI', () => {
     expect(report.questions).toEqual({ answerable: 1, unanswerable: 1 });
     expect(report.configs).toHaveLength(4);
     expect(Object.keys(report.configs[0].metrics)).toEqual(
-      expect.arrayContaining(['hit1', 'hitK', 'mrr', 'answerHasFact', 'citationValid', 'citesFact', 'refusalAccuracy', 'falseRefusals', 'promptTokens', 'truncations', 'latencyMs', 'tokensPerSecond', 'changedAcrossRepeats']),
+      expect.arrayContaining(['hit1', 'hit3', 'hit5', 'hitK', 'mrr', 'factSent', 'sourceTokensP50', 'answerHasFact', 'citationValid', 'citesFact', 'refusalAccuracy', 'falseRefusals', 'promptTokens', 'truncations', 'latencyMs', 'tokensPerSecond', 'changedAcrossRepeats']),
     );
     expect(report.configs.map((c: { metrics: { hit1: number; refusalAccuracy: number } }) => [c.metrics.hit1, c.metrics.refusalAccuracy])).toEqual([[1, 1], [1, 1], [1, 1], [1, 1]]);
+    // The fact reached the prompt for the answerable question, in every configuration, at a measured cost.
+    for (const c of report.configs) {
+      expect(c.metrics.factSent).toBe(1);
+      expect(c.metrics.sourceTokensP50).toBeGreaterThan(0);
+      expect(c.fusion).toBe('rrf:60');
+    }
     expect(JSON.parse(fs.readFileSync(out, 'utf8'))).toEqual(report);
 
     const again = await quire(['eval', '--rerun', out]);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/Reproduced .*report\.json: every score and answer is the same\./);
-    expect(again.stdout).toMatch(/heading:256 +3 +lexical +100% +100%/);
+    expect(again.stdout).toMatch(/heading:256 +3 +lexical +n\/a +100% +100% +100% +100%/);
 
     fs.writeFileSync(path.join(notes.root, 'ops/keys.md'), '# Keys\n\n## Rotation\n\nThe keys are rotated when someone remembers.\n');
     try {
@@ -218,6 +239,10 @@ describe('quire CLI', () => {
     } finally {
       fs.rmSync(path.join(evalDir, 'run.lock'), { force: true });
     }
+
+    const badFusion = await quire(['eval', questions, '--docs', notes.root, '--fusion', 'rrf:60,blend:2']);
+    expect(badFusion.code).toBe(2);
+    expect(badFusion.stderr).toMatch(/--fusion takes rrf:<k> or weighted:<w>, not "blend:2"/);
 
     const noDocs = await quire(['eval', questions]);
     expect(noDocs.code).toBe(2);

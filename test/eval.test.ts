@@ -40,7 +40,7 @@ afterAll(async () => {
 const gateway = () => new OllamaGateway({ host: ollama.url, retries: 0 });
 const evalOver = (grid: EvalGrid, workDir = path.dirname(work.file)) =>
   runEval({ docs: notes.root, questions: QUESTIONS, questionSetName: 'test set', grid, gateway: gateway(), version: '9.9.9', workDir });
-const GRID: EvalGrid = { chatModels: ['llama3.2'], embedModels: ['embeddinggemma'], chunkers: ['heading:256'], ks: [3], modes: ['lexical', 'hybrid'], repeats: 2 };
+const GRID: EvalGrid = { chatModels: ['llama3.2'], embedModels: ['embeddinggemma'], chunkers: ['heading:256'], ks: [3], modes: ['lexical', 'hybrid'], fusions: ['rrf:60'], repeats: 2 };
 
 describe('runEval', () => {
   it('scores every grid point, with answers from the chat model, and records how to repeat it', async () => {
@@ -150,7 +150,7 @@ describe('runEval', () => {
   });
 
   it('never scores lexical results as dense: an embedding model that is not there fails each dense question', async () => {
-    const report = await evalOver({ chatModels: [], embedModels: ['no-such-embedder'], chunkers: ['heading:256'], ks: [3], modes: ['dense', 'lexical'], repeats: 1 });
+    const report = await evalOver({ chatModels: [], embedModels: ['no-such-embedder'], chunkers: ['heading:256'], ks: [3], modes: ['dense', 'lexical'], fusions: ['rrf:60'], repeats: 1 });
     const [dense, lexical] = report.configs;
     expect(dense).toMatchObject({ mode: 'dense', errors: 3 });
     expect(dense!.metrics.hit1).toBe(0);
@@ -162,7 +162,7 @@ describe('runEval', () => {
   });
 
   it('treats equal settings as one configuration, however they are spelled', async () => {
-    const report = await evalOver({ chatModels: [], embedModels: ['embeddinggemma', 'embeddinggemma'], chunkers: ['heading', 'heading:256', ' heading:256'], ks: [3, 3], modes: ['lexical', 'lexical'], repeats: 1 });
+    const report = await evalOver({ chatModels: [], embedModels: ['embeddinggemma', 'embeddinggemma'], chunkers: ['heading', 'heading:256', ' heading:256'], ks: [3, 3], modes: ['lexical', 'lexical'], fusions: ['rrf:60', 'rrf'], repeats: 1 });
     expect(report.configs).toHaveLength(1);
     expect(report.run.grid).toMatchObject({ embedModels: ['embeddinggemma'], chunkers: ['heading:256'], ks: [3], modes: ['lexical'] });
   });
@@ -183,7 +183,7 @@ describe('runEval', () => {
   });
 
   it('warns when the documents change between one index and the next', async () => {
-    const grid: EvalGrid = { chatModels: [], embedModels: ['embeddinggemma'], chunkers: ['heading:256', 'fixed:64/8'], ks: [3], modes: ['lexical'], repeats: 1 };
+    const grid: EvalGrid = { chatModels: [], embedModels: ['embeddinggemma'], chunkers: ['heading:256', 'fixed:64/8'], ks: [3], modes: ['lexical'], fusions: ['rrf:60'], repeats: 1 };
     const calm = await evalOver(grid);
     expect(calm.warnings).toEqual([]);
     let changed = false;
@@ -255,12 +255,15 @@ describe('runEval', () => {
 });
 
 describe('runEval on a crafted corpus whose right scores are known by construction', () => {
-  it('counts a hit, a fact split across two chunks as a miss, and an answered unanswerable question as a wrong refusal', async () => {
+  it('counts a hit, a fact split wider than a passage as a miss, and an answered unanswerable question as a wrong refusal', async () => {
     const crafted = new NotesFolder('quire-eval-crafted-');
     try {
       crafted.write('alpha.md', 'The alpha reactor runs at four hundred kelvin on weekdays.\n');
-      // Twelve-token chunks split this sentence: no single chunk holds all of it.
-      crafted.write('long.md', 'The maintenance crew inspects every cooling pipe of the gamma plant during the long winter shutdown each year.\n');
+      // Twelve-token chunks split this sentence into more than a passage's three chunks: no passage holds all of it.
+      crafted.write(
+        'long.md',
+        'The maintenance crew inspects every cooling pipe, valve, pump, gasket, flange, sensor and control cable of the gamma plant during the long and very cold winter shutdown each year, then writes a report for the safety board.\n',
+      );
       crafted.write('beta.md', 'The beta reactor is painted in a dull grey colour.\n');
       const questions = parseQuestionSet(
         JSON.stringify([
@@ -268,7 +271,10 @@ describe('runEval on a crafted corpus whose right scores are known by constructi
           {
             id: 'split',
             question: 'Does the crew inspect the gamma plant cooling pipe in the long winter shutdown?',
-            expect: { chunkFact: 'inspects every cooling pipe of the gamma plant during the long winter shutdown', answerable: true },
+            expect: {
+              chunkFact: 'inspects every cooling pipe, valve, pump, gasket, flange, sensor and control cable of the gamma plant during the long and very cold winter shutdown each year',
+              answerable: true,
+            },
           },
           // Not in the documents (they never say who built it), but close enough that the model answers anyway.
           { id: 'builder', question: 'Who painted the beta reactor grey?', expect: { answerable: false } },
@@ -278,7 +284,7 @@ describe('runEval on a crafted corpus whose right scores are known by constructi
         docs: crafted.root,
         questions,
         questionSetName: 'crafted',
-        grid: { chatModels: ['llama3.2'], embedModels: ['embeddinggemma'], chunkers: ['fixed:12/0'], ks: [3], modes: ['lexical'], repeats: 1 },
+        grid: { chatModels: ['llama3.2'], embedModels: ['embeddinggemma'], chunkers: ['fixed:12/0'], ks: [3], modes: ['lexical'], fusions: ['rrf:60'], repeats: 1 },
         gateway: gateway(),
         version: '9.9.9',
         workDir: path.dirname(work.file),

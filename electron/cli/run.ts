@@ -30,7 +30,7 @@ Commands:
       --num-ctx N       context window to ask Ollama for (default: the model's, up to 8192)
   eval <questions.json> --docs DIR   score configurations on your own question set
       --chat-models a,b --embed-models x,y --chunkers heading:256,fixed:128/25
-      --k 3,5 --modes lexical,hybrid --repeat N --out report.json
+      --k 3,5 --modes lexical,hybrid --fusion rrf:60,weighted:0.3 --repeat N --out report.json
       (no --chat-models: retrieval metrics only)
   eval --rerun report.json   repeat a saved run and show what changed (exit 3 if anything did)
   embed             add vectors for documents that lack them (no file is re-read)
@@ -63,6 +63,7 @@ export async function main(argv: string[]): Promise<number> {
         'embed-models': { type: 'string' },
         chunkers: { type: 'string' },
         modes: { type: 'string' },
+        fusion: { type: 'string' },
         repeat: { type: 'string' },
         out: { type: 'string' },
         rerun: { type: 'string' },
@@ -116,6 +117,7 @@ export async function main(argv: string[]): Promise<number> {
           chunkers: v.chunkers,
           k: v.k,
           modes: v.modes,
+          fusion: v.fusion,
           repeat: v.repeat,
           out: v.out,
           rerun: v.rerun,

@@ -6,8 +6,12 @@ const tok = (v: number | null) => (v === null ? '—' : `${Math.round(v)}`);
 
 const COLUMNS: Array<[string, (m: BenchMetrics, errors: number) => string]> = [
   ['hit@1', (m) => pct(m.hit1)],
+  ['hit@3', (m) => pct(m.hit3)],
+  ['hit@5', (m) => pct(m.hit5)],
   ['hit@k', (m) => pct(m.hitK)],
   ['MRR', (m) => (m.mrr === null ? '—' : m.mrr.toFixed(2))],
+  ['fact sent', (m) => pct(m.factSent)],
+  ['src tok p50', (m) => tok(m.sourceTokensP50)],
   ['fact', (m) => pct(m.answerHasFact)],
   ['cite ok', (m) => pct(m.citationValid)],
   ['supp.', (m) => pct(m.supportedCitationRate)],
@@ -25,10 +29,18 @@ const COLUMNS: Array<[string, (m: BenchMetrics, errors: number) => string]> = [
 
 /** The terminal table: one row per configuration, columns sized to their contents. */
 export function evalTable(r: EvalReport): string {
-  const head = ['chat model', 'embed model', 'chunker', 'k', 'mode', ...COLUMNS.map(([h]) => h)];
-  const rows = r.configs.map((c) => [c.chatModel ?? '(retrieval only)', c.embedModel, c.chunker, String(c.k), c.mode, ...COLUMNS.map(([, f]) => f(c.metrics, c.errors))]);
+  const head = ['chat model', 'embed model', 'chunker', 'k', 'mode', 'fusion', ...COLUMNS.map(([h]) => h)];
+  const rows = r.configs.map((c) => [
+    c.chatModel ?? '(retrieval only)',
+    c.embedModel,
+    c.chunker,
+    String(c.k),
+    c.mode,
+    c.mode === 'hybrid' ? c.fusion : 'n/a',
+    ...COLUMNS.map(([, f]) => f(c.metrics, c.errors)),
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i < 5 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) => cells.map((cell, i) => (i < 6 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();
   return [
     `${r.corpus.documents} documents (fingerprint ${r.corpus.fingerprint.slice(0, 12)}), ${r.questions.answerable} answerable and ${r.questions.unanswerable} unanswerable questions, ${(r.run.ms / 1000).toFixed(1)} s`,
     '',

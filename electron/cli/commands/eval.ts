@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EvalGridSchema, EvalReportSchema, type EvalGrid, type EvalReport } from '../../../shared/eval';
 import { QuireError } from '../../../shared/errors';
+import { FUSION_USAGE, parseFusion } from '../../../shared/fusion';
 import { SEARCH_MODES, type SearchMode } from '../../../shared/search';
 import { insertEvalReport } from '../../core/db/eval-reports';
 import { diffReports, type ReportDiff } from '../../core/eval/diff';
@@ -20,6 +21,7 @@ export interface EvalFlags {
   chunkers?: string | undefined;
   k?: string | undefined;
   modes?: string | undefined;
+  fusion?: string | undefined;
   repeat?: string | undefined;
   out?: string | undefined;
   rerun?: string | undefined;
@@ -37,11 +39,15 @@ function gridFromFlags(flags: EvalFlags): EvalGrid {
     if (!(SEARCH_MODES as readonly string[]).includes(m)) throw new QuireError('INVALID_ARGUMENT', `--modes takes ${SEARCH_MODES.join(', ')}, not "${m}".`);
     return m as SearchMode;
   });
+  const fusions = list(flags.fusion, ['rrf:60']).map((spec) => {
+    if (parseFusion(spec) === null) throw new QuireError('INVALID_ARGUMENT', `--fusion takes rrf:<k> or weighted:<w>, not "${spec}": ${FUSION_USAGE}.`);
+    return spec;
+  });
   const repeats = Number(flags.repeat ?? 1);
   if (!Number.isInteger(repeats) || repeats < 1 || repeats > 20) throw new QuireError('INVALID_ARGUMENT', '--repeat takes a whole number from 1 to 20.');
   const chunkers = list(flags.chunkers, ['heading:256']);
   chunkers.forEach(parseChunkerSpec); // a bad spec is named before any work starts
-  const grid = { chatModels: list(flags.chatModels, []), embedModels: list(flags.embedModels, ['embeddinggemma']), chunkers, ks, modes, repeats };
+  const grid = { chatModels: list(flags.chatModels, []), embedModels: list(flags.embedModels, ['embeddinggemma']), chunkers, ks, modes, fusions, repeats };
   const checked = EvalGridSchema.safeParse(grid);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;

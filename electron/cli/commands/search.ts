@@ -44,7 +44,8 @@ function human(res: SearchResponse): string {
     const ranks = [r.lexicalRank !== null ? `keyword #${r.lexicalRank}` : null, r.denseRank !== null ? `vector #${r.denseRank}` : null].filter(Boolean).join(', ');
     out.push(`${i + 1}. ${r.path}:${r.lines[0]}-${r.lines[1]}  [${r.chunkId}]  score ${r.score.toFixed(4)} (${ranks})`);
     out.push(`   ${r.heading}`);
-    const snippet = collapseWhitespace(r.text);
+    // The passage opens with its neighbour; the snippet starts where the match is.
+    const snippet = collapseWhitespace(r.text.slice(r.hit.start));
     out.push(`   ${snippet.length > 240 ? `${snippet.slice(0, 240)}…` : snippet}`);
     out.push('');
   });

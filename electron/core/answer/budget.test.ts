@@ -15,6 +15,20 @@ const candidates = Array.from({ length: 10 }, (_, i) => source(i));
 const base = { question: 'What does the fox do?', candidates, history: [], maxK: 6, numCtx: 8192, reserve: 512, ratio: 1 };
 
 describe('fitPrompt', () => {
+  it('keeps the sources within maxSourceTokens, in rank order, but always sends one that fits num_ctx', () => {
+    const one = fitPrompt({ ...base, maxK: 1 }).budget.breakdown.sources;
+    const three = fitPrompt({ ...base, maxK: 3 }).budget.breakdown.sources;
+    const capped = fitPrompt({ ...base, maxSourceTokens: three });
+    expect(capped.budget.k).toBe(3);
+    expect(capped.budget.breakdown.sources).toBe(three);
+    expect(capped.sources.map((s) => s.chunkId)).toEqual(candidates.slice(0, 3).map((c) => c.chunkId));
+    expect(fitPrompt({ ...base, maxSourceTokens: three - 1 }).budget.k).toBe(2);
+    // Smaller than any one source: the best one still goes.
+    const tiny = fitPrompt({ ...base, maxSourceTokens: 10 });
+    expect(tiny.budget.k).toBe(1);
+    expect(tiny.budget.breakdown.sources).toBe(one);
+  });
+
   it('sends maxK sources when they fit, and the breakdown adds up to the prompt it built', () => {
     const f = fitPrompt(base);
     expect(f.budget.k).toBe(6);

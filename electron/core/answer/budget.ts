@@ -22,6 +22,8 @@ export interface FitInput {
   candidates: readonly PromptSource[];
   history: readonly PromptTurn[];
   maxK: number;
+  /** The most tokens the sources block may take (at least one source is always sent when it fits num_ctx). */
+  maxSourceTokens?: number;
   numCtx: number;
   reserve: number;
   ratio: number;
@@ -37,8 +39,8 @@ export interface FittedPrompt {
 const messageTokens = (content: string) => countTokens(content) + TOKENS_PER_MESSAGE;
 
 /**
- * The largest k (up to maxK) whose prompt fits num_ctx minus the answer's reserve, by our
- * calibrated estimate; then as much history as still fits, newest turns first. History is
+ * The largest k (up to maxK) whose sources stay within maxSourceTokens and whose prompt fits num_ctx
+ * minus the answer's reserve, by our calibrated estimate; then as much history as still fits, newest turns first. History is
  * trimmed here, explicitly, so Ollama never has to cut anything silently. A prompt that cannot
  * fit even with one source and no history is refused, not sent.
  */
@@ -53,6 +55,9 @@ export function fitPrompt(input: FitInput): FittedPrompt {
   const sourceCost = (sources: readonly PromptSource[]) => countTokens(promptParts(input.question, sources, []).sourcesBlock);
 
   let k = Math.min(input.maxK, input.candidates.length);
+  // Equal cost, not equal count: passages differ in size, so the sources get a token budget.
+  const cap = input.maxSourceTokens;
+  if (cap !== undefined) while (k > 1 && sourceCost(input.candidates.slice(0, k)) > cap) k--;
   while (k > 0 && !fits(fixed + framing + question + sourceCost(input.candidates.slice(0, k)))) k--;
   if (k === 0 && input.candidates.length > 0) {
     const need = Math.ceil((fixed + framing + question + sourceCost(input.candidates.slice(0, 1))) * input.ratio) + input.reserve;

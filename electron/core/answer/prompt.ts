@@ -3,7 +3,10 @@ import { neutraliseForPrompt } from './injection';
 import { REFUSAL } from './citations';
 
 export interface PromptSource {
+  /** The id the model cites: the chunk that matched. */
   chunkId: string;
+  /** Every chunk whose text the source holds (a passage joins neighbours), in document order. */
+  chunkIds?: readonly string[];
   path: string;
   heading: string;
   lines: [number, number];

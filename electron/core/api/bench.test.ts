@@ -144,7 +144,8 @@ describe('evaluation jobs', () => {
     const same = await value<{ same: boolean; metrics: unknown[] }>('compareEvalReports', { before: done.reportId, after: againDone.reportId });
     expect(same).toMatchObject({ same: true, metrics: [], questions: [], corpus: null });
     const rerun = await value<{ run: { grid: unknown; answerSettings: { numCtxCap: number } } }>('getEvalReport', { id: againDone.reportId });
-    expect(rerun.run.grid).toEqual(grid);
+    // A grid sent without fusions runs the default, and the report says so.
+    expect(rerun.run.grid).toEqual({ ...grid, fusions: ['rrf:60'] });
     expect(rerun.run.answerSettings.numCtxCap).toBe(4096);
 
     notes.write('ops/keys.md', '# Keys\n\nThe deploy keys are rotated when someone remembers.\n');

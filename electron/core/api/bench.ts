@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ApiEvent } from '../../../shared/contract';
+import { EvalGridSchema } from '../../../shared/eval';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import { getCollection } from '../db/collections';
 import type { Db } from '../db/open';
@@ -140,7 +141,7 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
       // A bad set or grid is refused now, as an error on the call, not later as a failed job.
       const set = loadQuestionSet(db, questionSet, root);
       grid.chunkers.forEach(parseChunkerSpec);
-      return startRun({ docs: root, questions: set.questions, questionSetName: set.name, grid, numCtxCap: numCtxCap() });
+      return startRun({ docs: root, questions: set.questions, questionSetName: set.name, grid: EvalGridSchema.parse(grid), numCtxCap: numCtxCap() });
     },
 
     async rerunEval({ reportId }) {

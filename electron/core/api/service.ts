@@ -15,7 +15,8 @@ import { importFolder } from '../ingest/pipeline';
 import { DEFAULT_EMBED_MODEL } from '../ollama/embedder';
 import { OllamaGateway } from '../ollama/gateway';
 import { resolveOllamaHost } from '../ollama/host';
-import { search } from '../retrieve/search';
+import { configuredFusion, FUSION_SETTING, search } from '../retrieve/search';
+import { formatFusion } from '../../../shared/fusion';
 import type { Handlers } from './dispatch';
 import { createBench } from './bench';
 import { chunkView, libraryDocuments } from './views';
@@ -50,6 +51,7 @@ const SETTING_KEYS: Record<keyof Settings, string> = {
   k: 'k',
   chunkTokens: 'chunk_tokens',
   numCtx: 'num_ctx_cap',
+  fusion: FUSION_SETTING,
 };
 
 /** The engine behind the contract: every handler is thin and long work runs as a cancellable job. */
@@ -64,6 +66,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     k: Number(getSetting(db, SETTING_KEYS.k) ?? ASK_DEFAULTS.maxK),
     chunkTokens: Number(getSetting(db, SETTING_KEYS.chunkTokens) ?? 256),
     numCtx: Number(getSetting(db, SETTING_KEYS.numCtx) ?? ASK_DEFAULTS.numCtxCap),
+    fusion: formatFusion(configuredFusion(db)),
   });
   const gateway = () => new OllamaGateway({ host: settings().ollamaHost });
 

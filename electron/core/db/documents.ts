@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Chunk } from '../ingest/chunkers/types';
 import { insertVector, listEmbeddingModels, type EmbeddingModelRow } from './embedding-models';
 import { appendEvent } from './events';
+import { deleteSections, writeSections } from './sections';
 import type { Db } from './open';
 import { stmt } from './statements';
 
@@ -56,8 +57,8 @@ export interface DocumentVersion {
 
 /**
  * Swaps a document to a new version in ONE synchronous transaction: old chunks, their FTS rows
- * (by trigger) and their vectors in every model's table go; new chunks, FTS rows and vectors
- * come in; the row and an event are written. A crash leaves the old version or the new one.
+ * (by trigger), their sections and their vectors in every model's table go; new chunks, FTS rows,
+ * sections and vectors come in; the row and an event are written. A crash leaves the old version or the new one.
  */
 export function writeDocumentVersion(db: Db, version: DocumentVersion): 'added' | 'replaced' {
   const { meta, chunks, embedding } = version;
@@ -80,6 +81,7 @@ export function writeDocumentVersion(db: Db, version: DocumentVersion): 'added' 
       const { lastInsertRowid } = insertChunk.run(chunkIdFor(meta.id, c.ordinal), meta.id, c.ordinal, c.headingPath, c.text, c.tokenCount, c.startLine, c.endLine, JSON.stringify(c.flags));
       if (embedding) insertVector(db, embedding.model, lastInsertRowid, embedding.vectors[i]!);
     });
+    writeSections(db, meta.id, chunks);
     if (embedding) markEmbedded(db, meta.id, embedding.model);
     const outcome = existed ? 'replaced' : 'added';
     appendEvent(db, {
@@ -208,6 +210,7 @@ function removeDerived(db: Db, documentId: string): boolean {
     }
     stmt(db, 'DELETE FROM chunks WHERE document_id = ?').run(documentId);
   }
+  deleteSections(db, documentId);
   stmt(db, 'DELETE FROM document_embeddings WHERE document_id = ?').run(documentId);
   return stmt(db, 'SELECT 1 FROM documents WHERE id = ?').get(documentId) !== undefined;
 }

@@ -12,7 +12,8 @@ export interface Check {
 
 /**
  * Verifies the index is whole: SQLite's and FTS5's own integrity checks, every committed document
- * has exactly the chunks it was committed with, every chunk is in the full-text index, and each
+ * has exactly the chunks it was committed with, every chunk is in the full-text index and in a
+ * section (itself indexed), and each
  * model's table holds exactly the vectors of the documents recorded as embedded with it.
  */
 export function runDoctor(db: Db): Check[] {
@@ -37,6 +38,18 @@ export function runDoctor(db: Db): Check[] {
   const chunks = one('SELECT count(*) FROM chunks');
   const ftsRows = one('SELECT count(*) FROM chunks_fts_docsize');
   checks.push({ name: 'chunks = full-text rows', ok: chunks === ftsRows, detail: `${chunks} chunks, ${ftsRows} full-text rows` });
+
+  const sections = one('SELECT count(*) FROM sections');
+  const sectionRows = one('SELECT count(*) FROM sections_fts_docsize');
+  const uncovered = one(
+    `SELECT count(*) FROM chunks c WHERE NOT EXISTS
+       (SELECT 1 FROM sections s WHERE s.document_id = c.document_id AND c.ordinal BETWEEN s.first_ordinal AND s.last_ordinal)`,
+  );
+  checks.push({
+    name: 'sections cover every chunk',
+    ok: sections === sectionRows && uncovered === 0,
+    detail: `${sections} sections, ${sectionRows} section full-text rows${uncovered > 0 ? `, ${uncovered} chunks in no section` : ''}`,
+  });
 
   const partial = db
     .prepare(

@@ -56,6 +56,33 @@ describe('openDatabase', () => {
   });
 });
 
+describe('migration 4 (sections)', () => {
+  it('builds sections and their full-text rows from the chunks a version-3 database already has', () => {
+    const db = new Database(path.join(dir, 'v3.db'));
+    migrate(db, MIGRATIONS.slice(0, 3));
+    db.prepare("INSERT INTO collections (id, root, created_at) VALUES ('c', '/notes', 'now')").run();
+    db.prepare("INSERT INTO documents (id, collection_id, rel_path, source_uri, size, mtime_ms, chunk_count, ingested_at, status) VALUES ('d', 'c', 'a.md', 'file:///notes/a.md', 1, 1, 5, 'now', 'ready')").run();
+    const chunk = db.prepare("INSERT INTO chunks (id, document_id, ordinal, heading_path, text, token_count, start_line, end_line) VALUES (?, 'd', ?, ?, ?, 1, ?, ?)");
+    // Paths A A B A A: the second run of A is a section of its own.
+    [['A', 'alpha one'], ['A', 'alpha two'], ['B', 'beta'], ['A', 'alpha three'], ['A', 'alpha four zebra']].forEach(([h, t], i) => chunk.run(`d#${i}`, i, h, t, i + 1, i + 1));
+    migrate(db, MIGRATIONS);
+    expect(db.prepare('SELECT first_ordinal, last_ordinal, heading_path FROM sections ORDER BY first_ordinal').all()).toEqual([
+      { first_ordinal: 0, last_ordinal: 1, heading_path: 'A' },
+      { first_ordinal: 2, last_ordinal: 2, heading_path: 'B' },
+      { first_ordinal: 3, last_ordinal: 4, heading_path: 'A' },
+    ]);
+    // The last section is indexed as its two chunks' text together, in order.
+    const hit = db.prepare("SELECT s.first_ordinal FROM sections_fts f JOIN sections s ON s.rowid = f.rowid WHERE sections_fts MATCH 'three AND zebra'").pluck().all();
+    expect(hit).toEqual([3]);
+    // Deleting a document removes its sections and their index rows.
+    db.pragma('foreign_keys = ON');
+    db.prepare("DELETE FROM documents WHERE id = 'd'").run();
+    expect(db.prepare('SELECT count(*) FROM sections').pluck().get()).toBe(0);
+    expect(db.prepare("SELECT count(*) FROM sections_fts WHERE sections_fts MATCH 'alpha'").pluck().get()).toBe(0);
+    db.close();
+  });
+});
+
 describe('migrate', () => {
   it('rolls back a failing migration entirely, keeping the previous version', () => {
     const db = new Database(':memory:');

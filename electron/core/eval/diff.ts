@@ -5,6 +5,7 @@ export type { MetricChange, QuestionChange, ReportDiff } from '../../../shared/e
 
 const EXACT_METRICS: Array<[string, (m: BenchMetrics) => number | null]> = [
   ...RATE_METRICS.map((k): [string, (m: BenchMetrics) => number | null] => [k, (m) => m[k]]),
+  ['sourceTokensP50', (m) => m.sourceTokensP50],
   ['promptTokens.estimated', (m) => m.promptTokens.estimated],
   ['promptTokens.reported', (m) => m.promptTokens.reported],
   ['truncations', (m) => m.truncations],
@@ -19,8 +20,10 @@ const TIMING_METRICS: Array<[string, (m: BenchMetrics) => number | null]> = [
   ['tokensPerSecond', (m) => m.tokensPerSecond],
 ];
 
-export function configLabel(c: Pick<EvalConfigResult, 'chatModel' | 'embedModel' | 'chunker' | 'k' | 'mode'>): string {
-  return `${c.chatModel ?? 'retrieval only'} · ${c.embedModel} · ${c.chunker} · k=${c.k} · ${c.mode}`;
+export function configLabel(c: Pick<EvalConfigResult, 'chatModel' | 'embedModel' | 'chunker' | 'k' | 'mode'> & { fusion?: string }): string {
+  // Fusion only changes hybrid results, so it names only hybrid configurations.
+  const fusion = c.mode === 'hybrid' && c.fusion !== undefined ? ` · ${c.fusion}` : '';
+  return `${c.chatModel ?? 'retrieval only'} · ${c.embedModel} · ${c.chunker} · k=${c.k} · ${c.mode}${fusion}`;
 }
 
 const sameNumber = (a: number | null, b: number | null) => (a === null || b === null ? a === b : Math.abs(a - b) < 1e-9);

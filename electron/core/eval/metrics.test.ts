@@ -116,18 +116,39 @@ describe('containsFact', () => {
 describe('scoreQuestion: retrieval', () => {
   it('counts the earlier of two tied hits', () => {
     const s = scoreQuestion(Q('keys'), outcome(ROWS[0]!));
-    expect(s.retrieval).toEqual({ hit1: false, hitK: true, reciprocalRank: 0.5 });
+    expect(s.retrieval).toEqual({ hit1: false, hit3: true, hit5: true, hitK: true, reciprocalRank: 0.5, factSent: null, sourceTokens: null });
   });
 
   it('gives no hit when the fact spans two chunks', () => {
     const s = scoreQuestion(Q('bake'), outcome(ROWS[2]!));
-    expect(s.retrieval).toEqual({ hit1: false, hitK: false, reciprocalRank: 0 });
+    expect(s.retrieval).toEqual({ hit1: false, hit3: false, hit5: false, hitK: false, reciprocalRank: 0, factSent: null, sourceTokens: null });
   });
 
   it('ignores chunks ranked below k', () => {
     const o: QuestionOutcome = { questionId: 'tomato', repeat: 0, retrieved: chunks('c1', 'c2', 'c6', 'c5'), k: 3, retrieveMs: 1 };
-    expect(scoreQuestion(Q('tomato'), o).retrieval).toEqual({ hit1: false, hitK: false, reciprocalRank: 0 });
-    expect(scoreQuestion(Q('tomato'), { ...o, k: 4 }).retrieval).toEqual({ hit1: false, hitK: true, reciprocalRank: 0.25 });
+    expect(scoreQuestion(Q('tomato'), o).retrieval).toEqual({ hit1: false, hit3: false, hit5: true, hitK: false, reciprocalRank: 0, factSent: null, sourceTokens: null });
+    expect(scoreQuestion(Q('tomato'), { ...o, k: 4 }).retrieval).toEqual({ hit1: false, hit3: false, hit5: true, hitK: true, reciprocalRank: 0.25, factSent: null, sourceTokens: null });
+  });
+
+  it('says whether the fact reached the prompt, whatever the ranking', () => {
+    const o: QuestionOutcome = { questionId: 'tomato', repeat: 0, retrieved: chunks('c5', 'c1'), k: 3, retrieveMs: 1 };
+    // Ranked first but not sent (the budget left it out): not sent.
+    expect(scoreQuestion(Q('tomato'), { ...o, sent: { texts: [CORPUS.c1], tokens: 40 } }).retrieval).toMatchObject({ hit1: true, factSent: false, sourceTokens: 40 });
+    // Sent as part of a longer passage: sent.
+    expect(scoreQuestion(Q('tomato'), { ...o, sent: { texts: [`${CORPUS.c6}\n${CORPUS.c5}`], tokens: 55 } }).retrieval).toMatchObject({ factSent: true, sourceTokens: 55 });
+    // A fact split across two sent passages is not one passage's fact.
+    const bake: QuestionOutcome = { questionId: 'bake', repeat: 0, retrieved: chunks('c3', 'c4'), k: 3, retrieveMs: 1, sent: { texts: [CORPUS.c3, CORPUS.c4], tokens: 30 } };
+    expect(scoreQuestion(Q('bake'), bake).retrieval).toMatchObject({ factSent: false });
+  });
+
+  it('aggregates fact sent over answerable questions and the median source tokens', () => {
+    const sent = (id: string, texts: string[], tokens: number): QuestionOutcome => ({ questionId: id, repeat: 0, retrieved: [], k: 3, retrieveMs: 1, sent: { texts, tokens } });
+    const m = aggregate(
+      scoreOutcomes(QUESTIONS, [sent('keys', [CORPUS.c1], 100), sent('bake', [CORPUS.c3], 300), sent('tomato', [CORPUS.c5, CORPUS.c6], 200), sent('vault', [CORPUS.c1], 999)]),
+    );
+    expect(m.factSent).toBe(2 / 3);
+    // Unanswerable questions do not count: 100, 200, 300 → 200.
+    expect(m.sourceTokensP50).toBe(200);
   });
 
   it('is null for questions without a chunkFact and for unanswerable ones', () => {
@@ -216,7 +237,7 @@ describe('aggregate', () => {
   it('returns exactly the documented keys', () => {
     expect(Object.keys(metrics()).sort()).toEqual(
       [
-        'hit1', 'hitK', 'mrr', 'answerHasFact', 'citationValid', 'supportedCitationRate', 'citesFact',
+        'hit1', 'hit3', 'hit5', 'hitK', 'mrr', 'factSent', 'sourceTokensP50', 'answerHasFact', 'citationValid', 'supportedCitationRate', 'citesFact',
         'refusalAccuracy', 'falseRefusals', 'promptTokens', 'truncations', 'latencyMs', 'tokensPerSecond',
         'changedAcrossRepeats',
       ].sort(),
@@ -227,8 +248,13 @@ describe('aggregate', () => {
     expect(metrics()).toEqual({
       // eligible: keys (RR 1/2), bake (miss), tomato (RR 1), twice each
       hit1: 2 / 6,
+      hit3: 4 / 6,
+      hit5: 4 / 6,
       hitK: 4 / 6,
       mrr: (0.5 + 0.5 + 0 + 0 + 1 + 1) / 6,
+      // no outcome says what was sent
+      factSent: null,
+      sourceTokensP50: null,
       // answerable with answerRegex: 8 samples, tomato repeat 1 refused
       answerHasFact: 7 / 8,
       // answers with citations: keys×2 (1), bake×2 (1), tomato r0 (0.5), beta×2 (1), wifi×2 (1)
@@ -259,8 +285,12 @@ describe('aggregate', () => {
     const m = aggregate(scoreOutcomes(QUESTIONS, ROWS.map((r) => outcome(r, false))));
     expect(m).toEqual({
       hit1: 2 / 6,
+      hit3: 4 / 6,
+      hit5: 4 / 6,
       hitK: 4 / 6,
       mrr: 3 / 6,
+      factSent: null,
+      sourceTokensP50: null,
       answerHasFact: null,
       citationValid: null,
       supportedCitationRate: null,

@@ -33,11 +33,19 @@ export interface QuestionOutcome {
   repeat: number;
   /** Ranked retrieval, best first. */
   retrieved: RetrievedChunk[];
-  /** Cut-off for hitK and reciprocalRank: only the first k retrieved chunks count. */
+  /** Cut-off for hitK and reciprocalRank: only the first k retrieved chunks count (hit@3 and hit@5 look at the first 3 and 5). */
   k: number;
   /** null when the search failed or ran in another mode than asked. */
   retrieveMs: number | null;
+  /** The sources the prompt holds (or would hold, in a retrieval-only run) and their tokens. */
+  sent?: SentSources;
   answer?: AnswerOutcome;
+}
+
+export interface SentSources {
+  texts: string[];
+  /** Tokens of the sources block, as the budget counts them. */
+  tokens: number;
 }
 
 /** Lower-cases, applies NFC and collapses every whitespace run to one space, trimmed. */
@@ -59,12 +67,17 @@ export function scoreQuestion(question: Question, outcome: QuestionOutcome): Que
 
   let retrieval: RetrievalScore | null = null;
   if (answerable && chunkFact !== undefined) {
-    const topK = outcome.retrieved.slice(0, Math.max(0, outcome.k));
-    const firstHit = topK.findIndex((c) => containsFact(c.text, chunkFact));
+    const rank = outcome.retrieved.findIndex((c) => containsFact(c.text, chunkFact));
+    const within = (n: number) => rank >= 0 && rank < n;
+    const sent = outcome.sent;
     retrieval = {
-      hit1: firstHit === 0,
-      hitK: firstHit >= 0,
-      reciprocalRank: firstHit >= 0 ? 1 / (firstHit + 1) : 0,
+      hit1: rank === 0,
+      hit3: within(3),
+      hit5: within(5),
+      hitK: within(outcome.k),
+      reciprocalRank: within(outcome.k) ? 1 / (rank + 1) : 0,
+      factSent: sent ? sent.texts.some((t) => containsFact(t, chunkFact)) : null,
+      sourceTokens: sent ? sent.tokens : null,
     };
   }
 
@@ -164,8 +177,12 @@ export function aggregate(scores: readonly QuestionScore[]): BenchMetrics {
 
   return {
     hit1: rate(retrievals.map((r) => r.hit1)),
+    hit3: rate(retrievals.map((r) => r.hit3)),
+    hit5: rate(retrievals.map((r) => r.hit5)),
     hitK: rate(retrievals.map((r) => r.hitK)),
     mrr: mean(retrievals.map((r) => r.reciprocalRank)),
+    factSent: rate(retrievals.map((r) => r.factSent).filter(notNull)),
+    sourceTokensP50: percentileNearestRank(retrievals.map((r) => r.sourceTokens).filter(notNull), 50),
     answerHasFact: rate(answers.map((a) => a.answerHasFact).filter(notNull)),
     citationValid: mean(answers.map((a) => a.citationValid).filter(notNull)),
     supportedCitationRate: mean(answers.map((a) => a.supportedCitationRate).filter(notNull)),

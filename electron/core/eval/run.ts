@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EvalConfigResult, EvalGrid, EvalQuestionRun, EvalReport, Question } from '../../../shared/eval';
 import { QuireError, toErrorShape } from '../../../shared/errors';
-import type { SearchMode } from '../../../shared/search';
-import { ASK_DEFAULTS, answerWindow, ask } from '../answer/ask';
+import type { SearchMode, SearchResult } from '../../../shared/search';
+import { DEFAULT_FUSION, formatFusion, parseFusion, type Fusion } from '../../../shared/fusion';
+import { ASK_DEFAULTS, answerWindow, ask, isEvidence, retrievalDepth, toPromptSource } from '../answer/ask';
+import { fitPrompt, UNCALIBRATED_RATIO } from '../answer/budget';
 import { openDatabase, type Db } from '../db/open';
 import { stmt } from '../db/statements';
 import { formatChunkerSpec, parseChunkerSpec } from '../ingest/chunkers/index';
@@ -15,7 +17,7 @@ import { corpusFingerprint } from './fingerprint';
 import { indexFileName } from './index-files';
 import { acquireRunLock } from './run-lock';
 import { collapseWhitespace } from '../answer/text-features';
-import { aggregate, containsFact, scoreOutcomes, type QuestionOutcome } from './metrics';
+import { aggregate, containsFact, scoreOutcomes, type QuestionOutcome, type SentSources } from './metrics';
 import { questionSetDigest } from './questions';
 
 export interface EvalOptions {
@@ -61,7 +63,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
     maxDistance: ASK_DEFAULTS.maxDistance,
   };
   const chatModels: Array<string | null> = grid.chatModels.length > 0 ? grid.chatModels : [null];
-  const perIndex = chatModels.length * grid.ks.length * grid.modes.length * grid.repeats * questions.length;
+  const perIndex = chatModels.length * grid.ks.length * grid.modes.length * grid.fusions.length * grid.repeats * questions.length;
   const total = grid.embedModels.length * chunkers.length * perIndex;
   let done = 0;
   const configs: EvalConfigResult[] = [];
@@ -95,6 +97,8 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
             if (chatModel !== null) await warmUp(opts.gateway, chatModel, answerSettings.numCtxCap, known, opts.signal);
             for (const k of grid.ks) {
               for (const mode of grid.modes) {
+               for (const fusionSpec of grid.fusions) {
+                const fusion = parseFusion(fusionSpec) ?? DEFAULT_FUSION;
                 const outcomes: QuestionOutcome[] = [];
                 const runs: Array<Omit<EvalQuestionRun, 'score' | 'config'>> = [];
                 for (let repeat = 0; repeat < grid.repeats; repeat++) {
@@ -109,18 +113,20 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
                       k,
                       mode,
                       repeat,
+                      fusion,
                       numCtxCap: answerSettings.numCtxCap,
                       ...(opts.signal ? { signal: opts.signal } : {}),
                     });
                     outcomes.push(outcome);
                     runs.push(run);
-                    opts.onProgress?.(++done, total, configLabel({ chatModel, embedModel, chunker: chunker.spec, k, mode }));
+                    opts.onProgress?.(++done, total, configLabel({ chatModel, embedModel, chunker: chunker.spec, k, mode, fusion: fusionSpec }));
                   }
                 }
                 const scores = scoreOutcomes(questions, outcomes);
                 const config = configs.length;
-                configs.push({ chatModel, embedModel, chunker: chunker.spec, k, mode, metrics: aggregate(scores), errors: runs.filter((r) => r.error).length });
+                configs.push({ chatModel, embedModel, chunker: chunker.spec, k, mode, fusion: fusionSpec, metrics: aggregate(scores), errors: runs.filter((r) => r.error).length });
                 scores.forEach((score, i) => perQuestion.push({ config, score, ...runs[i]! }));
+               }
               }
             }
           }
@@ -177,33 +183,37 @@ async function runQuestion(
   db: Db,
   gateway: OllamaGateway,
   q: Question,
-  o: { chatModel: string | null; k: number; mode: SearchMode; repeat: number; numCtxCap: number; signal?: AbortSignal },
+  o: { chatModel: string | null; k: number; mode: SearchMode; fusion: Fusion; repeat: number; numCtxCap: number; signal?: AbortSignal },
 ): Promise<{ outcome: QuestionOutcome; run: Omit<EvalQuestionRun, 'score' | 'config'> }> {
   const chunkRow = stmt(db, 'SELECT c.text, c.heading_path, c.start_line, c.end_line, d.rel_path FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ?');
   const rowOf = (id: string) => chunkRow.get(id) as ChunkRow | undefined;
+  // A result is a passage (its chunk and neighbours): it is scored and shown as the passage.
+  const passageText = (p: { chunkId: string; chunkIds: readonly string[] }) =>
+    (p.chunkIds.length > 0 ? p.chunkIds : [p.chunkId]).map((id) => rowOf(id)?.text ?? '').join('\n');
   const fact = q.expect.chunkFact;
-  const describe = (ids: string[]): EvalQuestionRun['retrieved'] =>
-    ids.slice(0, o.k).map((chunkId) => {
-      const r = rowOf(chunkId);
+  const describe = (passages: Array<{ chunkId: string; chunkIds: readonly string[]; lines: [number, number] }>): EvalQuestionRun['retrieved'] =>
+    passages.slice(0, o.k).map((p) => {
+      const r = rowOf(p.chunkId);
+      const text = passageText(p);
       return {
-        chunkId,
+        chunkId: p.chunkId,
         path: r?.rel_path ?? '',
         heading: r?.heading_path ?? '',
-        lines: [r?.start_line ?? 0, r?.end_line ?? 0],
-        preview: preview(r?.text ?? ''),
-        hasFact: fact === undefined ? null : containsFact(r?.text ?? '', fact),
+        lines: p.lines,
+        preview: preview(text),
+        hasFact: fact === undefined ? null : containsFact(text, fact),
       };
     });
   const base = { questionId: q.id, repeat: o.repeat, k: o.k };
 
   if (o.chatModel === null) {
     try {
-      const res = await search(db, q.question, { gateway, k: o.k, mode: o.mode, ...(o.signal ? { signal: o.signal } : {}) });
+      // The same search an answer makes, so hit@n, fact sent and tokens describe what ask would send.
+      const res = await search(db, q.question, { gateway, k: retrievalDepth(o.k), mode: o.mode, fusion: o.fusion, ...(o.signal ? { signal: o.signal } : {}) });
       if (res.mode !== o.mode) return { outcome: { ...base, retrieveMs: null, retrieved: [] }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, res.mode, res.fallback) } };
-      const ids = res.results.map((r) => r.chunkId);
       return {
-        outcome: { ...base, retrieveMs: res.ms, retrieved: res.results.map((r) => ({ chunkId: r.chunkId, text: r.text })) },
-        run: { answer: null, retrieved: describe(ids), citations: [], error: null },
+        outcome: { ...base, retrieveMs: res.ms, retrieved: res.results.map((r) => ({ chunkId: r.chunkId, text: r.text })), sent: wouldSend(q.question, res.results, o) },
+        run: { answer: null, retrieved: describe(res.results), citations: [], error: null },
       };
     } catch (e) {
       if (o.signal?.aborted) throw e;
@@ -213,7 +223,7 @@ async function runQuestion(
 
   let result = null;
   let fallback: { requested: SearchMode; reason: string; code: string } | undefined;
-  for await (const event of ask(db, gateway, q.question, { chatModel: o.chatModel, k: o.k, mode: o.mode, numCtxCap: o.numCtxCap, ...(o.signal ? { signal: o.signal } : {}) })) {
+  for await (const event of ask(db, gateway, q.question, { chatModel: o.chatModel, k: o.k, mode: o.mode, fusion: o.fusion, numCtxCap: o.numCtxCap, ...(o.signal ? { signal: o.signal } : {}) })) {
     if (event.type === 'done' || event.type === 'error') result = event.result;
     if (event.type === 'retrieval' && event.note) fallback = { requested: o.mode, reason: event.note, code: 'NO_EMBEDDINGS' };
   }
@@ -224,12 +234,16 @@ async function runQuestion(
     return { outcome: { ...base, retrieveMs: null, retrieved: [] }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, result.retrievalMode, fallback) } };
   }
   const modelCalled = !result.refusedWithoutModel;
-  const ids = result.retrieval.map((c) => c.chunkId);
   const answered = result.status === 'answered' || result.status === 'refused';
   const outcome: QuestionOutcome = {
     ...base,
     retrieveMs: result.latencyMs.retrieve,
-    retrieved: ids.map((chunkId) => ({ chunkId, text: rowOf(chunkId)?.text ?? '' })),
+    retrieved: result.retrieval.map((c) => ({ chunkId: c.chunkId, text: passageText(c) })),
+    ...(result.budget
+      ? { sent: { texts: result.sources.map(passageText), tokens: result.budget.breakdown.sources } }
+      : result.refusedWithoutModel
+        ? { sent: { texts: [], tokens: 0 } }
+        : {}),
     ...(answered
       ? {
           answer: {
@@ -250,11 +264,23 @@ async function runQuestion(
     outcome,
     run: {
       answer: answered ? result.answer : null,
-      retrieved: describe(ids),
+      retrieved: describe(result.retrieval),
       citations: result.citations.map((c) => ({ chunkId: c.chunkId, check: c.check })),
       error: answered ? null : (result.error ?? { code: 'INTERNAL', message: 'The question ended without an answer.' }),
     },
   };
+}
+
+/**
+ * The sources an answer would put in its prompt, fitted exactly as ask fits them (the app's default
+ * window and answer reserve, no history, an uncalibrated estimate): a retrieval-only run can then
+ * say whether the fact would reach the model, and at what cost in tokens.
+ */
+function wouldSend(question: string, results: SearchResult[], o: { k: number; numCtxCap: number }): SentSources {
+  const evidence = results.filter((r) => isEvidence(r, ASK_DEFAULTS.maxDistance)).map(toPromptSource);
+  if (evidence.length === 0) return { texts: [], tokens: 0 };
+  const fitted = fitPrompt({ question, candidates: evidence, history: [], maxK: o.k, maxSourceTokens: ASK_DEFAULTS.maxSourceTokens, numCtx: o.numCtxCap, reserve: ASK_DEFAULTS.numPredict, ratio: UNCALIBRATED_RATIO });
+  return { texts: fitted.sources.map((s) => s.text), tokens: fitted.budget.breakdown.sources };
 }
 
 /**
@@ -281,7 +307,7 @@ function modeNotHonoured(asked: SearchMode, used: SearchMode, fallback?: { reaso
 
 /** How many configurations a grid is (repeats are not configurations). */
 export function configCount(grid: EvalGrid): number {
-  return Math.max(1, grid.chatModels.length) * grid.embedModels.length * grid.chunkers.length * grid.ks.length * grid.modes.length;
+  return Math.max(1, grid.chatModels.length) * grid.embedModels.length * grid.chunkers.length * grid.ks.length * grid.modes.length * grid.fusions.length;
 }
 
 /** Each axis once, in first-given order, with chunker specs in canonical form: equal settings are one configuration. */
@@ -293,6 +319,7 @@ export function canonicalGrid(grid: EvalGrid): EvalGrid {
     chunkers: unique(grid.chunkers.map((s) => formatChunkerSpec(parseChunkerSpec(s)))),
     ks: unique(grid.ks),
     modes: unique(grid.modes),
+    fusions: unique(grid.fusions.map((s) => formatFusion(parseFusion(s) ?? DEFAULT_FUSION))),
     repeats: grid.repeats,
   };
 }

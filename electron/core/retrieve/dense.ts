@@ -6,6 +6,8 @@ import type { Ranked } from './fusion';
 export interface DenseHit extends Ranked {
   /** L2 distance between unit vectors: 0 identical, √2 orthogonal. */
   distance: number;
+  /** Cosine similarity, 1 − distance²/2 for unit vectors. */
+  score: number;
 }
 
 /**
@@ -25,5 +27,5 @@ export function denseSearch(db: Db, model: EmbeddingModelRow, query: Float32Arra
   return rows
     .filter((r) => !filter.collectionId || collectionOf.get(r.rowid) === filter.collectionId)
     .slice(0, limit)
-    .map((r, i) => ({ rowid: r.rowid, rank: i + 1, distance: r.distance }));
+    .map((r, i) => ({ rowid: r.rowid, rank: i + 1, distance: r.distance, score: 1 - (r.distance * r.distance) / 2 }));
 }

@@ -1,10 +1,24 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { toMatchExpression } from './fts-query';
+import { queryTerms, toMatchExpression } from './fts-query';
+import { codeLiterals } from './lexical';
 
 describe('toMatchExpression', () => {
   it('quotes terms, drops stopwords, ORs them', () => {
     expect(toMatchExpression('how do I rotate the keys')).toBe('"rotate" OR "keys"');
+  });
+
+  it('drops question words and the pieces contractions leave, straight or curly apostrophes', () => {
+    expect(queryTerms("What's the point of Rust's borrow checker? I don't get it")).toEqual(['point', 'rust', 'borrow', 'checker']);
+    expect(queryTerms('Why won’t my code compile, and why can’t I see it?')).toEqual(['code', 'compile', 'see']);
+    // Possessive and plural forms are words, not fragments: they stay.
+    expect(queryTerms("the users' keys")).toEqual(['users', 'keys']);
+    // Nothing but stopwords: they are all the question has.
+    expect(queryTerms("what's that")).toEqual(['what', 'that']);
+  });
+
+  it('keeps identifiers whole and numbers as words', () => {
+    expect(queryTerms('does unwrap_or_else take a closure? u8 over 255')).toEqual(['unwrap_or_else', 'take', 'closure', 'u8', 'over', '255']);
   });
 
   it('keeps stopwords when nothing else is left', () => {
@@ -71,5 +85,19 @@ describe('toMatchExpression', () => {
     db.prepare('INSERT INTO t VALUES (?)').run('the cafe menu');
     expect(db.prepare('SELECT count(*) n FROM t WHERE t MATCH ?').get(toMatchExpression('café'))).toEqual({ n: 1 });
     db.close();
+  });
+});
+
+describe('codeLiterals', () => {
+  it('takes backticked spans whole and bare tokens only code has', () => {
+    expect(codeLiterals('How does the `?` operator turn an io::Error into my own error type?')).toEqual(['?', 'io::Error']);
+    expect(codeLiterals('Is a Box<dyn Trait> slower, and why two &mut at once?')).toEqual(['Box<dyn', 'Trait>', '&mut']);
+    expect(codeLiterals('what does #[derive(Debug)] do -> anything? and Rc::clone(&a)')).toEqual(['#[derive(Debug)]', 'Rc::clone(&a)']);
+  });
+
+  it('finds nothing in plain prose, punctuation or empty backticks', () => {
+    expect(codeLiterals("What's the difference between Send and Sync?")).toEqual([]);
+    expect(codeLiterals('a < b & c -> d :: e')).toEqual([]);
+    expect(codeLiterals('``')).toEqual([]);
   });
 });

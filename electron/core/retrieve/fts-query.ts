@@ -4,16 +4,29 @@
  * words), terms are OR-ed so bm25 ranks passages that share more of them higher, and text the
  * person put in double quotes stays a phrase. Returns null when nothing searchable is left.
  */
+// Words a question is built from rather than about: question words, auxiliaries, pronouns,
+// fillers. Kept only when nothing else is left. A stemmed index would still match them in every
+// passage, so each one left in the query spends bm25's attention on nothing.
 const STOPWORDS = new Set(
-  ('a an and are as at be but by can do does did for from had has have how i if in into is it its me my no not of on or ' +
-    'our so that the their them then there these they this to was we were what when where which who why will with you your')
+  ('a about all also am an and any are as at be been being but by can cannot could did do does doing done for from get gets got had has have how i if in into is it its just me my no not of on or our ought so some than that the their them then there these they this those to too very was we were what whats when where which while who whom whose why will with would you your yours ' +
+    // Fragments a contraction leaves when its apostrophe splits it: what's → what s, don't → don t.
+    's t d ll re ve m don doesn didn isn aren wasn weren won wouldn shouldn couldn haven hasn hadn mustn needn shan im ive id youre theyre thats')
     .split(' '),
 );
 
 const TERM = /[\p{L}\p{N}\p{M}_]+/gu;
+// An apostrophe (straight or curly) and a contraction's ending: dropped with it, so "what's" is "what".
+const CONTRACTION = /(?<=[\p{L}])['’](?:s|t|d|ll|re|ve|m)(?![\p{L}\p{N}])/giu;
 
 function termsOf(text: string): string[] {
-  return (text.normalize('NFKC').match(TERM) ?? []).map((t) => t.toLowerCase());
+  return (text.normalize('NFKC').replace(CONTRACTION, '').match(TERM) ?? []).map((t) => t.toLowerCase());
+}
+
+/** The words of a query that search matches on: content words, each once, in order. */
+export function queryTerms(input: string): string[] {
+  const all = termsOf(input);
+  const content = all.filter((t) => !STOPWORDS.has(t));
+  return [...new Set(content.length > 0 ? content : all)];
 }
 
 function quote(term: string): string {

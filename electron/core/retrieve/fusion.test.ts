@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { reciprocalRankFusion, RRF_K } from './fusion';
+import { DEFAULT_FUSION, formatFusion, parseFusion } from '../../../shared/fusion';
+import { fuseWith, reciprocalRankFusion, RRF_K, weightedFusion } from './fusion';
 
 const ranks = (...rowids: number[]) => rowids.map((rowid, i) => ({ rowid, rank: i + 1 }));
 
@@ -32,5 +33,43 @@ describe('reciprocalRankFusion', () => {
   it('handles one empty list as a plain ranking', () => {
     expect(reciprocalRankFusion([], ranks(5, 4)).map((f) => f.rowid)).toEqual([5, 4]);
     expect(reciprocalRankFusion([], [])).toEqual([]);
+  });
+
+  it('fuseWith honours the constant it is given', () => {
+    const a = fuseWith({ kind: 'rrf', k: 1 }, ranks(1, 2), ranks(2));
+    expect(a.find((f) => f.rowid === 2)!.score).toBeCloseTo(1 / 3 + 1 / 2, 12);
+  });
+});
+
+describe('weightedFusion', () => {
+  const scored = (...pairs: Array<[number, number]>) => pairs.map(([rowid, score], i) => ({ rowid, rank: i + 1, score }));
+
+  it('mixes each list divided by its best score, by the given share', () => {
+    const fused = weightedFusion(scored([1, 10], [2, 5]), scored([2, 0.8], [3, 0.4]), 0.3);
+    const by = new Map(fused.map((f) => [f.rowid, f.score]));
+    expect(by.get(1)).toBeCloseTo(0.7 * 1, 12);
+    expect(by.get(2)).toBeCloseTo(0.7 * 0.5 + 0.3 * 1, 12);
+    expect(by.get(3)).toBeCloseTo(0.3 * 0.5, 12);
+    expect(fused.map((f) => f.rowid)).toEqual([1, 2, 3]);
+  });
+
+  it('at 0 is the keyword ranking and at 1 the vector ranking', () => {
+    const lex = scored([1, 9], [2, 3]);
+    const dense = scored([2, 0.9], [1, 0.1]);
+    expect(weightedFusion(lex, dense, 0).map((f) => f.rowid)).toEqual([1, 2]);
+    expect(weightedFusion(lex, dense, 1).map((f) => f.rowid)).toEqual([2, 1]);
+  });
+});
+
+describe('fusion specs', () => {
+  it('parses and formats both kinds, canonically', () => {
+    expect(parseFusion('rrf:60')).toEqual({ kind: 'rrf', k: 60 });
+    expect(parseFusion('rrf')).toEqual(DEFAULT_FUSION);
+    expect(parseFusion(' Weighted:0.3 ')).toEqual({ kind: 'weighted', dense: 0.3 });
+    for (const spec of ['rrf:60', 'rrf:1', 'weighted:0', 'weighted:1', 'weighted:0.25']) expect(formatFusion(parseFusion(spec)!)).toBe(spec);
+  });
+
+  it('refuses what is not a fusion', () => {
+    for (const spec of ['', 'rrf:0', 'rrf:2.5', 'rrf:1001', 'weighted', 'weighted:1.5', 'weighted:-0.1', 'max:3', 'rrf:60;DROP']) expect(parseFusion(spec)).toBeNull();
   });
 });

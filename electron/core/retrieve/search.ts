@@ -5,14 +5,19 @@ import type { Db } from '../db/open';
 import { Embedder } from '../ollama/embedder';
 import type { OllamaGateway } from '../ollama/gateway';
 import { denseSearch, type DenseHit } from './dense';
-import { reciprocalRankFusion, type Fused } from './fusion';
+import { fuseWith, type Fused } from './fusion';
 import { lexicalSearch } from './lexical';
+import { toPassages, type Passage } from './passages';
+import { getSetting } from '../db/settings';
+import { DEFAULT_FUSION, parseFusion, type Fusion } from '../../../shared/fusion';
 
 export interface SearchOptions {
   k?: number;
   /** Omitted: hybrid when the active model has vectors, lexical otherwise. */
   mode?: SearchMode;
   collectionId?: string;
+  /** How hybrid joins the two rankings; omitted: the saved setting, else rrf:60. */
+  fusion?: Fusion;
   /** How to embed the query; null when Ollama is not to be asked. */
   gateway: OllamaGateway | null;
   signal?: AbortSignal;
@@ -49,14 +54,16 @@ export async function search(db: Db, query: string, options: SearchOptions): Pro
     }
   }
   const lexical = mode === 'dense' ? [] : lexicalSearch(db, query, depth, filter);
-  const fused = reciprocalRankFusion(lexical, dense).slice(0, k);
+  const fused = fuseWith(options.fusion ?? configuredFusion(db), lexical, dense);
+  const byRow = new Map(fused.map((f) => [f.rowid, f]));
+  const passages = toPassages(db, fused.map((f) => f.rowid), k);
   const distances = new Map(dense.map((d) => [d.rowid, d.distance]));
   return {
     mode,
     ...(fallback ? { fallback } : {}),
     embedModel: model?.name ?? null,
     embedDigest: model?.digest ?? null,
-    results: hydrate(db, fused, distances),
+    results: hydrate(db, passages, byRow, distances),
     ms: Math.round((performance.now() - started) * 10) / 10,
   };
 }
@@ -84,29 +91,44 @@ async function embedQuery(gateway: OllamaGateway | null, model: EmbeddingModelRo
   return embedder.embedQuery(query, signal);
 }
 
-function hydrate(db: Db, fused: Fused[], distances: Map<number, number>): SearchResult[] {
+/** The fusion setting the app saved, or the default; a bad stored value is not fatal: the default is used. */
+export function configuredFusion(db: Db): Fusion {
+  const saved = getSetting(db, FUSION_SETTING);
+  return (saved !== null ? parseFusion(saved) : null) ?? DEFAULT_FUSION;
+}
+
+export const FUSION_SETTING = 'fusion';
+
+function hydrate(db: Db, passages: Passage[], fused: Map<number, Fused>, distances: Map<number, number>): SearchResult[] {
   const get = db.prepare(
     `SELECT c.id, c.document_id, c.heading_path, c.text, c.start_line, c.end_line, c.flags, d.rel_path, col.root
        FROM chunks c JOIN documents d ON d.id = c.document_id JOIN collections col ON col.id = d.collection_id
       WHERE c.rowid = ?`,
   );
-  return fused.flatMap((f) => {
-    const r = get.get(f.rowid) as HydrateRow | undefined;
-    if (!r) return [];
+  return passages.flatMap((p) => {
+    const f = fused.get(p.rowid);
+    const rows = p.rowids.map((rowid) => get.get(rowid) as HydrateRow | undefined);
+    const hit = rows[p.rowids.indexOf(p.rowid)];
+    if (!f || !hit || rows.some((r) => r === undefined)) return [];
+    const all = rows as HydrateRow[];
+    const at = p.rowids.indexOf(p.rowid);
+    const start = all.slice(0, at).reduce((n, r) => n + r.text.length + 1, 0);
     return [
       {
-        chunkId: r.id,
-        documentId: r.document_id,
-        path: r.rel_path,
-        root: r.root,
-        heading: r.heading_path,
-        lines: [r.start_line, r.end_line] as [number, number],
-        text: r.text,
+        chunkId: hit.id,
+        documentId: hit.document_id,
+        path: hit.rel_path,
+        root: hit.root,
+        heading: hit.heading_path,
+        lines: [all[0]!.start_line, all[all.length - 1]!.end_line] as [number, number],
+        text: all.map((r) => r.text).join('\n'),
+        chunkIds: all.map((r) => r.id),
+        hit: { lines: [hit.start_line, hit.end_line] as [number, number], start, end: start + hit.text.length },
         score: f.score,
         lexicalRank: f.lexicalRank,
         denseRank: f.denseRank,
-        distance: distances.get(f.rowid) ?? null,
-        flags: JSON.parse(r.flags) as string[],
+        distance: distances.get(p.rowid) ?? null,
+        flags: [...new Set(all.flatMap((r) => JSON.parse(r.flags) as string[]))],
       },
     ];
   });

@@ -17,7 +17,7 @@ function setup(handlers: Record<string, (input: never) => unknown>) {
 
 const base = {
   library: () => ({ collections: [{ id: 'c1', root: '/a', createdAt: '', documents: [] }] }),
-  getSettings: () => ({ ollamaHost: 'h', chatModel: 'llama3.2', embedModel: 'e', k: 5, chunkTokens: 256, numCtx: 8192 }),
+  getSettings: () => ({ ollamaHost: 'h', chatModel: 'llama3.2', embedModel: 'e', k: 5, chunkTokens: 256, numCtx: 8192, fusion: 'rrf:60' }),
   listModels: () => ({ models: [] }),
 };
 

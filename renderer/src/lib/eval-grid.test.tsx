@@ -9,15 +9,30 @@ const draft = (over: Partial<GridDraft> = {}): GridDraft => ({
   customChunkers: '',
   ks: '5',
   modes: ['hybrid'],
+  fusions: 'rrf:60',
   repeats: '1',
   ...over,
+});
+
+describe('fusion in the grid', () => {
+  it('takes several specs, canonical and once each, and multiplies the configurations', () => {
+    const c = checkGrid(draft({ fusions: 'rrf, weighted:0.30, rrf:60, weighted:0.3' }));
+    expect(c.problems).toEqual([]);
+    expect(c.grid?.fusions).toEqual(['rrf:60', 'weighted:0.3']);
+    expect(c.configs).toBe(2);
+  });
+
+  it('names a spec it does not know, and defaults to rrf:60 when left empty', () => {
+    expect(checkGrid(draft({ fusions: 'rrf:60, blend:2' })).problems).toEqual([expect.stringMatching(/^"blend:2" is not a fusion Quire knows; expected rrf/)]);
+    expect(checkGrid(draft({ fusions: '  ' })).grid?.fusions).toEqual(['rrf:60']);
+  });
 });
 
 describe('the Evaluate grid', () => {
   it('turns the form into the grid and counts configurations and indexes', () => {
     const c = checkGrid(draft({ chatModels: ['a', 'b'], chunkers: ['heading:256', 'fixed:128/25'], ks: '3, 5', modes: ['lexical', 'hybrid'], repeats: '2' }));
     expect(c.problems).toEqual([]);
-    expect(c.grid).toEqual({ chatModels: ['a', 'b'], embedModels: ['embeddinggemma:latest'], chunkers: ['heading:256', 'fixed:128/25'], ks: [3, 5], modes: ['lexical', 'hybrid'], repeats: 2 });
+    expect(c.grid).toEqual({ chatModels: ['a', 'b'], embedModels: ['embeddinggemma:latest'], chunkers: ['heading:256', 'fixed:128/25'], ks: [3, 5], modes: ['lexical', 'hybrid'], fusions: ['rrf:60'], repeats: 2 });
     expect(c.configs).toBe(2 * 1 * 2 * 2 * 2);
     expect(c.indexes).toBe(2);
   });

@@ -1,4 +1,5 @@
 import type { EvalGrid } from '../../../shared/eval';
+import { DEFAULT_FUSION, formatFusion, FUSION_USAGE, parseFusion } from '../../../shared/fusion';
 import { SEARCH_MODES, type SearchMode } from '../../../shared/search';
 
 /** The Evaluate form as the person fills it in, checked and turned into the grid the engine runs. */
@@ -15,7 +16,7 @@ export const MODE_LABELS: Record<SearchMode, string> = {
   hybrid: 'Hybrid (both, fused)',
 };
 
-export const LIMITS = { chatModels: 8, embedModels: 6, chunkers: 6, ks: 6, k: 50, repeats: 20 } as const;
+export const LIMITS = { chatModels: 8, embedModels: 6, chunkers: 6, ks: 6, k: 50, fusions: 4, repeats: 20 } as const;
 
 export interface GridDraft {
   /** Checked only when "retrieval only" is off. */
@@ -27,6 +28,8 @@ export interface GridDraft {
   customChunkers: string;
   ks: string;
   modes: SearchMode[];
+  /** Fusion specs for hybrid, comma-separated: rrf:60, weighted:0.3. */
+  fusions: string;
   repeats: string;
 }
 
@@ -106,13 +109,22 @@ export function checkGrid(d: GridDraft): GridCheck {
   const modes = SEARCH_MODES.filter((m) => d.modes.includes(m));
   if (modes.length === 0) problems.push('Choose at least one search mode.');
 
+  const fusions: string[] = [];
+  for (const spec of d.fusions.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const fusion = parseFusion(spec);
+    if (!fusion) problems.push(`"${spec}" is not a fusion Quire knows; ${FUSION_USAGE}.`);
+    else if (!fusions.includes(formatFusion(fusion))) fusions.push(formatFusion(fusion));
+  }
+  if (fusions.length === 0 && d.fusions.trim() === '') fusions.push(formatFusion(DEFAULT_FUSION));
+  if (fusions.length > LIMITS.fusions) problems.push(`Give at most ${LIMITS.fusions} fusions.`);
+
   const repeatsText = d.repeats.trim();
   const repeats = Number(repeatsText);
   if (!/^\d+$/.test(repeatsText) || repeats < 1 || repeats > LIMITS.repeats) problems.push(`Repeats must be a whole number from 1 to ${LIMITS.repeats}.`);
 
-  const configs = Math.max(1, chatModels.length) * d.embedModels.length * chunkers.length * ks.length * modes.length;
+  const configs = Math.max(1, chatModels.length) * d.embedModels.length * chunkers.length * ks.length * modes.length * fusions.length;
   const indexes = d.embedModels.length * chunkers.length;
-  const grid = problems.length === 0 ? { chatModels, embedModels: d.embedModels, chunkers, ks, modes, repeats } : null;
+  const grid = problems.length === 0 ? { chatModels, embedModels: d.embedModels, chunkers, ks, modes, fusions, repeats } : null;
   return { grid, problems, configs, indexes };
 }
 

@@ -9,6 +9,7 @@ const cfg = (chatModel: string | null, over: Partial<EvalConfigResult['metrics']
   chunker: 'heading:256',
   k: 5,
   mode: 'hybrid',
+  fusion: 'rrf:60',
   metrics: metrics(over),
   errors: 0,
   ...rest,

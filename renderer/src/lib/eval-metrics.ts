@@ -1,4 +1,5 @@
 import type { EvalConfigResult, RateMetric } from '../../../shared/eval';
+import { DEFAULT_FUSION, formatFusion } from '../../../shared/fusion';
 
 /**
  * The model bench's numbers for people: which columns a report has, how each value reads, what
@@ -7,6 +8,7 @@ import type { EvalConfigResult, RateMetric } from '../../../shared/eval';
 
 export type MetricKey =
   | RateMetric
+  | 'sourceTokens'
   | 'promptEstimated'
   | 'promptReported'
   | 'truncations'
@@ -52,6 +54,28 @@ export const METRIC_COLUMNS: readonly MetricColumn[] = [
     get: (c) => c.metrics.hit1,
   },
   {
+    key: 'hit3',
+    label: 'hit@3',
+    title: 'Share of answerable questions with the expected fact in one of the first 3 passages.',
+    kind: 'rate',
+    better: 'higher',
+    needsAnswers: false,
+    notRun: 'No answerable question in the set names a fact to look for.',
+    csv: 'hit_at_3',
+    get: (c) => c.metrics.hit3,
+  },
+  {
+    key: 'hit5',
+    label: 'hit@5',
+    title: 'Share of answerable questions with the expected fact in one of the first 5 passages.',
+    kind: 'rate',
+    better: 'higher',
+    needsAnswers: false,
+    notRun: 'No answerable question in the set names a fact to look for.',
+    csv: 'hit_at_5',
+    get: (c) => c.metrics.hit5,
+  },
+  {
     key: 'hitK',
     label: 'hit@k',
     title: 'Share of answerable questions with the expected fact in any of the top k passages.',
@@ -72,6 +96,28 @@ export const METRIC_COLUMNS: readonly MetricColumn[] = [
     notRun: 'No answerable question in the set names a fact to look for.',
     csv: 'mrr',
     get: (c) => c.metrics.mrr,
+  },
+  {
+    key: 'factSent',
+    label: 'Fact sent',
+    title: 'Share of answerable questions whose expected fact is inside the sources put in the prompt: what the model can actually see.',
+    kind: 'rate',
+    better: 'higher',
+    needsAnswers: false,
+    notRun: 'No answerable question in the set names a fact to look for.',
+    csv: 'fact_sent',
+    get: (c) => c.metrics.factSent,
+  },
+  {
+    key: 'sourceTokens',
+    label: 'Source tokens p50',
+    title: 'Median tokens of the sources put in the prompt: compare fact sent at equal cost.',
+    kind: 'tokens',
+    better: null,
+    needsAnswers: false,
+    notRun: 'No answerable question in the set names a fact to look for.',
+    csv: 'source_tokens_p50',
+    get: (c) => c.metrics.sourceTokensP50,
   },
   {
     key: 'answerHasFact',
@@ -324,7 +370,7 @@ export function isFailedValue(column: MetricColumn, config: EvalConfigResult, al
 
 // ---- configurations ---------------------------------------------------------------------------
 
-export type DimensionKey = 'chatModel' | 'embedModel' | 'chunker' | 'k' | 'mode';
+export type DimensionKey = 'chatModel' | 'embedModel' | 'chunker' | 'k' | 'mode' | 'fusion';
 
 export const DIMENSIONS: ReadonlyArray<{ key: DimensionKey; label: string }> = [
   { key: 'chatModel', label: 'Chat model' },
@@ -332,6 +378,7 @@ export const DIMENSIONS: ReadonlyArray<{ key: DimensionKey; label: string }> = [
   { key: 'chunker', label: 'Chunker' },
   { key: 'k', label: 'k' },
   { key: 'mode', label: 'Mode' },
+  { key: 'fusion', label: 'Fusion' },
 ];
 
 /** "llama3.2" for "llama3.2:latest"; other tags stay. */
@@ -351,22 +398,29 @@ export function dimensionText(config: EvalConfigResult, key: DimensionKey): stri
       return `k=${config.k}`;
     case 'mode':
       return config.mode;
+    case 'fusion':
+      // Keyword-only and vector-only searches fuse nothing ("—" is kept for metrics not run).
+      return config.mode === 'hybrid' ? config.fusion : 'n/a';
   }
 }
 
-/** The dimensions whose value differs between configurations. */
+/** The dimensions whose value differs between configurations (fusion: between hybrid ones, the only ones it changes). */
 export function varyingDimensions(configs: readonly EvalConfigResult[]): DimensionKey[] {
-  return DIMENSIONS.map((d) => d.key).filter((key) => new Set(configs.map((c) => dimensionText(c, key))).size > 1);
+  return DIMENSIONS.map((d) => d.key).filter((key) => {
+    const among = key === 'fusion' ? configs.filter((c) => c.mode === 'hybrid') : configs;
+    return new Set(among.map((c) => dimensionText(c, key))).size > 1;
+  });
 }
 
 /** A configuration named by what sets it apart ("llama3.2 · hybrid"); every dimension when nothing varies. */
 export function configLabel(config: EvalConfigResult, varying: readonly DimensionKey[]): string {
-  const keys = varying.length > 0 ? varying : DIMENSIONS.map((d) => d.key);
-  return keys.map((k) => dimensionText(config, k)).join(' · ');
+  return varying.length > 0 ? varying.map((k) => dimensionText(config, k)).join(' · ') : fullConfigLabel(config);
 }
 
+/** Every dimension; the fusion only when it is not the default (and the search hybrid). */
 export function fullConfigLabel(config: EvalConfigResult): string {
-  return DIMENSIONS.map((d) => dimensionText(config, d.key)).join(' · ');
+  const shown = DIMENSIONS.filter((d) => d.key !== 'fusion' || (config.mode === 'hybrid' && config.fusion !== formatFusion(DEFAULT_FUSION)));
+  return shown.map((d) => dimensionText(config, d.key)).join(' · ');
 }
 
 // ---- sorting ----------------------------------------------------------------------------------

@@ -5,8 +5,12 @@ import type { BenchMetrics, EvalConfigResult, EvalQuestionRun, EvalReport, Quest
 export function metrics(over: Partial<BenchMetrics> = {}): BenchMetrics {
   return {
     hit1: 0.5,
+    hit3: 1,
+    hit5: 1,
     hitK: 1,
     mrr: 0.75,
+    factSent: 1,
+    sourceTokensP50: 640,
     answerHasFact: 1,
     citationValid: 1,
     supportedCitationRate: 0.5,
@@ -41,9 +45,9 @@ export const QUESTIONS: Question[] = [
 ];
 
 export const CONFIGS: EvalConfigResult[] = [
-  { chatModel: 'llama3.2:latest', embedModel: 'embeddinggemma:latest', chunker: 'heading:256', k: 5, mode: 'hybrid', metrics: metrics({ hitK: 0.5, mrr: 0.5, answerHasFact: 0.5 }), errors: 0 },
-  { chatModel: 'qwen2.5:0.5b', embedModel: 'embeddinggemma:latest', chunker: 'heading:256', k: 5, mode: 'hybrid', metrics: metrics({ hitK: 1, mrr: 1, answerHasFact: null, tokensPerSecond: 80 }), errors: 0 },
-  { chatModel: null, embedModel: 'embeddinggemma:latest', chunker: 'heading:256', k: 5, mode: 'lexical', metrics: metrics({ ...ANSWER_METRICS_NULL, hitK: 0.75, mrr: 0.6 }), errors: 1 },
+  { chatModel: 'llama3.2:latest', embedModel: 'embeddinggemma:latest', chunker: 'heading:256', k: 5, mode: 'hybrid', fusion: 'rrf:60', metrics: metrics({ hitK: 0.5, mrr: 0.5, answerHasFact: 0.5 }), errors: 0 },
+  { chatModel: 'qwen2.5:0.5b', embedModel: 'embeddinggemma:latest', chunker: 'heading:256', k: 5, mode: 'hybrid', fusion: 'rrf:60', metrics: metrics({ hitK: 1, mrr: 1, answerHasFact: null, tokensPerSecond: 80 }), errors: 0 },
+  { chatModel: null, embedModel: 'embeddinggemma:latest', chunker: 'heading:256', k: 5, mode: 'lexical', fusion: 'rrf:60', metrics: metrics({ ...ANSWER_METRICS_NULL, hitK: 0.75, mrr: 0.6 }), errors: 1 },
 ];
 
 function chunk(n: number, hasFact: boolean | null) {
@@ -66,7 +70,7 @@ function run(config: number, q: Question, answer: string | null, over: Partial<E
       questionId: q.id,
       repeat: 0,
       answerable,
-      retrieval: answerable ? { hit1: config !== 0, hitK: true, reciprocalRank: config === 0 ? 0.5 : 1 } : null,
+      retrieval: answerable ? { hit1: config !== 0, hit3: true, hit5: true, hitK: true, reciprocalRank: config === 0 ? 0.5 : 1, factSent: true, sourceTokens: 640 } : null,
       retrieveMs: 10 + config,
       answer:
         answer === null
@@ -114,7 +118,7 @@ export function report(over: Partial<EvalReport> = {}): EvalReport {
       at: '2026-03-01T10:00:00Z',
       ms: 65_000,
       answerSettings: { numCtxCap: 8192, numPredict: 512, temperature: 0, seed: 42, maxDistance: 1.1 },
-      grid: { chatModels: ['llama3.2:latest', 'qwen2.5:0.5b'], embedModels: ['embeddinggemma:latest'], chunkers: ['heading:256'], ks: [5], modes: ['hybrid', 'lexical'], repeats: 1 },
+      grid: { chatModels: ['llama3.2:latest', 'qwen2.5:0.5b'], embedModels: ['embeddinggemma:latest'], chunkers: ['heading:256'], ks: [5], modes: ['hybrid', 'lexical'], fusions: ['rrf:60'], repeats: 1 },
       docs: '/home/me/notes',
       questionSet: { name: '.quire-questions.json', sha256: 'aa', questions: QUESTIONS },
     },

@@ -29,7 +29,7 @@ export function budget(over: Partial<Budget> = {}): Budget {
 }
 
 export function candidate(chunkId: string, path: string, lines: [number, number], over: Partial<Candidate> = {}): Candidate {
-  return { chunkId, path, heading: 'Doc > Section', lines, lexicalRank: 1, denseRank: 2, distance: 0.4, score: 0.0325, sent: true, flags: [], ...over };
+  return { chunkId, chunkIds: [chunkId], path, heading: 'Doc > Section', lines, lexicalRank: 1, denseRank: 2, distance: 0.4, score: 0.0325, sent: true, flags: [], ...over };
 }
 
 export function answerResult(over: Partial<AnswerResult> = {}): AnswerResult {
@@ -42,6 +42,7 @@ export function answerResult(over: Partial<AnswerResult> = {}): AnswerResult {
     refused: false,
     refusedWithoutModel: false,
     citations: [],
+    sources: [],
     flags: [],
     budget: budget(),
     retrieval: [],

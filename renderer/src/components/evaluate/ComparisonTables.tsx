@@ -4,6 +4,7 @@ import { formatMetric, metricColumn, type MetricKey } from '../../lib/eval-metri
 
 /** The diff's metric names, as the results table calls them. */
 const METRIC_KEYS: Record<string, MetricKey> = {
+  sourceTokensP50: 'sourceTokens',
   'promptTokens.estimated': 'promptEstimated',
   'promptTokens.reported': 'promptReported',
 };

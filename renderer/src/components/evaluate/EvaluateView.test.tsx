@@ -10,7 +10,7 @@ import { App } from '../App';
 import { EvaluateView } from './EvaluateView';
 
 const collection = { id: 'c1', root: '/home/me/notes', createdAt: '2026-03-01T10:00:00Z', documents: [] };
-const settings: Output<'getSettings'> = { ollamaHost: 'http://127.0.0.1:11434', chatModel: 'llama3.2', embedModel: 'embeddinggemma', k: 5, chunkTokens: 256, numCtx: 8192 };
+const settings: Output<'getSettings'> = { ollamaHost: 'http://127.0.0.1:11434', chatModel: 'llama3.2', embedModel: 'embeddinggemma', k: 5, chunkTokens: 256, numCtx: 8192, fusion: 'rrf:60' };
 const model = (name: string) => ({ name, size: 1, family: null, parameterSize: null, quantization: null, digest: `sha256:${name}` });
 const folderSet: QuestionSetSummary = { ref: { kind: 'folder' }, name: 'Questions in this folder (.quire-questions.json)', answerable: 1, unanswerable: 1, error: null };
 const savedSet: QuestionSetSummary = { ref: { kind: 'saved' }, name: 'Saved from answers', answerable: 0, unanswerable: 0, error: 'Nothing saved yet: use "Save as test" under an answer.' };
@@ -80,7 +80,7 @@ describe('Evaluate', () => {
       expect(h.transport.calls.find((c) => c.method === 'startEval')?.input).toEqual({
         collectionId: 'c1',
         questionSet: { kind: 'folder' },
-        grid: { chatModels: ['llama3.2:latest'], embedModels: ['embeddinggemma:latest'], chunkers: ['heading:256', 'fixed:128/25'], ks: [3, 5], modes: ['lexical', 'hybrid'], repeats: 1 },
+        grid: { chatModels: ['llama3.2:latest'], embedModels: ['embeddinggemma:latest'], chunkers: ['heading:256', 'fixed:128/25'], ks: [3, 5], modes: ['lexical', 'hybrid'], fusions: ['rrf:60'], repeats: 1 },
       }),
     );
     const progress = await screen.findByTestId('eval-progress');

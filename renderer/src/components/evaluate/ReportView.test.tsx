@@ -35,7 +35,7 @@ describe('a report with failed runs', () => {
         const dead = c === 1 || (c === 2 && p.score.questionId === 'wifi');
         perQuestion.push(
           dead
-            ? { ...p, config: c, answer: null, citations: [], error: err, score: { ...p.score, answer: null, retrieveMs: null, retrieval: p.score.retrieval && { hit1: false, hitK: false, reciprocalRank: 0 } } }
+            ? { ...p, config: c, answer: null, citations: [], error: err, score: { ...p.score, answer: null, retrieveMs: null, retrieval: p.score.retrieval && { hit1: false, hit3: false, hit5: false, hitK: false, reciprocalRank: 0, factSent: null, sourceTokens: null } } }
             : { ...p, config: c },
         );
       }

@@ -20,9 +20,9 @@ import {
 
 const GROUPS: ReadonlyArray<{ label: string; span: number }> = [
   { label: 'Configuration', span: DIMENSIONS.length + 1 },
-  { label: 'Retrieval', span: 3 },
+  { label: 'Retrieval', span: 7 },
   { label: 'Answers', span: 6 },
-  { label: 'Cost and speed', span: METRIC_COLUMNS.length - 11 },
+  { label: 'Cost and speed', span: METRIC_COLUMNS.length - 15 },
   { label: 'Stability', span: 2 },
 ];
 

@@ -71,6 +71,7 @@ export function RunColumn({ configIndex, config, label, run, baselineAnswer, bas
             <div className="eval-run__checks">
               <Check label="hit@1" value={r?.hit1 ?? null} title="The first passage contains the expected fact." />
               <Check label={`hit@${config.k}`} value={r?.hitK ?? null} title={`One of the top ${config.k} passages contains the expected fact.`} />
+              <Check label="fact sent" value={r?.factSent ?? null} title={`The expected fact is inside the sources put in the prompt${r?.sourceTokens != null ? ` (${r.sourceTokens} source tokens)` : ''}.`} />
               <Check label="has fact" value={a?.answerHasFact ?? null} title="The answer matches the expected answer pattern." />
               <Check label="cites fact" value={a?.citesFact ?? null} title="The answer cites a passage containing the expected fact." />
               {a?.truncated && <span className="badge eval-badge--bad">prompt cut</span>}

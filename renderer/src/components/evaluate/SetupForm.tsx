@@ -30,6 +30,7 @@ export function defaultGrid(settings: Settings | null, installed: readonly strin
     chunkers: ['heading:256'],
     customChunkers: '',
     ks: settings ? String(settings.k) : '5',
+    fusions: settings ? settings.fusion : 'rrf:60',
     modes: ['hybrid'],
     repeats: '1',
   };
@@ -202,6 +203,15 @@ export function SetupForm({ draft, onDraft, running, onStart, startError, savedV
           <input id="eval-ks" type="text" inputMode="numeric" value={grid.ks} disabled={running} onChange={(e) => setGrid({ ks: e.target.value })} aria-describedby="eval-ks-hint" spellCheck={false} />
           <span id="eval-ks-hint" className="muted small">
             One or more values, e.g. 3, 5 (1 to {LIMITS.k}).
+          </span>
+        </div>
+        <div className="eval-field">
+          <label htmlFor="eval-fusions" className="eval-field__label">
+            Hybrid fusion
+          </label>
+          <input id="eval-fusions" type="text" value={grid.fusions} disabled={running} onChange={(e) => setGrid({ fusions: e.target.value })} aria-describedby="eval-fusions-hint" spellCheck={false} />
+          <span id="eval-fusions-hint" className="muted small">
+            How hybrid joins keywords and vectors: rrf:60 (rank fusion), weighted:0.3 (30% vectors). Several: rrf:60, weighted:0.5.
           </span>
         </div>
         <div className="eval-field">

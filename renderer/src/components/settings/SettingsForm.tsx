@@ -13,6 +13,7 @@ const FIELDS: Array<{ key: keyof Settings; label: string; hint: string; type: 't
   { key: 'k', label: 'Passages per answer (k)', hint: '1 to 20', type: 'number', min: 1, max: 20 },
   { key: 'chunkTokens', label: 'Chunk size (tokens)', hint: 'Applies to files imported from now on', type: 'number', min: 32, max: 2048 },
   { key: 'numCtx', label: 'Context window (num_ctx)', hint: 'Tokens Ollama reads per request', type: 'number', min: 512, max: 1048576 },
+  { key: 'fusion', label: 'Hybrid fusion', hint: 'How keyword and meaning rankings join: rrf:60 (by rank) or weighted:0.3 (30% meaning)', type: 'text' },
 ];
 
 interface SettingsFormProps {
@@ -93,5 +94,5 @@ export function SettingsForm({ settings, onSaved }: SettingsFormProps) {
 }
 
 function toDraft(s: Settings): Record<keyof Settings, string> {
-  return { ollamaHost: s.ollamaHost, chatModel: s.chatModel, embedModel: s.embedModel, k: String(s.k), chunkTokens: String(s.chunkTokens), numCtx: String(s.numCtx) };
+  return { ollamaHost: s.ollamaHost, chatModel: s.chatModel, embedModel: s.embedModel, k: String(s.k), chunkTokens: String(s.chunkTokens), numCtx: String(s.numCtx), fusion: s.fusion };
 }

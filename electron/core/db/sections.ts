@@ -1,0 +1,40 @@
+import type { Db } from './open';
+import { stmt } from './statements';
+
+/** A run of consecutive chunks of one document under one heading path (see migration 0004). */
+export interface SectionRun {
+  firstOrdinal: number;
+  lastOrdinal: number;
+  headingPath: string;
+  text: string;
+}
+
+/** Chunks in ordinal order → their sections. */
+export function sectionRuns(chunks: ReadonlyArray<{ ordinal: number; headingPath: string; text: string }>): SectionRun[] {
+  const runs: SectionRun[] = [];
+  for (const c of chunks) {
+    const last = runs.at(-1);
+    if (last && last.headingPath === c.headingPath && last.lastOrdinal === c.ordinal - 1) {
+      last.lastOrdinal = c.ordinal;
+      last.text += `\n${c.text}`;
+    } else {
+      runs.push({ firstOrdinal: c.ordinal, lastOrdinal: c.ordinal, headingPath: c.headingPath, text: c.text });
+    }
+  }
+  return runs;
+}
+
+/** Writes a document's sections and their full-text rows; the caller holds the write transaction. */
+export function writeSections(db: Db, documentId: string, chunks: ReadonlyArray<{ ordinal: number; headingPath: string; text: string }>): void {
+  const insert = stmt(db, 'INSERT INTO sections (document_id, first_ordinal, last_ordinal, heading_path) VALUES (?, ?, ?, ?)');
+  const index = stmt(db, 'INSERT INTO sections_fts (rowid, heading_path, text) VALUES (?, ?, ?)');
+  for (const run of sectionRuns(chunks)) {
+    const { lastInsertRowid } = insert.run(documentId, run.firstOrdinal, run.lastOrdinal, run.headingPath);
+    index.run(lastInsertRowid, run.headingPath, run.text);
+  }
+}
+
+/** Removes a document's sections; their full-text rows go with them (trigger sections_ad). */
+export function deleteSections(db: Db, documentId: string): void {
+  stmt(db, 'DELETE FROM sections WHERE document_id = ?').run(documentId);
+}

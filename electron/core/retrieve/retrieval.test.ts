@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../db/open';
+import { importFolder } from '../ingest/pipeline';
+import { toMatchExpression } from './fts-query';
+import { lexicalSearch } from './lexical';
+import { toPassages } from './passages';
+import { search } from './search';
+
+// A chapter whose topic is named in its heading and first paragraph while the detail a person asks
+// about sits three chunks later, sharing none of the question's words; and a page that shares two
+// of them in passing, the way many pages of a real folder do.
+const CHAPTER = [
+  '# Integers',
+  '',
+  '## Integer Overflow',
+  '',
+  'Integer overflow happens when a u8 variable goes over 255, the largest value that type can hold. What Rust does then depends on how the program was compiled.',
+  '',
+  'In debug mode the compiler adds checks that make the program panic at runtime, so the mistake shows itself the first time the code runs with such a value.',
+  '',
+  'Those checks cost time on every arithmetic operation, so the compiler leaves them out of optimised code that is meant to be shipped to people.',
+  '',
+  'There, Rust performs two’s complement wrapping instead: 256 becomes 0 and 257 becomes 1. The program keeps running with a value nobody expected.',
+  '',
+  'The standard library offers explicit methods for each behaviour you might want, such as wrapping_add, checked_add, overflowing_add and saturating_add.',
+  '',
+  '## Floating Point',
+  '',
+  'Floats are f32 and f64 and follow IEEE 754 for every operation they support, including the special values for infinity and not a number.',
+  '',
+].join('\n');
+const OTHER = ['# Builds', '', 'A release build goes in target/release and takes longer to compile.', ''].join('\n');
+
+describe('keyword search with sections and passages', () => {
+  let dir: string;
+  let db: Db;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-retrieval-'));
+    fs.mkdirSync(path.join(dir, 'notes'));
+    fs.writeFileSync(path.join(dir, 'notes', 'integers.md'), CHAPTER);
+    fs.writeFileSync(path.join(dir, 'notes', 'builds.md'), OTHER);
+    db = openDatabase(path.join(dir, 'quire.db'));
+    await importFolder(db, path.join(dir, 'notes'), { embedding: null, chunker: { kind: 'heading', maxTokens: 64 } });
+  });
+  afterAll(() => {
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const chunkOf = (needle: string) => db.prepare("SELECT rowid FROM chunks WHERE text LIKE '%' || ? || '%'").pluck().get(needle) as number;
+
+  it('writes one section per run of chunks under a heading, indexed whole', () => {
+    const sections = db.prepare('SELECT heading_path, first_ordinal, last_ordinal FROM sections ORDER BY document_id, first_ordinal').all() as Array<{ heading_path: string; first_ordinal: number; last_ordinal: number }>;
+    const overflow = sections.find((s) => s.heading_path.endsWith('Integer Overflow'))!;
+    expect(overflow.last_ordinal - overflow.first_ordinal).toBeGreaterThanOrEqual(3);
+    // The section's own index finds words that no single chunk of it has together.
+    const hit = db.prepare("SELECT count(*) FROM sections_fts WHERE sections_fts MATCH 'wrapping AND shipped AND u8'").pluck().get();
+    expect(hit).toBe(1);
+  });
+
+  it("finds the detail through its section and neighbours, though the chunk itself has none of the question's words", () => {
+    const question = 'what happens when a u8 goes over 255 in a release build';
+    const wrap = chunkOf('two’s complement wrapping');
+    // Chunk by chunk, keywords alone cannot see it.
+    const direct = db.prepare('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?').pluck().all(toMatchExpression(question));
+    expect(direct.length).toBeGreaterThan(0);
+    expect(direct).not.toContain(wrap);
+    const ranked = lexicalSearch(db, question, 10);
+    const at = ranked.findIndex((r) => r.rowid === wrap);
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(at).toBeLessThan(5);
+  });
+
+  it('a chunk with none of the words, inside a matching section, is still a candidate', () => {
+    const ranked = lexicalSearch(db, 'integer overflow', 50);
+    const quiet = chunkOf('explicit methods for each behaviour');
+    expect(ranked.some((r) => r.rowid === quiet)).toBe(true);
+  });
+
+  it('sends each hit with its neighbours in the same section, never the next section, never a chunk twice', () => {
+    const wrap = chunkOf('two’s complement wrapping');
+    const before = chunkOf('compiler leaves them out');
+    const after = chunkOf('explicit methods');
+    const floats = chunkOf('IEEE 754');
+    const passages = toPassages(db, [wrap, after, floats], 10);
+    expect(passages[0]).toEqual({ rowid: wrap, rowids: [before, wrap, after] });
+    // `after` is already sent inside the first passage; floats opens its own section, alone there.
+    expect(passages.map((p) => p.rowid)).toEqual([wrap, floats]);
+    expect(passages[1]!.rowids).toEqual([floats]);
+  });
+
+  it('search returns passages: text, lines and chunk ids span the joined chunks', async () => {
+    const res = await search(db, 'two’s complement wrapping', { gateway: null, mode: 'lexical', k: 3 });
+    const top = res.results[0]!;
+    expect(top.text).toContain('two’s complement wrapping');
+    expect(top.chunkIds.length).toBe(3);
+    expect(top.chunkIds[1]).toBe(top.chunkId);
+    expect(top.text).toContain('compiler leaves them out');
+    expect(top.lines[1]).toBeGreaterThan(top.lines[0]);
+    // The hit is marked inside the passage: its own text and lines.
+    expect(top.text.slice(top.hit.start, top.hit.end)).toMatch(/^There, Rust performs two’s complement wrapping/);
+    expect(top.hit.lines[0]).toBeGreaterThan(top.lines[0]);
+    expect(top.hit.lines[1]).toBeLessThan(top.lines[1]);
+  });
+});

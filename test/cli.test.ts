@@ -91,31 +91,19 @@ describe('quire CLI', () => {
     expect(JSON.parse(doctor.stdout).ok).toBe(true);
   });
 
-  it('doctor exits non-zero when the index is damaged', async () => {
+  it.each([
+    ['a document lost a chunk', "UPDATE documents SET chunk_count = chunk_count + 1 WHERE rel_path = 'ops/keys.md'", /FAIL\s+documents complete: incomplete: ops\/keys\.md/],
+    ['chunks lost their section', 'DELETE FROM sections WHERE rowid = (SELECT min(rowid) FROM sections)', /FAIL\s+sections cover every chunk: \d+ sections, \d+ section full-text rows, [1-9]\d* chunks in no section/],
+  ])('doctor exits non-zero when the index is damaged: %s', async (_what, damage, says) => {
     const copy = tempDbPath('quire-cli-broken-');
     try {
       await quire(['import', notes.root, '--no-embed', '--db', copy.file]);
       const raw = new Database(copy.file);
-      raw.prepare("UPDATE documents SET chunk_count = chunk_count + 1 WHERE rel_path = 'ops/keys.md'").run();
+      raw.prepare(damage).run();
       raw.close();
       const doctor = await quire(['doctor', '--db', copy.file]);
       expect(doctor.code).toBe(1);
-      expect(doctor.stdout).toMatch(/FAIL\s+documents complete: incomplete: ops\/keys\.md/);
-    } finally {
-      copy.dispose();
-    }
-  });
-
-  it('doctor notices chunks that lost their section', async () => {
-    const copy = tempDbPath('quire-cli-sections-');
-    try {
-      await quire(['import', notes.root, '--no-embed', '--db', copy.file]);
-      const raw = new Database(copy.file);
-      raw.prepare('DELETE FROM sections WHERE rowid = (SELECT min(rowid) FROM sections)').run();
-      raw.close();
-      const doctor = await quire(['doctor', '--db', copy.file]);
-      expect(doctor.code).toBe(1);
-      expect(doctor.stdout).toMatch(/FAIL\s+sections cover every chunk: \d+ sections, \d+ section full-text rows, [1-9]\d* chunks in no section/);
+      expect(doctor.stdout).toMatch(says);
     } finally {
       copy.dispose();
     }

@@ -123,6 +123,6 @@ export function diagnose(report: EvalReport, configIndex: number, questions: Que
     CAUSES.filter((c) => counts[c] > 0)
       .map((c) => `${c} ${counts[c]}`)
       .join(', ');
-  return { config: `${config.mode} ${config.chunker}`, answerable, missesAt3: misses.length, counts, misses, summary };
+  return { config: `${config.mode} ${config.chunker}${config.mode === 'hybrid' ? ` ${config.fusion}` : ''}`, answerable, missesAt3: misses.length, counts, misses, summary };
 }
 

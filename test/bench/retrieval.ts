@@ -1,7 +1,7 @@
 /**
  * Retrieval quality on real questions, Quire beside the section baseline, in one run:
  *
- *   npm run bench:retrieval [-- --set rust-book --set tldr] [--modes lexical,hybrid] [--k 6]
+ *   npm run bench:retrieval [-- --set rust-book --set tldr] [--modes lexical,hybrid] [--k 6] [--fusion rrf:60,weighted:0.3] [--chunkers heading:256,heading:128]
  *
  * Each question set (test/bench/questions/, written in people's words, each fact checked by
  * verify-questions.ts) goes through `runEval`, the same path as `quire eval`: Quire's own search,
@@ -89,7 +89,7 @@ function table(title: string, rows: Row[]): string {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { set: { type: 'string', multiple: true }, modes: { type: 'string', default: 'lexical' }, k: { type: 'string', default: '6' }, fusion: { type: 'string', default: 'rrf:60' } } });
+  const { values } = parseArgs({ options: { set: { type: 'string', multiple: true }, modes: { type: 'string', default: 'lexical' }, k: { type: 'string', default: '6' }, fusion: { type: 'string', default: 'rrf:60' }, chunkers: { type: 'string', default: 'heading:256' } } });
   const names = values.set ?? Object.keys(SET_FILES);
   const modes = values.modes.split(',') as SearchMode[];
   const ollama = await startStandin();
@@ -110,7 +110,7 @@ async function main() {
         docs: set.docs,
         questions,
         questionSetName: set.questions,
-        grid: { chatModels: [], embedModels: ['embeddinggemma'], chunkers: ['heading:256'], ks: [Number(values.k)], modes, fusions: values.fusion.split(','), repeats: 1 },
+        grid: { chatModels: [], embedModels: ['embeddinggemma'], chunkers: values.chunkers.split(','), ks: [Number(values.k)], modes, fusions: values.fusion.split(','), repeats: 1 },
         gateway,
         version: 'bench',
         workDir,
@@ -119,7 +119,7 @@ async function main() {
         },
       });
       const rows: Row[] = [baselineRow(set.docs, questions)];
-      for (const c of report.configs) rows.push({ name: `quire ${c.mode} ${c.chunker}`, ...c.metrics });
+      for (const c of report.configs) rows.push({ name: `quire ${c.mode} ${c.chunker}${c.mode === 'hybrid' ? ` ${c.fusion}` : ''}`, ...c.metrics });
       const diagnosis: Diagnosis[] = report.configs.map((_, i) => diagnose(report, i, questions, workDir));
       console.log(`\n${table(`${name}: ${report.questions.answerable} answerable, ${report.questions.unanswerable} unanswerable questions over ${report.corpus.documents} documents (k=${values.k})`, rows)}`);
       for (const d of diagnosis) console.log(`  misses (${d.config}): ${d.summary}`);

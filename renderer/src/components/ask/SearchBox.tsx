@@ -75,7 +75,7 @@ export function SearchBox() {
                   <span className="muted">{r.heading}</span>
                   <span className="visually-hidden"> {formatLines(r.lines)}</span>
                 </p>
-                <p className="search-results__text">{r.text.length > 280 ? r.text.slice(0, 280) + '…' : r.text}</p>
+                <p className="search-results__text">{snippet(r)}</p>
               </li>
             ))}
           </ol>
@@ -83,4 +83,10 @@ export function SearchBox() {
       )}
     </section>
   );
+}
+
+/** The matched chunk, not the neighbour the passage opens with; the whole passage is what an answer is sent. */
+function snippet(r: Output<'search'>['results'][number]): string {
+  const text = r.text.slice(r.hit.start, r.hit.end);
+  return text.length > 280 ? `${text.slice(0, 280)}…` : text;
 }

@@ -11,8 +11,8 @@
  *   document fills the top 5;
  * - word-form: a question word and a word of the fact's chunk share a stem the Porter stemmer does
  *   not join (bool / Booleans, config / configuration);
- * - question-fragment: the question has contraction pieces or question words ("what's", "don't"
- *   become s, t, don) that reach the query;
+ * - question-fragment: contraction pieces or question words ("what's", "don't" become s, t, don)
+ *   reached the query;
  * - repeated-text: a chunk in the top 3 has the same text as a chunk of another document;
  * - no-shared-word: the fact's chunk shares no content word with the question (only vectors or
  *   expansion can find it);
@@ -23,6 +23,7 @@ import Database from 'better-sqlite3';
 import { containsFact } from '../../electron/core/eval/metrics';
 import { indexFileName } from '../../electron/core/eval/index-files';
 import type { EvalReport, Question } from '../../shared/eval';
+import { queryTerms } from '../../electron/core/retrieve/fts-query';
 
 export const CAUSES = [
   'split-from-heading',
@@ -107,7 +108,8 @@ export function diagnose(report: EvalReport, configIndex: number, questions: Que
       if (formMismatch) causes.add('word-form');
     }
     if (/[`?]|<\w*>|&mut|::|#\[|\w_\w|\w\(\)/.test(q.question.replace(/\?\s*$/, ''))) causes.add('code-identifier');
-    if (words(q.question).some((w) => FRAGMENTS.has(w)) || /\b\w+'\w+\b|\w+’\w+/.test(q.question)) causes.add('question-fragment');
+    // What the query builder actually kept: pieces of contractions and question scaffolding.
+    if (queryTerms(q.question).some((w) => FRAGMENTS.has(w) || FUNCTION_WORDS.has(w))) causes.add('question-fragment');
     const top5 = top.slice(0, 5).map((r) => chunkById.get(r.chunkId) as ChunkRow | undefined).filter((c): c is ChunkRow => !!c);
     const groups = new Map<string, number>();
     for (const c of top5) if (c.rel_path !== q.file) groups.set(`${c.document_id}\0${c.heading_path}`, (groups.get(`${c.document_id}\0${c.heading_path}`) ?? 0) + 1);

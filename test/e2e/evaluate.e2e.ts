@@ -193,7 +193,7 @@ describe('Evaluate in a browser', () => {
     expect(csv.suggestedFilename()).toMatch(/^quire-eval-.*\.csv$/);
     const csvText = fs.readFileSync((await csv.path()) as string, 'utf8');
     const lines = csvText.trimEnd().split('\r\n');
-    expect(lines[0]).toMatch(/^chat_model,embed_model,chunker,k,mode,hit_at_1,hit_at_k,mrr,/);
+    expect(lines[0]).toMatch(/^chat_model,embed_model,chunker,k,mode,fusion,hit_at_1,hit_at_3,hit_at_5,hit_at_k,mrr,fact_sent,source_tokens_p50,/);
     expect(lines).toHaveLength(5);
     const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('eval-export-json').click()]);
     const report = JSON.parse(fs.readFileSync((await json.path()) as string, 'utf8')) as { configs: unknown[]; run: { questionSet: { questions: unknown[] } } };

@@ -61,7 +61,7 @@ describe('CSV export', () => {
     const rows = parseCsv(reportToCsv(report()));
     expect(rows[0]).toEqual([...CSV_HEADER]);
     expect(rows[0]).toEqual([
-      'chat_model', 'embed_model', 'chunker', 'k', 'mode',
+      'chat_model', 'embed_model', 'chunker', 'k', 'mode', 'fusion',
       'hit_at_1', 'hit_at_3', 'hit_at_5', 'hit_at_k', 'mrr', 'fact_sent', 'source_tokens_p50', 'answer_has_fact', 'citation_valid', 'supported_citations', 'cites_fact', 'refusal_accuracy', 'false_refusals',
       'prompt_tokens_estimated', 'prompt_tokens_reported', 'truncations', 'retrieve_p50_ms', 'retrieve_p95_ms', 'generate_p50_ms', 'generate_p95_ms',
       'tokens_per_second', 'changed_across_repeats', 'errors',
@@ -69,13 +69,14 @@ describe('CSV export', () => {
     expect(rows).toHaveLength(4);
     const col = (name: string) => (rows[0] as string[]).indexOf(name);
     const first = rows[1] as string[];
-    expect(first.slice(0, 5)).toEqual(['llama3.2:latest', 'embeddinggemma:latest', 'heading:256', '5', 'hybrid']);
+    expect(first.slice(0, 6)).toEqual(['llama3.2:latest', 'embeddinggemma:latest', 'heading:256', '5', 'hybrid', 'rrf:60']);
     expect(first[col('hit_at_k')]).toBe('0.5');
     expect(first[col('generate_p95_ms')]).toBe('1400');
     expect(first[col('changed_across_repeats')]).toBe('');
     const retrievalOnly = rows[3] as string[];
     expect(retrievalOnly[col('chat_model')]).toBe('');
     expect(retrievalOnly[col('answer_has_fact')]).toBe('');
+    expect(retrievalOnly[col('fusion')]).toBe('');
     expect(retrievalOnly[col('hit_at_k')]).toBe('0.75');
     expect(retrievalOnly[col('errors')]).toBe('1');
     for (const r of rows) expect(r).toHaveLength(CSV_HEADER.length);

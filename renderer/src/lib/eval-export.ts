@@ -19,7 +19,7 @@ export function csvRow(fields: ReadonlyArray<string | number | null>): string {
   return fields.map(csvField).join(',');
 }
 
-export const CSV_HEADER: readonly string[] = ['chat_model', 'embed_model', 'chunker', 'k', 'mode', ...METRIC_COLUMNS.map((c) => c.csv)];
+export const CSV_HEADER: readonly string[] = ['chat_model', 'embed_model', 'chunker', 'k', 'mode', 'fusion', ...METRIC_COLUMNS.map((c) => c.csv)];
 
 /**
  * One row per configuration with flat metric columns; rates as fractions (0–1), times in ms,
@@ -29,7 +29,8 @@ export const CSV_HEADER: readonly string[] = ['chat_model', 'embed_model', 'chun
 export function reportToCsv(report: EvalReport): string {
   const lines = [csvRow(CSV_HEADER)];
   for (const c of report.configs) {
-    lines.push(csvRow([c.chatModel, c.embedModel, c.chunker, c.k, c.mode, ...METRIC_COLUMNS.map((m) => m.get(c))]));
+    // Fusion applies to hybrid search only; empty elsewhere.
+    lines.push(csvRow([c.chatModel, c.embedModel, c.chunker, c.k, c.mode, c.mode === 'hybrid' ? c.fusion : null, ...METRIC_COLUMNS.map((m) => m.get(c))]));
   }
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -95,8 +95,11 @@ export function lexicalSearch(db: Db, query: string, limit: number, filter: { co
     if (!candidates.has(key(c.document_id, c.ordinal))) candidates.set(key(c.document_id, c.ordinal), c);
   };
   for (const h of chunkHits) add(h);
+  const sectionChunks = db.prepare('SELECT rowid, ordinal FROM chunks WHERE document_id = ? AND ordinal BETWEEN ? AND ?');
   for (const s of sectionHits.slice(0, SECTIONS_OPENED)) {
-    for (let o = s.first_ordinal; o <= s.last_ordinal; o++) add({ rowid: null, document_id: s.document_id, ordinal: o, section: s.rowid, first_ordinal: s.first_ordinal, last_ordinal: s.last_ordinal });
+    for (const c of sectionChunks.all(s.document_id, s.first_ordinal, s.last_ordinal) as Array<{ rowid: number; ordinal: number }>) {
+      add({ rowid: c.rowid, document_id: s.document_id, ordinal: c.ordinal, section: s.rowid, first_ordinal: s.first_ordinal, last_ordinal: s.last_ordinal });
+    }
   }
   // Neighbours count only within their section (the next section is another topic).
   for (const h of chunkHits.slice(0, NEIGHBOURS_OF)) {

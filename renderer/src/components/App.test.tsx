@@ -101,13 +101,16 @@ describe('App', () => {
         embedModel: null,
         embedDigest: null,
         ms: 3,
-        results: [{ chunkId: 'd1#0', documentId: 'd1', path: 'food/sourdough.md', root: '/n', heading: 'Sourdough', lines: [1, 3], text: 'Bake the loaf', score: 0.03, lexicalRank: 1, denseRank: null, distance: null, flags: [] }],
+        results: [{ chunkId: 'd1#0', documentId: 'd1', path: 'food/sourdough.md', root: '/n', heading: 'Sourdough', lines: [1, 3], text: 'Feed the starter\nBake the loaf', chunkIds: ['d1#0'], hit: { lines: [3, 3], start: 17, end: 30 }, score: 0.03, lexicalRank: 1, denseRank: null, distance: null, flags: [] }],
       }),
     });
     const input = await screen.findByTestId('search-box');
     fireEvent.change(input, { target: { value: 'sourdough loaf' } });
     fireEvent.submit(input.closest('form')!);
     expect(await screen.findByText('food/sourdough.md:1–3')).toBeTruthy();
+    // The snippet is the chunk that matched, not the neighbour its passage opens with.
+    expect(screen.getByText('Bake the loaf')).toBeTruthy();
+    expect(screen.queryByText(/Feed the starter/)).toBeNull();
     expect(screen.getByText(/Mode used: lexical \(asked for hybrid: Ollama is not reachable\)/)).toBeTruthy();
   });
 

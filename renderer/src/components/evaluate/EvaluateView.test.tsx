@@ -193,7 +193,7 @@ describe('Evaluate', () => {
       expect(names[0]).toMatch(/^quire-eval-.*\.csv$/);
       expect(names[1]).toMatch(/^quire-eval-.*\.json$/);
       const csv = await (blobs[0] as Blob).text();
-      expect(csv.split('\r\n')[0]).toMatch(/^chat_model,embed_model,chunker,k,mode,hit_at_1,/);
+      expect(csv.split('\r\n')[0]).toMatch(/^chat_model,embed_model,chunker,k,mode,fusion,hit_at_1,/);
       expect(csv.split('\r\n')).toHaveLength(5);
       expect(JSON.parse(await (blobs[1] as Blob).text())).toEqual(report());
     } finally {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FUSION_USAGE, parseFusion } from './fusion';
-import { SEARCH_MODES } from './search';
+import { SEARCH_MODES, type SearchMode } from './search';
 
 /**
  * The model bench's shapes, declared once as schemas: the engine infers its types from them, the
@@ -248,6 +248,16 @@ export type EvalReportSummary = z.infer<typeof EvalReportSummarySchema>;
 export type ReportDiff = z.infer<typeof ReportDiffSchema>;
 export type MetricChange = ReportDiff['metrics'][number];
 export type QuestionChange = ReportDiff['questions'][number];
+
+/** The fusions a search mode runs with: only hybrid fuses, so keyword and vector searches run once (with the first). */
+export function fusionsFor(mode: SearchMode, fusions: readonly string[]): readonly string[] {
+  return mode === 'hybrid' ? fusions : fusions.slice(0, 1);
+}
+
+/** Searches one question gets per chat model, k, embedding model and chunker: each mode once, hybrid once per fusion. */
+export function searchesPerPoint(modes: readonly SearchMode[], fusions: readonly string[]): number {
+  return modes.reduce((n, m) => n + fusionsFor(m, fusions).length, 0);
+}
 
 /** Metric keys shown as rates (fractions in [0, 1]). */
 export const RATE_METRICS = [

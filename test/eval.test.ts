@@ -167,6 +167,15 @@ describe('runEval', () => {
     expect(report.run.grid).toMatchObject({ embedModels: ['embeddinggemma'], chunkers: ['heading:256'], ks: [3], modes: ['lexical'] });
   });
 
+  it('varies fusion for hybrid search only, and each fusion ranks by its own rule', async () => {
+    const report = await evalOver({ chatModels: [], embedModels: ['embeddinggemma'], chunkers: ['heading:256'], ks: [3], modes: ['lexical', 'hybrid'], fusions: ['rrf:60', 'weighted:1'], repeats: 1 });
+    expect(report.configs.map((c) => [c.mode, c.fusion])).toEqual([['lexical', 'rrf:60'], ['hybrid', 'rrf:60'], ['hybrid', 'weighted:1']]);
+    // weighted:1 is the vector ranking alone: the same passages, in the same order, as a dense search.
+    const dense = await evalOver({ chatModels: [], embedModels: ['embeddinggemma'], chunkers: ['heading:256'], ks: [3], modes: ['dense'], fusions: ['rrf:60'], repeats: 1 });
+    const ids = (r: typeof report, config: number) => r.perQuestion.filter((q) => q.config === config).map((q) => q.retrieved.map((x) => x.chunkId));
+    expect(ids(report, 2)).toEqual(ids(dense, 0));
+  });
+
   it('asks every repeat with the same prompt, and leaves Quire-made refusals out of token and latency figures', async () => {
     const report = await evalOver({ ...GRID, modes: ['hybrid'], repeats: 3 });
     const keys = report.perQuestion.filter((q) => q.score.questionId === 'keys').map((q) => q.score.answer!.estimatedTokens);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EvalConfigResult, EvalGrid, EvalQuestionRun, EvalReport, Question } from '../../../shared/eval';
+import { fusionsFor, searchesPerPoint, type EvalConfigResult, type EvalGrid, type EvalQuestionRun, type EvalReport, type Question } from '../../../shared/eval';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import type { SearchMode, SearchResult } from '../../../shared/search';
 import { DEFAULT_FUSION, formatFusion, parseFusion, type Fusion } from '../../../shared/fusion';
@@ -63,7 +63,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
     maxDistance: ASK_DEFAULTS.maxDistance,
   };
   const chatModels: Array<string | null> = grid.chatModels.length > 0 ? grid.chatModels : [null];
-  const perIndex = chatModels.length * grid.ks.length * grid.modes.length * grid.fusions.length * grid.repeats * questions.length;
+  const perIndex = chatModels.length * grid.ks.length * searchesPerPoint(grid.modes, grid.fusions) * grid.repeats * questions.length;
   const total = grid.embedModels.length * chunkers.length * perIndex;
   let done = 0;
   const configs: EvalConfigResult[] = [];
@@ -97,7 +97,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
             if (chatModel !== null) await warmUp(opts.gateway, chatModel, answerSettings.numCtxCap, known, opts.signal);
             for (const k of grid.ks) {
               for (const mode of grid.modes) {
-               for (const fusionSpec of grid.fusions) {
+               for (const fusionSpec of fusionsFor(mode, grid.fusions)) {
                 const fusion = parseFusion(fusionSpec) ?? DEFAULT_FUSION;
                 const outcomes: QuestionOutcome[] = [];
                 const runs: Array<Omit<EvalQuestionRun, 'score' | 'config'>> = [];
@@ -307,7 +307,7 @@ function modeNotHonoured(asked: SearchMode, used: SearchMode, fallback?: { reaso
 
 /** How many configurations a grid is (repeats are not configurations). */
 export function configCount(grid: EvalGrid): number {
-  return Math.max(1, grid.chatModels.length) * grid.embedModels.length * grid.chunkers.length * grid.ks.length * grid.modes.length * grid.fusions.length;
+  return Math.max(1, grid.chatModels.length) * grid.embedModels.length * grid.chunkers.length * grid.ks.length * searchesPerPoint(grid.modes, grid.fusions);
 }
 
 /** Each axis once, in first-given order, with chunker specs in canonical form: equal settings are one configuration. */

@@ -20,6 +20,8 @@ describe('fusion in the grid', () => {
     expect(c.problems).toEqual([]);
     expect(c.grid?.fusions).toEqual(['rrf:60', 'weighted:0.3']);
     expect(c.configs).toBe(2);
+    // Only hybrid fuses: keyword search runs once whatever the fusions.
+    expect(checkGrid(draft({ modes: ['lexical', 'hybrid'], fusions: 'rrf:60, weighted:0.3' })).configs).toBe(3);
   });
 
   it('names a spec it does not know, and defaults to rrf:60 when left empty', () => {

@@ -1,4 +1,4 @@
-import type { EvalGrid } from '../../../shared/eval';
+import { searchesPerPoint, type EvalGrid } from '../../../shared/eval';
 import { DEFAULT_FUSION, formatFusion, FUSION_USAGE, parseFusion } from '../../../shared/fusion';
 import { SEARCH_MODES, type SearchMode } from '../../../shared/search';
 
@@ -122,7 +122,7 @@ export function checkGrid(d: GridDraft): GridCheck {
   const repeats = Number(repeatsText);
   if (!/^\d+$/.test(repeatsText) || repeats < 1 || repeats > LIMITS.repeats) problems.push(`Repeats must be a whole number from 1 to ${LIMITS.repeats}.`);
 
-  const configs = Math.max(1, chatModels.length) * d.embedModels.length * chunkers.length * ks.length * modes.length * fusions.length;
+  const configs = Math.max(1, chatModels.length) * d.embedModels.length * chunkers.length * ks.length * searchesPerPoint(modes, fusions);
   const indexes = d.embedModels.length * chunkers.length;
   const grid = problems.length === 0 ? { chatModels, embedModels: d.embedModels, chunkers, ks, modes, fusions, repeats } : null;
   return { grid, problems, configs, indexes };

@@ -207,7 +207,9 @@ describe('ask', () => {
     expect(row.embed_digest).toMatch(/^[0-9a-f]{64}$/);
     expect(row.estimated_tokens).toBe(result.budget!.estimated);
     expect(row.prompt_eval_count).toBe(result.budget!.reported);
-    expect(JSON.parse(row.sent_chunk_ids)).toEqual(result.retrieval.filter((c) => c.sent).map((c) => c.chunkId));
+    // Every chunk the model saw: each source's passage, the matched chunk and its neighbours.
+    expect(JSON.parse(row.sent_chunk_ids)).toEqual(result.sources.flatMap((s) => s.chunkIds));
+    expect(result.sources.map((s) => s.chunkId)).toEqual(result.retrieval.filter((c) => c.sent).map((c) => c.chunkId));
     expect(JSON.parse(row.retrieval)[0]).toHaveProperty('lexicalRank');
     expect(JSON.parse(row.latency!)).toMatchObject({ retrieve: expect.any(Number), generate: expect.any(Number) });
     expect(JSON.parse(row.citations)[0].check).toBe('supported');

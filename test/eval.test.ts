@@ -167,6 +167,24 @@ describe('runEval', () => {
     expect(report.run.grid).toMatchObject({ embedModels: ['embeddinggemma'], chunkers: ['heading:256'], ks: [3], modes: ['lexical'] });
   });
 
+  it('a window too small for any source leaves fact sent unmeasured, and retrieval still scored', async () => {
+    const report = await runEval({
+      docs: notes.root,
+      questions: QUESTIONS,
+      questionSetName: 'test set',
+      grid: { ...GRID, chatModels: [], modes: ['lexical'], repeats: 1 },
+      gateway: gateway(),
+      version: '9.9.9',
+      workDir: path.dirname(work.file),
+      numCtxCap: 512,
+    });
+    const m = report.configs[0]!.metrics;
+    expect(report.configs[0]!.errors).toBe(0);
+    expect(m.hitK).toBeGreaterThan(0);
+    expect(m.factSent).toBeNull();
+    expect(m.sourceTokensP50).toBeNull();
+  });
+
   it('varies fusion for hybrid search only, and each fusion ranks by its own rule', async () => {
     const report = await evalOver({ chatModels: [], embedModels: ['embeddinggemma'], chunkers: ['heading:256'], ks: [3], modes: ['lexical', 'hybrid'], fusions: ['rrf:60', 'weighted:1'], repeats: 1 });
     expect(report.configs.map((c) => [c.mode, c.fusion])).toEqual([['lexical', 'rrf:60'], ['hybrid', 'rrf:60'], ['hybrid', 'weighted:1']]);

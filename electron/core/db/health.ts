@@ -43,7 +43,9 @@ export function runDoctor(db: Db): Check[] {
   const sectionRows = one('SELECT count(*) FROM sections_fts_docsize');
   const uncovered = one(
     `SELECT count(*) FROM chunks c WHERE NOT EXISTS
-       (SELECT 1 FROM sections s WHERE s.document_id = c.document_id AND c.ordinal BETWEEN s.first_ordinal AND s.last_ordinal)`,
+       (SELECT 1 FROM sections s
+         WHERE s.rowid = (SELECT x.rowid FROM sections x WHERE x.document_id = c.document_id AND x.first_ordinal <= c.ordinal ORDER BY x.first_ordinal DESC LIMIT 1)
+           AND c.ordinal <= s.last_ordinal)`,
   );
   checks.push({
     name: 'sections cover every chunk',

@@ -28,7 +28,8 @@ export function finishRun(db: Db, r: AnswerResult): void {
     standaloneQuery: r.standaloneQuery,
     retrievalMode: r.retrievalMode,
     retrieval: JSON.stringify(r.retrieval),
-    sent: JSON.stringify(r.retrieval.filter((c) => c.sent).map((c) => c.chunkId)),
+    // Every chunk the model saw: a source is a passage of the matched chunk and its neighbours.
+    sent: JSON.stringify(r.sources.length > 0 ? r.sources.flatMap((s) => s.chunkIds) : r.retrieval.filter((c) => c.sent).map((c) => c.chunkId)),
     k: r.budget?.k ?? null,
     numCtx: r.budget?.numCtx ?? null,
     budget: r.budget ? JSON.stringify(r.budget) : null,

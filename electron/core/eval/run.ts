@@ -212,7 +212,7 @@ async function runQuestion(
       const res = await search(db, q.question, { gateway, k: retrievalDepth(o.k), mode: o.mode, fusion: o.fusion, ...(o.signal ? { signal: o.signal } : {}) });
       if (res.mode !== o.mode) return { outcome: { ...base, retrieveMs: null, retrieved: [] }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, res.mode, res.fallback) } };
       return {
-        outcome: { ...base, retrieveMs: res.ms, retrieved: res.results.map((r) => ({ chunkId: r.chunkId, text: r.text })), sent: wouldSend(q.question, res.results, o) },
+        outcome: { ...base, retrieveMs: res.ms, retrieved: res.results.map((r) => ({ chunkId: r.chunkId, text: r.text })), ...withSent(wouldSend(q.question, res.results, o)) },
         run: { answer: null, retrieved: describe(res.results), citations: [], error: null },
       };
     } catch (e) {
@@ -276,12 +276,19 @@ async function runQuestion(
  * window and answer reserve, no history, an uncalibrated estimate): a retrieval-only run can then
  * say whether the fact would reach the model, and at what cost in tokens.
  */
-function wouldSend(question: string, results: SearchResult[], o: { k: number; numCtxCap: number }): SentSources {
+function wouldSend(question: string, results: SearchResult[], o: { k: number; numCtxCap: number }): SentSources | undefined {
   const evidence = results.filter((r) => isEvidence(r, ASK_DEFAULTS.maxDistance)).map(toPromptSource);
   if (evidence.length === 0) return { texts: [], tokens: 0 };
-  const fitted = fitPrompt({ question, candidates: evidence, history: [], maxK: o.k, maxSourceTokens: ASK_DEFAULTS.maxSourceTokens, numCtx: o.numCtxCap, reserve: ASK_DEFAULTS.numPredict, ratio: UNCALIBRATED_RATIO });
-  return { texts: fitted.sources.map((s) => s.text), tokens: fitted.budget.breakdown.sources };
+  try {
+    const fitted = fitPrompt({ question, candidates: evidence, history: [], maxK: o.k, maxSourceTokens: ASK_DEFAULTS.maxSourceTokens, numCtx: o.numCtxCap, reserve: ASK_DEFAULTS.numPredict, ratio: UNCALIBRATED_RATIO });
+    return { texts: fitted.sources.map((s) => s.text), tokens: fitted.budget.breakdown.sources };
+  } catch {
+    // A window too small for even one source: nothing would be sent, which says nothing of retrieval.
+    return undefined;
+  }
 }
+
+const withSent = (sent: SentSources | undefined): { sent?: SentSources } => (sent ? { sent } : {});
 
 /**
  * Loads the chat model before its questions are timed, so the first answer's generate time is an

@@ -17,6 +17,21 @@ describe('toMatchExpression', () => {
     expect(queryTerms("what's that")).toEqual(['what', 'that']);
   });
 
+  it('keeps single letters and short words that mean something', () => {
+    expect(queryTerms('vitamin D dose')).toEqual(['vitamin', 'd', 'dose']);
+    expect(queryTerms('find the process id')).toEqual(['find', 'process', 'id']);
+  });
+
+  it('keeps a quoted phrase as the index holds it, contraction and all', () => {
+    const db = new Database(':memory:');
+    db.exec("CREATE VIRTUAL TABLE t USING fts5(text, tokenize = 'porter unicode61 remove_diacritics 2')");
+    db.prepare('INSERT INTO t VALUES (?)').run("Don't panic about Rust's ownership rules.");
+    for (const q of ['"don\'t panic"', '"Rust\'s ownership"', '"Rust’s ownership"']) {
+      expect(db.prepare('SELECT count(*) FROM t WHERE t MATCH ?').pluck().get(toMatchExpression(q)), q).toBe(1);
+    }
+    db.close();
+  });
+
   it('keeps identifiers whole and numbers as words', () => {
     expect(queryTerms('does unwrap_or_else take a closure? u8 over 255')).toEqual(['unwrap_or_else', 'take', 'closure', 'u8', 'over', '255']);
   });

@@ -9,8 +9,9 @@
 // passage, so each one left in the query spends bm25's attention on nothing.
 const STOPWORDS = new Set(
   ('a about all also am an and any are as at be been being but by can cannot could did do does doing done for from get gets got had has have how i if in into is it its just me my no not of on or our ought so some than that the their them then there these they this those to too very was we were what whats when where which while who whom whose why will with would you your yours ' +
-    // Fragments a contraction leaves when its apostrophe splits it: what's → what s, don't → don t.
-    's t d ll re ve m don doesn didn isn aren wasn weren won wouldn shouldn couldn haven hasn hadn mustn needn shan im ive id youre theyre thats')
+    // What is left of a contraction once its ending is dropped (don't → don), or typed without the
+    // apostrophe (whats, youre). Not single letters or "id": vitamin D, process id.
+    'don doesn didn isn aren wasn weren won wouldn shouldn couldn haven hasn hadn mustn needn shan im ive youre theyre thats')
     .split(' '),
 );
 
@@ -18,8 +19,14 @@ const TERM = /[\p{L}\p{N}\p{M}_]+/gu;
 // An apostrophe (straight or curly) and a contraction's ending: dropped with it, so "what's" is "what".
 const CONTRACTION = /(?<=[\p{L}])['’](?:s|t|d|ll|re|ve|m)(?![\p{L}\p{N}])/giu;
 
+/** Words of loose text, contraction endings dropped. */
 function termsOf(text: string): string[] {
-  return (text.normalize('NFKC').replace(CONTRACTION, '').match(TERM) ?? []).map((t) => t.toLowerCase());
+  return wordsOf(text.normalize('NFKC').replace(CONTRACTION, ''));
+}
+
+/** Words as the index splits them: inside a quoted phrase "don't" must stay "don t" to match. */
+function wordsOf(text: string): string[] {
+  return (text.normalize('NFKC').match(TERM) ?? []).map((t) => t.toLowerCase());
 }
 
 /** The words of a query that search matches on: content words, each once, in order. */
@@ -38,10 +45,10 @@ export function toMatchExpression(input: string): string | null {
   const loose: string[] = [];
   // Split on double quotes: odd segments were inside a pair of quotes.
   input.split('"').forEach((segment, i, all) => {
-    const terms = termsOf(segment);
     const closed = i % 2 === 1 && i < all.length - 1;
-    if (closed && terms.length > 1) phrases.push(terms);
-    else loose.push(...terms);
+    const phrase = closed ? wordsOf(segment) : [];
+    if (phrase.length > 1) phrases.push(phrase);
+    else loose.push(...termsOf(segment));
   });
   const content = loose.filter((t) => !STOPWORDS.has(t));
   const words = content.length > 0 || phrases.length > 0 ? content : loose;

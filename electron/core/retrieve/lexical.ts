@@ -20,8 +20,6 @@ export const LEXICAL_WEIGHTS = { chunk: 1, section: 0.5, neighbour: 0.3, code: 0
 /** Candidates read from each index before rescoring. */
 const CHUNK_CANDIDATES = 300;
 const SECTION_CANDIDATES = 100;
-/** Every chunk of this many best sections is a candidate, matched or not. */
-const SECTIONS_OPENED = 30;
 /** Neighbours of this many best chunks are candidates. */
 const NEIGHBOURS_OF = 50;
 
@@ -41,9 +39,6 @@ interface ChunkHit extends Section {
 interface SectionHit {
   rowid: number;
   score: number;
-  document_id: string;
-  first_ordinal: number;
-  last_ordinal: number;
 }
 
 /**
@@ -61,7 +56,10 @@ export function lexicalSearch(db: Db, query: string, limit: number, filter: { co
          FROM chunks_fts f
          JOIN chunks c ON c.rowid = f.rowid
          JOIN documents d ON d.id = c.document_id
-         LEFT JOIN sections s ON s.document_id = c.document_id AND c.ordinal BETWEEN s.first_ordinal AND s.last_ordinal
+         -- The section is the last one starting at or before the chunk: one index seek, not a scan.
+         LEFT JOIN sections s ON s.rowid = (SELECT x.rowid FROM sections x WHERE x.document_id = c.document_id AND x.first_ordinal <= c.ordinal
+                                             ORDER BY x.first_ordinal DESC LIMIT 1)
+                                           AND c.ordinal <= s.last_ordinal
         WHERE chunks_fts MATCH @expression
           AND (@collection IS NULL OR d.collection_id = @collection)
         ORDER BY score DESC, f.rowid
@@ -71,7 +69,7 @@ export function lexicalSearch(db: Db, query: string, limit: number, filter: { co
   if (chunkHits.length === 0) return [];
   const sectionHits = db
     .prepare(
-      `SELECT f.rowid AS rowid, -bm25(sections_fts, ${HEADING_WEIGHT}, ${BODY_WEIGHT}) AS score, s.document_id, s.first_ordinal, s.last_ordinal
+      `SELECT f.rowid AS rowid, -bm25(sections_fts, ${HEADING_WEIGHT}, ${BODY_WEIGHT}) AS score
          FROM sections_fts f
          JOIN sections s ON s.rowid = f.rowid
          JOIN documents d ON d.id = s.document_id
@@ -95,13 +93,9 @@ export function lexicalSearch(db: Db, query: string, limit: number, filter: { co
     if (!candidates.has(key(c.document_id, c.ordinal))) candidates.set(key(c.document_id, c.ordinal), c);
   };
   for (const h of chunkHits) add(h);
-  const sectionChunks = db.prepare('SELECT rowid, ordinal FROM chunks WHERE document_id = ? AND ordinal BETWEEN ? AND ?');
-  for (const s of sectionHits.slice(0, SECTIONS_OPENED)) {
-    for (const c of sectionChunks.all(s.document_id, s.first_ordinal, s.last_ordinal) as Array<{ rowid: number; ordinal: number }>) {
-      add({ rowid: c.rowid, document_id: s.document_id, ordinal: c.ordinal, section: s.rowid, first_ordinal: s.first_ordinal, last_ordinal: s.last_ordinal });
-    }
-  }
-  // Neighbours count only within their section (the next section is another topic).
+  // A chunk that matches nothing is a candidate only beside one that does, within its section (the
+  // next section is another topic). Opening whole sections measured no better, and floods the
+  // results from a long document without headings, which is one section.
   for (const h of chunkHits.slice(0, NEIGHBOURS_OF)) {
     for (const o of [h.ordinal - 1, h.ordinal + 1]) if (h.section !== null && o >= h.first_ordinal! && o <= h.last_ordinal!) add({ ...h, rowid: null, ordinal: o });
   }

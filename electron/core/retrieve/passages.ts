@@ -25,7 +25,9 @@ export function toPassages(db: Db, hits: readonly number[], limit: number): Pass
   const position = db.prepare(
     `SELECT c.document_id, c.ordinal, s.first_ordinal, s.last_ordinal
        FROM chunks c
-       LEFT JOIN sections s ON s.document_id = c.document_id AND c.ordinal BETWEEN s.first_ordinal AND s.last_ordinal
+       LEFT JOIN sections s ON s.rowid = (SELECT x.rowid FROM sections x WHERE x.document_id = c.document_id AND x.first_ordinal <= c.ordinal
+                                           ORDER BY x.first_ordinal DESC LIMIT 1)
+                                           AND c.ordinal <= s.last_ordinal
       WHERE c.rowid = ?`,
   );
   const at = db.prepare('SELECT rowid FROM chunks WHERE document_id = ? AND ordinal = ?').pluck();
@@ -37,7 +39,7 @@ export function toPassages(db: Db, hits: readonly number[], limit: number): Pass
     const p = position.get(rowid) as Position | undefined;
     if (!p) continue;
     const rowids = [rowid];
-    // Without a section row (a database mid-migration), the chunk is sent alone.
+    // Without a section holding it (a damaged index), the chunk is sent alone.
     if (p.first_ordinal !== null && p.last_ordinal !== null) {
       const before = p.ordinal > p.first_ordinal ? (at.get(p.document_id, p.ordinal - 1) as number | undefined) : undefined;
       const after = p.ordinal < p.last_ordinal ? (at.get(p.document_id, p.ordinal + 1) as number | undefined) : undefined;

@@ -10,7 +10,7 @@ import { toPassages } from './passages';
 import { search } from './search';
 
 // A chapter whose topic is named in its heading and first paragraph while the detail a person asks
-// about sits three chunks later, sharing none of the question's words; and a page that shares two
+// about sits in the next chunk, sharing none of the question's words; and a page that shares two
 // of them in passing, the way many pages of a real folder do.
 const CHAPTER = [
   '# Integers',
@@ -19,11 +19,11 @@ const CHAPTER = [
   '',
   'Integer overflow happens when a u8 variable goes over 255, the largest value that type can hold. What Rust does then depends on how the program was compiled.',
   '',
+  'Rust then performs two’s complement wrapping in optimised code: 256 becomes 0 and 257 becomes 1. The program keeps running with a value nobody expected.',
+  '',
   'In debug mode the compiler adds checks that make the program panic at runtime, so the mistake shows itself the first time the code runs with such a value.',
   '',
-  'Those checks cost time on every arithmetic operation, so the compiler leaves them out of optimised code that is meant to be shipped to people.',
-  '',
-  'There, Rust performs two’s complement wrapping instead: 256 becomes 0 and 257 becomes 1. The program keeps running with a value nobody expected.',
+  'Those checks cost time on every arithmetic operation, so the compiler leaves them out of code that is meant to be shipped to people.',
   '',
   'The standard library offers explicit methods for each behaviour you might want, such as wrapping_add, checked_add, overflowing_add and saturating_add.',
   '',
@@ -43,6 +43,11 @@ describe('keyword search with sections and passages', () => {
     fs.mkdirSync(path.join(dir, 'notes'));
     fs.writeFileSync(path.join(dir, 'notes', 'integers.md'), CHAPTER);
     fs.writeFileSync(path.join(dir, 'notes', 'builds.md'), OTHER);
+    // No headings: the whole diary is one section, many chunks long.
+    const days = Array.from({ length: 20 }, (_, i) => `Day ${i + 1}. We walked along the river and wrote down the birds, the weather and the trains we saw that morning.`);
+    days[0] += ' A kangaroo crossed the road.';
+    days[19] += ' A wombat slept by the gate.';
+    fs.writeFileSync(path.join(dir, 'notes', 'diary.txt'), days.join('\n\n'));
     db = openDatabase(path.join(dir, 'quire.db'));
     await importFolder(db, path.join(dir, 'notes'), { embedding: null, chunker: { kind: 'heading', maxTokens: 64 } });
   });
@@ -75,16 +80,30 @@ describe('keyword search with sections and passages', () => {
     expect(at).toBeLessThan(5);
   });
 
-  it('a chunk with none of the words, inside a matching section, is still a candidate', () => {
-    const ranked = lexicalSearch(db, 'integer overflow', 50);
-    const quiet = chunkOf('explicit methods for each behaviour');
-    expect(ranked.some((r) => r.rowid === quiet)).toBe(true);
+  it('a chunk that matches nothing is a candidate only beside one that does, in its section', () => {
+    const ranked = lexicalSearch(db, 'u8 255', 50).map((r) => r.rowid);
+    expect(ranked).toContain(chunkOf('two’s complement wrapping'));
+    // Three chunks from the match, in the same section: not a candidate.
+    expect(ranked).not.toContain(chunkOf('explicit methods'));
+    expect(ranked).not.toContain(chunkOf('IEEE 754'));
+  });
+
+  it('a long document without headings is one section, yet only its matching chunks and their neighbours are ranked', () => {
+    const diary = db.prepare("SELECT c.rowid, c.text FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.rel_path = 'diary.txt' ORDER BY c.ordinal").all() as Array<{ rowid: number; text: string }>;
+    expect(diary.length).toBeGreaterThan(6);
+    const ranked = new Set(lexicalSearch(db, 'kangaroo wombat', 50).map((r) => r.rowid));
+    const fromDiary = diary.filter((c) => ranked.has(c.rowid));
+    const matching = diary.filter((c) => /kangaroo|wombat/.test(c.text));
+    expect(matching.length).toBe(2);
+    // The two matches and at most one neighbour each: never the days in between.
+    expect(fromDiary.length).toBeLessThanOrEqual(4);
+    for (const m of matching) expect(ranked.has(m.rowid)).toBe(true);
   });
 
   it('sends each hit with its neighbours in the same section, never the next section, never a chunk twice', () => {
     const wrap = chunkOf('two’s complement wrapping');
-    const before = chunkOf('compiler leaves them out');
-    const after = chunkOf('explicit methods');
+    const before = chunkOf('u8 variable goes over 255');
+    const after = chunkOf('compiler adds checks');
     const floats = chunkOf('IEEE 754');
     const passages = toPassages(db, [wrap, after, floats], 10);
     expect(passages[0]).toEqual({ rowid: wrap, rowids: [before, wrap, after] });
@@ -99,10 +118,10 @@ describe('keyword search with sections and passages', () => {
     expect(top.text).toContain('two’s complement wrapping');
     expect(top.chunkIds.length).toBe(3);
     expect(top.chunkIds[1]).toBe(top.chunkId);
-    expect(top.text).toContain('compiler leaves them out');
+    expect(top.text).toContain('compiler adds checks');
     expect(top.lines[1]).toBeGreaterThan(top.lines[0]);
     // The hit is marked inside the passage: its own text and lines.
-    expect(top.text.slice(top.hit.start, top.hit.end)).toMatch(/^There, Rust performs two’s complement wrapping/);
+    expect(top.text.slice(top.hit.start, top.hit.end)).toMatch(/^Rust then performs two’s complement wrapping/);
     expect(top.hit.lines[0]).toBeGreaterThan(top.lines[0]);
     expect(top.hit.lines[1]).toBeLessThan(top.lines[1]);
   });

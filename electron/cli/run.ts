@@ -26,7 +26,7 @@ Commands:
       --mode M          lexical | dense | hybrid (default: hybrid when vectors exist)
   ask <question>    an answer from your documents, streamed, with checked citations
       --model NAME      chat model in Ollama (default llama3.2; remembered)
-      --k N             the most passages to send (default 6; fewer if they do not fit)
+      --k N             the most passages to send (default 6; fewer past 1,600 source tokens or num_ctx)
       --num-ctx N       context window to ask Ollama for (default: the model's, up to 8192)
   eval <questions.json> --docs DIR   score configurations on your own question set
       --chat-models a,b --embed-models x,y --chunkers heading:256,fixed:128/25

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { countDocumentsMissingVectors } from './documents';
 import { getActiveEmbeddingModel, listEmbeddingModels, type EmbeddingModelRow } from './embedding-models';
 import { schemaVersion } from './migrate';
+import { sectionOfChunk } from './sections';
 import type { Db } from './open';
 
 export interface Check {
@@ -42,10 +43,7 @@ export function runDoctor(db: Db): Check[] {
   const sections = one('SELECT count(*) FROM sections');
   const sectionRows = one('SELECT count(*) FROM sections_fts_docsize');
   const uncovered = one(
-    `SELECT count(*) FROM chunks c WHERE NOT EXISTS
-       (SELECT 1 FROM sections s
-         WHERE s.rowid = (SELECT x.rowid FROM sections x WHERE x.document_id = c.document_id AND x.first_ordinal <= c.ordinal ORDER BY x.first_ordinal DESC LIMIT 1)
-           AND c.ordinal <= s.last_ordinal)`,
+    `SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM sections s WHERE ${sectionOfChunk('c')})`,
   );
   checks.push({
     name: 'sections cover every chunk',

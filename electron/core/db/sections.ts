@@ -1,6 +1,17 @@
 import type { Db } from './open';
 import { stmt } from './statements';
 
+/**
+ * SQL joining a chunk (by its table alias) to the section holding it: the last section of its
+ * document starting at or before it (one index seek on (document_id, first_ordinal), where a
+ * BETWEEN test scans every earlier section), and only if it reaches the chunk. The alias is ours,
+ * never input.
+ */
+export function sectionOfChunk(chunk: string, section = 's'): string {
+  return `${section}.rowid = (SELECT x.rowid FROM sections x WHERE x.document_id = ${chunk}.document_id AND x.first_ordinal <= ${chunk}.ordinal
+                              ORDER BY x.first_ordinal DESC LIMIT 1) AND ${chunk}.ordinal <= ${section}.last_ordinal`;
+}
+
 /** A run of consecutive chunks of one document under one heading path (see migration 0004). */
 export interface SectionRun {
   firstOrdinal: number;

@@ -171,39 +171,29 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   };
 }
 
-interface ChunkRow {
-  text: string;
-  heading_path: string;
-  start_line: number;
-  end_line: number;
-  rel_path: string;
-}
-
 async function runQuestion(
   db: Db,
   gateway: OllamaGateway,
   q: Question,
   o: { chatModel: string | null; k: number; mode: SearchMode; fusion: Fusion; repeat: number; numCtxCap: number; signal?: AbortSignal },
 ): Promise<{ outcome: QuestionOutcome; run: Omit<EvalQuestionRun, 'score' | 'config'> }> {
-  const chunkRow = stmt(db, 'SELECT c.text, c.heading_path, c.start_line, c.end_line, d.rel_path FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ?');
-  const rowOf = (id: string) => chunkRow.get(id) as ChunkRow | undefined;
-  // A result is a passage (its chunk and neighbours): it is scored and shown as the passage.
+  const chunkText = stmt(db, 'SELECT text FROM chunks WHERE id = ?').pluck();
+  const textOf = (id: string) => (chunkText.get(id) as string | undefined) ?? '';
+  // A result is a passage (its chunk and neighbours): it is scored and shown as the passage. An
+  // answer's candidates carry chunk ids only, so their text is read once here.
   const passageText = (p: { chunkId: string; chunkIds: readonly string[] }) =>
-    (p.chunkIds.length > 0 ? p.chunkIds : [p.chunkId]).map((id) => rowOf(id)?.text ?? '').join('\n');
+    (p.chunkIds.length > 0 ? p.chunkIds : [p.chunkId]).map(textOf).join('\n');
   const fact = q.expect.chunkFact;
-  const describe = (passages: Array<{ chunkId: string; chunkIds: readonly string[]; lines: [number, number] }>): EvalQuestionRun['retrieved'] =>
-    passages.slice(0, o.k).map((p) => {
-      const r = rowOf(p.chunkId);
-      const text = passageText(p);
-      return {
-        chunkId: p.chunkId,
-        path: r?.rel_path ?? '',
-        heading: r?.heading_path ?? '',
-        lines: p.lines,
-        preview: preview(text),
-        hasFact: fact === undefined ? null : containsFact(text, fact),
-      };
-    });
+  type Shown = { chunkId: string; path: string; heading: string; lines: [number, number]; text: string };
+  const describe = (passages: readonly Shown[]): EvalQuestionRun['retrieved'] =>
+    passages.slice(0, o.k).map((p) => ({
+      chunkId: p.chunkId,
+      path: p.path,
+      heading: p.heading,
+      lines: p.lines,
+      preview: preview(p.text),
+      hasFact: fact === undefined ? null : containsFact(p.text, fact),
+    }));
   const base = { questionId: q.id, repeat: o.repeat, k: o.k };
 
   if (o.chatModel === null) {
@@ -235,10 +225,11 @@ async function runQuestion(
   }
   const modelCalled = !result.refusedWithoutModel;
   const answered = result.status === 'answered' || result.status === 'refused';
+  const candidates = result.retrieval.map((c) => ({ ...c, text: passageText(c) }));
   const outcome: QuestionOutcome = {
     ...base,
     retrieveMs: result.latencyMs.retrieve,
-    retrieved: result.retrieval.map((c) => ({ chunkId: c.chunkId, text: passageText(c) })),
+    retrieved: candidates.map((c) => ({ chunkId: c.chunkId, text: c.text })),
     ...(result.budget
       ? { sent: { texts: result.sources.map(passageText), tokens: result.budget.breakdown.sources } }
       : result.refusedWithoutModel
@@ -250,7 +241,7 @@ async function runQuestion(
             text: result.answer,
             refused: result.refused,
             citations: result.citations.map((c) => ({ chunkId: c.chunkId, check: c.check })),
-            citedTexts: Object.fromEntries(result.citations.map((c) => [c.chunkId, rowOf(c.chunkId)?.text ?? ''])),
+            citedTexts: Object.fromEntries(result.citations.map((c) => [c.chunkId, textOf(c.chunkId)])),
             estimatedTokens: modelCalled ? (result.budget?.estimated ?? null) : null,
             reportedTokens: modelCalled ? (result.budget?.reported ?? null) : null,
             truncated: result.budget?.truncationSuspected ?? false,
@@ -264,7 +255,7 @@ async function runQuestion(
     outcome,
     run: {
       answer: answered ? result.answer : null,
-      retrieved: describe(result.retrieval),
+      retrieved: describe(candidates),
       citations: result.citations.map((c) => ({ chunkId: c.chunkId, check: c.check })),
       error: answered ? null : (result.error ?? { code: 'INTERNAL', message: 'The question ended without an answer.' }),
     },

@@ -1,4 +1,5 @@
 import type { Db } from '../db/open';
+import { sectionOfChunk } from '../db/sections';
 import type { Ranked } from './fusion';
 import { toMatchExpression } from './fts-query';
 
@@ -56,10 +57,7 @@ export function lexicalSearch(db: Db, query: string, limit: number, filter: { co
          FROM chunks_fts f
          JOIN chunks c ON c.rowid = f.rowid
          JOIN documents d ON d.id = c.document_id
-         -- The section is the last one starting at or before the chunk: one index seek, not a scan.
-         LEFT JOIN sections s ON s.rowid = (SELECT x.rowid FROM sections x WHERE x.document_id = c.document_id AND x.first_ordinal <= c.ordinal
-                                             ORDER BY x.first_ordinal DESC LIMIT 1)
-                                           AND c.ordinal <= s.last_ordinal
+         LEFT JOIN sections s ON ${sectionOfChunk('c')}
         WHERE chunks_fts MATCH @expression
           AND (@collection IS NULL OR d.collection_id = @collection)
         ORDER BY score DESC, f.rowid

@@ -1,4 +1,5 @@
 import type { Db } from '../db/open';
+import { sectionOfChunk } from '../db/sections';
 
 /**
  * Small-to-big: each hit is sent with the chunk before and after it in the same section, so the
@@ -25,9 +26,7 @@ export function toPassages(db: Db, hits: readonly number[], limit: number): Pass
   const position = db.prepare(
     `SELECT c.document_id, c.ordinal, s.first_ordinal, s.last_ordinal
        FROM chunks c
-       LEFT JOIN sections s ON s.rowid = (SELECT x.rowid FROM sections x WHERE x.document_id = c.document_id AND x.first_ordinal <= c.ordinal
-                                           ORDER BY x.first_ordinal DESC LIMIT 1)
-                                           AND c.ordinal <= s.last_ordinal
+       LEFT JOIN sections s ON ${sectionOfChunk('c')}
       WHERE c.rowid = ?`,
   );
   const at = db.prepare('SELECT rowid FROM chunks WHERE document_id = ? AND ordinal = ?').pluck();

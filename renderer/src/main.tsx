@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { api } from './api';
-import { App } from './components/App';
-import { ClientProvider } from './hooks/client';
+import { App } from './app/App';
+import { ClientProvider } from './app/client';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/ask.css';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, createClient, type ApiEvent } from '../../../shared/contract';
-import { createJobHub } from '../lib/job-hub';
+import { createJobHub } from '../app/job-hub';
 import { createFakeClient } from './fake-transport';
 import { createHttpTransport, takeToken } from './http-transport';
 import { describeError, ERROR_MESSAGES } from './messages';

@@ -2,8 +2,8 @@ import { render, type RenderResult } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import type { ApiEvent, MethodName } from '../../../shared/contract';
 import { createFakeClient, type FakeTransport } from '../api/fake-transport';
-import { ClientProvider } from '../hooks/client';
-import type { AnswerResult, Budget, Candidate } from '../lib/types';
+import { ClientProvider } from '../app/client';
+import type { AnswerResult, Budget, Candidate } from '../common/types';
 
 type Handlers = Partial<Record<MethodName, (input: never) => unknown>>;
 

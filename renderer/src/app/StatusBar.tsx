@@ -1,0 +1,43 @@
+import { useStatus } from './status';
+import { formatNumber } from '../common/format';
+
+/** Always at the bottom: Ollama's state, what is indexed, and the active embedding model. */
+export function StatusBar() {
+  const { status, error } = useStatus();
+  return (
+    <footer className="status-bar" data-testid="status-bar" role="status" aria-live="polite">
+      {error ? (
+        <span className="status-bar__item status--bad">{error.sentence}</span>
+      ) : !status ? (
+        <span className="status-bar__item muted">Checking…</span>
+      ) : (
+        <>
+          {status.ollama.connected ? (
+            <span className="status-bar__item status--ok" data-ollama="connected">
+              <span className="dot dot--ok" aria-hidden="true" /> Ollama connected · version {status.ollama.version}
+            </span>
+          ) : (
+            <span className="status-bar__item status--bad" data-ollama="down" title={status.ollama.error ?? undefined}>
+              <span className="dot dot--bad" aria-hidden="true" /> Ollama not running — keyword search only. Start it with <code>ollama serve</code>.
+            </span>
+          )}
+          <span className="status-bar__item">
+            {formatNumber(status.documents.ready + status.documents.needsEmbedding)} documents · {formatNumber(status.chunks)} chunks
+            {status.documents.needsEmbedding > 0 ? ` · ${formatNumber(status.documents.needsEmbedding)} need embedding` : ''}
+            {status.documents.error > 0 ? ` · ${formatNumber(status.documents.error)} failed` : ''}
+            {status.documents.skipped > 0 ? ` · ${formatNumber(status.documents.skipped)} skipped` : ''}
+          </span>
+          <span className="status-bar__item">
+            {status.activeModel ? (
+              <>
+                Embedding model <span className="mono">{status.activeModel.name}</span>
+              </>
+            ) : (
+              'No embedding model yet'
+            )}
+          </span>
+        </>
+      )}
+    </footer>
+  );
+}

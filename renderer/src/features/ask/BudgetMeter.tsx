@@ -1,0 +1,79 @@
+import type { Budget } from '../../common/types';
+import { formatNumber } from '../../common/format';
+
+const SEGMENTS = [
+  { key: 'system', label: 'System rules' },
+  { key: 'history', label: 'History' },
+  { key: 'sources', label: 'Sources' },
+  { key: 'question', label: 'Question' },
+  { key: 'reserve', label: 'Answer reserve' },
+] as const;
+
+export interface MeterSegment {
+  key: (typeof SEGMENTS)[number]['key'] | 'free';
+  label: string;
+  tokens: number;
+  /** Share of the bar, in percent. */
+  pct: number;
+}
+
+/** The bar's segments: each part of the breakdown as a share of num_ctx (or of the total, if it overflows), plus what is left free. */
+export function meterSegments(budget: Budget): MeterSegment[] {
+  const used = SEGMENTS.reduce((s, seg) => s + Math.max(0, budget.breakdown[seg.key]), 0);
+  const whole = Math.max(budget.numCtx, used, 1);
+  const parts: MeterSegment[] = SEGMENTS.map((seg) => {
+    const tokens = Math.max(0, budget.breakdown[seg.key]);
+    return { key: seg.key, label: seg.label, tokens, pct: (tokens / whole) * 100 };
+  });
+  const free = Math.max(0, budget.numCtx - used);
+  parts.push({ key: 'free', label: 'Free', tokens: free, pct: (free / whole) * 100 });
+  return parts;
+}
+
+interface BudgetMeterProps {
+  budget: Budget | null;
+  /** The answer is still running (the budget may yet arrive). */
+  pending?: boolean;
+}
+
+/** How the context window (num_ctx) was spent on this answer, and whether Ollama read all of it. */
+export function BudgetMeter({ budget, pending = true }: BudgetMeterProps) {
+  if (!budget) {
+    return (
+      <section className="meter meter--empty" data-testid="budget-meter" aria-label="Context budget">
+        <p className="muted">{pending ? 'The context budget appears once the prompt is built.' : 'No prompt was sent to the model, so no context was used.'}</p>
+      </section>
+    );
+  }
+  const segments = meterSegments(budget);
+  return (
+    <section className="meter" data-testid="budget-meter" aria-label="Context budget">
+      <div className="meter__title">
+        <span>Context window: {formatNumber(budget.numCtx)} tokens</span>
+        <span className="muted">k = {budget.k}</span>
+      </div>
+      <div className="meter__bar" role="img" aria-label={segments.map((s) => `${s.label} ${formatNumber(s.tokens)}`).join(', ')}>
+        {segments.map((s) => (
+          <div key={s.key} className={`meter__seg meter__seg--${s.key}`} data-segment={s.key} style={{ width: `${s.pct}%` }} />
+        ))}
+      </div>
+      <ul className="meter__legend">
+        {segments.map((s) => (
+          <li key={s.key} data-legend={s.key}>
+            <span className={`meter__swatch meter__seg--${s.key}`} aria-hidden="true" />
+            {s.label} <span className="num">{formatNumber(s.tokens)}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="meter__numbers">
+        estimated {formatNumber(budget.estimated)} · Ollama read {budget.reported === null ? '—' : formatNumber(budget.reported)} · calibration ×
+        {budget.ratio.toFixed(2)}
+      </p>
+      {budget.truncationSuspected && (
+        <div className="warning warning--strong" role="alert" data-testid="truncation-warning">
+          Ollama read far fewer tokens than were sent — the prompt was probably cut. Raise num_ctx or lower k.
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,114 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Output } from '../../../../shared/contract';
+import { describeError, type DescribedError } from '../../api/messages';
+import { useClient } from '../../app/client';
+import { useDesktop } from '../../common/desktop';
+import type { ChipInfo } from './citations';
+import { formatLines } from '../../common/format';
+import { describeInjectionFlags, CHECK_WORDS } from '../../common/words';
+import { ErrorNote } from '../../common/ErrorNote';
+import { SourceLines } from './SourceLines';
+
+export interface SourceRequest {
+  info: ChipInfo;
+  /** Where focus goes back when the panel closes. */
+  opener: HTMLElement | null;
+}
+
+interface SourcePanelProps {
+  request: SourceRequest;
+  onClose: () => void;
+}
+
+type ChunkView = Output<'getChunk'>;
+
+/** The cited passage with line numbers, its neighbours greyed for context, and its flags. */
+export function SourcePanel({ request, onClose }: SourcePanelProps) {
+  const client = useClient();
+  const desktop = useDesktop();
+  const [chunk, setChunk] = useState<ChunkView | null>(null);
+  const [error, setError] = useState<DescribedError | null>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  const { info, opener } = request;
+
+  useEffect(() => {
+    let live = true;
+    setChunk(null);
+    setError(null);
+    client.getChunk({ chunkId: info.chunkId }).then(
+      (c) => live && setChunk(c),
+      (e: unknown) => live && setError(describeError(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, info.chunkId]);
+
+  useEffect(() => {
+    closeRef.current?.focus();
+  }, [info.chunkId]);
+
+  const close = () => {
+    onClose();
+    opener?.focus();
+  };
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        onClose();
+        opener?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose, opener]);
+
+  const injection = chunk ? describeInjectionFlags(chunk.flags) : null;
+  return (
+    <aside className="source-panel" data-testid="source-panel" role="dialog" aria-modal="false" aria-labelledby="source-panel-title">
+      <header className="source-panel__head">
+        <h2 id="source-panel-title">Source {info.n}</h2>
+        {desktop && chunk && (
+          <button type="button" className="button" onClick={() => void client.openSourceFile({ chunkId: chunk.chunkId }).catch(() => {})}>
+            Open file
+          </button>
+        )}
+        <button ref={closeRef} type="button" className="button button--quiet" onClick={close} aria-label="Close source panel">
+          Close
+        </button>
+      </header>
+      <p className={`source-panel__check chip-text--${info.check}`}>This citation is {CHECK_WORDS[info.check]}.</p>
+      {error && <ErrorNote error={error} />}
+      {!chunk && !error && <p className="muted">Loading the passage…</p>}
+      {chunk && (
+        <>
+          <dl className="source-panel__meta">
+            <dt>File</dt>
+            <dd>{chunk.path}</dd>
+            <dt>Heading</dt>
+            <dd>{chunk.heading || '—'}</dd>
+            <dt>Lines</dt>
+            <dd>{formatLines(chunk.lines).replace(/^lines? /, '')}</dd>
+          </dl>
+          {injection && (
+            <p className="warning" role="note">
+              {injection}
+            </p>
+          )}
+          {info.sentence && (
+            <p className="source-panel__sentence">
+              Cited for: <q>{info.sentence}</q>
+            </p>
+          )}
+          <div className="source-text" tabIndex={0} aria-label="Passage text with line numbers">
+            {chunk.before && <SourceLines text={chunk.before.text} first={chunk.before.lines[0]} role="context" />}
+            <SourceLines text={chunk.text} first={chunk.lines[0]} role="cited" sentence={info.sentence} />
+            {chunk.after && <SourceLines text={chunk.after.text} first={chunk.after.lines[0]} role="context" />}
+          </div>
+        </>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,37 @@
+import type { Candidate, Citation } from '../../common/types';
+import { formatLines } from '../../common/format';
+import type { CiteNode } from './markdown';
+import { CHECK_WORDS, type Check } from '../../common/words';
+
+export type ChipCheck = Check | 'pending';
+
+export interface ChipInfo {
+  chunkId: string;
+  n: number;
+  check: ChipCheck;
+  path: string | null;
+  lines: [number, number] | null;
+  /** The sentence this marker cites for, once the answer is checked. */
+  sentence: string | null;
+}
+
+/**
+ * What a citation chip shows: its number, where the source is, and (once the final result is in)
+ * how well it supports its sentence. The k-th marker citing an id maps to the k-th checked
+ * citation of that id, since the checker lists citations in the order of the answer.
+ */
+export function chipInfo(cite: CiteNode, citations: readonly Citation[] | null, candidates: readonly Candidate[]): ChipInfo {
+  const candidate = candidates.find((c) => c.chunkId === cite.chunkId);
+  const base = { chunkId: cite.chunkId, n: cite.n, path: candidate?.path ?? null, lines: candidate?.lines ?? null, sentence: null };
+  if (!citations) return { ...base, check: 'pending' };
+  const mine = citations.filter((c) => c.chunkId === cite.chunkId);
+  const c = mine[cite.occurrence] ?? mine[mine.length - 1];
+  if (!c) return { ...base, check: candidate?.sent ? 'pending' : 'unknown-source' };
+  return { ...base, check: c.check, path: c.path ?? base.path, lines: c.lines ?? base.lines, sentence: c.sentence };
+}
+
+/** "Source 1: notes/keys.md lines 3–9, supported". */
+export function chipLabel(info: ChipInfo): string {
+  const where = info.path ? `${info.path} ${formatLines(info.lines)}` : 'not among the passages sent';
+  return `Source ${info.n}: ${where}, ${CHECK_WORDS[info.check]}`;
+}

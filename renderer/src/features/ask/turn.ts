@@ -1,0 +1,65 @@
+import type { AnswerResult, AskEvent, Budget, Candidate, HistoryTurn } from '../../common/types';
+import { describeError, type DescribedError } from '../../api/messages';
+
+/** One question and its (possibly still streaming) answer. */
+export interface Turn {
+  id: number;
+  question: string;
+  jobId: string | null;
+  text: string;
+  standaloneQuery: string | null;
+  candidates: Candidate[];
+  mode: AnswerResult['retrievalMode'] | null;
+  note: string | null;
+  budget: Budget | null;
+  result: AnswerResult | null;
+  error: DescribedError | null;
+  running: boolean;
+}
+
+export function newTurn(id: number, question: string): Turn {
+  return { id, question, jobId: null, text: '', standaloneQuery: null, candidates: [], mode: null, note: null, budget: null, result: null, error: null, running: true };
+}
+
+/** A turn after one event of its answer stream. */
+export function applyAskEvent(turn: Turn, e: AskEvent): Turn {
+  switch (e.type) {
+    case 'rewrite':
+      return { ...turn, standaloneQuery: e.standaloneQuery };
+    case 'retrieval':
+      return { ...turn, candidates: e.candidates, mode: e.mode, note: e.note };
+    case 'budget':
+      return { ...turn, budget: e.budget };
+    case 'token':
+      return { ...turn, text: turn.text + e.text };
+    case 'done':
+      return finish(turn, e.result, null);
+    case 'error':
+      return finish(turn, e.result, describeError(e.error));
+  }
+}
+
+function finish(turn: Turn, result: AnswerResult, error: DescribedError | null): Turn {
+  return {
+    ...turn,
+    running: false,
+    result,
+    error,
+    // The final answer is authoritative (the stream may have been cut short).
+    text: result.answer || turn.text,
+    budget: result.budget ?? turn.budget,
+    candidates: result.retrieval.length > 0 ? result.retrieval : turn.candidates,
+    mode: result.retrievalMode ?? turn.mode,
+    standaloneQuery: result.standaloneQuery ?? turn.standaloneQuery,
+  };
+}
+
+const MAX_HISTORY = 50;
+
+/** Previous finished exchanges, as the `history` of a follow-up question. */
+export function historyOf(turns: readonly Turn[]): HistoryTurn[] {
+  return turns
+    .filter((t) => t.result && (t.result.status === 'answered' || t.result.status === 'refused'))
+    .slice(-MAX_HISTORY)
+    .map((t) => ({ question: t.question.slice(0, 4000), answer: (t.result?.answer ?? '').slice(0, 20_000) }));
+}

@@ -1,0 +1,135 @@
+import { useMemo } from 'react';
+import type { EvalConfigResult } from '../../../../shared/eval';
+import {
+  DIMENSIONS,
+  FAILED_REASON,
+  METRIC_COLUMNS,
+  bestValue,
+  configLabel,
+  dimensionText,
+  formatMetric,
+  isBest,
+  isFailedValue,
+  nextSort,
+  notRunReason,
+  varyingDimensions,
+  type MetricColumn,
+  type SortKey,
+  type SortState,
+} from './eval-metrics';
+
+const GROUPS: ReadonlyArray<{ label: string; span: number }> = [
+  { label: 'Configuration', span: DIMENSIONS.length + 1 },
+  { label: 'Retrieval', span: 7 },
+  { label: 'Answers', span: 6 },
+  { label: 'Cost and speed', span: METRIC_COLUMNS.length - 15 },
+  { label: 'Stability', span: 2 },
+];
+
+interface ResultsTableProps {
+  configs: readonly EvalConfigResult[];
+  /** Indices of `configs` in the order shown (sortConfigs with `sort`). */
+  order: readonly number[];
+  sort: SortState | null;
+  onSort: (sort: SortState) => void;
+  /** Configurations where every question run failed. */
+  failed: ReadonlySet<number>;
+}
+
+/**
+ * One row per configuration; every header sorts (again: reverses); "not run" always sorts last.
+ * The first column names each row by what sets it apart and stays put while the table scrolls
+ * sideways. Only configurations without failed runs can hold a column's best value; where every
+ * run failed, a value that only reflects that reads "failed".
+ */
+export function ResultsTable({ configs, order, sort, onSort, failed }: ResultsTableProps) {
+  const best = useMemo(() => new Map(METRIC_COLUMNS.map((c) => [c.key, bestValue(configs, c)])), [configs]);
+  const varying = useMemo(() => varyingDimensions(configs), [configs]);
+
+  const header = (key: SortKey, label: string, title: string | undefined, numeric: boolean) => {
+    const current = sort?.key === key ? sort.dir : null;
+    const classes = [numeric ? 'num' : '', current ? 'eval-table__sorted' : ''].filter(Boolean).join(' ');
+    return (
+      <th key={key} scope="col" className={classes || undefined} aria-sort={current === 'asc' ? 'ascending' : current === 'desc' ? 'descending' : 'none'} data-col={key}>
+        <button type="button" className="eval-table__sort" title={title ? `${title} Click to sort.` : 'Click to sort.'} onClick={() => onSort(nextSort(sort, key))}>
+          <span>{label}</span>
+          <span className="eval-table__arrow" aria-hidden="true">
+            {current === 'asc' ? '▲' : current === 'desc' ? '▼' : '↕'}
+          </span>
+        </button>
+      </th>
+    );
+  };
+
+  const cell = (config: EvalConfigResult, column: MetricColumn, allFailed: boolean) => {
+    const v = column.get(config);
+    if (isFailedValue(column, config, allFailed)) {
+      return (
+        <td key={column.key} className="num eval-table__failed" title={FAILED_REASON} data-col={column.key}>
+          failed
+        </td>
+      );
+    }
+    if (v === null) {
+      return (
+        <td key={column.key} className="num eval-table__none" title={notRunReason(column, config, allFailed)} data-col={column.key}>
+          —
+        </td>
+      );
+    }
+    const best1 = isBest(config, column, best.get(column.key) ?? null);
+    const isBad = column.key === 'errors' && v > 0;
+    return (
+      <td
+        key={column.key}
+        className={isBad ? 'num eval-table__bad' : best1 ? 'num eval-table__best' : 'num'}
+        title={isBad ? (allFailed ? 'Every question run failed; the drill-down shows why.' : 'Some question runs failed; the drill-down shows why.') : best1 ? 'Best in this report' : undefined}
+        data-col={column.key}
+      >
+        {formatMetric(column.kind, v)}
+      </td>
+    );
+  };
+
+  return (
+    <div className="table-wrap eval-table-wrap" data-testid="eval-table">
+      <table className="table eval-table">
+        <caption className="visually-hidden">Results per configuration. Column headers sort the rows.</caption>
+        <thead>
+          <tr className="eval-table__groups">
+            {GROUPS.map((g) => (
+              <th key={g.label} scope="colgroup" colSpan={g.span}>
+                {g.label}
+              </th>
+            ))}
+          </tr>
+          <tr>
+            <th scope="col" className="eval-table__sticky eval-table__label-head">
+              <span>{varying.length > 0 ? 'Differs in' : 'Configuration'}</span>
+            </th>
+            {DIMENSIONS.map((d) => header(d.key, d.label, undefined, d.key === 'k'))}
+            {METRIC_COLUMNS.map((c) => header(c.key, c.label, c.title, true))}
+          </tr>
+        </thead>
+        <tbody>
+          {order.map((i) => {
+            const c = configs[i] as EvalConfigResult;
+            return (
+              <tr key={i} data-config={i} className={failed.has(i) ? 'eval-table__row--failed' : undefined}>
+                <th scope="row" className="eval-table__sticky eval-table__label" title={configLabel(c, [])}>
+                  {configLabel(c, varying)}
+                </th>
+                {DIMENSIONS.map((d) => (
+                  <td key={d.key} className={[d.key === 'k' ? 'num' : 'mono', varying.includes(d.key) ? '' : 'eval-table__same'].filter(Boolean).join(' ')} data-col={d.key}>
+                    {d.key === 'k' ? c.k : dimensionText(c, d.key)}
+                  </td>
+                ))}
+                {METRIC_COLUMNS.map((m) => cell(c, m, failed.has(i)))}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

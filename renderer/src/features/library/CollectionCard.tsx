@@ -1,0 +1,78 @@
+import { useState } from 'react';
+import type { Output } from '../../../../shared/contract';
+import { describeError, type DescribedError } from '../../api/messages';
+import { useClient } from '../../app/client';
+import { useImportJob } from '../import/import-job';
+import { formatDate, formatNumber } from '../../common/format';
+import { ConfirmDialog } from '../../common/ConfirmDialog';
+import { ErrorNote } from '../../common/ErrorNote';
+import { ImportPanel } from '../import/ImportPanel';
+import { DocumentTable } from './DocumentTable';
+
+type Collection = Output<'library'>['collections'][number];
+
+/** One imported folder: its documents, Re-sync and Remove. */
+export function CollectionCard({ collection }: { collection: Collection }) {
+  const client = useClient();
+  const job = useImportJob();
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<DescribedError | null>(null);
+  const chunks = collection.documents.reduce((s, d) => s + d.chunks, 0);
+
+  const resync = async () => {
+    setError(null);
+    try {
+      const { jobId } = await client.resync({ collectionId: collection.id });
+      job.track(jobId);
+    } catch (e) {
+      setError(describeError(e));
+    }
+  };
+
+  const remove = async () => {
+    setBusy(true);
+    try {
+      await client.removeCollection({ collectionId: collection.id });
+      setConfirming(false);
+    } catch (e) {
+      setError(describeError(e));
+      setConfirming(false);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="card" aria-label={`Folder ${collection.root}`}>
+      <header className="card__head">
+        <div>
+          <h2 className="mono card__title">{collection.root}</h2>
+          <p className="muted small">
+            {formatNumber(collection.documents.length)} documents · {formatNumber(chunks)} chunks · added {formatDate(collection.createdAt)}
+          </p>
+        </div>
+        <div className="row">
+          <button type="button" className="button" onClick={() => void resync()} disabled={job.running}>
+            Re-sync
+          </button>
+          <button type="button" className="button button--danger" onClick={() => setConfirming(true)} disabled={job.running}>
+            Remove
+          </button>
+        </div>
+      </header>
+      {error && <ErrorNote error={error} />}
+      {job.jobId && <ImportPanel job={job} withForm={false} />}
+      <DocumentTable documents={collection.documents} />
+      {confirming && (
+        <ConfirmDialog title="Remove this folder from Quire?" confirmLabel="Remove from index" onConfirm={() => void remove()} onCancel={() => setConfirming(false)} busy={busy}>
+          <p>
+            This deletes <strong>{formatNumber(collection.documents.length)} documents</strong>, their {formatNumber(chunks)} passages, their vectors and
+            full-text entries from Quire's index for <span className="mono">{collection.root}</span>.
+          </p>
+          <p>The files on disk are untouched. You can import the folder again at any time.</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { Output } from '../../../../shared/contract';
+import { describeError, type DescribedError } from '../../api/messages';
+import { useClient, useJobs } from '../../app/client';
+import { useImportJob } from '../import/import-job';
+import { ErrorNote } from '../../common/ErrorNote';
+import { ImportPanel } from '../import/ImportPanel';
+import { CollectionCard } from './CollectionCard';
+
+type Library = Output<'library'>;
+
+/** Every imported folder with its documents; importing another folder. */
+export function LibraryView() {
+  const client = useClient();
+  const jobs = useJobs();
+  const importJob = useImportJob();
+  const [library, setLibrary] = useState<Library | null>(null);
+  const [error, setError] = useState<DescribedError | null>(null);
+
+  const load = useCallback(() => {
+    client.library({}).then(
+      (l) => {
+        setLibrary(l);
+        setError(null);
+      },
+      (e: unknown) => setError(describeError(e)),
+    );
+  }, [client]);
+
+  useEffect(() => {
+    load();
+    return jobs.onEvent((e) => {
+      if (e.type === 'library.changed' || e.type === 'events.gap') load();
+    });
+  }, [jobs, load]);
+
+  return (
+    <div className="library">
+      <h1>Library</h1>
+      <section className="card" aria-labelledby="import-title">
+        <h2 id="import-title" className="section-title">
+          Import a folder
+        </h2>
+        <ImportPanel job={importJob} />
+      </section>
+      {error && <ErrorNote error={error} />}
+      {library && library.collections.length === 0 && <p className="muted">Nothing imported yet.</p>}
+      {library?.collections.map((c) => (
+        <CollectionCard key={c.id} collection={c} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { Output } from '../../../../shared/contract';
+import { describeError, type DescribedError } from '../../api/messages';
+import { useClient } from '../../app/client';
+import { ErrorNote } from '../../common/ErrorNote';
+import { ModelList } from './ModelList';
+import { PullBox } from './PullBox';
+import { ReembedBox } from './ReembedBox';
+import { SettingsForm } from './SettingsForm';
+
+type Settings = Output<'getSettings'>;
+type Model = Output<'listModels'>['models'][number];
+
+/** Settings, installed models, pulling a model, and re-embedding after a model switch. */
+export function SettingsView() {
+  const client = useClient();
+  const [settings, setSettings] = useState<Settings | null>(null);
+  const [error, setError] = useState<DescribedError | null>(null);
+  const [models, setModels] = useState<Model[] | null>(null);
+  const [modelError, setModelError] = useState<DescribedError | null>(null);
+  const [reembed, setReembed] = useState<string | null>(null);
+
+  const loadModels = useCallback(() => {
+    client.listModels({}).then(
+      (r) => {
+        setModels(r.models);
+        setModelError(null);
+      },
+      (e: unknown) => {
+        setModels(null);
+        setModelError(describeError(e));
+      },
+    );
+  }, [client]);
+
+  useEffect(() => {
+    client.getSettings({}).then(setSettings, (e: unknown) => setError(describeError(e)));
+    loadModels();
+  }, [client, loadModels]);
+
+  const onSaved = (before: Settings, after: Settings) => {
+    setSettings(after);
+    if (after.embedModel !== before.embedModel) setReembed(after.embedModel);
+    if (after.ollamaHost !== before.ollamaHost) loadModels();
+  };
+
+  return (
+    <div className="settings">
+      <h1>Settings</h1>
+      {error && <ErrorNote error={error} />}
+      {settings && <SettingsForm settings={settings} onSaved={onSaved} />}
+      {reembed && <ReembedBox model={reembed} />}
+      <ModelList models={models} error={modelError} onRefresh={loadModels} />
+      <PullBox onPulled={loadModels} />
+    </div>
+  );
+}

@@ -7,7 +7,7 @@ import { SEARCH_MODES } from './search';
  * The one API contract between the UI and the engine. Every method is declared here once with
  * zod schemas for its input and output; the server-side dispatcher validates against them, and
  * the clients (browser mode now, Electron's preload later) are generated from the same object.
- * Long work (import, ask, pull, embed) returns a job id at once and reports through events.
+ * Long work (import, ask, pull, embed, eval) returns a job id at once and reports through job events.
  */
 
 // ---- shared pieces --------------------------------------------------------------------------
@@ -153,11 +153,17 @@ export const AnswerResultSchema = z.object({
   error: ErrorShape.nullable(),
 });
 
-export const AskEventSchema = z.discriminatedUnion('type', [
+/** The steps of an answer as it is made: what an `ask` job reports as progress. */
+export const AskStepSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('rewrite'), standaloneQuery: z.string() }),
   z.object({ type: z.literal('retrieval'), mode: SearchModeSchema, candidates: z.array(CandidateSchema), note: z.string().nullable() }),
   z.object({ type: z.literal('budget'), budget: BudgetSchema }),
   z.object({ type: z.literal('token'), text: z.string() }),
+]);
+
+/** The engine's answer stream: its steps, then `done` or `error` with the result (an `ask` job's ending). */
+export const AskEventSchema = z.discriminatedUnion('type', [
+  ...AskStepSchema.options,
   z.object({ type: z.literal('done'), result: AnswerResultSchema }),
   z.object({ type: z.literal('error'), error: ErrorShape, result: AnswerResultSchema }),
 ]);
@@ -301,21 +307,70 @@ export const METHOD_NAMES = Object.keys(API) as MethodName[];
 
 // ---- events ---------------------------------------------------------------------------------
 
+/**
+ * Every long job (import, ask, pull, embed, eval) reports the same way: any number of
+ * `job.progress` events, then one `job.done` with its result and/or error (both may be set: a
+ * cancelled evaluation still names its report, a failed answer still has its result). `kind` says
+ * which job it is and types `progress` and `result`; each kind is declared once, here.
+ */
+export const JOB_KINDS = {
+  /** importFolder, resync. The report is null when the import failed before it could make one. */
+  import: { progress: ImportProgressSchema, result: ImportReportSchema },
+  /** ask: the answer's steps, then its result (also when it failed or was cancelled). */
+  ask: { progress: AskStepSchema, result: AnswerResultSchema },
+  /** pullModel: Ollama's download status; bytes when it knows them. */
+  pull: {
+    progress: z.object({ status: z.string(), completed: z.number().nullable(), total: z.number().nullable() }),
+    result: z.object({ model: z.string() }),
+  },
+  /** embedMissing: documents embedded so far; the passages embedded (also when cut short). */
+  embed: { progress: z.object({ documents: z.number(), chunks: z.number() }), result: z.object({ chunks: z.number() }) },
+  /** startEval, rerunEval: configurations and questions done; the stored report (also when cancelled part way). */
+  eval: { progress: z.object({ done: z.number(), total: z.number(), label: z.string() }), result: z.object({ reportId: z.number() }) },
+} as const;
+
+export type JobKind = keyof typeof JOB_KINDS;
+export const JOB_KIND_NAMES = Object.keys(JOB_KINDS) as JobKind[];
+export type JobProgress<K extends JobKind = JobKind> = z.output<(typeof JOB_KINDS)[K]['progress']>;
+export type JobResult<K extends JobKind = JobKind> = z.output<(typeof JOB_KINDS)[K]['result']>;
+
+/** The two events of one kind of job. */
+function jobEvents<K extends JobKind, P extends z.ZodType, R extends z.ZodType>(kind: K, { progress, result }: { progress: P; result: R }) {
+  return {
+    progress: z.object({ type: z.literal('job.progress'), jobId: z.string(), kind: z.literal(kind), progress }),
+    done: z.object({ type: z.literal('job.done'), jobId: z.string(), kind: z.literal(kind), result: result.nullable(), error: ErrorShape.nullable() }),
+  };
+}
+
+const JOB_EVENTS = [
+  jobEvents('import', JOB_KINDS.import),
+  jobEvents('ask', JOB_KINDS.ask),
+  jobEvents('pull', JOB_KINDS.pull),
+  jobEvents('embed', JOB_KINDS.embed),
+  jobEvents('eval', JOB_KINDS.eval),
+] as const;
+
+export const JobProgressEventSchema = z.discriminatedUnion('kind', [
+  JOB_EVENTS[0].progress,
+  JOB_EVENTS[1].progress,
+  JOB_EVENTS[2].progress,
+  JOB_EVENTS[3].progress,
+  JOB_EVENTS[4].progress,
+]);
+export const JobDoneEventSchema = z.discriminatedUnion('kind', [JOB_EVENTS[0].done, JOB_EVENTS[1].done, JOB_EVENTS[2].done, JOB_EVENTS[3].done, JOB_EVENTS[4].done]);
+
 export const EventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('import.progress'), jobId: z.string(), progress: ImportProgressSchema }),
-  z.object({ type: z.literal('import.done'), jobId: z.string(), report: ImportReportSchema.nullable(), error: ErrorShape.nullable() }),
-  z.object({ type: z.literal('ask'), jobId: z.string(), event: AskEventSchema }),
-  z.object({ type: z.literal('pull.progress'), jobId: z.string(), status: z.string(), completed: z.number().nullable(), total: z.number().nullable() }),
-  z.object({ type: z.literal('pull.done'), jobId: z.string(), error: ErrorShape.nullable() }),
-  z.object({ type: z.literal('embed.progress'), jobId: z.string(), documents: z.number(), chunks: z.number() }),
-  z.object({ type: z.literal('embed.done'), jobId: z.string(), chunks: z.number(), error: ErrorShape.nullable() }),
-  z.object({ type: z.literal('eval.progress'), jobId: z.string(), done: z.number(), total: z.number(), label: z.string() }),
-  z.object({ type: z.literal('eval.done'), jobId: z.string(), reportId: z.number().nullable(), error: ErrorShape.nullable() }),
+  JobProgressEventSchema,
+  JobDoneEventSchema,
   z.object({ type: z.literal('library.changed') }),
   /** Browser mode: this client missed more events than the server keeps; reload state (status, library). */
   z.object({ type: z.literal('events.gap') }),
 ]);
 export type ApiEvent = z.infer<typeof EventSchema>;
+/** An event of one job (of kind K). */
+export type JobEvent<K extends JobKind = JobKind> = Extract<ApiEvent, { kind: K }>;
+export type JobProgressEvent<K extends JobKind = JobKind> = Extract<JobEvent<K>, { type: 'job.progress' }>;
+export type JobDoneEvent<K extends JobKind = JobKind> = Extract<JobEvent<K>, { type: 'job.done' }>;
 
 // ---- clients --------------------------------------------------------------------------------
 

@@ -496,7 +496,7 @@ describe('static files', () => {
 });
 
 describe('events', () => {
-  it('streams import.progress then import.done to every connected client', async () => {
+  it('streams an import\'s job.progress then its job.done to every connected client', async () => {
     const a = await openEvents(`/api/events?token=${encodeURIComponent(app.token)}`);
     const b = await openEvents(`/api/events?token=${encodeURIComponent(app.token)}`);
     try {
@@ -507,13 +507,13 @@ describe('events', () => {
       const jobId = r.json.value.jobId as string;
       expect(jobId).toMatch(/\S/);
       for (const client of [a, b]) {
-        const done = await until(() => client.events.find((e) => e.type === 'import.done' && e.jobId === jobId), 'import.done');
+        const done = await until(() => client.events.find((e) => e.type === 'job.done' && e.kind === 'import' && e.jobId === jobId), 'the import’s job.done');
         const mine = client.events.filter((e) => 'jobId' in e && e.jobId === jobId);
-        const firstProgress = mine.findIndex((e) => e.type === 'import.progress');
+        const firstProgress = mine.findIndex((e) => e.type === 'job.progress' && e.kind === 'import');
         expect(firstProgress).toBeGreaterThanOrEqual(0);
         expect(firstProgress).toBeLessThan(mine.indexOf(done));
-        expect(done.type === 'import.done' && done.error).toBeNull();
-        expect(done.type === 'import.done' && done.report?.documents.added).toBe(2);
+        expect(done.type === 'job.done' && done.error).toBeNull();
+        expect(done.type === 'job.done' && done.kind === 'import' && done.result?.documents.added).toBe(2);
       }
       const lib = await call('library', {});
       expect(lib.json.value.collections[0].documents).toHaveLength(2);
@@ -532,16 +532,16 @@ describe('events', () => {
     const first = await openEvents(url);
     try {
       const r1 = await call('importFolder', { path: notesDir });
-      await until(() => first.events.find((e) => e.type === 'import.done' && e.jobId === r1.json.value.jobId), 'first import.done');
+      await until(() => first.events.find((e) => e.type === 'job.done' && e.kind === 'import' && e.jobId === r1.json.value.jobId), 'the first import’s job.done');
       expect(first.ids.length).toBe(first.events.length);
       expect(first.ids).toEqual([...first.ids].sort((a, b) => a - b));
       const seen = first.ids.at(-1)!;
       first.close();
 
       const r2 = await call('importFolder', { path: notesDir });
-      await until(() => watcher.events.find((e) => e.type === 'import.done' && e.jobId === r2.json.value.jobId), 'second import.done');
+      await until(() => watcher.events.find((e) => e.type === 'job.done' && e.kind === 'import' && e.jobId === r2.json.value.jobId), 'the second import’s job.done');
       const missed = watcher.events.filter((_e, i) => watcher.ids[i]! > seen);
-      expect(missed.some((e) => e.type === 'import.done')).toBe(true);
+      expect(missed.some((e) => e.type === 'job.done' && e.kind === 'import')).toBe(true);
 
       for (const again of [await openEvents(url, { 'Last-Event-ID': String(seen) }), await openEvents(`${url}&lastEventId=${seen}`)]) {
         try {
@@ -575,7 +575,7 @@ describe('events', () => {
       gone.close();
       await new Promise((r) => setTimeout(r, 50));
       const r = await call('importFolder', { path: notesDir });
-      await until(() => stays.events.find((e) => e.type === 'import.done' && e.jobId === r.json.value.jobId), 'import.done after a disconnect');
+      await until(() => stays.events.find((e) => e.type === 'job.done' && e.kind === 'import' && e.jobId === r.json.value.jobId), 'the import’s job.done after a disconnect');
       expect(gone.events.some((e) => 'jobId' in e && e.jobId === r.json.value.jobId)).toBe(false);
     } finally {
       stays.close();
@@ -601,7 +601,7 @@ describe('events', () => {
         await until(() => (late.events.length >= 3 ? true : undefined), 'the gap and the kept events');
         expect(late.events[0]).toEqual({ type: 'events.gap' });
         expect(late.ids).toEqual(watcher.ids.slice(-2));
-        expect(late.events.some((e) => e.type === 'import.done' && e.jobId === value.jobId)).toBe(true);
+        expect(late.events.some((e) => e.type === 'job.done' && e.kind === 'import' && e.jobId === value.jobId)).toBe(true);
       } finally {
         late.close();
       }
@@ -650,8 +650,8 @@ describe('createClient over a Node transport', () => {
       const off = client.onEvent((e) => events.push(e));
       await transport.ready();
       const { jobId } = await client.resync({ collectionId: (await client.library({})).collections[0]!.id });
-      const done = await until(() => events.find((e) => e.type === 'import.done' && e.jobId === jobId), 'import.done via the client');
-      expect(done.type === 'import.done' && done.report?.documents.unchanged).toBe(2);
+      const done = await until(() => events.find((e) => e.type === 'job.done' && e.kind === 'import' && e.jobId === jobId), 'the import’s job.done via the client');
+      expect(done.type === 'job.done' && done.kind === 'import' && done.result?.documents.unchanged).toBe(2);
       await until(() => events.find((e) => e.type === 'library.changed'), 'library.changed via the client');
       off();
     } finally {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ApiEvent } from '../../../shared/contract';
+import type { ApiEvent, JobDoneEvent, JobEvent, JobKind, JobProgressEvent } from '../../../shared/contract';
 import { startStandin, type Standin } from '../../../test/support/ollama-standin/server';
 import { NotesFolder, tempDbPath } from '../../../test/support/notes';
 import { openDatabase, type Db } from '../db/open';
@@ -44,17 +44,25 @@ async function value<T>(method: string, input: unknown): Promise<T> {
   if (!res.ok) throw new Error(`${method}: ${res.error.code} ${res.error.message}`);
   return res.value as T;
 }
-async function until<T extends ApiEvent['type']>(type: T, jobId: string): Promise<Extract<ApiEvent, { type: T }>> {
+async function until<T extends 'job.progress' | 'job.done', K extends JobKind>(type: T, kind: K, jobId: string): Promise<Extract<JobEvent<K>, { type: T }>> {
   for (let i = 0; i < 600; i++) {
-    const e = events.find((x) => x.type === type && 'jobId' in x && x.jobId === jobId);
-    if (e) return e as Extract<ApiEvent, { type: T }>;
+    const e = events.find((x) => x.type === type && 'kind' in x && x.kind === kind && x.jobId === jobId);
+    if (e) return e as Extract<JobEvent<K>, { type: T }>;
     await new Promise((r) => setTimeout(r, 25));
   }
-  throw new Error(`no ${type} event for ${jobId}`);
+  throw new Error(`no ${type} event of ${kind} job ${jobId}`);
 }
+/** How evaluation job `jobId` ended: its report's id (null: none stored) and its error. */
+async function evalDone(jobId: string): Promise<{ reportId: number | null; error: JobDoneEvent['error'] }> {
+  const e = await until('job.done', 'eval', jobId);
+  return { reportId: e.result?.reportId ?? null, error: e.error };
+}
+/** The progress of evaluation job `jobId` so far. */
+const evalProgress = (jobId: string) =>
+  events.filter((e): e is JobProgressEvent<'eval'> => e.type === 'job.progress' && e.kind === 'eval' && e.jobId === jobId).map((e) => e.progress);
 async function importNotes(): Promise<string> {
   const { jobId } = await value<{ jobId: string }>('importFolder', { path: notes.root });
-  await until('import.done', jobId);
+  await until('job.done', 'import', jobId);
   const lib = await value<{ collections: Array<{ id: string }> }>('library', {});
   return lib.collections[0]!.id;
 }
@@ -123,9 +131,9 @@ describe('evaluation jobs', () => {
     const collectionId = await importNotes();
     await value('setSettings', { numCtx: 4096 });
     const { jobId } = await value<{ jobId: string }>('startEval', { collectionId, questionSet: { kind: 'folder' }, grid });
-    const done = await until('eval.done', jobId);
+    const done = await evalDone(jobId);
     expect(done.error).toBeNull();
-    const progress = events.filter((e): e is Extract<ApiEvent, { type: 'eval.progress' }> => e.type === 'eval.progress' && e.jobId === jobId);
+    const progress = evalProgress(jobId);
     expect(progress.at(-1)).toMatchObject({ done: 8, total: 8 });
     expect(progress.map((p) => p.done)).toEqual([...progress.map((p) => p.done)].sort((a, b) => a - b));
 
@@ -138,7 +146,7 @@ describe('evaluation jobs', () => {
     expect(reports).toEqual([expect.objectContaining({ id: done.reportId, configs: 4, questions: 2, questionSet: '.quire-questions.json' })]);
     // Run again: the same questions, grid and settings; the comparison says it reproduced.
     const again = await value<{ jobId: string }>('rerunEval', { reportId: done.reportId });
-    const againDone = await until('eval.done', again.jobId);
+    const againDone = await evalDone(again.jobId);
     expect(againDone.error).toBeNull();
     expect(againDone.reportId).not.toBe(done.reportId);
     const same = await value<{ same: boolean; metrics: unknown[] }>('compareEvalReports', { before: done.reportId, after: againDone.reportId });
@@ -150,7 +158,7 @@ describe('evaluation jobs', () => {
 
     notes.write('ops/keys.md', '# Keys\n\nThe deploy keys are rotated when someone remembers.\n');
     const changed = await value<{ jobId: string }>('rerunEval', { reportId: done.reportId });
-    const changedDone = await until('eval.done', changed.jobId);
+    const changedDone = await evalDone(changed.jobId);
     const diff = await value<{ same: boolean; corpus: unknown; metrics: Array<{ metric: string; before: number; after: number }> }>('compareEvalReports', {
       before: done.reportId,
       after: changedDone.reportId,
@@ -191,7 +199,7 @@ describe('evaluation jobs', () => {
     } finally {
       fs.rmSync(lockFile, { force: true });
     }
-    expect(events.some((e) => e.type === 'eval.progress')).toBe(false);
+    expect(events.some((e) => e.type === 'job.progress' && e.kind === 'eval')).toBe(false);
   });
 
   it('cancelled after a configuration finished: the finished ones are stored, and the report says the rest did not run', async () => {
@@ -199,14 +207,14 @@ describe('evaluation jobs', () => {
     ollama.faults.streamDelayMs = 30;
     try {
       const { jobId } = await value<{ jobId: string }>('startEval', { collectionId, questionSet: { kind: 'file', name: 'q.json', text: FOLDER_SET }, grid });
-      await until('eval.progress', jobId);
+      await until('job.progress', 'eval', jobId);
       for (let i = 0; i < 400; i++) {
-        const p = events.filter((e): e is Extract<ApiEvent, { type: 'eval.progress' }> => e.type === 'eval.progress' && e.jobId === jobId).at(-1);
+        const p = evalProgress(jobId).at(-1);
         if (p && p.done >= 2) break;
         await new Promise((r) => setTimeout(r, 10));
       }
       await value('cancel', { jobId });
-      const done = await until('eval.done', jobId);
+      const done = await evalDone(jobId);
       expect(done.error?.code).toBe('CANCELLED');
       expect(done.reportId).not.toBeNull();
       const report = await value<{ configs: unknown[]; warnings: string[] }>('getEvalReport', { id: done.reportId });
@@ -223,19 +231,19 @@ describe('evaluation jobs', () => {
     ollama.faults.streamDelayMs = 50;
     try {
       const { jobId } = await value<{ jobId: string }>('startEval', { collectionId, questionSet: { kind: 'file', name: 'q.json', text: FOLDER_SET }, grid });
-      await until('eval.progress', jobId);
+      await until('job.progress', 'eval', jobId);
       expect((await value<{ evaluation: { jobId: string; total: number } | null }>('status', {})).evaluation).toMatchObject({ jobId, total: 8 });
       expect(await call('clearEvalIndexes', {})).toMatchObject({ ok: false, error: { code: 'EVAL_ALREADY_RUNNING' } });
       const second = await call('startEval', { collectionId, questionSet: { kind: 'file', name: 'q.json', text: FOLDER_SET }, grid });
       expect(second).toMatchObject({ ok: false, error: { code: 'EVAL_ALREADY_RUNNING' } });
       expect(await value('cancel', { jobId })).toEqual({ cancelled: true });
-      const done = await until('eval.done', jobId);
+      const done = await evalDone(jobId);
       expect(done).toMatchObject({ reportId: null, error: { code: 'CANCELLED' } });
       expect((await value<{ reports: unknown[] }>('evalReports', {})).reports).toEqual([]);
       expect((await value<{ evaluation: unknown }>('status', {})).evaluation).toBeNull();
       // Once it has ended, the next run may start.
       const next = await value<{ jobId: string }>('startEval', { collectionId, questionSet: { kind: 'file', name: 'q.json', text: FOLDER_SET }, grid: { ...grid, chatModels: [] } });
-      expect((await until('eval.done', next.jobId)).error).toBeNull();
+      expect((await evalDone(next.jobId)).error).toBeNull();
       const cleared = await value<{ indexes: number }>('clearEvalIndexes', {});
       expect(cleared.indexes).toBe(2);
       expect(await value('evalStorage', {})).toEqual({ indexes: 0, bytes: 0 });

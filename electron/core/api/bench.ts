@@ -82,15 +82,15 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
           keepPartial: true,
           onProgress: (done, total, label) => {
             current = { jobId, startedAt: current?.startedAt ?? new Date().toISOString(), done, total, label };
-            emit({ type: 'eval.progress', jobId, done, total, label });
+            emit({ type: 'job.progress', jobId, kind: 'eval', progress: { done, total, label } });
           },
         });
         const reportId = insertEvalReport(db, report);
         // Cut short by a cancel: the configurations that finished are kept, and the report says the rest did not run.
         const cut = report.configs.length < configCount(report.run.grid); // the report's grid is already canonical
-        emit({ type: 'eval.done', jobId, reportId, error: cut ? { code: 'CANCELLED', message: 'Evaluation cancelled; the configurations that finished are kept.' } : null });
+        emit({ type: 'job.done', jobId, kind: 'eval', result: { reportId }, error: cut ? { code: 'CANCELLED', message: 'Evaluation cancelled; the configurations that finished are kept.' } : null });
       } catch (e) {
-        emit({ type: 'eval.done', jobId, reportId: null, error: signal.aborted ? { code: 'CANCELLED', message: 'Evaluation cancelled.' } : toErrorShape(e) });
+        emit({ type: 'job.done', jobId, kind: 'eval', result: null, error: signal.aborted ? { code: 'CANCELLED', message: 'Evaluation cancelled.' } : toErrorShape(e) });
       } finally {
         runningDocs = null;
         current = null;

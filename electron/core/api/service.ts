@@ -92,11 +92,11 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
           embedding: { gateway: gateway(), model: s.embedModel },
           chunker: { kind: 'heading', maxTokens: s.chunkTokens },
           signal,
-          onProgress: (progress) => emit({ type: 'import.progress', jobId, progress }),
+          onProgress: (progress) => emit({ type: 'job.progress', jobId, kind: 'import', progress }),
         });
-        emit({ type: 'import.done', jobId, report, error: null });
+        emit({ type: 'job.done', jobId, kind: 'import', result: report, error: null });
       } catch (e) {
-        emit({ type: 'import.done', jobId, report: null, error: toErrorShape(e) });
+        emit({ type: 'job.done', jobId, kind: 'import', result: null, error: toErrorShape(e) });
       }
       emit({ type: 'library.changed' });
     });
@@ -170,7 +170,8 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
           ...(numCtx ? { numCtx } : {}),
           signal,
         })) {
-          emit({ type: 'ask', jobId, event });
+          if (event.type === 'done' || event.type === 'error') emit({ type: 'job.done', jobId, kind: 'ask', result: event.result, error: event.type === 'error' ? event.error : null });
+          else emit({ type: 'job.progress', jobId, kind: 'ask', progress: event });
         }
       });
     },
@@ -219,11 +220,11 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
         try {
           const stream = await client.pull({ model, stream: true });
           for await (const p of stream) {
-            emit({ type: 'pull.progress', jobId, status: p.status, completed: p.completed ?? null, total: p.total ?? null });
+            emit({ type: 'job.progress', jobId, kind: 'pull', progress: { status: p.status, completed: p.completed ?? null, total: p.total ?? null } });
           }
-          emit({ type: 'pull.done', jobId, error: null });
+          emit({ type: 'job.done', jobId, kind: 'pull', result: { model }, error: null });
         } catch (e) {
-          emit({ type: 'pull.done', jobId, error: signal.aborted ? { code: 'CANCELLED', message: 'Download cancelled.' } : toErrorShape(e) });
+          emit({ type: 'job.done', jobId, kind: 'pull', result: null, error: signal.aborted ? { code: 'CANCELLED', message: 'Download cancelled.' } : toErrorShape(e) });
         }
       });
     },
@@ -236,11 +237,11 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
         try {
           chunks = await session.embedMissing({}, () => {
             documents++;
-            emit({ type: 'embed.progress', jobId, documents, chunks: 0 });
+            emit({ type: 'job.progress', jobId, kind: 'embed', progress: { documents, chunks: 0 } });
           });
-          emit({ type: 'embed.done', jobId, chunks, error: null });
+          emit({ type: 'job.done', jobId, kind: 'embed', result: { chunks }, error: null });
         } catch (e) {
-          emit({ type: 'embed.done', jobId, chunks, error: toErrorShape(e) });
+          emit({ type: 'job.done', jobId, kind: 'embed', result: { chunks }, error: toErrorShape(e) });
         }
         emit({ type: 'library.changed' });
       });

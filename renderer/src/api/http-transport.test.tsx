@@ -132,11 +132,11 @@ describe('job hub', () => {
     const { client, transport } = createFakeClient();
     const hub = createJobHub(client);
     const stop = hub.connect();
-    transport.emit({ type: 'import.progress', jobId: 'early', progress: { phase: 'scanning', filesDone: 0, filesTotal: 0, chunks: 0, bytesDone: 0, bytesTotal: 0, currentFile: null } });
+    transport.emit({ type: 'job.progress', jobId: 'early', kind: 'import', progress: { phase: 'scanning', filesDone: 0, filesTotal: 0, chunks: 0, bytesDone: 0, bytesTotal: 0, currentFile: null } });
     const got: string[] = [];
     hub.watch('early', (e) => got.push(e.type));
-    transport.emit({ type: 'import.done', jobId: 'early', report: null, error: null });
-    expect(got).toEqual(['import.progress', 'import.done']);
+    transport.emit({ type: 'job.done', jobId: 'early', kind: 'import', result: null, error: null });
+    expect(got).toEqual(['job.progress', 'job.done']);
     stop();
     expect(transport.listenerCount()).toBe(0);
   });

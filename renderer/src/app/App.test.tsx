@@ -44,10 +44,11 @@ describe('App', () => {
     await screen.findByTestId('import-progress');
     act(() =>
       h.emit({
-        type: 'import.done',
+        type: 'job.done',
         jobId: 'imp-1',
+        kind: 'import',
         error: null,
-        report: {
+        result: {
           collection: { id: 'c1', root: '/app/resources/sample-notes' },
           documents: { added: 4, updated: 0, unchanged: 0, deleted: 0, skipped: 0, failed: 0 },
           chunks: 12,

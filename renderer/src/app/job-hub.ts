@@ -1,6 +1,4 @@
-import type { ApiEvent, Client } from '../../../shared/contract';
-
-export type JobEvent = Extract<ApiEvent, { jobId: string }>;
+import type { ApiEvent, Client, JobEvent } from '../../../shared/contract';
 
 export interface JobHub {
   /** Events of one job, including those that arrived before the job id did (replayed first). */

@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { Output } from '../../../shared/contract';
+import type { JobKind, Output } from '../../../shared/contract';
 import { describeError, type DescribedError } from '../api/messages';
 import { useClient, useJobs } from './client';
 
 export type Status = Output<'status'>;
 
-const AFTER_JOBS = new Set(['import.done', 'embed.done', 'pull.done', 'library.changed', 'events.gap']);
+/** Jobs whose ending changes what `status` says (an evaluation's does not). */
+const AFTER_JOBS = new Set<JobKind>(['import', 'embed', 'pull', 'ask']);
 
 /** `status` every `intervalMs`, and again whenever a job finishes or the library changes. */
 export function useStatus(intervalMs = 5000): { status: Status | null; error: DescribedError | null } {
@@ -28,7 +29,7 @@ export function useStatus(intervalMs = 5000): { status: Status | null; error: De
     poll();
     const timer = setInterval(poll, intervalMs);
     const stop = jobs.onEvent((e) => {
-      if (AFTER_JOBS.has(e.type) || (e.type === 'ask' && (e.event.type === 'done' || e.event.type === 'error'))) poll();
+      if (e.type === 'library.changed' || e.type === 'events.gap' || (e.type === 'job.done' && AFTER_JOBS.has(e.kind))) poll();
     });
     return () => {
       clearInterval(timer);

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type {
   AnswerResultSchema,
   AskEventSchema,
+  AskStepSchema,
   BudgetSchema,
   CandidateSchema,
   CitationSchema,
@@ -13,6 +14,7 @@ import type {
 export type ImportProgress = z.infer<typeof ImportProgressSchema>;
 export type ImportReport = z.infer<typeof ImportReportSchema>;
 export type AskEvent = z.infer<typeof AskEventSchema>;
+export type AskStep = z.infer<typeof AskStepSchema>;
 export type AnswerResult = z.infer<typeof AnswerResultSchema>;
 export type AnswerFlag = AnswerResult['flags'][number];
 export type Budget = z.infer<typeof BudgetSchema>;

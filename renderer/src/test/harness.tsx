@@ -3,7 +3,7 @@ import type { ReactElement } from 'react';
 import type { ApiEvent, MethodName } from '../../../shared/contract';
 import { createFakeClient, type FakeTransport } from '../api/fake-transport';
 import { ClientProvider } from '../app/client';
-import type { AnswerResult, Budget, Candidate } from '../common/types';
+import type { AnswerResult, AskEvent, Budget, Candidate } from '../common/types';
 
 type Handlers = Partial<Record<MethodName, (input: never) => unknown>>;
 
@@ -12,6 +12,13 @@ export function renderWithFake(ui: ReactElement, handlers: Handlers = {}): Rende
   const { client, transport } = createFakeClient(handlers);
   const result = render(<ClientProvider client={client}>{ui}</ClientProvider>);
   return { ...result, transport, emit: (e) => transport.emit(e) };
+}
+
+/** One event of the engine's answer stream as the `ask` job reports it: its steps as progress, its ending as job.done. */
+export function askJobEvent(jobId: string, event: AskEvent): ApiEvent {
+  if (event.type === 'done') return { type: 'job.done', jobId, kind: 'ask', result: event.result, error: null };
+  if (event.type === 'error') return { type: 'job.done', jobId, kind: 'ask', result: event.result, error: event.error };
+  return { type: 'job.progress', jobId, kind: 'ask', progress: event };
 }
 
 export function budget(over: Partial<Budget> = {}): Budget {

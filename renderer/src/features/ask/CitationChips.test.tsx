@@ -1,9 +1,8 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { ApiEvent } from '../../../../shared/contract';
 import { useConversation } from './conversation';
 import type { AskEvent } from '../../common/types';
-import { answerResult, candidate, renderWithFake } from '../../test/harness';
+import { answerResult, askJobEvent, candidate, renderWithFake } from '../../test/harness';
 import { AskView } from './AskView';
 
 function Harness() {
@@ -30,7 +29,7 @@ const CHUNK = {
 
 async function startAnswer() {
   const h = renderWithFake(<Harness />, { ask: () => ({ jobId: 'job-1' }), getChunk: () => CHUNK, cancel: () => ({ cancelled: true }), search: () => ({}) });
-  const send = (event: AskEvent) => act(() => h.emit({ type: 'ask', jobId: 'job-1', event } as ApiEvent));
+  const send = (event: AskEvent) => act(() => h.emit(askJobEvent('job-1', event)));
   fireEvent.change(screen.getByTestId('question'), { target: { value: 'How often are keys rotated?' } });
   fireEvent.keyDown(screen.getByTestId('question'), { key: 'Enter' });
   await waitFor(() => expect(h.transport.calls.some((c) => c.method === 'ask')).toBe(true));

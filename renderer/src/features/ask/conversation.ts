@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useRef } from 'react';
 import { describeError } from '../../api/messages';
-import { applyAskEvent, historyOf, newTurn, type Turn } from './turn';
-import { useClient, useJobs } from '../../app/client';
+import { useClient } from '../../app/client';
+import { useJob } from '../../app/job';
 import { useThrottledState } from '../../common/throttle';
+import { applyAskStep, finishTurn, historyOf, newTurn, type Turn } from './turn';
 
 export interface Conversation {
   turns: Turn[];
@@ -13,18 +14,17 @@ export interface Conversation {
 }
 
 /**
- * The conversation: each question becomes an `ask` job whose events stream into its turn.
- * Tokens re-render at most ~30 times a second; other events render at once. Follow-ups send the
- * earlier exchanges as history.
+ * The conversation: each question becomes an `ask` job whose steps stream into its turn, and
+ * whose result ends it. Tokens re-render at most ~30 times a second; other steps render at once.
+ * Follow-ups send the earlier exchanges as history.
  */
 export function useConversation(): Conversation {
   const client = useClient();
-  const jobs = useJobs();
   const [turns, setThrottled, setNow] = useThrottledState<Turn[]>([], 33);
   const ref = useRef<Turn[]>([]);
   const nextId = useRef(1);
-  const unwatch = useRef(new Map<number, () => void>());
-  const cancelWanted = useRef(new Set<number>());
+  /** The turn the running job answers. */
+  const asking = useRef<number | null>(null);
 
   const update = useCallback(
     (id: number, fn: (t: Turn) => Turn, now: boolean) => {
@@ -34,13 +34,18 @@ export function useConversation(): Conversation {
     [setNow, setThrottled],
   );
 
-  useEffect(() => {
-    const subs = unwatch.current;
-    return () => {
-      for (const u of subs.values()) u();
-      subs.clear();
-    };
-  }, []);
+  const job = useJob('ask', {
+    onProgress: (step) => {
+      const id = asking.current;
+      if (id !== null) update(id, (t) => applyAskStep(t, step), step.type !== 'token');
+    },
+    onDone: ({ result, error }) => {
+      const id = asking.current;
+      asking.current = null;
+      if (id !== null) update(id, (t) => finishTurn(t, result, error ? describeError(error) : null), true);
+    },
+  });
+  const { start, cancel } = job;
 
   const ask = useCallback(
     async (question: string) => {
@@ -50,36 +55,18 @@ export function useConversation(): Conversation {
       const history = historyOf(ref.current);
       ref.current = [...ref.current, newTurn(id, q)];
       setNow(ref.current);
-      let jobId: string;
-      try {
-        ({ jobId } = await client.ask(history.length > 0 ? { question: q, history } : { question: q }));
-      } catch (e) {
-        update(id, (t) => ({ ...t, running: false, error: describeError(e) }), true);
-        return;
+      asking.current = id;
+      const started = await start(() => client.ask(history.length > 0 ? { question: q, history } : { question: q }));
+      if (started.started) {
+        const { jobId } = started;
+        update(id, (t) => ({ ...t, jobId }), true);
+      } else {
+        if (asking.current === id) asking.current = null;
+        update(id, (t) => ({ ...t, running: false, error: started.error }), true);
       }
-      update(id, (t) => ({ ...t, jobId }), true);
-      const stop = jobs.watch(jobId, (ev) => {
-        if (ev.type !== 'ask') return;
-        const final = ev.event.type === 'done' || ev.event.type === 'error';
-        update(id, (t) => applyAskEvent(t, ev.event), ev.event.type !== 'token');
-        if (final) {
-          unwatch.current.get(id)?.();
-          unwatch.current.delete(id);
-        }
-      });
-      if (ref.current.find((t) => t.id === id)?.running) unwatch.current.set(id, stop);
-      else stop();
-      if (cancelWanted.current.delete(id)) void client.cancel({ jobId }).catch(() => {});
     },
-    [client, jobs, setNow, update],
+    [client, start, setNow, update],
   );
-
-  const cancel = useCallback(() => {
-    const t = ref.current.find((x) => x.running);
-    if (!t) return;
-    if (t.jobId) void client.cancel({ jobId: t.jobId }).catch(() => {});
-    else cancelWanted.current.add(t.id);
-  }, [client]);
 
   const clear = useCallback(() => {
     if (ref.current.some((t) => t.running)) return;

@@ -1,5 +1,5 @@
-import type { AnswerResult, AskEvent, Budget, Candidate, HistoryTurn } from '../../common/types';
-import { describeError, type DescribedError } from '../../api/messages';
+import type { AnswerResult, AskStep, Budget, Candidate, HistoryTurn } from '../../common/types';
+import type { DescribedError } from '../../api/messages';
 
 /** One question and its (possibly still streaming) answer. */
 export interface Turn {
@@ -21,8 +21,8 @@ export function newTurn(id: number, question: string): Turn {
   return { id, question, jobId: null, text: '', standaloneQuery: null, candidates: [], mode: null, note: null, budget: null, result: null, error: null, running: true };
 }
 
-/** A turn after one event of its answer stream. */
-export function applyAskEvent(turn: Turn, e: AskEvent): Turn {
+/** A turn after one step of its answer stream. */
+export function applyAskStep(turn: Turn, e: AskStep): Turn {
   switch (e.type) {
     case 'rewrite':
       return { ...turn, standaloneQuery: e.standaloneQuery };
@@ -32,14 +32,12 @@ export function applyAskEvent(turn: Turn, e: AskEvent): Turn {
       return { ...turn, budget: e.budget };
     case 'token':
       return { ...turn, text: turn.text + e.text };
-    case 'done':
-      return finish(turn, e.result, null);
-    case 'error':
-      return finish(turn, e.result, describeError(e.error));
   }
 }
 
-function finish(turn: Turn, result: AnswerResult, error: DescribedError | null): Turn {
+/** A turn once its job has ended: the result (when the engine made one) and the error, if any. */
+export function finishTurn(turn: Turn, result: AnswerResult | null, error: DescribedError | null): Turn {
+  if (!result) return { ...turn, running: false, error };
   return {
     ...turn,
     running: false,

@@ -84,13 +84,13 @@ describe('Evaluate', () => {
       }),
     );
     const progress = await screen.findByTestId('eval-progress');
-    act(() => h.emit({ type: 'eval.progress', jobId: 'ev-1', done: 3, total: 16, label: 'llama3.2:latest · embeddinggemma · heading:256 · k=3 · lexical' }));
+    act(() => h.emit({ type: 'job.progress', jobId: 'ev-1', kind: 'eval', progress: { done: 3, total: 16, label: 'llama3.2:latest · embeddinggemma · heading:256 · k=3 · lexical' } }));
     await waitFor(() => expect(within(progress).getByTestId('eval-progress-count').textContent).toBe('3 of 16 runs'));
     expect(progress.textContent).toContain('k=3 · lexical');
     expect(within(progress).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('3');
     expect((screen.getByTestId('eval-run') as HTMLButtonElement).disabled).toBe(true);
 
-    act(() => h.emit({ type: 'eval.done', jobId: 'ev-1', reportId: 7, error: null }));
+    act(() => h.emit({ type: 'job.done', jobId: 'ev-1', kind: 'eval', result: { reportId: 7 }, error: null }));
     await screen.findByTestId('eval-results');
     expect(screen.queryByTestId('eval-progress')).toBeNull();
     await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'getEvalReport')?.input).toEqual({ id: 7 }));
@@ -208,11 +208,11 @@ describe('Evaluate', () => {
     await screen.findByTestId('eval-progress');
     fireEvent.click(screen.getByTestId('nav-library'));
     expect(screen.queryByTestId('evaluate-view')).toBeNull();
-    act(() => h.emit({ type: 'eval.progress', jobId: 'ev-1', done: 1, total: 2, label: 'x' }));
+    act(() => h.emit({ type: 'job.progress', jobId: 'ev-1', kind: 'eval', progress: { done: 1, total: 2, label: 'x' } }));
     fireEvent.click(screen.getByTestId('nav-evaluate'));
     await waitFor(() => expect(screen.getByTestId('eval-progress-count').textContent).toBe('1 of 2 runs'));
     fireEvent.click(screen.getByTestId('nav-ask'));
-    act(() => h.emit({ type: 'eval.done', jobId: 'ev-1', reportId: 7, error: null }));
+    act(() => h.emit({ type: 'job.done', jobId: 'ev-1', kind: 'eval', result: { reportId: 7 }, error: null }));
     fireEvent.click(screen.getByTestId('nav-evaluate'));
     await screen.findByTestId('eval-table');
     expect(h.transport.calls.filter((c) => c.method === 'startEval')).toHaveLength(1);
@@ -223,7 +223,7 @@ describe('Evaluate', () => {
     fireEvent.click(screen.getByTestId('eval-run'));
     fireEvent.click(await screen.findByTestId('eval-cancel'));
     await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'cancel')?.input).toEqual({ jobId: 'ev-1' }));
-    act(() => h.emit({ type: 'eval.done', jobId: 'ev-1', reportId: null, error: { code: 'CANCELLED', message: 'cancelled' } }));
+    act(() => h.emit({ type: 'job.done', jobId: 'ev-1', kind: 'eval', result: null, error: { code: 'CANCELLED', message: 'cancelled' } }));
     expect((await screen.findByTestId('eval-cancelled')).textContent).toBe('The evaluation was cancelled; no report was written.');
     expect(screen.getByTestId('eval-announce').textContent).toBe('The evaluation was cancelled; no report was written.');
     expect(screen.queryByTestId('eval-results')).toBeNull();
@@ -237,7 +237,7 @@ describe('Evaluate', () => {
     await waitFor(() => expect(within(progress).getByTestId('eval-progress-count').textContent).toBe('5 of 20 runs'));
     fireEvent.click(screen.getByTestId('eval-cancel'));
     await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'cancel')?.input).toEqual({ jobId: 'ev-9' }));
-    act(() => h.emit({ type: 'eval.done', jobId: 'ev-9', reportId: 7, error: null }));
+    act(() => h.emit({ type: 'job.done', jobId: 'ev-9', kind: 'eval', result: { reportId: 7 }, error: null }));
     await screen.findByTestId('eval-results');
     expect(h.transport.calls.filter((c) => c.method === 'startEval')).toHaveLength(0);
   });
@@ -246,7 +246,7 @@ describe('Evaluate', () => {
     const h = await openEvaluate();
     fireEvent.click(screen.getByTestId('eval-run'));
     await screen.findByTestId('eval-progress');
-    act(() => h.emit({ type: 'eval.done', jobId: 'ev-1', reportId: null, error: { code: 'MODEL_NOT_FOUND', message: 'model "llama3.2" not found' } }));
+    act(() => h.emit({ type: 'job.done', jobId: 'ev-1', kind: 'eval', result: null, error: { code: 'MODEL_NOT_FOUND', message: 'model "llama3.2" not found' } }));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain(messageFor('MODEL_NOT_FOUND'));
     expect(alert.textContent).toContain('model "llama3.2" not found');
@@ -415,7 +415,7 @@ describe('Evaluate: focus and announcements', () => {
     expect(live.textContent).toBe('');
     fireEvent.click(screen.getByTestId('eval-run'));
     await screen.findByTestId('eval-progress');
-    act(() => h.emit({ type: 'eval.done', jobId: 'ev-1', reportId: 7, error: null }));
+    act(() => h.emit({ type: 'job.done', jobId: 'ev-1', kind: 'eval', result: { reportId: 7 }, error: null }));
     const heading = await screen.findByTestId('eval-report-title');
     expect(document.activeElement).toBe(heading);
     await waitFor(() => expect(screen.getByTestId('eval-announce').textContent).toBe('The evaluation finished; its report is open.'));
@@ -427,7 +427,7 @@ describe('Evaluate: focus and announcements', () => {
     fireEvent.click(screen.getByTestId('eval-run'));
     await screen.findByTestId('eval-progress');
     fireEvent.click(screen.getByTestId('nav-ask'));
-    act(() => h.emit({ type: 'eval.done', jobId: 'ev-1', reportId: 7, error: null }));
+    act(() => h.emit({ type: 'job.done', jobId: 'ev-1', kind: 'eval', result: { reportId: 7 }, error: null }));
     const nav = screen.getByTestId('nav-evaluate');
     nav.focus();
     fireEvent.click(nav);
@@ -491,7 +491,7 @@ describe('Evaluate: a run picked up or lost track of', () => {
     expect((screen.getByTestId('eval-run') as HTMLButtonElement).disabled).toBe(false);
     await waitFor(() => expect(screen.getByTestId('eval-announce').textContent).toBe('The evaluation ended, but its result was not received.'));
     // Its ending arrives after all: that is what is shown.
-    act(() => h.emit({ type: 'eval.done', jobId: 'ev-1', reportId: 9, error: null }));
+    act(() => h.emit({ type: 'job.done', jobId: 'ev-1', kind: 'eval', result: { reportId: 9 }, error: null }));
     await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'getEvalReport')?.input).toEqual({ id: 9 }));
     expect(screen.queryByTestId('eval-lost')).toBeNull();
   });
@@ -504,9 +504,9 @@ describe('Evaluate: a run picked up or lost track of', () => {
     await waitFor(() => expect(screen.getByTestId('eval-progress-count').textContent).toBe('4 of 10 runs'));
     fireEvent.click(screen.getByTestId('eval-cancel'));
     await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'cancel')?.input).toEqual({ jobId: 'ev-2' }));
-    act(() => h.emit({ type: 'eval.progress', jobId: 'ev-2', done: 6, total: 10, label: 'x' }));
+    act(() => h.emit({ type: 'job.progress', jobId: 'ev-2', kind: 'eval', progress: { done: 6, total: 10, label: 'x' } }));
     await waitFor(() => expect(screen.getByTestId('eval-progress-count').textContent).toBe('6 of 10 runs'));
-    act(() => h.emit({ type: 'eval.done', jobId: 'ev-2', reportId: 7, error: null }));
+    act(() => h.emit({ type: 'job.done', jobId: 'ev-2', kind: 'eval', result: { reportId: 7 }, error: null }));
     await screen.findByTestId('eval-results');
   });
 
@@ -524,7 +524,7 @@ describe('Evaluate: a run picked up or lost track of', () => {
     await waitFor(() => expect(screen.getByTestId('eval-progress-count').textContent).toBe('1 of 8 runs'));
     fireEvent.click(screen.getByTestId('eval-cancel'));
     await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'cancel')?.input).toEqual({ jobId: 'ev-5' }));
-    act(() => h.emit({ type: 'eval.done', jobId: 'ev-5', reportId: null, error: { code: 'CANCELLED', message: 'cancelled' } }));
+    act(() => h.emit({ type: 'job.done', jobId: 'ev-5', kind: 'eval', result: null, error: { code: 'CANCELLED', message: 'cancelled' } }));
     await screen.findByTestId('eval-cancelled');
     // The refusal is moot once that run is over.
     expect(within(screen.getByTestId('eval-setup')).queryByRole('alert')).toBeNull();
@@ -581,11 +581,11 @@ describe('Evaluate: run a report again and compare', () => {
     expect(h.transport.calls.some((c) => c.method === 'startEval')).toBe(false);
     await screen.findByTestId('eval-progress');
     expect((screen.getByTestId('eval-run-again') as HTMLButtonElement).disabled).toBe(true);
-    act(() => h.emit({ type: 'eval.progress', jobId: 'ev-r', done: 3, total: 10, label: 'llama3.2 · hybrid' }));
+    act(() => h.emit({ type: 'job.progress', jobId: 'ev-r', kind: 'eval', progress: { done: 3, total: 10, label: 'llama3.2 · hybrid' } }));
     await waitFor(() => expect(screen.getByTestId('eval-progress-count').textContent).toBe('3 of 10 runs'));
 
     h.finish();
-    act(() => h.emit({ type: 'eval.done', jobId: 'ev-r', reportId: 9, error: null }));
+    act(() => h.emit({ type: 'job.done', jobId: 'ev-r', kind: 'eval', result: { reportId: 9 }, error: null }));
     await waitFor(() => expect(h.transport.calls.filter((c) => c.method === 'getEvalReport').at(-1)?.input).toEqual({ id: 9 }));
     expect(screen.queryByTestId('eval-progress')).toBeNull();
     await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'compareEvalReports')?.input).toEqual({ before: 5, after: 9 }));

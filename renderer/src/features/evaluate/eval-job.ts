@@ -1,16 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ApiEvent, Output } from '../../../../shared/contract';
-import { newestFirst } from './eval-reports';
+import type { JobProgress, Output } from '../../../../shared/contract';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
-import { useJobEvents } from '../../app/job';
-import { useThrottledState } from '../../common/throttle';
+import { useJob, type JobEnd } from '../../app/job';
+import { newestFirst } from './eval-reports';
 
-export interface EvalProgress {
-  done: number;
-  total: number;
-  label: string;
-}
+export type EvalProgress = JobProgress<'eval'>;
 
 export interface EvalJob {
   jobId: string | null;
@@ -56,20 +51,9 @@ type Running = NonNullable<Output<'status'>['evaluation']>;
  */
 export function useEvalJob(onDone?: (reportId: number | null) => void, { pollMs = EVAL_POLL_MS }: EvalJobOptions = {}): EvalJob {
   const client = useClient();
-  const [jobId, setJobId] = useState<string | null>(null);
-  const [running, setRunning] = useState(false);
-  const [startedAt, setStartedAt] = useState<number | null>(null);
-  const [reportId, setReportId] = useState<number | null>(null);
-  const [error, setError] = useState<DescribedError | null>(null);
   const [startError, setStartError] = useState<DescribedError | null>(null);
-  const [cancelled, setCancelled] = useState(false);
   const [lost, setLost] = useState(false);
   const [finishedRuns, setFinishedRuns] = useState(0);
-  const [progress, setProgress, setProgressNow] = useThrottledState<EvalProgress | null>(null, 100);
-  const runningRef = useRef(false);
-  const cancelWanted = useRef(false);
-  const jobRef = useRef<string | null>(null);
-  const startedRef = useRef<number | null>(null);
   /** The job settled from `status` rather than by its event, and the report it was given. */
   const settledByPoll = useRef<{ jobId: string; reportId: number | null } | null>(null);
   const mounted = useRef(true);
@@ -84,96 +68,71 @@ export function useEvalJob(onDone?: (reportId: number | null) => void, { pollMs 
     };
   }, []);
 
-  /** Shows how the run ended. `lostResult`: settled without its result (no event, no report found). */
-  const finish = useCallback(
-    (report: number | null, err: Extract<ApiEvent, { type: 'eval.done' }>['error'], lostResult: boolean) => {
-      runningRef.current = false;
-      setRunning(false);
-      setProgressNow(null);
-      setReportId(report);
-      const wasCancelled = err?.code === 'CANCELLED';
-      setCancelled(wasCancelled);
-      setError(err && !wasCancelled ? describeError(err) : null);
-      setLost(lostResult);
-      // A refusal because another run was going on says nothing once that run is over.
-      setStartError((e) => (e?.code === 'EVAL_ALREADY_RUNNING' ? null : e));
-      settledByPoll.current = null;
-    },
-    [setProgressNow],
-  );
+  const ended = useCallback(() => {
+    // A refusal because another run was going on says nothing once that run is over.
+    setStartError((e) => (e?.code === 'EVAL_ALREADY_RUNNING' ? null : e));
+  }, []);
 
-  useJobEvents(jobId, (e) => {
-    if (e.type === 'eval.progress') {
-      if (runningRef.current && jobRef.current === e.jobId) setProgress({ done: e.done, total: e.total, label: e.label });
-    } else if (e.type === 'eval.done') {
+  const job = useJob('eval', {
+    onDone: ({ jobId, result }: JobEnd<'eval'>) => {
       const settled = settledByPoll.current;
-      if (jobRef.current !== e.jobId) return;
-      if (runningRef.current) {
-        finish(e.reportId, e.error, false);
-        setFinishedRuns((n) => n + 1);
-        doneRef.current?.(e.reportId);
-      } else if (settled?.jobId === e.jobId) {
+      settledByPoll.current = null;
+      const reportId = result?.reportId ?? null;
+      setLost(false);
+      ended();
+      if (settled?.jobId === jobId) {
         // The event came after all, after the run was settled from status: it knows best.
-        finish(e.reportId, e.error, false);
-        if (e.reportId !== settled.reportId) {
-          setFinishedRuns((n) => n + 1);
-          doneRef.current?.(e.reportId);
-        }
+        if (reportId === settled.reportId) return;
       }
-    }
+      setFinishedRuns((n) => n + 1);
+      doneRef.current?.(reportId);
+    },
   });
+  const { start: startJob, track, settle: settleJob, cancel, current } = job;
 
   /** Follows an evaluation that is already running (started by another window, or before a reload). */
   const adopt = useCallback(
     (e: Running) => {
-      runningRef.current = true;
-      cancelWanted.current = false;
-      jobRef.current = e.jobId;
       settledByPoll.current = null;
       const t = Date.parse(e.startedAt);
-      startedRef.current = Number.isFinite(t) ? t : Date.now();
-      setStartedAt(startedRef.current);
-      setRunning(true);
-      setJobId(e.jobId);
-      setError(null);
-      setCancelled(false);
       setLost(false);
-      setReportId(null);
-      setProgressNow(e.total > 0 ? { done: e.done, total: e.total, label: e.label } : null);
+      track(e.jobId, { startedAt: Number.isFinite(t) ? t : Date.now(), progress: e.total > 0 ? { done: e.done, total: e.total, label: e.label } : null });
     },
-    [setProgressNow],
+    [track],
   );
 
   /** Job `id` is no longer running but its ending never arrived: find its report, if it wrote one. */
   const settle = useCallback(
     async (id: string) => {
-      const since = startedRef.current;
+      const since = current().startedAt;
       let reports: Output<'evalReports'>['reports'] = [];
       try {
         reports = (await client.evalReports({})).reports;
       } catch {
         // Without the list the run still ended; it is settled as not received.
       }
-      if (!mounted.current || !runningRef.current || jobRef.current !== id) return;
+      if (!mounted.current || !current().running || current().jobId !== id) return;
       const newer = newestFirst(reports.filter((r) => since !== null && Date.parse(r.at) >= since))[0];
       const report = newer?.id ?? null;
-      finish(report, null, report === null);
+      settleJob({ result: report === null ? null : { reportId: report }, error: null });
+      setLost(report === null);
+      ended();
       settledByPoll.current = { jobId: id, reportId: report };
       setFinishedRuns((n) => n + 1);
       doneRef.current?.(report);
     },
-    [client, finish],
+    [client, settleJob, ended, current],
   );
 
   /** What `status` says about the run we follow: gone (settle it), another one (follow that), or still it. */
   const reconcile = useCallback(
     (e: Output<'status'>['evaluation']) => {
-      const id = jobRef.current;
-      if (!mounted.current || !runningRef.current || !id) return;
+      const { jobId: id, running } = current();
+      if (!mounted.current || !running || !id) return;
       if (e === null) void settle(id);
       else if (e.jobId !== id) adopt(e);
     },
-    [adopt, settle],
+    [adopt, settle, current],
   );
 
   // A window opened (or reloaded) while an evaluation runs picks it up: progress, cancel, report.
@@ -182,7 +141,7 @@ export function useEvalJob(onDone?: (reportId: number | null) => void, { pollMs 
     client.status({}).then(
       (s) => {
         const e = s.evaluation;
-        if (!live || !e || runningRef.current) return;
+        if (!live || !e || current().running) return;
         adopt(e);
       },
       () => {},
@@ -190,9 +149,10 @@ export function useEvalJob(onDone?: (reportId: number | null) => void, { pollMs 
     return () => {
       live = false;
     };
-  }, [client, adopt]);
+  }, [client, adopt, current]);
 
   // While a run goes on, check now and then that it still does.
+  const { running } = job;
   useEffect(() => {
     if (!running) return;
     let live = true;
@@ -218,52 +178,41 @@ export function useEvalJob(onDone?: (reportId: number | null) => void, { pollMs 
 
   const start = useCallback(
     async (call: () => Promise<{ jobId: string }>) => {
-      if (runningRef.current) return false;
-      runningRef.current = true;
-      cancelWanted.current = false;
-      jobRef.current = null;
+      if (current().running) return false;
       settledByPoll.current = null;
-      setRunning(true);
-      setError(null);
       setStartError(null);
-      setCancelled(false);
       setLost(false);
-      setReportId(null);
-      setProgressNow(null);
-      startedRef.current = Date.now();
-      setStartedAt(startedRef.current);
-      try {
-        const { jobId: id } = await call();
-        jobRef.current = id;
-        setJobId(id);
-        if (cancelWanted.current) void client.cancel({ jobId: id }).catch(() => {});
-        return true;
-      } catch (e) {
-        runningRef.current = false;
-        setRunning(false);
-        const described = describeError(e);
-        setStartError(described);
-        // Another window's run (or one this window lost track of): follow it, so it can be watched and cancelled.
-        if (described.code === 'EVAL_ALREADY_RUNNING') {
-          client.status({}).then(
-            (s) => {
-              if (mounted.current && s.evaluation && !runningRef.current) adopt(s.evaluation);
-            },
-            () => {},
-          );
-        }
-        return false;
+      const started = await startJob(call);
+      if (started.started) return true;
+      setStartError(started.error);
+      // Another window's run (or one this window lost track of): follow it, so it can be watched and cancelled.
+      if (started.error.code === 'EVAL_ALREADY_RUNNING') {
+        client.status({}).then(
+          (s) => {
+            if (mounted.current && s.evaluation && !current().running) adopt(s.evaluation);
+          },
+          () => {},
+        );
       }
+      return false;
     },
-    [client, setProgressNow, adopt],
+    [client, startJob, adopt, current],
   );
 
-  const cancel = useCallback(() => {
-    if (!runningRef.current) return;
-    const id = jobRef.current;
-    if (id) void client.cancel({ jobId: id }).catch(() => {});
-    else cancelWanted.current = true;
-  }, [client]);
-
-  return { jobId, running, startedAt, progress, startError, reportId, error, cancelled, lost, finishedRuns, start, cancel };
+  const cancelled = job.error?.code === 'CANCELLED';
+  return {
+    jobId: job.jobId,
+    running: job.running,
+    startedAt: job.startedAt,
+    progress: job.progress,
+    startError,
+    reportId: job.result?.reportId ?? null,
+    // A refused start (no job id) is startError; a cancel is `cancelled`.
+    error: job.error && !cancelled && job.jobId !== null ? job.error : null,
+    cancelled,
+    lost,
+    finishedRuns,
+    start,
+    cancel,
+  };
 }

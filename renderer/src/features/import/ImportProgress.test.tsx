@@ -68,16 +68,16 @@ describe('import progress', () => {
     fireEvent.click(screen.getByTestId('import-start'));
     await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'importFolder')?.input).toEqual({ path: '/home/me/notes' }));
     await screen.findByTestId('import-progress');
-    act(() => h.emit({ type: 'import.progress', jobId: 'imp-7', progress: progress({ filesDone: 7, filesTotal: 9, chunks: 55 }) }));
+    act(() => h.emit({ type: 'job.progress', jobId: 'imp-7', kind: 'import', progress: progress({ filesDone: 7, filesTotal: 9, chunks: 55 }) }));
     await waitFor(() => expect(fact('files')).toBe('7 of 9'));
     expect(fact('chunks')).toBe('55');
     // Events of other jobs are not ours.
-    act(() => h.emit({ type: 'import.progress', jobId: 'other', progress: progress({ filesDone: 1, filesTotal: 1 }) }));
+    act(() => h.emit({ type: 'job.progress', jobId: 'other', kind: 'import', progress: progress({ filesDone: 1, filesTotal: 1 }) }));
 
     fireEvent.click(screen.getByRole('button', { name: 'Cancel import' }));
     await waitFor(() => expect(h.transport.calls.filter((c) => c.method === 'cancel').map((c) => c.input)).toEqual([{ jobId: 'imp-7' }]));
 
-    act(() => h.emit({ type: 'import.done', jobId: 'imp-7', report, error: null }));
+    act(() => h.emit({ type: 'job.done', jobId: 'imp-7', kind: 'import', result: report, error: null }));
     const summary = await screen.findByTestId('import-summary');
     expect(screen.queryByTestId('import-progress')).toBeNull();
     expect(summary.textContent).toMatch(/3 added.*1 updated.*10 unchanged.*2 deleted.*2 skipped.*1 failed.*42 chunks/);
@@ -96,7 +96,7 @@ describe('import progress', () => {
         await vi.advanceTimersByTimeAsync(10);
       });
       act(() => {
-        for (let i = 1; i <= 500; i++) h.emit({ type: 'import.progress', jobId: 'imp-8', progress: progress({ filesDone: i, filesTotal: 500 }) });
+        for (let i = 1; i <= 500; i++) h.emit({ type: 'job.progress', jobId: 'imp-8', kind: 'import', progress: progress({ filesDone: i, filesTotal: 500 }) });
       });
       expect(fact('files')).toBe('1 of 500');
       await act(async () => {

@@ -1,38 +1,16 @@
-import { useState } from 'react';
-import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
-import { useJobEvents } from '../../app/job';
-import { formatNumber } from '../../common/format';
+import { useJob } from '../../app/job';
 import { ErrorNote } from '../../common/ErrorNote';
+import { formatNumber } from '../../common/format';
 import { ProgressBar } from '../../common/ProgressBar';
 
 /** Offered after the embedding model changes: embeds every document that lacks vectors for it. */
 export function ReembedBox({ model }: { model: string }) {
   const client = useClient();
-  const [jobId, setJobId] = useState<string | null>(null);
-  const [docs, setDocs] = useState(0);
-  const [result, setResult] = useState<string | null>(null);
-  const [error, setError] = useState<DescribedError | null>(null);
-
-  useJobEvents(jobId, (e) => {
-    if (e.type === 'embed.progress') setDocs(e.documents);
-    if (e.type === 'embed.done') {
-      setJobId(null);
-      if (e.error) setError(describeError(e.error));
-      else setResult(`Done: ${formatNumber(e.chunks)} passages embedded with ${model}.`);
-    }
-  });
-
-  const start = async () => {
-    setError(null);
-    setResult(null);
-    setDocs(0);
-    try {
-      setJobId((await client.embedMissing({})).jobId);
-    } catch (e) {
-      setError(describeError(e));
-    }
-  };
+  const job = useJob('embed');
+  const following = job.running && job.jobId !== null;
+  const start = () => void job.start(() => client.embedMissing({}));
+  const result = !job.running && job.result && !job.error ? `Done: ${formatNumber(job.result.chunks)} passages embedded with ${model}.` : null;
 
   return (
     <div className="notice" role="region" aria-label="Re-embedding">
@@ -41,23 +19,23 @@ export function ReembedBox({ model }: { model: string }) {
         uses them; until then search falls back to keywords. Nothing is re-read from disk.
       </p>
       <div className="row">
-        <button type="button" className="button button--primary" onClick={() => void start()} disabled={jobId !== null}>
+        <button type="button" className="button button--primary" onClick={start} disabled={job.running}>
           Re-embed now
         </button>
-        {jobId && (
-          <button type="button" className="button" onClick={() => void client.cancel({ jobId }).catch(() => {})}>
+        {following && (
+          <button type="button" className="button" onClick={job.cancel}>
             Cancel
           </button>
         )}
       </div>
-      {jobId && (
+      {following && (
         <>
           <ProgressBar label="Re-embedding" value={0} max={0} indeterminate />
-          <p className="muted small">{formatNumber(docs)} documents embedded so far</p>
+          <p className="muted small">{formatNumber(job.progress?.documents ?? 0)} documents embedded so far</p>
         </>
       )}
       {result && <p role="status">{result}</p>}
-      {error && <ErrorNote error={error} />}
+      {job.error && <ErrorNote error={job.error} />}
     </div>
   );
 }

@@ -1,0 +1,98 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { EventSchema, type ApiEvent, type JobDoneEvent, type JobKind } from '../../../shared/contract';
+import { startStandin, type Standin } from '../../../test/support/ollama-standin/server';
+import { NotesFolder, tempDbPath } from '../../../test/support/notes';
+import { openDatabase, type Db } from '../db/open';
+import { dispatch } from './dispatch';
+import { createService } from './service';
+
+// Every job reports the same way: job.progress events, then one job.done, each valid against the
+// contract (the renderer's useJob relies on it). The evaluation's are covered in bench.test.ts.
+
+let ollama: Standin;
+let notes: NotesFolder;
+let dbFile: ReturnType<typeof tempDbPath>;
+let db: Db;
+let events: ApiEvent[];
+let svc: ReturnType<typeof createService>;
+
+beforeAll(async () => {
+  ollama = await startStandin();
+});
+afterAll(async () => {
+  await ollama?.close();
+});
+beforeEach(async () => {
+  notes = new NotesFolder('quire-jobs-');
+  notes.write('ops/keys.md', '# Keys\n\nWe rotate the deploy keys every 90 days. The platform team owns the rotation.\n');
+  dbFile = tempDbPath('quire-jobs-db-');
+  db = openDatabase(dbFile.file);
+  events = [];
+  svc = createService({ db, emit: (e) => events.push(e), sampleNotesDir: notes.root, version: '0.0.0-test', evalDir: `${dbFile.file}.eval` });
+  expect(await dispatch(svc.handlers, 'setSettings', { ollamaHost: ollama.url })).toMatchObject({ ok: true });
+});
+afterEach(() => {
+  svc.close();
+  db.close();
+  notes.dispose();
+  dbFile.dispose();
+});
+
+async function startJob(method: string, input: unknown): Promise<string> {
+  const res = await dispatch(svc.handlers, method, input);
+  if (!res.ok) throw new Error(`${method}: ${res.error.code} ${res.error.message}`);
+  return (res.value as { jobId: string }).jobId;
+}
+
+/** The job's events once its job.done has come, checked against the contract. */
+async function eventsOf<K extends JobKind>(kind: K, jobId: string): Promise<{ progress: unknown[]; done: JobDoneEvent<K> }> {
+  for (let i = 0; i < 600; i++) {
+    const mine = events.filter((e) => 'jobId' in e && e.jobId === jobId);
+    const done = mine.find((e) => e.type === 'job.done');
+    if (done) {
+      for (const e of mine) expect(EventSchema.safeParse(e).error).toBeUndefined();
+      expect(mine.every((e) => 'kind' in e && e.kind === kind)).toBe(true);
+      expect(mine.filter((e) => e.type === 'job.done')).toHaveLength(1);
+      expect(mine.at(-1)).toBe(done);
+      return { progress: mine.filter((e) => e.type === 'job.progress').map((e) => (e as { progress: unknown }).progress), done: done as JobDoneEvent<K> };
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`no job.done for ${jobId}`);
+}
+
+describe('job events', () => {
+  it('import, ask, embed and pull each report job.progress, then one job.done with their result', async () => {
+    const imported = await eventsOf('import', await startJob('importFolder', { path: notes.root }));
+    expect(imported.progress.length).toBeGreaterThan(0);
+    expect(imported.done.error).toBeNull();
+    expect(imported.done.result?.documents.added).toBe(1);
+
+    // The answer's steps are its progress; its result (done or error) ends it.
+    const asked = await eventsOf('ask', await startJob('ask', { question: 'How often are the deploy keys rotated?' }));
+    expect(asked.progress.map((p) => (p as { type: string }).type)).toContain('retrieval');
+    expect(asked.progress.every((p) => !['done', 'error'].includes((p as { type: string }).type))).toBe(true);
+    expect(asked.done.result?.question).toBe('How often are the deploy keys rotated?');
+    expect(asked.done.error === null).toBe(asked.done.result?.status !== 'error');
+
+    const embedded = await eventsOf('embed', await startJob('embedMissing', {}));
+    expect(embedded.done).toMatchObject({ result: { chunks: expect.any(Number) }, error: null });
+
+    const pulled = await eventsOf('pull', await startJob('pullModel', { model: 'all-minilm' }));
+    expect(pulled.progress.length).toBeGreaterThan(0);
+    expect(pulled.progress[0]).toMatchObject({ status: 'pulling manifest', completed: null, total: null });
+    expect(pulled.done).toMatchObject({ result: { model: 'all-minilm' }, error: null });
+  });
+
+  it('a failed job ends with its error', async () => {
+    const pulled = await eventsOf('pull', await startJob('pullModel', { model: 'no-such-model' }));
+    expect(pulled.done.result).toBeNull();
+    expect(pulled.done.error).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+
+    // An answer that fails still ends with its result, beside the error.
+    await eventsOf('import', await startJob('importFolder', { path: notes.root }));
+    const asked = await eventsOf('ask', await startJob('ask', { question: 'How often are the deploy keys rotated?', chatModel: 'no-such-model' }));
+    expect(asked.done.error?.code).toBeTruthy();
+    expect(asked.done.result).toMatchObject({ status: 'error', error: asked.done.error });
+  });
+});

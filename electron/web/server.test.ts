@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createClient, type ApiEvent } from '../../shared/contract';
 import { openDatabase, type Db } from '../core/db/open';
-import { createNodeTransport } from './node-transport';
+import { createNodeTransport } from '../../test/support/node-transport';
 import { CONTENT_SECURITY_POLICY, resolveInside, startBrowserMode, staticRelativePath, type BrowserMode } from './server';
 
 const SECRET = 'TOP-SECRET-sibling-folder-7f3a9c';

@@ -1,6 +1,6 @@
 // Offsets, lines and trimming shared by the chunkers. Every chunk is a [start, end) range of the
 // input text, so its text is a true substring and its lines can be found again.
-import { countTokens } from '../tokenizer';
+import { countTokens } from '../../text/tokenizer';
 import type { Chunk, ChunkInput } from './types';
 
 export interface Range {

@@ -10,7 +10,7 @@ import {
   resolveAppRequest,
   serveAppRequest,
 } from './app-protocol';
-import { CONTENT_SECURITY_POLICY } from '../../shared/renderer-serving';
+import { CONTENT_SECURITY_POLICY } from '../core/static/renderer-serving';
 
 let tmp: string;
 let root: string;

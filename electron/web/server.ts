@@ -71,7 +71,7 @@ import type { Db } from '../core/db/open';
 import { evalIndexDir } from '../core/paths';
 import { guardStaticPath } from '../core/static/static-file-guard';
 import { packageVersion } from '../core/version';
-import { CONTENT_SECURITY_POLICY, contentTypeFor } from '../../shared/renderer-serving';
+import { CONTENT_SECURITY_POLICY, contentTypeFor } from '../core/static/renderer-serving';
 
 export interface BrowserModeOptions {
   db: Db;

@@ -5,6 +5,7 @@ import { AnswerResultSchema, AskEventSchema, BudgetSchema, CandidateSchema, Cita
 import { ErrorShape, Lines } from './common-schemas';
 import { SearchModeSchema, SearchResponseSchema, SearchResultSchema } from './search';
 
+// The renderer reads these shapes through the contract, whichever file declares them.
 export { AnswerResultSchema, AskEventSchema, BudgetSchema, CandidateSchema, CitationSchema, ErrorShape, SearchResponseSchema, SearchResultSchema };
 
 /**

@@ -85,7 +85,7 @@ export function prefixTokens(path: readonly string[]): number {
 
 /**
  * Tokens of contextualText for a body. With cl100k the prefix ends in "\n\n" and no pre-token
- * crosses it into a body that starts with a non-space, so the two counts add up (tokenizer.ts);
+ * crosses it into a body that starts with a non-space, so the two counts add up (text/tokenizer.ts);
  * a body starting with whitespace (indented code) is counted together with its prefix.
  */
 export function contextualTokens(path: readonly string[], body: string, bodyTokens?: number): number {

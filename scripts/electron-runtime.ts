@@ -1,6 +1,8 @@
 /**
  * Whether the Electron runtime exists on this machine. The `electron` npm package downloads its
- * binary in a postinstall step, which is denied here (and fails offline); then requiring it throws.
+ * binary in a postinstall step, which may be denied or fail offline; then requiring it throws.
+ * Electron's own ELECTRON_OVERRIDE_DIST_PATH points the lookup at another folder, which is how
+ * tests stage a missing runtime on a machine that has one.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -8,7 +10,10 @@ import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 
-export function electronBinary(): { path: string; version: string } | { path: null; reason: string } {
+export type ElectronRuntime = { path: string; version: string } | { path: null; reason: string };
+
+/** `locate` is what the electron package exports (the binary's path); tests replace it. */
+export function electronBinary(locate: () => unknown = () => require('electron')): ElectronRuntime {
   let version = 'unknown';
   try {
     version = (require('electron/package.json') as { version: string }).version;
@@ -16,7 +21,7 @@ export function electronBinary(): { path: string; version: string } | { path: nu
     return { path: null, reason: 'the electron package is not installed' };
   }
   try {
-    const binary = require('electron') as unknown;
+    const binary = locate();
     if (typeof binary === 'string' && fs.existsSync(binary)) return { path: binary, version };
     return { path: null, reason: `Electron ${version}'s runtime binary is missing` };
   } catch {

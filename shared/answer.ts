@@ -1,7 +1,85 @@
-import type { z } from 'zod';
-import type { AnswerResultSchema, AskEventSchema, BudgetSchema, CandidateSchema, CitationSchema } from './contract';
+import { z } from 'zod';
+import { ErrorShape, Lines } from './common-schemas';
+import { SearchModeSchema } from './search';
 
-/** Shapes declared once, as schemas in the contract (see the field comments there). */
+export const CandidateSchema = z.object({
+  chunkId: z.string(),
+  /** The chunks the passage joins (the matched one and its neighbours); empty in runs recorded before passages. */
+  chunkIds: z.array(z.string()).default([]),
+  path: z.string(),
+  heading: z.string(),
+  lines: Lines,
+  lexicalRank: z.number().nullable(),
+  denseRank: z.number().nullable(),
+  distance: z.number().nullable(),
+  score: z.number(),
+  /** Sent to the model as a source. */
+  sent: z.boolean(),
+  /** Why a candidate was not sent. */
+  dropped: z.enum(['budget', 'distance', 'k']).optional(),
+  /** Injection flags found in the chunk at import. */
+  flags: z.array(z.string()),
+});
+
+export const BudgetSchema = z.object({
+  /** Our tokenizer's count of the prompt, before calibration. */
+  raw: z.number(),
+  /** raw × calibration ratio: what we expect Ollama to count. */
+  estimated: z.number(),
+  /** Ollama's prompt_eval_count, once the reply is done. */
+  reported: z.number().nullable(),
+  ratio: z.number(),
+  numCtx: z.number(),
+  k: z.number(),
+  breakdown: z.object({ system: z.number(), history: z.number(), sources: z.number(), question: z.number(), reserve: z.number() }),
+  truncationSuspected: z.boolean(),
+});
+
+export const CitationSchema = z.object({
+  chunkId: z.string(),
+  path: z.string().nullable(),
+  lines: Lines.nullable(),
+  sentence: z.string(),
+  check: z.enum(['supported', 'weak', 'unsupported', 'unknown-source']),
+  missing: z.array(z.string()),
+});
+
+export const AnswerResultSchema = z.object({
+  runId: z.number(),
+  status: z.enum(['answered', 'refused', 'error', 'cancelled']),
+  question: z.string(),
+  /** The follow-up rewritten as a standalone query, when there was history. */
+  standaloneQuery: z.string().nullable(),
+  answer: z.string(),
+  refused: z.boolean(),
+  /** The refusal came from Quire (no usable passage), so the model was never called. */
+  refusedWithoutModel: z.boolean(),
+  citations: z.array(CitationSchema),
+  flags: z.array(z.enum(['uncited', 'unknown-source', 'unsupported-citation', 'truncation-suspected', 'injection-in-sources', 'length-limit'])),
+  budget: BudgetSchema.nullable(),
+  retrieval: z.array(CandidateSchema),
+  /** The passages sent as sources, in prompt order: the cited id, the chunks joined, the lines they span. Absent in runs recorded before passages. */
+  sources: z.array(z.object({ chunkId: z.string(), chunkIds: z.array(z.string()), lines: Lines })).default([]),
+  retrievalMode: SearchModeSchema,
+  latencyMs: z.object({ retrieve: z.number(), rewrite: z.number(), generate: z.number(), total: z.number(), firstToken: z.number().nullable() }),
+  ollama: z.object({ promptEvalCount: z.number().nullable(), evalCount: z.number().nullable(), doneReason: z.string().nullable(), tokensPerSecond: z.number().nullable() }),
+  model: z.object({ chat: z.string(), chatDigest: z.string().nullable(), embed: z.string().nullable(), embedDigest: z.string().nullable() }),
+  error: ErrorShape.nullable(),
+});
+
+export const AskStepSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('rewrite'), standaloneQuery: z.string() }),
+  z.object({ type: z.literal('retrieval'), mode: SearchModeSchema, candidates: z.array(CandidateSchema), note: z.string().nullable() }),
+  z.object({ type: z.literal('budget'), budget: BudgetSchema }),
+  z.object({ type: z.literal('token'), text: z.string() }),
+]);
+
+/** The engine's answer stream: its steps, then `done` or `error` with the result (an `ask` job's ending). */
+export const AskEventSchema = z.discriminatedUnion('type', [
+  ...AskStepSchema.options,
+  z.object({ type: z.literal('done'), result: AnswerResultSchema }),
+  z.object({ type: z.literal('error'), error: ErrorShape, result: AnswerResultSchema }),
+]);
 export type Candidate = z.infer<typeof CandidateSchema>;
 export type Budget = z.infer<typeof BudgetSchema>;
 export type BudgetBreakdown = Budget['breakdown'];

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { EvalGridSchema, EvalReportSchema, EvalReportSummarySchema, EvalStorageSchema, ReportDiffSchema, QuestionSetRefSchema, QuestionSetSummarySchema, SavedQuestionSchema } from './eval';
 import { FUSION_USAGE, parseFusion } from './fusion';
-import { SEARCH_MODES } from './search';
+import { AnswerResultSchema, AskEventSchema, AskStepSchema, BudgetSchema, CandidateSchema, CitationSchema } from './answer';
+import { ErrorShape, Lines } from './common-schemas';
+import { SearchModeSchema, SearchResponseSchema, SearchResultSchema } from './search';
+
+// The renderer reads these shapes through the contract, whichever file declares them.
+export { AnswerResultSchema, AskEventSchema, AskStepSchema, BudgetSchema, CandidateSchema, CitationSchema, ErrorShape, SearchResponseSchema, SearchResultSchema };
 
 /**
  * The one API contract between the UI and the engine. Every method is declared here once with
@@ -12,14 +17,11 @@ import { SEARCH_MODES } from './search';
 
 // ---- shared pieces --------------------------------------------------------------------------
 
-export const ErrorShape = z.object({ code: z.string(), message: z.string() });
-const Lines = z.tuple([z.number().int(), z.number().int()]);
 const JobRef = z.object({ jobId: z.string() });
 const Empty = z.object({}).strict();
-const SearchModeSchema = z.enum(SEARCH_MODES);
 
-// The engine's own types are inferred from these schemas (shared/answer.ts, shared/search.ts,
-// electron/core/ingest/types.ts), so the shape is written down once.
+// The engine's own types are inferred from these schemas (electron/core/ingest/types.ts), and
+// from those of shared/answer.ts and shared/search.ts, so the shape is written down once.
 
 export const ImportProgressSchema = z.object({
   phase: z.enum(['scanning', 'indexing', 'embedding', 'cleaning', 'done']),
@@ -46,127 +48,6 @@ export const ImportReportSchema = z.object({
   cancelled: z.boolean(),
   ms: z.number(),
 });
-
-export const SearchResultSchema = z.object({
-  chunkId: z.string(),
-  documentId: z.string(),
-  /** Relative to the imported folder, '/'-separated. */
-  path: z.string(),
-  /** The collection (imported folder) the document belongs to. */
-  root: z.string(),
-  heading: z.string(),
-  /** 1-based inclusive line range in the source file: the whole passage. */
-  lines: Lines,
-  /**
-   * The passage: the matched chunk with its neighbours in the same section (small-to-big), so a
-   * detail arrives with the sentences that say what it is about.
-   */
-  text: z.string(),
-  /** The chunks the passage joins, in document order; chunkId (the one that matched) is among them. */
-  chunkIds: z.array(z.string()),
-  /** Where the matched chunk sits in the passage: its lines in the file and its character range in `text`. */
-  hit: z.object({ lines: Lines, start: z.number().int(), end: z.number().int() }),
-  /** The fusion's score (also in single-list modes, so scores compare across modes). */
-  score: z.number(),
-  lexicalRank: z.number().nullable(),
-  denseRank: z.number().nullable(),
-  /** L2 distance to the query for dense candidates (unit vectors: 0 = same direction). */
-  distance: z.number().nullable(),
-  /** Injection flags found in the chunk at import (empty when clean). */
-  flags: z.array(z.string()),
-});
-
-export const SearchResponseSchema = z.object({
-  /** The mode actually used. */
-  mode: SearchModeSchema,
-  /** The mode asked for, when it could not be honoured, and why. */
-  fallback: z.object({ requested: SearchModeSchema, reason: z.string(), code: z.string() }).optional(),
-  /** The embedding model whose table was queried, if any. */
-  embedModel: z.string().nullable(),
-  embedDigest: z.string().nullable(),
-  results: z.array(SearchResultSchema),
-  ms: z.number(),
-});
-
-export const CandidateSchema = z.object({
-  chunkId: z.string(),
-  /** The chunks the passage joins (the matched one and its neighbours); empty in runs recorded before passages. */
-  chunkIds: z.array(z.string()).default([]),
-  path: z.string(),
-  heading: z.string(),
-  lines: Lines,
-  lexicalRank: z.number().nullable(),
-  denseRank: z.number().nullable(),
-  distance: z.number().nullable(),
-  score: z.number(),
-  /** Sent to the model as a source. */
-  sent: z.boolean(),
-  /** Why a candidate was not sent. */
-  dropped: z.enum(['budget', 'distance', 'k']).optional(),
-  /** Injection flags found in the chunk at import. */
-  flags: z.array(z.string()),
-});
-
-export const BudgetSchema = z.object({
-  /** Our tokenizer's count of the prompt, before calibration. */
-  raw: z.number(),
-  /** raw × calibration ratio: what we expect Ollama to count. */
-  estimated: z.number(),
-  /** Ollama's prompt_eval_count, once the reply is done. */
-  reported: z.number().nullable(),
-  ratio: z.number(),
-  numCtx: z.number(),
-  k: z.number(),
-  breakdown: z.object({ system: z.number(), history: z.number(), sources: z.number(), question: z.number(), reserve: z.number() }),
-  truncationSuspected: z.boolean(),
-});
-
-export const CitationSchema = z.object({
-  chunkId: z.string(),
-  path: z.string().nullable(),
-  lines: Lines.nullable(),
-  sentence: z.string(),
-  check: z.enum(['supported', 'weak', 'unsupported', 'unknown-source']),
-  missing: z.array(z.string()),
-});
-
-export const AnswerResultSchema = z.object({
-  runId: z.number(),
-  status: z.enum(['answered', 'refused', 'error', 'cancelled']),
-  question: z.string(),
-  /** The follow-up rewritten as a standalone query, when there was history. */
-  standaloneQuery: z.string().nullable(),
-  answer: z.string(),
-  refused: z.boolean(),
-  /** The refusal came from Quire (no usable passage), so the model was never called. */
-  refusedWithoutModel: z.boolean(),
-  citations: z.array(CitationSchema),
-  flags: z.array(z.enum(['uncited', 'unknown-source', 'unsupported-citation', 'truncation-suspected', 'injection-in-sources', 'length-limit'])),
-  budget: BudgetSchema.nullable(),
-  retrieval: z.array(CandidateSchema),
-  /** The passages sent as sources, in prompt order: the cited id, the chunks joined, the lines they span. Absent in runs recorded before passages. */
-  sources: z.array(z.object({ chunkId: z.string(), chunkIds: z.array(z.string()), lines: Lines })).default([]),
-  retrievalMode: SearchModeSchema,
-  latencyMs: z.object({ retrieve: z.number(), rewrite: z.number(), generate: z.number(), total: z.number(), firstToken: z.number().nullable() }),
-  ollama: z.object({ promptEvalCount: z.number().nullable(), evalCount: z.number().nullable(), doneReason: z.string().nullable(), tokensPerSecond: z.number().nullable() }),
-  model: z.object({ chat: z.string(), chatDigest: z.string().nullable(), embed: z.string().nullable(), embedDigest: z.string().nullable() }),
-  error: ErrorShape.nullable(),
-});
-
-/** The steps of an answer as it is made: what an `ask` job reports as progress. */
-export const AskStepSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('rewrite'), standaloneQuery: z.string() }),
-  z.object({ type: z.literal('retrieval'), mode: SearchModeSchema, candidates: z.array(CandidateSchema), note: z.string().nullable() }),
-  z.object({ type: z.literal('budget'), budget: BudgetSchema }),
-  z.object({ type: z.literal('token'), text: z.string() }),
-]);
-
-/** The engine's answer stream: its steps, then `done` or `error` with the result (an `ask` job's ending). */
-export const AskEventSchema = z.discriminatedUnion('type', [
-  ...AskStepSchema.options,
-  z.object({ type: z.literal('done'), result: AnswerResultSchema }),
-  z.object({ type: z.literal('error'), error: ErrorShape, result: AnswerResultSchema }),
-]);
 
 export const StatusSchema = z.object({
   ollama: z.object({ host: z.string(), connected: z.boolean(), version: z.string().nullable(), error: z.string().nullable() }),

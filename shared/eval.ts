@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FUSION_USAGE, parseFusion } from './fusion';
+import { Lines } from './common-schemas';
 import { SEARCH_MODES, type SearchMode } from './search';
 
 /**
@@ -8,7 +9,6 @@ import { SEARCH_MODES, type SearchMode } from './search';
  */
 
 const Rate = z.number().min(0).max(1).nullable();
-const Lines = z.tuple([z.number().int(), z.number().int()]);
 
 export const QuestionSchema = z.object({
   id: z.string(),

@@ -1,9 +1,50 @@
-import type { z } from 'zod';
-import type { SearchResponseSchema, SearchResultSchema } from './contract';
+import { z } from 'zod';
+import { Lines } from './common-schemas';
 
 export const SEARCH_MODES = ['lexical', 'dense', 'hybrid'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
+export const SearchModeSchema = z.enum(SEARCH_MODES);
 
-/** Shapes declared once, as schemas in the contract (see the field comments there). */
+export const SearchResultSchema = z.object({
+  chunkId: z.string(),
+  documentId: z.string(),
+  /** Relative to the imported folder, '/'-separated. */
+  path: z.string(),
+  /** The collection (imported folder) the document belongs to. */
+  root: z.string(),
+  heading: z.string(),
+  /** 1-based inclusive line range in the source file: the whole passage. */
+  lines: Lines,
+  /**
+   * The passage: the matched chunk with its neighbours in the same section (small-to-big), so a
+   * detail arrives with the sentences that say what it is about.
+   */
+  text: z.string(),
+  /** The chunks the passage joins, in document order; chunkId (the one that matched) is among them. */
+  chunkIds: z.array(z.string()),
+  /** Where the matched chunk sits in the passage: its lines in the file and its character range in `text`. */
+  hit: z.object({ lines: Lines, start: z.number().int(), end: z.number().int() }),
+  /** The fusion's score (also in single-list modes, so scores compare across modes). */
+  score: z.number(),
+  lexicalRank: z.number().nullable(),
+  denseRank: z.number().nullable(),
+  /** L2 distance to the query for dense candidates (unit vectors: 0 = same direction). */
+  distance: z.number().nullable(),
+  /** Injection flags found in the chunk at import (empty when clean). */
+  flags: z.array(z.string()),
+});
+
+export const SearchResponseSchema = z.object({
+  /** The mode actually used. */
+  mode: SearchModeSchema,
+  /** The mode asked for, when it could not be honoured, and why. */
+  fallback: z.object({ requested: SearchModeSchema, reason: z.string(), code: z.string() }).optional(),
+  /** The embedding model whose table was queried, if any. */
+  embedModel: z.string().nullable(),
+  embedDigest: z.string().nullable(),
+  results: z.array(SearchResultSchema),
+  ms: z.number(),
+});
+
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;

@@ -1,29 +1,23 @@
 /**
  * The app:// scheme: the only place the renderer's files come from. `app://quire/<path>` maps to a
- * file inside the built renderer directory, with the same care as browser mode's static server:
- * decoded once; NUL, control characters, backslash, colon, dot-segments and hidden files refused;
- * the resolved path confined to the directory and, when the file exists, its real path (symlinks
- * followed) confined as well.
+ * file inside the built renderer directory through the same guard as browser mode's static server
+ * (electron/core/static/static-file-guard.ts), so the two refuse exactly the same paths.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Protocol } from 'electron';
 import { APP_ORIGIN, APP_SCHEME, parseAppUrl } from './app-origin';
-import { CONTENT_SECURITY_POLICY, contentTypeFor } from '../../shared/renderer-serving';
+import { guardStaticPath } from '../core/static/static-file-guard';
+import { CONTENT_SECURITY_POLICY, contentTypeFor } from '../core/static/renderer-serving';
 
 export { APP_HOST, APP_INDEX_URL, APP_ORIGIN, APP_SCHEME } from './app-origin';
 
 const INDEX_FILE = 'index.html';
 
-/** True when `full` is `root` itself or lies inside it (never a sibling such as `root-evil`). */
-export function isInside(root: string, full: string): boolean {
-  return full === root || full.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
-}
-
 /**
- * The absolute file for an app:// request, or null when it must be refused. Pure apart from the
- * realpath check, which runs only when the file exists (a missing file resolves to its path and
- * the handler answers 404).
+ * The absolute file for an app:// request, or null when it must be refused. A missing file
+ * resolves to its confined path and the handler answers 404; paths without an extension are the
+ * renderer's own routes and get index.html.
  */
 export function resolveAppRequest(rendererDir: string, requestUrl: string): string | null {
   // Chromium hands the handler canonical URLs, so the literal prefix is required: no port, no
@@ -32,56 +26,11 @@ export function resolveAppRequest(rendererDir: string, requestUrl: string): stri
   if (requestUrl !== APP_ORIGIN && !requestUrl.startsWith(`${APP_ORIGIN}/`)) return null;
   if (!parseAppUrl(requestUrl)) return null;
   const rawPath = requestUrl.slice(APP_ORIGIN.length).split(/[?#]/, 1)[0] ?? '';
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(rawPath);
-  } catch {
-    return null;
-  }
-  // NUL and other control characters, Windows separators, drive letters and NTFS streams (`:`).
-  if (/[\u0000-\u001f\u007f\\:]/.test(decoded)) return null;
-  const segments = decoded.split('/').filter((s) => s !== '');
-  // `.`/`..` (also arriving as %2e or inside one %2f-joined segment) and hidden files are refused.
-  if (segments.some((s) => s.startsWith('.'))) return null;
-  let rel = path.posix.normalize(segments.join('/'));
-  if (rel === '.' || rel === '' || path.posix.extname(rel) === '') rel = INDEX_FILE;
-
-  const root = path.resolve(rendererDir);
-  const full = resolveInside(root, rel);
-  if (!full) return null;
-  return realPathStaysInside(root, full) ? full : null;
-}
-
-/** root joined with a /-separated relative path, or null when the result would leave root. */
-export function resolveInside(rendererDir: string, rel: string): string | null {
-  const root = path.resolve(rendererDir);
-  const full = path.resolve(root, `.${path.sep}${rel.split('/').join(path.sep)}`);
-  return isInside(root, full) ? full : null;
-}
-
-/** A file that exists must, after following symlinks, still lie inside the real root. */
-function realPathStaysInside(root: string, full: string): boolean {
-  let realFile: string;
-  try {
-    realFile = fs.realpathSync(full);
-  } catch {
-    return !fs.existsSync(full) && !isDanglingLink(full);
-  }
-  let realRoot: string;
-  try {
-    realRoot = fs.realpathSync(root);
-  } catch {
-    return false;
-  }
-  return isInside(realRoot, realFile);
-}
-
-function isDanglingLink(full: string): boolean {
-  try {
-    return fs.lstatSync(full).isSymbolicLink();
-  } catch {
-    return false;
-  }
+  const guarded = guardStaticPath(rendererDir, rawPath);
+  if (!guarded.ok) return null;
+  if (path.posix.extname(guarded.rel) !== '') return guarded.file;
+  const index = guardStaticPath(rendererDir, `/${INDEX_FILE}`);
+  return index.ok ? index.file : null;
 }
 
 function baseHeaders(contentType: string): Record<string, string> {

@@ -5,11 +5,11 @@
  */
 import type { BrowserWindow, IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { METHOD_NAMES, type ApiEvent } from '../../shared/contract';
-import { EVENT_CHANNEL, ipcChannel } from '../../shared/ipc-channels';
+import { EVENT_CHANNEL, ipcChannel } from '../core/ipc-channels';
 import { dispatch, type DispatchResult, type Handlers } from '../core/api/dispatch';
 import { isAppUrl } from './app-origin';
 
-export { EVENT_CHANNEL, ipcChannel } from '../../shared/ipc-channels';
+export { EVENT_CHANNEL, ipcChannel } from '../core/ipc-channels';
 
 /** FORBIDDEN is the shell's own refusal (a sender that is not our window's app page). */
 export type IpcReply = DispatchResult | { ok: false; error: { code: 'FORBIDDEN'; message: string } };

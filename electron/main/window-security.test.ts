@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Session, WebContents } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
-import { CONTENT_SECURITY_POLICY } from '../../shared/renderer-serving';
+import { CONTENT_SECURITY_POLICY } from '../core/static/renderer-serving';
 import { hardenContents, hardenSession, isAllowedRequest, secureWebPreferences, withContentSecurityPolicy } from './window-security';
 
 describe('secureWebPreferences', () => {

@@ -1,5 +1,5 @@
 import type { ApiEvent, MethodName } from '../../shared/contract';
-import { EVENT_CHANNEL, ipcChannel } from '../../shared/ipc-channels';
+import { EVENT_CHANNEL, ipcChannel } from '../core/ipc-channels';
 
 /** The slice of ipcRenderer the preload uses; the real one is passed in, tests pass a fake. */
 export interface IpcRendererLike {

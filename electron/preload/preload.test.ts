@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { API, METHOD_NAMES } from '../../shared/contract';
-import { EVENT_CHANNEL } from '../../shared/ipc-channels';
+import { EVENT_CHANNEL } from '../core/ipc-channels';
 import { buildBridge, type IpcRendererLike } from './expose';
 
 function fakeIpc() {

@@ -51,10 +51,11 @@
  *     `events.gap` event says so and it should reload state with `status`/`library`.
  *
  * Everything else is static: GET/HEAD serve files from `staticDir` (`index.html` for `/` and for
- * unknown paths without an extension, so client-side routes work). Paths are decoded once and must
- * not contain NUL, backslashes, `.`/`..` or hidden segments; the resolved file — after following
- * symlinks — must lie inside staticDir. Directories are never listed. If staticDir has no
- * index.html, `/` answers 503 with a page saying the renderer is not built.
+ * unknown paths without an extension, so client-side routes work). Paths go through the guard the
+ * desktop shell's app:// protocol uses too (electron/core/static/static-file-guard.ts): a path it
+ * refuses answers 400, a file that escapes staticDir through a symlink 404. Directories are never
+ * listed. If staticDir has no index.html, `/` answers 503 with a page saying the renderer is not
+ * built.
  *
  * Every response carries a strict Content-Security-Policy, `X-Content-Type-Options: nosniff`,
  * `Referrer-Policy: no-referrer` and `X-Frame-Options: DENY`.
@@ -68,8 +69,9 @@ import { dispatch } from '../core/api/dispatch';
 import { createService } from '../core/api/service';
 import type { Db } from '../core/db/open';
 import { evalIndexDir } from '../core/paths';
+import { guardStaticPath } from '../core/static/static-file-guard';
 import { packageVersion } from '../core/version';
-import { CONTENT_SECURITY_POLICY, contentTypeFor } from '../../shared/renderer-serving';
+import { CONTENT_SECURITY_POLICY, contentTypeFor } from '../core/static/renderer-serving';
 
 export interface BrowserModeOptions {
   db: Db;
@@ -156,45 +158,9 @@ export function tokenMatches(presented: string | null | undefined, token: string
   return timingSafeEqual(a, b);
 }
 
-/**
- * Maps a raw request path (without the query) to a path relative to the static root, or null when
- * it must be refused: undecodable, NUL, backslash, `.`/`..` or hidden segments.
- */
-export function staticRelativePath(rawPath: string): string | null {
-  let decoded: string;
+function regularFile(file: string): string | null {
   try {
-    decoded = decodeURIComponent(rawPath);
-  } catch {
-    return null;
-  }
-  if (decoded.includes('\0') || decoded.includes('\\')) return null;
-  const segments = decoded.split('/').filter((s) => s !== '');
-  if (segments.some((s) => s === '.' || s === '..' || s.startsWith('.'))) return null;
-  return segments.join('/');
-}
-
-/** root joined with rel, or null when the result is not root itself or inside it. */
-export function resolveInside(root: string, rel: string): string | null {
-  const base = path.resolve(root);
-  const full = path.resolve(base, `.${path.sep}${rel}`);
-  return full === base || full.startsWith(base + path.sep) ? full : null;
-}
-
-/** Serve-able file for rel inside root: exists, is a regular file, and its real path stays inside. */
-function fileInside(root: string, rel: string): string | null {
-  const full = resolveInside(root, rel);
-  if (!full) return null;
-  let realRoot: string;
-  let realFile: string;
-  try {
-    realRoot = fs.realpathSync(root);
-    realFile = fs.realpathSync(full);
-  } catch {
-    return null;
-  }
-  if (!(realFile === realRoot || realFile.startsWith(realRoot + path.sep))) return null;
-  try {
-    return fs.statSync(realFile).isFile() ? realFile : null;
+    return fs.statSync(file).isFile() ? file : null;
   } catch {
     return null;
   }
@@ -400,15 +366,16 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
       sendText(res, 405, 'Method not allowed.\n', { Allow: 'GET, HEAD' });
       return;
     }
-    const rel = staticRelativePath(rawPath);
-    if (rel === null) {
+    const guarded = guardStaticPath(staticDir, rawPath);
+    if (!('rel' in guarded)) {
       sendText(res, 400, 'Bad path.\n');
       return;
     }
-    let file = rel === '' ? null : fileInside(staticDir, rel);
-    if (!file && path.posix.extname(rel) === '') {
+    let file = guarded.ok && guarded.rel !== '' ? regularFile(guarded.file) : null;
+    if (!file && path.posix.extname(guarded.rel) === '') {
       // The SPA's own routes (and `/`) get index.html.
-      file = fileInside(staticDir, 'index.html');
+      const index = guardStaticPath(staticDir, '/index.html');
+      file = index.ok ? regularFile(index.file) : null;
       if (!file) {
         res.writeHead(503, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(NOT_BUILT_PAGE) });
         res.end(req.method === 'HEAD' ? undefined : NOT_BUILT_PAGE);

@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { containsFact, percentileNearestRank } from '../../electron/core/eval/metrics';
 import { parseQuestionSet } from '../../electron/core/eval/questions';
 import { runEval } from '../../electron/core/eval/run';
-import { countTokens } from '../../electron/core/ingest/tokenizer';
+import { countTokens } from '../../electron/core/text/tokenizer';
 import { formatSource } from '../../electron/core/answer/prompt';
 import { OllamaGateway } from '../../electron/core/ollama/gateway';
 import type { EvalReport, Question } from '../../shared/eval';

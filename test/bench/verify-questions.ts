@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseQuestionSet } from '../../electron/core/eval/questions';
-import { normaliseText } from '../../electron/core/eval/metrics';
+import { normaliseText } from '../../electron/core/text/normalise';
 
 export interface CorpusText {
   /** Relative path (forward slashes) → normalised paragraphs. */

@@ -1,7 +1,7 @@
 import { QuireError } from '../../../shared/errors';
 import { SEARCH_MODES, type SearchMode, type SearchResponse } from '../../../shared/search';
 import { search } from '../../core/retrieve/search';
-import { collapseWhitespace } from '../../core/answer/text-features';
+import { collapseWhitespace } from '../../core/text/normalise';
 import { numberFlag } from '../args';
 import type { CliContext } from '../context';
 

@@ -1,6 +1,6 @@
 import { QuireError } from '../../../shared/errors';
 import type { Budget, BudgetBreakdown } from '../../../shared/answer';
-import { countTokens } from '../ingest/tokenizer';
+import { countTokens } from '../text/tokenizer';
 import type { ChatMessage } from '../ollama/chat';
 import { promptParts, toMessages, type PromptSource, type PromptTurn } from './prompt';
 

@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../ollama/chat';
-import { neutraliseForPrompt } from './injection';
+import { neutraliseForPrompt } from '../text/injection';
 import { REFUSAL } from './citations';
 
 export interface PromptSource {

@@ -19,7 +19,7 @@
  *     has its own marker, the author cited per sentence and uncited sentences stay uncited.
  */
 import { codeRanges, fencedRanges, findMarkers, inRanges, removeMarkers, type CitationMarker } from './citation-markers';
-import { collapseWhitespace } from './text-features';
+import { collapseWhitespace } from '../text/normalise';
 
 export interface AttributedSentence {
   /** Sentence text without markers, list/heading prefixes, or surplus whitespace. */

@@ -1,34 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildEvidence, canonicalNumber, contentStems, extractFacts, factPresent, stem } from './text-features';
-
-describe('stem', () => {
-  it.each([
-    [['rotate', 'rotates', 'rotated', 'rotating'], 'rotat'],
-    [['policy', 'policies'], 'policy'],
-    [['copy', 'copies', 'copied', 'copying'], 'copy'],
-    [['box', 'boxes'], 'box'],
-    [['match', 'matches', 'matching'], 'match'],
-    [['class', 'classes'], 'class'],
-    [['stop', 'stops', 'stopped', 'stopping'], 'stop'],
-    [['run', 'runs', 'running'], 'run'],
-    [['call', 'calls', 'called'], 'call'],
-    [['use', 'uses', 'used', 'using'], 'us'],
-    [['database', 'databases'], 'databas'],
-    [['day', 'days'], 'day'],
-  ])('%j -> %s', (words, expected) => {
-    expect(words.map(stem)).toEqual(words.map(() => expected));
-  });
-
-  it.each(['status', 'analysis', 'process', 'gas'])('leaves %s alone', (w) => expect(stem(w)).toBe(w));
-});
-
-describe('contentStems', () => {
-  it('drops stopwords, answer filler, bare numbers and one-letter words', () => {
-    expect([...contentStems('According to the notes, a key is rotated every 90 days by cron_job.')]).toEqual([
-      'key', 'rotat', 'day', 'cron', 'job',
-    ]);
-  });
-});
+import { buildEvidence, canonicalNumber, extractFacts, factPresent } from './text-features';
 
 describe('canonicalNumber', () => {
   it.each([
@@ -79,5 +50,14 @@ describe('factPresent', () => {
 describe('extractFacts: spaced thousands', () => {
   it('reads "1\u202F000" as one number', () => {
     expect(extractFacts('It allows 1\u202F000 requests.').map((f) => [f.kind, f.value])).toEqual([['number', '1000']]);
+  });
+});
+
+describe('compatibility characters', () => {
+  it('finds the facts of a plainly written sentence in a chunk with fullwidth digits and ligatures', () => {
+    const evidence = buildEvidence(['Keys rotate every ９０ days; see the ﬁle cron_job.']);
+    for (const fact of extractFacts('Keys rotate every 90 days (cron_job).')) expect(factPresent(fact, evidence), fact.surface).toBe(true);
+    const [wrong] = extractFacts('Keys rotate every 30 days.');
+    expect(factPresent(wrong!, evidence)).toBe(false);
   });
 });

@@ -3,11 +3,14 @@
  *  - "hard facts" (numbers, code-ish identifiers, quoted strings) that must each appear in the
  *    cited text, because a model that gets one of those wrong is wrong no matter how many other
  *    words it shares with the source;
- *  - stemmed content words, for a rough "is this sentence about what the chunk says" overlap.
+ *  - stemmed content words (text/stems.ts), for a rough "is this sentence about what the chunk
+ *    says" overlap.
  * No model call, no dictionary: the same cheap rules are applied to both sides, so what matters
  * is that they are consistent, not that they are linguistically right.
  */
-import { CONTENT_STOPWORDS, NUMBER_WORDS } from './word-lists';
+import { normaliseText } from '../text/normalise';
+import { contentStems } from '../text/stems';
+import { NUMBER_WORDS } from '../text/word-lists';
 
 export type FactKind = 'number' | 'identifier' | 'quote';
 
@@ -25,30 +28,6 @@ export interface Evidence {
   /** Each chunk's word sequence padded with spaces, one per line, so a phrase never spans two chunks. */
   words: string;
   stems: Set<string>;
-}
-
-/** Collapses every whitespace run (line breaks included) to one space, trimmed. */
-export function collapseWhitespace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-// Format characters that can hide inside a word; invisible, so they never matter for comparison.
-const HIDDEN = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
-
-/** NFKC, lower case, straight quotes, no hidden characters, no thousands separators. */
-export function normaliseText(s: string): string {
-  return (
-    s
-      // "1 000" with a no-break or thin space; NFKC would turn those into plain spaces first.
-      .replace(/(\d)[\u00A0\u2009\u202F](?=\d{3}(?!\d))/g, '$1')
-      .normalize('NFKC')
-      .replace(HIDDEN, '')
-      .toLowerCase()
-      .replace(/[\u2018\u2019\u201A\u201B\u2032]/g, "'")
-      .replace(/[\u201C\u201D\u201E\u201F\u2033]/g, '"')
-      // "1,000,000" -> "1000000", but "1,2,3" stays a list.
-      .replace(/(\d),(?=\d{3}(?!\d))/g, '$1')
-  );
 }
 
 /** "_important_" -> "important", "__init__" -> "init". A scan: /_+$/ is quadratic on long underscore runs. */
@@ -76,40 +55,6 @@ export function canonicalNumber(raw: string): string {
   const int = (m[1] ?? '').replace(/^0+(?=\d)/, '');
   const frac = (m[2] ?? '').replace(/0+$/, '');
   return frac ? `${int}.${frac}` : int;
-}
-
-/**
- * Very small suffix stripper (plural s/es/ies, -ing, -ed, final e, doubled consonant). "rotate",
- * "rotates", "rotated" and "rotating" all become "rotat"; over-merging a few words is harmless here.
- */
-export function stem(word: string): string {
-  let s = word;
-  if (s.length > 4 && s.endsWith('ies')) s = `${s.slice(0, -3)}y`;
-  else if (s.endsWith('sses')) s = s.slice(0, -2);
-  else if (s.length > 4 && /(?:[sxz]|ch|sh)es$/.test(s)) s = s.slice(0, -2);
-  else if (s.length >= 4 && s.endsWith('s') && !/(?:ss|us|is)$/.test(s)) s = s.slice(0, -1);
-
-  if (s.length > 4 && s.endsWith('ied')) s = `${s.slice(0, -3)}y`;
-  else if (s.length >= 5 && s.endsWith('ing')) s = undouble(s.slice(0, -3));
-  else if (s.length >= 4 && s.endsWith('ed')) s = undouble(s.slice(0, -2));
-
-  if (s.length > 2 && s.endsWith('e')) s = s.slice(0, -1);
-  return s;
-}
-
-function undouble(s: string): string {
-  // "stopp" -> "stop", "runn" -> "run"; but "call", "pass", "buzz" keep their double letter.
-  return /([^aeiouylsz])\1$/.test(s) ? s.slice(0, -1) : s;
-}
-
-/** Stemmed content words: lower case, no stopwords, no bare numbers (those are facts), no 1-letter words. */
-export function contentStems(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const w of normaliseText(text).match(/[\p{L}\p{N}]+/gu) ?? []) {
-    if (w.length < 2 || !/\p{L}/u.test(w) || CONTENT_STOPWORDS.has(w)) continue;
-    out.add(stem(w));
-  }
-  return out;
 }
 
 // A word, optionally joined to more by "::", "." or ":" (identifiers, versions, times) or by a

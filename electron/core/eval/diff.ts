@@ -1,5 +1,5 @@
 import { RATE_METRICS, type BenchMetrics, type EvalConfigResult, type EvalQuestionRun, type EvalReport, type MetricChange, type QuestionChange, type ReportDiff } from '../../../shared/eval';
-import { collapseWhitespace } from '../answer/text-features';
+import { collapseWhitespace } from '../text/normalise';
 
 export type { MetricChange, QuestionChange, ReportDiff } from '../../../shared/eval';
 

@@ -346,3 +346,11 @@ describe('aggregate', () => {
     expect(m.truncations).toBeNull();
   });
 });
+
+describe('containsFact with compatibility characters', () => {
+  it('finds a plainly written fact in a note with compatibility characters (NFKC; with NFC it did not)', () => {
+    expect(containsFact('Keys rotate every ９０ days.', 'every 90 days')).toBe(true);
+    expect(containsFact('Open the ﬁle menu.', 'file menu')).toBe(true);
+    expect(containsFact('Keys rotate every 90 days.', 'every 30 days')).toBe(false);
+  });
+});

@@ -1,6 +1,6 @@
 import type { CitationCheck } from '../../../shared/answer';
 import type { AnswerScore, BenchMetrics, Question, QuestionScore, RetrievalScore } from '../../../shared/eval';
-import { collapseWhitespace } from '../answer/text-features';
+import { collapseWhitespace, normaliseText } from '../text/normalise';
 
 export type { AnswerScore, BenchMetrics, QuestionScore, RetrievalScore } from '../../../shared/eval';
 
@@ -48,12 +48,7 @@ export interface SentSources {
   tokens: number;
 }
 
-/** Lower-cases, applies NFC and collapses every whitespace run to one space, trimmed. */
-export function normaliseText(text: string): string {
-  return collapseWhitespace(text.normalize('NFC').toLowerCase());
-}
-
-/** Whether `text` contains `fact`, case-insensitive and whitespace-normalised. */
+/** Whether `text` contains `fact`, compared as normaliseText leaves them (case, whitespace, NFKC). */
 export function containsFact(text: string, fact: string): boolean {
   const f = normaliseText(fact);
   return f.length > 0 && normaliseText(text).includes(f);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Question } from '../../../shared/eval';
 import { QuireError } from '../../../shared/errors';
-import { collapseWhitespace } from '../answer/text-features';
+import { collapseWhitespace } from '../text/normalise';
 
 export type { Question } from '../../../shared/eval';
 

@@ -16,7 +16,7 @@ import { configLabel } from './diff';
 import { corpusFingerprint } from './fingerprint';
 import { indexFileName } from './index-files';
 import { acquireRunLock } from './run-lock';
-import { collapseWhitespace } from '../answer/text-features';
+import { collapseWhitespace } from '../text/normalise';
 import { aggregate, containsFact, scoreOutcomes, type QuestionOutcome, type SentSources } from './metrics';
 import { questionSetDigest } from './questions';
 

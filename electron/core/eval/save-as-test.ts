@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { stripCitations } from '../answer/citations';
-import { collapseWhitespace, contentStems } from '../answer/text-features';
+import { collapseWhitespace } from '../text/normalise';
+import { contentStems } from '../text/stems';
 
 /** Long enough to pin the passage, short enough to survive a different chunker's boundaries. */
 const MAX_FACT_CHARS = 160;

@@ -9,7 +9,7 @@ import type { Db } from '../db/open';
 import { chunkDocument, chunkerRecipe, contextualText } from './chunkers/index';
 import { DEFAULT_CHUNKER, type ChunkerConfig } from './chunkers/types';
 import { EmbedQueue, type Completed } from './embed-queue';
-import { detectInjection } from '../answer/injection';
+import { detectInjection } from '../text/injection';
 import { EmbeddingSession, hasMissingVectors, type EmbeddingRequest } from './embedding-session';
 import { readerFor, type Reader } from './readers/index';
 import { ReadAhead } from './read-ahead';

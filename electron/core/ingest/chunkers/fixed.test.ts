@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decode, encode } from '../tokenizer';
+import { decode, encode } from '../../text/tokenizer';
 import { tokenWindows } from './fixed';
 import { chunkDocument } from './index';
 import { chunkViolations } from './invariants';

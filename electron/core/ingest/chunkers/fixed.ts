@@ -6,7 +6,7 @@
 //
 // Tokens are streamed pre-token by pre-token and only the last windowTokens start offsets are
 // kept, so a 50 MB body is never held as one token array.
-import { encodePieces, tokenByteLength } from '../tokenizer';
+import { encodePieces, tokenByteLength } from '../../text/tokenizer';
 import { outlinePathAt, parseOutline } from './markdown';
 import { LineIndex, contextualTokens, makeChunk, numbered, trimRange, type Range } from './text';
 import type { Chunk, ChunkInput } from './types';

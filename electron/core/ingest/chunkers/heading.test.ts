@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countTokens } from '../tokenizer';
+import { countTokens } from '../../text/tokenizer';
 import { chunkDocument, contextualText } from './index';
 import { chunkViolations } from './invariants';
 import type { Chunk, ChunkInput } from './types';

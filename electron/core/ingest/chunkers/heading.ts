@@ -12,7 +12,7 @@
 // Budget: tokenCount = tokens of contextualText(chunk) <= maxTokens, with one exception: when
 // the heading path alone leaves no room for a token of body, each chunk holds one token of body
 // and exceeds the limit by its prefix (only with absurdly long headings and a tiny maxTokens).
-import { countTokens } from '../tokenizer';
+import { countTokens } from '../../text/tokenizer';
 import { parseOutline, type Block } from './markdown';
 import { Packer } from './packer';
 import { budgetOf, grouped, lines, sentences, words, type Piece, type Splitter } from './segment';

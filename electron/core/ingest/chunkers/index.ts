@@ -6,7 +6,7 @@ import { fixedChunks } from './fixed';
 import { headingChunks } from './heading';
 import { recursiveChunks } from './recursive';
 import { formatChunkerSpec, validateChunkerConfig } from './spec';
-import { TOKENIZER_NAME } from '../tokenizer';
+import { TOKENIZER_NAME } from '../../text/tokenizer';
 import { DEFAULT_CHUNKER, type Chunk, type ChunkInput, type ChunkerConfig } from './types';
 
 export { formatChunkerSpec, parseChunkerSpec, validateChunkerConfig } from './spec';

@@ -1,6 +1,6 @@
 // The promises every chunker makes, as a checker: tests run it on every output, and it can guard
 // a pipeline in development. Returns human-readable violations, none when all is well.
-import { countTokens } from '../tokenizer';
+import { countTokens } from '../../text/tokenizer';
 import { contextualText } from './index';
 import type { Chunk, ChunkInput } from './types';
 

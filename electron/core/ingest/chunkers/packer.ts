@@ -4,7 +4,7 @@
 // so the packer estimates (sum of unit counts, +1 per join for the separator between them) and
 // counts exactly only when the estimate is near the limit, and once more when it closes a chunk
 // whose count is not already known. Tokens rarely merge across a join, so the estimate is close.
-import { countTokens } from '../tokenizer';
+import { countTokens } from '../../text/tokenizer';
 import { hardCut, type Unit } from './segment';
 import { contextualTokens, prefixTokens, trimRange, type Range } from './text';
 

@@ -1,6 +1,6 @@
 // Splitting a range into pieces that each fit a token budget, coarsest boundaries first. All of it
 // is lazy and works on offsets, so a 50 MB paragraph is never copied, counted or held as a list.
-import { countTokens, fitPrefix } from '../tokenizer';
+import { countTokens, fitPrefix } from '../../text/tokenizer';
 import { isSpace, trimRange, type Range } from './text';
 
 export interface Unit extends Range {

@@ -1,6 +1,6 @@
 // Offsets, lines and trimming shared by the chunkers. Every chunk is a [start, end) range of the
 // input text, so its text is a true substring and its lines can be found again.
-import { countTokens } from '../tokenizer';
+import { countTokens } from '../../text/tokenizer';
 import type { Chunk, ChunkInput } from './types';
 
 export interface Range {
@@ -85,7 +85,7 @@ export function prefixTokens(path: readonly string[]): number {
 
 /**
  * Tokens of contextualText for a body. With cl100k the prefix ends in "\n\n" and no pre-token
- * crosses it into a body that starts with a non-space, so the two counts add up (tokenizer.ts);
+ * crosses it into a body that starts with a non-space, so the two counts add up (text/tokenizer.ts);
  * a body starting with whitespace (indented code) is counted together with its prefix.
  */
 export function contextualTokens(path: readonly string[], body: string, bodyTokens?: number): number {

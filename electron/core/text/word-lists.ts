@@ -1,4 +1,4 @@
-/** Word lists for the citation checker, kept apart so the rules in text-features.ts stay readable. */
+/** Word lists for the citation checker and content stems, kept apart so the rules in answer/text-features.ts and stems.ts stay readable. */
 
 // Function words: they carry no evidence that a sentence and a chunk say the same thing.
 const STOPWORDS = `

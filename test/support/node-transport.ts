@@ -1,7 +1,7 @@
 /**
- * A Transport for Node (tests, scripts, end-to-end drivers) that speaks browser mode's HTTP
+ * A Transport for Node (tests and end-to-end drivers) that speaks browser mode's HTTP
  * protocol exactly as the renderer does: POST /api/<method> with the bearer token and the served
- * Origin, events from GET /api/events over Server-Sent Events. See server.ts for the protocol.
+ * Origin, events from GET /api/events over Server-Sent Events. See electron/web/server.ts for the protocol.
  */
 import { ApiError, EventSchema, type ApiEvent, type MethodName, type Transport } from '../../shared/contract';
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { EvalGridSchema, EvalReportSchema, EvalReportSummarySchema, EvalStorageSchema, ReportDiffSchema, QuestionSetRefSchema, QuestionSetSummarySchema, SavedQuestionSchema } from './eval';
-import { FUSION_USAGE, parseFusion } from './fusion';
 import { AnswerResultSchema, AskEventSchema, AskStepSchema, BudgetSchema, CandidateSchema, CitationSchema } from './answer';
 import { ErrorShape, Lines } from './common-schemas';
 import { SearchModeSchema, SearchResponseSchema, SearchResultSchema } from './search';
+import { BOUNDS, SettingsSchema } from './settings';
 
 // The renderer reads these shapes through the contract, whichever file declares them.
-export { AnswerResultSchema, AskEventSchema, AskStepSchema, BudgetSchema, CandidateSchema, CitationSchema, ErrorShape, SearchResponseSchema, SearchResultSchema };
+export { AnswerResultSchema, AskEventSchema, AskStepSchema, BudgetSchema, CandidateSchema, CitationSchema, ErrorShape, SearchResponseSchema, SearchResultSchema, SettingsSchema };
 
 /**
  * The one API contract between the UI and the engine. Every method is declared here once with
@@ -74,17 +74,6 @@ export const DocumentSchema = z.object({
 
 export const CollectionSchema = z.object({ id: z.string(), root: z.string(), createdAt: z.string(), documents: z.array(DocumentSchema) });
 
-export const SettingsSchema = z.object({
-  ollamaHost: z.string().min(1).max(500),
-  chatModel: z.string().min(1).max(200),
-  embedModel: z.string().min(1).max(200),
-  k: z.number().int().min(1).max(20),
-  chunkTokens: z.number().int().min(32).max(2048),
-  numCtx: z.number().int().min(512).max(1_048_576),
-  /** How hybrid search joins keyword and vector rankings: rrf:60 (default) or weighted:0.3. */
-  fusion: z.string().max(40).refine((s) => parseFusion(s) !== null, { error: FUSION_USAGE }),
-});
-
 export const ModelSchema = z.object({
   name: z.string(),
   size: z.number(),
@@ -114,13 +103,28 @@ function method<I extends z.ZodType, O extends z.ZodType>(input: I, output: O) {
 
 export const API = {
   status: method(Empty, StatusSchema),
-  importFolder: method(z.object({ path: z.string().min(1).max(4096) }).strict(), JobRef),
+  importFolder: method(
+    z
+      .object({
+        path: z.string().min(1).max(4096),
+        /** A chunker spec (heading:256, recursive:1000/100, fixed:128/25); omitted: heading at the chunk-size setting. */
+        chunker: z.string().min(1).max(40).optional(),
+        /** Files larger than this are skipped (default 20 MB). */
+        maxFileMb: z.number().min(0.001).max(4096).optional(),
+        /** false: index text only (keyword search); vectors can be added later with embedMissing. */
+        embed: z.boolean().optional(),
+        /** Chunks per embedding request. */
+        batch: z.number().int().min(1).max(4096).optional(),
+      })
+      .strict(),
+    JobRef,
+  ),
   resync: method(z.object({ collectionId: z.string().min(1).max(64) }).strict(), JobRef),
   cancel: method(JobRef.strict(), z.object({ cancelled: z.boolean() })),
   library: method(Empty, z.object({ collections: z.array(CollectionSchema) })),
   removeCollection: method(z.object({ collectionId: z.string().min(1).max(64) }).strict(), z.object({ documents: z.number() })),
   search: method(
-    z.object({ query: z.string().min(1).max(2000), k: z.number().int().min(1).max(100).optional(), mode: SearchModeSchema.optional() }).strict(),
+    z.object({ query: z.string().min(1).max(2000), k: z.number().int().min(BOUNDS.searchK.min).max(BOUNDS.searchK.max).optional(), mode: SearchModeSchema.optional() }).strict(),
     SearchResponseSchema,
   ),
   ask: method(
@@ -128,8 +132,8 @@ export const API = {
       .object({
         question: z.string().min(1).max(4000),
         history: z.array(z.object({ question: z.string().max(4000), answer: z.string().max(20_000) })).max(50).optional(),
-        k: z.number().int().min(1).max(20).optional(),
-        numCtx: z.number().int().min(256).max(1_048_576).optional(),
+        k: z.number().int().min(BOUNDS.k.min).max(BOUNDS.k.max).optional(),
+        numCtx: z.number().int().min(BOUNDS.numCtx.min).max(BOUNDS.numCtx.max).optional(),
         chatModel: z.string().min(1).max(200).optional(),
       })
       .strict(),
@@ -140,7 +144,8 @@ export const API = {
   setSettings: method(SettingsSchema.partial().strict(), SettingsSchema),
   listModels: method(Empty, z.object({ models: z.array(ModelSchema) })),
   pullModel: method(z.object({ model: z.string().min(1).max(200) }).strict(), JobRef),
-  embedMissing: method(Empty, JobRef),
+  /** Adds vectors for documents that lack them for the embedding model (no file is re-read). */
+  embedMissing: method(z.object({ batch: z.number().int().min(1).max(4096).optional() }).strict(), JobRef),
   sampleNotes: method(Empty, z.object({ path: z.string(), questions: z.array(z.string()) })),
   /** The desktop shell's native folder picker; browser mode answers supported: false. */
   chooseFolder: method(Empty, z.object({ supported: z.boolean(), path: z.string().nullable() })),

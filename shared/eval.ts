@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BOUNDS } from './settings';
 import { FUSION_USAGE, parseFusion } from './fusion';
 import { Lines } from './common-schemas';
 import { SEARCH_MODES, type SearchMode } from './search';
@@ -105,7 +106,7 @@ export const EvalGridSchema = z.object({
   chatModels: z.array(z.string().min(1).max(200)).max(8),
   embedModels: z.array(z.string().min(1).max(200)).min(1).max(6),
   chunkers: z.array(z.string().min(1).max(40)).min(1).max(6),
-  ks: z.array(z.number().int().min(1).max(50)).min(1).max(6),
+  ks: z.array(z.number().int().min(BOUNDS.k.min).max(BOUNDS.k.max)).min(1).max(6),
   modes: z.array(z.enum(SEARCH_MODES)).min(1).max(3),
   /** How hybrid search joins its two rankings (shared/fusion.ts); grids saved before this axis ran rrf:60. */
   fusions: z.array(z.string().refine((s) => parseFusion(s) !== null, { error: FUSION_USAGE })).min(1).max(4).default(['rrf:60']),

@@ -150,7 +150,14 @@ describe('quire CLI', () => {
     expect((await quire(['ask', '   '])).code).toBe(2);
     const badBatch = await quire(['import', notes.root, '--batch', '0.5']);
     expect(badBatch.code).toBe(2);
-    expect(badBatch.stderr).toMatch(/--batch takes a whole number from 1 to 4096, not "0.5"/);
+    expect(badBatch.stderr).toMatch(/--batch takes a whole number, not "0.5"/);
+    // Bounds come from the contract's schema, the same the app's calls pass.
+    const zeroBatch = await quire(['import', notes.root, '--batch', '0']);
+    expect(zeroBatch.code).toBe(2);
+    expect(zeroBatch.stderr).toMatch(/--batch takes at least 1, not 0\./);
+    const bigK = await quire(['ask', 'anything', '--k', '21']);
+    expect(bigK.code).toBe(2);
+    expect(bigK.stderr).toMatch(/--k takes at most 20, not 21\./);
     const json = await quire(['import', path.join(notes.root, 'nope'), '--json']);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout).error.code).toBe('NOT_A_FOLDER');

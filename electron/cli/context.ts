@@ -1,31 +1,20 @@
-import { getSetting, setSetting } from '../core/db/settings';
-import { openDatabase, type Db } from '../core/db/open';
-import { DEFAULT_EMBED_MODEL } from '../core/ollama/embedder';
-import { OllamaGateway } from '../core/ollama/gateway';
-import { defaultDatabasePath } from '../core/paths';
+import { createEngine, defaultDatabasePath, type Engine } from '../core/engine';
 import type { Output } from './output';
 
 export interface CliContext {
   dbPath: string;
-  db: Db;
-  gateway: OllamaGateway;
+  /** The core's front door: the same engine the app runs, with the settings the app saved. */
+  engine: Engine;
   out: Output;
   signal: AbortSignal;
 }
 
 export function createContext(opts: { db?: string | undefined }, out: Output, signal: AbortSignal): CliContext {
   const dbPath = opts.db ?? defaultDatabasePath();
-  const db = openDatabase(dbPath);
-  return { dbPath, db, gateway: new OllamaGateway(), out, signal };
+  return { dbPath, engine: createEngine({ dbPath }), out, signal };
 }
 
-const MODEL_KEY = 'embed_model';
-
-/** The embedding model: --model if given (and remembered), else the last one chosen, else the default. */
-export function embedModel(ctx: CliContext, flag: string | undefined): string {
-  if (flag && flag.trim() !== '') {
-    setSetting(ctx.db, MODEL_KEY, flag.trim());
-    return flag.trim();
-  }
-  return getSetting(ctx.db, MODEL_KEY) ?? DEFAULT_EMBED_MODEL;
+/** A model named by a flag is remembered as the app's setting, as choosing it in Settings would. */
+export function rememberModel(ctx: CliContext, key: 'chatModel' | 'embedModel', flag: string | undefined): void {
+  if (flag !== undefined && flag.trim() !== '') ctx.engine.settings.set({ [key]: flag.trim() });
 }

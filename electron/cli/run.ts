@@ -19,15 +19,15 @@ Commands:
   import <folder>   index a folder of .md/.markdown/.txt notes (again: only changes are read)
       --model NAME      embedding model in Ollama (default embeddinggemma; remembered)
       --no-embed        index text only (keyword search); "quire embed" adds vectors later
-      --chunker SPEC    heading:256 (default), recursive:1000/100, fixed:128/25
+      --chunker SPEC    heading:N (default: the app's chunk size, 256), recursive:1000/100, fixed:128/25
       --max-file-mb N   skip files larger than N MB (default 20)
   search <query>    ranked passages with file, heading path and line range
-      --k N             how many passages (default 8)
+      --k N             how many passages (default 8, at most 100)
       --mode M          lexical | dense | hybrid (default: hybrid when vectors exist)
   ask <question>    an answer from your documents, streamed, with checked citations
       --model NAME      chat model in Ollama (default llama3.2; remembered)
-      --k N             the most passages to send (default 6; fewer past 1,600 source tokens or num_ctx)
-      --num-ctx N       context window to ask Ollama for (default: the model's, up to 8192)
+      --k N             the most passages to send (1-20; default: the app's setting, 6; fewer past 1,600 source tokens or num_ctx)
+      --num-ctx N       context window to ask Ollama for (512 or more; default: the model's, up to the app's cap, 8192)
   eval <questions.json> --docs DIR   score configurations on your own question set
       --chat-models a,b --embed-models x,y --chunkers heading:256,fixed:128/25
       --k 3,5 --modes lexical,hybrid --fusion rrf:60,weighted:0.3 --repeat N --out report.json
@@ -139,7 +139,7 @@ export async function main(argv: string[]): Promise<number> {
     else out.note(`Error (${shape.code}): ${shape.message}`);
     return shape.code === 'CANCELLED' ? 130 : shape.code === 'INVALID_ARGUMENT' || shape.code === 'INVALID_QUESTION_SET' ? 2 : 1;
   } finally {
-    ctx?.db.close();
+    await ctx?.engine.close();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

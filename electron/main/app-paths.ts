@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { evalIndexDir } from '../core/paths';
+import { evalIndexDir } from '../core/engine';
 import { asarUnpackedPath } from './native';
 
 export const DATABASE_FILE_NAME = 'quire.db';

@@ -7,8 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Protocol } from 'electron';
 import { APP_ORIGIN, APP_SCHEME, parseAppUrl } from './app-origin';
-import { guardStaticPath } from '../core/static/static-file-guard';
-import { CONTENT_SECURITY_POLICY, contentTypeFor } from '../core/static/renderer-serving';
+import { CONTENT_SECURITY_POLICY, contentTypeFor, guardStaticPath } from '../core/static';
 
 export { APP_HOST, APP_INDEX_URL, APP_ORIGIN, APP_SCHEME } from './app-origin';
 

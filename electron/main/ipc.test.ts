@@ -1,7 +1,7 @@
 import type { IpcMain, IpcMainInvokeEvent, WebFrameMain } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
 import { API, METHOD_NAMES, type ApiEvent } from '../../shared/contract';
-import type { Handlers } from '../core/api/dispatch';
+import { dispatch, type Handlers } from '../core/api/dispatch';
 import { EVENT_CHANNEL, ipcChannel, registerIpc, sendEvent, trustedSender, type IpcReply, type WindowLike } from './ipc';
 
 type Listener = (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown;
@@ -32,7 +32,8 @@ function fakeHandlers() {
   const spies = Object.fromEntries(METHOD_NAMES.map((m) => [m, vi.fn(async () => ({}))])) as unknown as Record<keyof Handlers, ReturnType<typeof vi.fn>>;
   spies.cancel = vi.fn(async () => ({ cancelled: true }));
   const anyCalled = () => Object.values(spies).some((s) => s.mock.calls.length > 0);
-  return { handlers: spies as unknown as Handlers, spies, anyCalled };
+  // The engine's dispatch over these handlers: the real validation, fake work.
+  return { handlers: { dispatch: (method: string, input: unknown) => dispatch(spies as unknown as Handlers, method, input) }, spies, anyCalled };
 }
 
 function frame(url: string): WebFrameMain {

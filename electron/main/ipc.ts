@@ -6,7 +6,7 @@
 import type { BrowserWindow, IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { METHOD_NAMES, type ApiEvent } from '../../shared/contract';
 import { EVENT_CHANNEL, ipcChannel } from '../core/ipc-channels';
-import { dispatch, type DispatchResult, type Handlers } from '../core/api/dispatch';
+import type { DispatchResult, Engine } from '../core/engine';
 import { isAppUrl } from './app-origin';
 
 export { EVENT_CHANNEL, ipcChannel } from '../core/ipc-channels';
@@ -30,7 +30,7 @@ export type SenderCheck = (event: Pick<IpcMainInvokeEvent, 'senderFrame'>) => bo
  * Registers every contract method; returns a function removing them all again. A sender check
  * that throws counts as untrusted.
  */
-export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, handlers: Handlers, isTrusted: SenderCheck): () => void {
+export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, engine: Pick<Engine, 'dispatch'>, isTrusted: SenderCheck): () => void {
   const channels: string[] = [];
   for (const method of METHOD_NAMES) {
     const channel = ipcChannel(method);
@@ -42,7 +42,7 @@ export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, 
         trusted = false;
       }
       if (!trusted) return FORBIDDEN_REPLY;
-      return dispatch(handlers, method, input);
+      return engine.dispatch(method, input);
     });
     channels.push(channel);
   }

@@ -160,7 +160,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  h.fake?.app.emit('before-quit', {});
+  h.fake?.app.emit('before-quit', { preventDefault: () => {} });
   fs.rmSync(h.userData, { recursive: true, force: true });
 });
 
@@ -210,13 +210,20 @@ describe('main', () => {
     expect(chooseFolder).toEqual({ ok: true, value: { supported: true, path: null } });
   });
 
-  it('on before-quit removes IPC and closes the database', async () => {
+  it('on before-quit removes IPC, holds the quit until the database is closed, then quits', async () => {
     const f = await boot();
     expect(f.ipcHandlers.size).toBeGreaterThan(0);
-    f.app.emit('before-quit', {});
+    const preventDefault = vi.fn();
+    f.app.emit('before-quit', { preventDefault });
+    expect(preventDefault).toHaveBeenCalledOnce();
     expect(f.ipcHandlers.size).toBe(0);
-    // The database file is closed: its WAL is checkpointed away on close.
+    // The database file is closed (its WAL is checkpointed away on close), and only then does it quit.
+    await vi.waitFor(() => expect(f.calls.includes('quit')).toBe(true));
     expect(fs.existsSync(path.join(h.userData, 'quire.db-wal'))).toBe(false);
+    // The second before-quit (from app.quit) goes through.
+    const again = vi.fn();
+    f.app.emit('before-quit', { preventDefault: again });
+    expect(again).not.toHaveBeenCalled();
   });
 
   it('quits when all windows close (except on macOS)', async () => {

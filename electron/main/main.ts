@@ -8,9 +8,7 @@
  */
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
 import * as sqliteVec from 'sqlite-vec';
-import { dispatch } from '../core/api/dispatch';
-import { createService } from '../core/api/service';
-import type { Db } from '../core/db/open';
+import { createEngine, type Engine } from '../core/engine';
 import { APP_INDEX_URL, registerAppProtocol, registerSchemesAsPrivileged } from './app-protocol';
 import { appPaths, type AppPaths } from './app-paths';
 import { bundleDir } from './bundle-dir';
@@ -25,8 +23,7 @@ const isMac = process.platform === 'darwin';
 const isDev = !app.isPackaged;
 
 let mainWindow: BrowserWindow | null = null;
-let db: Db | null = null;
-let service: ReturnType<typeof createService> | null = null;
+let engine: Engine | null = null;
 let disposeIpc: (() => void) | null = null;
 let paths: AppPaths | null = null;
 
@@ -63,15 +60,15 @@ function showStartupError(e: unknown, databaseFile: string): void {
 }
 
 function importFromMenu(): void {
-  const current = service;
+  const current = engine;
   if (!current) return;
   void (async () => {
-    const picked = await dispatch(current.handlers, 'chooseFolder', {});
+    const picked = await current.dispatch('chooseFolder', {});
     if (!picked.ok) return;
     const folder = (picked.value as { path: string | null }).path;
     if (!folder) return;
     // Progress and the result reach the window as events, like an import the page started.
-    const started = await dispatch(current.handlers, 'importFolder', { path: folder });
+    const started = await current.dispatch('importFolder', { path: folder });
     if (!started.ok) dialog.showErrorBox('Quire could not import that folder', started.error.message);
   })();
 }
@@ -84,28 +81,28 @@ function onReady(): void {
   registerAppProtocol(protocol, p.rendererDir);
 
   try {
-    db = openDatabaseForElectron(p.databaseFile, {
-      isPackaged: app.isPackaged,
-      sqliteVecLoadablePath: () => sqliteVec.getLoadablePath(),
-      nativeBinding: betterSqliteBinding(process.env),
+    engine = createEngine({
+      dbPath: p.databaseFile,
+      open: (file) =>
+        openDatabaseForElectron(file, {
+          isPackaged: app.isPackaged,
+          sqliteVecLoadablePath: () => sqliteVec.getLoadablePath(),
+          nativeBinding: betterSqliteBinding(process.env),
+        }),
+      sampleNotesDir: p.sampleNotesDir,
+      evalDir: p.evalDir,
+      version: app.getVersion(),
+      shell: createShellActions({ dialog, shell, getWindow }),
     });
   } catch (e) {
     showStartupError(e, p.databaseFile);
     app.exit(1);
     return;
   }
-
-  service = createService({
-    db,
-    emit: (event) => {
-      sendEvent(getWindow, event);
-    },
-    sampleNotesDir: p.sampleNotesDir,
-    evalDir: p.evalDir,
-    version: app.getVersion(),
-    shell: createShellActions({ dialog, shell, getWindow }),
+  engine.onEvent((event) => {
+    sendEvent(getWindow, event);
   });
-  disposeIpc = registerIpc(ipcMain, service.handlers, trustedSender(getWindow));
+  disposeIpc = registerIpc(ipcMain, engine, trustedSender(getWindow));
 
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
@@ -125,20 +122,19 @@ function onReady(): void {
 }
 
 let shutDown = false;
-function shutdown(): void {
-  if (shutDown) return;
+/** Before quitting: stop taking calls, cancel running jobs, let them stop writing, close the database; then quit. */
+function shutdown(event: { preventDefault(): void }): void {
+  if (shutDown || !engine) return;
   shutDown = true;
+  event.preventDefault();
   disposeIpc?.();
   disposeIpc = null;
-  // Cancel running jobs first, then close the database they were writing to.
-  service?.close();
-  service = null;
-  try {
-    db?.close();
-  } catch (e) {
-    note(`closing the database failed: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  db = null;
+  const closing = engine;
+  engine = null;
+  closing
+    .close()
+    .catch((e: unknown) => note(`closing the database failed: ${e instanceof Error ? e.message : String(e)}`))
+    .finally(() => app.quit());
 }
 
 function start(): void {
@@ -169,7 +165,7 @@ function start(): void {
   });
 
   app.on('activate', () => {
-    if (!getWindow() && service && paths) mainWindow = createWindow(paths.preload);
+    if (!getWindow() && engine && paths) mainWindow = createWindow(paths.preload);
   });
 
   app

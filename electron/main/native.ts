@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { isQuireError } from '../../shared/errors';
-import { openDatabase, type Db, type OpenOptions } from '../core/db/open';
+import { openDatabase, type Db, type OpenOptions } from '../core/engine';
 
 export const BETTER_SQLITE3_BINDING_ENV = 'QUIRE_BETTER_SQLITE3_BINDING';
 

@@ -3,7 +3,7 @@
  * checks that a path handed to openPath lies inside an imported folder.
  */
 import type { BaseWindow, Dialog, OpenDialogOptions, Shell } from 'electron';
-import type { ShellActions } from '../core/api/service';
+import type { ShellActions } from '../core/engine';
 
 export interface ShellActionDeps {
   dialog: Pick<Dialog, 'showOpenDialog'>;

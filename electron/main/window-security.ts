@@ -6,7 +6,7 @@
  */
 import type { Session, WebContents, WebPreferences } from 'electron';
 import { isAppUrl } from './app-origin';
-import { CONTENT_SECURITY_POLICY } from '../core/static/renderer-serving';
+import { CONTENT_SECURITY_POLICY } from '../core/static';
 
 export function secureWebPreferences(preloadPath: string): WebPreferences {
   return {

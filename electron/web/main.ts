@@ -7,8 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { toErrorShape } from '../../shared/errors';
-import { openDatabase, type Db } from '../core/db/open';
-import { defaultDatabasePath } from '../core/paths';
+import { createEngine, defaultDatabasePath, type Engine } from '../core/engine';
 import { startBrowserMode, type BrowserMode } from './server';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -89,13 +88,13 @@ async function main(argv: string[]): Promise<number> {
 
   if (!values['no-build'] && !values.static && !(await buildRenderer())) return 1;
 
-  let db: Db | null = null;
+  let engine: Engine | null = null;
   let app: BrowserMode | null = null;
   try {
-    db = openDatabase(dbPath);
-    app = await startBrowserMode({ db, staticDir, sampleNotesDir: SAMPLE_NOTES_DIR, port });
+    engine = createEngine({ dbPath, sampleNotesDir: SAMPLE_NOTES_DIR });
+    app = await startBrowserMode({ engine, staticDir, port });
   } catch (e) {
-    db?.close();
+    await engine?.close();
     const shape = toErrorShape(e);
     note(`Quire: could not start browser mode (${shape.code}): ${shape.message}`);
     return 1;
@@ -107,7 +106,7 @@ async function main(argv: string[]): Promise<number> {
   note('Open the address above in a browser; it works only on this computer. Press Ctrl+C to stop.');
 
   const running = app;
-  const openDb = db;
+  const openEngine = engine;
   return new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (signal: NodeJS.Signals) => {
@@ -119,12 +118,9 @@ async function main(argv: string[]): Promise<number> {
       note(`Quire: ${signal} received, stopping (cancelling running jobs)…`);
       running
         .close()
-        // Let cancelled jobs see their abort before the database goes away.
-        .then(() => new Promise((r) => setTimeout(r, 100)))
-        .then(() => {
-          openDb.close();
-          resolve(0);
-        })
+        // Cancels running jobs and lets them stop writing before the database closes.
+        .then(() => openEngine.close())
+        .then(() => resolve(0))
         .catch((e: unknown) => {
           note(`Quire: error while stopping: ${e instanceof Error ? e.message : String(e)}`);
           resolve(1);

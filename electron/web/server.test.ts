@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createClient, type ApiEvent } from '../../shared/contract';
-import { openDatabase, type Db } from '../core/db/open';
+import { createEngine, openDatabase, type Db, type Engine } from '../core/engine';
 import { createNodeTransport } from '../../test/support/node-transport';
 import { CONTENT_SECURITY_POLICY, startBrowserMode, type BrowserMode } from './server';
 
@@ -16,6 +16,7 @@ let tmp: string;
 let staticDir: string;
 let notesDir: string;
 let db: Db;
+let engine: Engine;
 let app: BrowserMode;
 
 interface RawResponse {
@@ -122,10 +123,10 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(notesDir, 'plants.md'), '# Plants\n\nWater the fern twice a week; it hates direct sun.\n');
 
   db = openDatabase(path.join(tmp, 'quire.db'));
+  engine = createEngine({ dbPath: path.join(tmp, 'quire.db'), open: () => db, sampleNotesDir: notesDir });
   app = await startBrowserMode({
-    db,
+    engine,
     staticDir,
-    sampleNotesDir: notesDir,
     port: 0,
     pingMs: 100,
   });
@@ -136,7 +137,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close();
-  db?.close();
+  await engine?.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -149,7 +150,7 @@ describe('startBrowserMode', () => {
   });
 
   it('gives each server its own token unless one is given', async () => {
-    const other = await startBrowserMode({ db, staticDir, sampleNotesDir: notesDir, token: 'a-given-token-of-some-length' });
+    const other = await startBrowserMode({ engine, staticDir, token: 'a-given-token-of-some-length' });
     try {
       expect(other.token).toBe('a-given-token-of-some-length');
       expect(other.port).not.toBe(app.port);
@@ -440,7 +441,7 @@ describe('static files', () => {
   it('says the renderer is not built when staticDir has no index.html', async () => {
     const empty = path.join(tmp, 'empty-renderer');
     fs.mkdirSync(empty);
-    const bare = await startBrowserMode({ db, staticDir: empty, sampleNotesDir: notesDir });
+    const bare = await startBrowserMode({ engine, staticDir: empty });
     try {
       const r = await new Promise<RawResponse>((resolve, reject) => {
         http
@@ -551,7 +552,7 @@ describe('events', () => {
   });
 
   it('says when a reconnecting client missed more than is kept', async () => {
-    const other = await startBrowserMode({ db, staticDir, sampleNotesDir: notesDir, replayEvents: 2 });
+    const other = await startBrowserMode({ engine, staticDir, replayEvents: 2 });
     try {
       const url = `/api/events?token=${encodeURIComponent(other.token)}`;
       const watcher = await openEvents(url, {}, other.port);
@@ -579,7 +580,7 @@ describe('events', () => {
   });
 
   it('close() ends open event streams', async () => {
-    const other = await startBrowserMode({ db, staticDir, sampleNotesDir: notesDir });
+    const other = await startBrowserMode({ engine, staticDir });
     const ended = new Promise<void>((resolve, reject) => {
       http
         .get({ host: '127.0.0.1', port: other.port, path: `/api/events?token=${other.token}`, agent: false }, (res) => {

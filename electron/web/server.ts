@@ -65,23 +65,14 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { API, type ApiEvent } from '../../shared/contract';
-import { dispatch } from '../core/api/dispatch';
-import { createService } from '../core/api/service';
-import type { Db } from '../core/db/open';
-import { evalIndexDir } from '../core/paths';
-import { guardStaticPath } from '../core/static/static-file-guard';
-import { packageVersion } from '../core/version';
-import { CONTENT_SECURITY_POLICY, contentTypeFor } from '../core/static/renderer-serving';
+import type { Engine } from '../core/engine';
+import { CONTENT_SECURITY_POLICY, contentTypeFor, guardStaticPath } from '../core/static';
 
 export interface BrowserModeOptions {
-  db: Db;
+  /** The engine to serve (its owner closes it after the server). */
+  engine: Engine;
   /** The built renderer (dist/renderer). */
   staticDir: string;
-  sampleNotesDir: string;
-  /** Quire's version for eval reports; package.json's unless given. */
-  version?: string;
-  /** Where evaluation indexes live; next to the database unless given. */
-  evalDir?: string;
   /** 0 (the default) picks a free port. */
   port?: number;
   /** Random (32 bytes, base64url) unless given. */
@@ -200,13 +191,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
     }
   };
 
-  const service = createService({
-    db: opts.db,
-    emit,
-    sampleNotesDir: opts.sampleNotesDir,
-    version: opts.version ?? packageVersion(),
-    evalDir: opts.evalDir ?? evalIndexDir(opts.db.name),
-  });
+  const unsubscribe = opts.engine.onEvent(emit);
 
   const ping = setInterval(() => {
     for (const res of clients) res.write(': ping\n\n');
@@ -356,7 +341,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
       }
     }
 
-    const result = await dispatch(service.handlers, name, input);
+    const result = await opts.engine.dispatch(name, input);
     if (result.ok) sendJson(res, 200, { ok: true, value: result.value });
     else sendApiError(res, result.error.code, result.error.message);
   }
@@ -462,7 +447,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
     });
   }).catch((e: unknown) => {
     clearInterval(ping);
-    service.close();
+    unsubscribe();
     throw e;
   });
   const address = server.address();
@@ -482,7 +467,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
         clearInterval(ping);
         for (const res of clients) res.end();
         clients.clear();
-        service.close();
+        unsubscribe();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

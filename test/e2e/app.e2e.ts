@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../electron/core/db/open';
+import { createEngine, openDatabase, type Db, type Engine } from '../../electron/core/engine';
 import { startBrowserMode } from '../../electron/web/server';
 import { startStandin, type Standin } from '../support/ollama-standin/server';
 import { NotesFolder, tempDbPath } from '../support/notes';
@@ -20,6 +20,7 @@ let ollama: Standin;
 let notes: NotesFolder;
 let dbFile: ReturnType<typeof tempDbPath>;
 let db: Db;
+let engine: Engine;
 let app: Awaited<ReturnType<typeof startBrowserMode>>;
 let browser: Browser;
 let page: Page;
@@ -42,11 +43,8 @@ beforeAll(async () => {
   notes.write('broken.txt', new Uint8Array([0x61, 0x00, 0x62]));
   dbFile = tempDbPath('quire-e2e-db-');
   db = openDatabase(dbFile.file);
-  app = await startBrowserMode({
-    db,
-    staticDir: STATIC,
-    sampleNotesDir: path.join(ROOT, 'resources/sample-notes'),
-  });
+  engine = createEngine({ dbPath: dbFile.file, open: () => db, sampleNotesDir: path.join(ROOT, 'resources/sample-notes') });
+  app = await startBrowserMode({ engine, staticDir: STATIC });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   page.on('pageerror', (e) => console.error('page error:', e.message));
@@ -55,7 +53,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await app?.close();
-  db?.close();
+  await engine?.close();
   await ollama?.close();
   notes?.dispose();
   dbFile?.dispose();

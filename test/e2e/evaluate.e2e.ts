@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../electron/core/db/open';
+import { createEngine, openDatabase, type Db, type Engine } from '../../electron/core/engine';
 import { startBrowserMode } from '../../electron/web/server';
 import { startStandin, type Standin } from '../support/ollama-standin/server';
 import { tempDbPath } from '../support/notes';
@@ -30,6 +30,7 @@ let ollama: Standin;
 let dbFile: ReturnType<typeof tempDbPath>;
 let evalDir: ReturnType<typeof tempDbPath>;
 let db: Db;
+let engine: Engine;
 let app: Awaited<ReturnType<typeof startBrowserMode>>;
 let browser: Browser;
 let page: Page;
@@ -53,7 +54,8 @@ beforeAll(async () => {
   dbFile = tempDbPath('quire-e2e-eval-db-');
   evalDir = tempDbPath('quire-e2e-eval-idx-');
   db = openDatabase(dbFile.file);
-  app = await startBrowserMode({ db, staticDir: STATIC, sampleNotesDir: SAMPLE, evalDir: path.dirname(evalDir.file) });
+  engine = createEngine({ dbPath: dbFile.file, open: () => db, sampleNotesDir: SAMPLE, evalDir: path.dirname(evalDir.file) });
+  app = await startBrowserMode({ engine, staticDir: STATIC });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   page.on('pageerror', (e) => console.error('page error:', e.message));
@@ -62,7 +64,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await app?.close();
-  db?.close();
+  await engine?.close();
   await ollama?.close();
   dbFile?.dispose();
   evalDir?.dispose();

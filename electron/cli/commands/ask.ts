@@ -1,8 +1,6 @@
 import type { AnswerResult } from '../../../shared/answer';
-import { ask, configuredChatModel } from '../../core/answer/ask';
-import { setSetting } from '../../core/db/settings';
-import { numberFlag } from '../args';
-import type { CliContext } from '../context';
+import { contractInput, numberFlag } from '../args';
+import { rememberModel, type CliContext } from '../context';
 
 export interface AskFlags {
   k?: string | undefined;
@@ -12,14 +10,12 @@ export interface AskFlags {
 
 /** Streams an answer to the terminal, then its citations and their checks, and the token budget. */
 export async function askCommand(ctx: CliContext, question: string, flags: AskFlags): Promise<number> {
-  const k = numberFlag('k', flags.k, { min: 1, max: 50 });
-  const numCtx = numberFlag('num-ctx', flags.numCtx, { min: 256, max: 1_048_576 });
-  if (flags.model) setSetting(ctx.db, 'chat_model', flags.model.trim());
-  const chatModel = flags.model?.trim() || configuredChatModel(ctx.db);
+  const input = contractInput('ask', { question, k: numberFlag('k', flags.k), numCtx: numberFlag('num-ctx', flags.numCtx) }, { numCtx: '--num-ctx', k: '--k' });
+  rememberModel(ctx, 'chatModel', flags.model);
   const stream = !ctx.out.json;
   let streamed = false;
   let result: AnswerResult | null = null;
-  for await (const event of ask(ctx.db, ctx.gateway, question, { chatModel, ...(k ? { k } : {}), ...(numCtx ? { numCtx } : {}), signal: ctx.signal })) {
+  for await (const event of ctx.engine.ask(input, ctx.signal)) {
     if (event.type === 'retrieval' && event.note) ctx.out.note(`Note: ${event.note}`);
     if (event.type === 'token' && stream) {
       process.stdout.write(event.text);

@@ -1,8 +1,7 @@
-import { runDoctor } from '../../core/db/health';
 import type { CliContext } from '../context';
 
 export async function doctorCommand(ctx: CliContext): Promise<number> {
-  const checks = runDoctor(ctx.db);
+  const checks = ctx.engine.doctor();
   const ok = checks.every((c) => c.ok);
   ctx.out.result({ ok, checks }, () => [...checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'}  ${c.name}: ${c.detail}`), ok ? 'All checks passed.' : 'Some checks failed.'].join('\n'));
   return ok ? 0 : 1;

@@ -4,14 +4,9 @@ import { EvalGridSchema, EvalReportSchema, type EvalGrid, type EvalReport } from
 import { QuireError } from '../../../shared/errors';
 import { FUSION_USAGE, parseFusion } from '../../../shared/fusion';
 import { SEARCH_MODES, type SearchMode } from '../../../shared/search';
-import { insertEvalReport } from '../../core/db/eval-reports';
-import { diffReports, type ReportDiff } from '../../core/eval/diff';
-import { parseQuestionSet } from '../../core/eval/questions';
-import { runEval } from '../../core/eval/run';
+import { BOUNDS } from '../../../shared/settings';
+import { diffReports, parseChunkerSpec, parseQuestionSet, type ReportDiff } from '../../core/engine';
 import { evalTable } from './eval-table';
-import { parseChunkerSpec } from '../../core/ingest/chunkers/index';
-import { evalIndexDir } from '../../core/paths';
-import { packageVersion } from '../../core/version';
 import type { CliContext } from '../context';
 
 export interface EvalFlags {
@@ -32,7 +27,7 @@ const list = (v: string | undefined, fallback: string[]) => (v === undefined ? f
 function gridFromFlags(flags: EvalFlags): EvalGrid {
   const ks = list(flags.k, ['6']).map((k) => {
     const n = Number(k);
-    if (!Number.isInteger(n) || n < 1 || n > 50) throw new QuireError('INVALID_ARGUMENT', `--k takes whole numbers from 1 to 50, not "${k}".`);
+    if (!Number.isInteger(n) || n < BOUNDS.k.min || n > BOUNDS.k.max) throw new QuireError('INVALID_ARGUMENT', `--k takes whole numbers from ${BOUNDS.k.min} to ${BOUNDS.k.max}, not "${k}".`);
     return n;
   });
   const modes = list(flags.modes, ['hybrid']).map((m) => {
@@ -108,20 +103,16 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
     name = path.basename(questionsFile);
   }
 
-  const report = await runEval({
+  // A rerun keeps its report's context cap; a new run takes the one saved in the app, as ask does.
+  const report = await ctx.engine.evaluate({
     docs,
     questions,
     questionSetName: name,
     grid,
-    gateway: ctx.gateway,
-    version: packageVersion(),
     ...(previous ? { numCtxCap: previous.run.answerSettings.numCtxCap } : {}),
-    workDir: evalIndexDir(ctx.dbPath),
     signal: ctx.signal,
-    keepPartial: true,
     onProgress: (done, total, label) => ctx.out.progress(total ? done / total : 0, `${done}/${total} · ${label}`),
   });
-  insertEvalReport(ctx.db, report); // the Evaluate view lists CLI runs too
   if (flags.out) fs.writeFileSync(flags.out, `${JSON.stringify(report, null, 2)}\n`);
 
   if (!previous || ctx.signal.aborted) {

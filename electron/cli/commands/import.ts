@@ -1,8 +1,6 @@
-import { importFolder } from '../../core/ingest/pipeline';
-import { parseChunkerSpec } from '../../core/ingest/chunkers/index';
-import type { ImportReport } from '../../core/ingest/types';
-import { numberFlag } from '../args';
-import { embedModel, type CliContext } from '../context';
+import type { ImportReport } from '../../core/engine';
+import { contractInput, numberFlag } from '../args';
+import { rememberModel, type CliContext } from '../context';
 
 export interface ImportFlags {
   model?: string | undefined;
@@ -13,14 +11,13 @@ export interface ImportFlags {
 }
 
 export async function importCommand(ctx: CliContext, folder: string, flags: ImportFlags): Promise<number> {
-  const model = embedModel(ctx, flags.model);
-  const maxFileMb = numberFlag('max-file-mb', flags.maxFileMb, { min: 0.001, max: 4096, integer: false });
-  const maxFileBytes = maxFileMb === undefined ? undefined : Math.round(maxFileMb * 1024 * 1024);
-  const batch = numberFlag('batch', flags.batch, { min: 1, max: 4096 });
-  const report = await importFolder(ctx.db, folder, {
-    embedding: flags.noEmbed ? null : { gateway: ctx.gateway, model, ...(batch ? { batchSize: batch } : {}) },
-    ...(flags.chunker ? { chunker: parseChunkerSpec(flags.chunker) } : {}),
-    ...(maxFileBytes ? { maxFileBytes } : {}),
+  const input = contractInput(
+    'importFolder',
+    { path: folder, chunker: flags.chunker, maxFileMb: numberFlag('max-file-mb', flags.maxFileMb, { integer: false }), batch: numberFlag('batch', flags.batch), embed: !flags.noEmbed },
+    { maxFileMb: '--max-file-mb', batch: '--batch', chunker: '--chunker' },
+  );
+  rememberModel(ctx, 'embedModel', flags.model);
+  const report = await ctx.engine.importFolder(input, {
     signal: ctx.signal,
     onProgress: (p) => {
       const label = p.phase === 'indexing' ? `${p.filesDone}/${p.filesTotal} files · ${p.chunks} chunks · ${p.currentFile ?? ''}` : p.phase;

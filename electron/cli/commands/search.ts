@@ -1,21 +1,15 @@
 import { QuireError } from '../../../shared/errors';
-import { SEARCH_MODES, type SearchMode, type SearchResponse } from '../../../shared/search';
-import { search } from '../../core/retrieve/search';
-import { collapseWhitespace } from '../../core/text/normalise';
-import { numberFlag } from '../args';
+import { SEARCH_MODES, type SearchResponse } from '../../../shared/search';
+import { collapseWhitespace } from '../../core/engine';
+import { contractInput, numberFlag } from '../args';
 import type { CliContext } from '../context';
 
 export async function searchCommand(ctx: CliContext, query: string, flags: { k?: string | undefined; mode?: string | undefined }): Promise<number> {
-  const k = numberFlag('k', flags.k, { min: 1, max: 1000 }) ?? 8;
   if (flags.mode !== undefined && !(SEARCH_MODES as readonly string[]).includes(flags.mode)) {
     throw new QuireError('INVALID_ARGUMENT', `--mode must be one of ${SEARCH_MODES.join(', ')}.`);
   }
-  const res = await search(ctx.db, query, {
-    k,
-    ...(flags.mode ? { mode: flags.mode as SearchMode } : {}),
-    gateway: ctx.gateway,
-    signal: ctx.signal,
-  });
+  const input = contractInput('search', { query, k: numberFlag('k', flags.k) ?? 8, mode: flags.mode });
+  const res = await ctx.engine.search(input, ctx.signal);
   if (res.fallback) ctx.out.note(`Note: ${res.fallback.requested} search was not possible (${res.fallback.reason}); used keyword search.`);
   ctx.out.result(
     {

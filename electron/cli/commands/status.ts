@@ -1,15 +1,15 @@
-import { indexStatus } from '../../core/db/health';
-import { embedModel, type CliContext } from '../context';
+import type { CliContext } from '../context';
 
 export async function statusCommand(ctx: CliContext): Promise<number> {
-  const status = indexStatus(ctx.db, ctx.dbPath);
+  const status = ctx.engine.indexStatus();
+  const gateway = ctx.engine.gateway();
   let ollama: { host: string; version: string | null; error: string | null };
   try {
-    ollama = { host: ctx.gateway.host, version: await ctx.gateway.version(AbortSignal.any([ctx.signal, AbortSignal.timeout(3000)])), error: null };
+    ollama = { host: gateway.host, version: await gateway.version(AbortSignal.any([ctx.signal, AbortSignal.timeout(3000)])), error: null };
   } catch (e) {
-    ollama = { host: ctx.gateway.host, version: null, error: (e as Error).message };
+    ollama = { host: gateway.host, version: null, error: (e as Error).message };
   }
-  const result = { database: ctx.dbPath, embedModel: embedModel(ctx, undefined), ollama, ...status };
+  const result = { database: ctx.dbPath, embedModel: ctx.engine.settings.get('embedModel'), ollama, ...status };
   ctx.out.result(result, () => {
     const d = status.documents;
     const lines = [

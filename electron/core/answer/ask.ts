@@ -5,23 +5,25 @@ import type { SearchMode, SearchResult } from '../../../shared/search';
 import { calibrationRatio, recordCalibration } from '../db/calibration';
 import type { Db } from '../db/open';
 import { finishRun, startRun } from '../db/runs';
-import { getSetting } from '../db/settings';
+import { SettingsStore } from '../settings';
 import { completeChat, streamChat, type ChatOptions } from '../ollama/chat';
 import type { ModelInfo, OllamaGateway } from '../ollama/gateway';
 import { search } from '../retrieve/search';
 import { countMessages, fitPrompt, settleBudget, UNCALIBRATED_RATIO, type FittedPrompt } from './budget';
 import { checkCitations, isRefusal, REFUSAL } from './citations';
 import { rewriteMessages, type PromptSource } from './prompt';
+import { DEFAULT_CHAT_MODEL, SETTINGS } from '../../../shared/settings';
 
-export const DEFAULT_CHAT_MODEL = 'llama3.2';
+export { DEFAULT_CHAT_MODEL };
+
 export const ASK_DEFAULTS = {
-  maxK: 6,
+  maxK: SETTINGS.k.fallback,
   /**
    * Tokens the sources may take: about 1,600 sends the fact for more of the question sets'
    * questions than a fixed six chunks did, at the same cost (test/bench/retrieval.ts).
    */
   maxSourceTokens: 1600,
-  numCtxCap: 8192,
+  numCtxCap: SETTINGS.numCtx.fallback,
   numPredict: 512,
   temperature: 0,
   seed: 42,
@@ -69,9 +71,6 @@ export function isEvidence(r: SearchResult, maxDistance: number): boolean {
   return r.lexicalRank !== null || (r.distance !== null && r.distance <= maxDistance);
 }
 
-export function configuredChatModel(db: Db): string {
-  return getSetting(db, 'chat_model') ?? DEFAULT_CHAT_MODEL;
-}
 
 /**
  * Answers a question from the index: rewrite a follow-up into a standalone query, retrieve,
@@ -84,7 +83,7 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
   if (question.trim() === '') throw new QuireError('INVALID_ARGUMENT', 'Ask a question first.');
   const history = options.history ?? [];
   const signal = options.signal;
-  const chatModelName = options.chatModel ?? configuredChatModel(db);
+  const chatModelName = options.chatModel ?? new SettingsStore(db).get('chatModel');
   const result: AnswerResult = {
     runId: startRun(db, question, history.length),
     status: 'error',
@@ -131,7 +130,7 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
       if (chatError.code === 'CANCELLED') throw e;
     }
     // Never more than the model was trained for: Ollama's runner caps there and cuts the rest.
-    const cap = options.numCtxCap ?? (Number(getSetting(db, 'num_ctx_cap')) || ASK_DEFAULTS.numCtxCap);
+    const cap = options.numCtxCap ?? new SettingsStore(db).get('numCtx');
     const chatOptions: ChatOptions = {
       numCtx: answerWindow(chat?.contextLength ?? null, cap, options.numCtx),
       temperature: options.temperature ?? ASK_DEFAULTS.temperature,

@@ -5,15 +5,14 @@ import type { ApiEvent, JobDoneEvent, JobEvent, JobKind, JobProgressEvent } from
 import { startStandin, type Standin } from '../../../test/support/ollama-standin/server';
 import { NotesFolder, tempDbPath } from '../../../test/support/notes';
 import { openDatabase, type Db } from '../db/open';
-import { dispatch } from './dispatch';
-import { createService } from './service';
+import { createEngine, type Engine } from '../engine';
 
 let ollama: Standin;
 let notes: NotesFolder;
 let dbFile: ReturnType<typeof tempDbPath>;
 let db: Db;
 let events: ApiEvent[];
-let svc: ReturnType<typeof createService>;
+let svc: Engine;
 
 beforeAll(async () => {
   ollama = await startStandin();
@@ -28,17 +27,18 @@ beforeEach(async () => {
   dbFile = tempDbPath('quire-bench-db-');
   db = openDatabase(dbFile.file);
   events = [];
-  svc = createService({ db, emit: (e) => events.push(e), sampleNotesDir: notes.root, version: '1.2.3', evalDir: path.join(path.dirname(dbFile.file), 'eval') });
+  svc = createEngine({ dbPath: dbFile.file, open: () => db, sampleNotesDir: notes.root, version: '1.2.3', evalDir: path.join(path.dirname(dbFile.file), 'eval') });
+  svc.onEvent((e) => events.push(e));
   expect(await call('setSettings', { ollamaHost: ollama.url })).toMatchObject({ ok: true });
 });
-afterEach(() => {
-  svc.close();
+afterEach(async () => {
+  await svc.close();
   db.close();
   notes.dispose();
   dbFile.dispose();
 });
 
-const call = (method: string, input: unknown) => dispatch(svc.handlers, method, input);
+const call = (method: string, input: unknown) => svc.dispatch(method, input);
 async function value<T>(method: string, input: unknown): Promise<T> {
   const res = await call(method, input);
   if (!res.ok) throw new Error(`${method}: ${res.error.code} ${res.error.message}`);

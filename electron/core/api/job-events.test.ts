@@ -3,8 +3,7 @@ import { EventSchema, type ApiEvent, type JobDoneEvent, type JobKind } from '../
 import { startStandin, type Standin } from '../../../test/support/ollama-standin/server';
 import { NotesFolder, tempDbPath } from '../../../test/support/notes';
 import { openDatabase, type Db } from '../db/open';
-import { dispatch } from './dispatch';
-import { createService } from './service';
+import { createEngine, type Engine } from '../engine';
 
 // Every job reports the same way: job.progress events, then one job.done, each valid against the
 // contract (the renderer's useJob relies on it). The evaluation's are covered in bench.test.ts.
@@ -14,7 +13,7 @@ let notes: NotesFolder;
 let dbFile: ReturnType<typeof tempDbPath>;
 let db: Db;
 let events: ApiEvent[];
-let svc: ReturnType<typeof createService>;
+let svc: Engine;
 
 beforeAll(async () => {
   ollama = await startStandin();
@@ -28,18 +27,19 @@ beforeEach(async () => {
   dbFile = tempDbPath('quire-jobs-db-');
   db = openDatabase(dbFile.file);
   events = [];
-  svc = createService({ db, emit: (e) => events.push(e), sampleNotesDir: notes.root, version: '0.0.0-test', evalDir: `${dbFile.file}.eval` });
-  expect(await dispatch(svc.handlers, 'setSettings', { ollamaHost: ollama.url })).toMatchObject({ ok: true });
+  svc = createEngine({ dbPath: dbFile.file, open: () => db, sampleNotesDir: notes.root, version: '0.0.0-test', evalDir: `${dbFile.file}.eval` });
+  svc.onEvent((e) => events.push(e));
+  expect(await svc.dispatch('setSettings', { ollamaHost: ollama.url })).toMatchObject({ ok: true });
 });
-afterEach(() => {
-  svc.close();
+afterEach(async () => {
+  await svc.close();
   db.close();
   notes.dispose();
   dbFile.dispose();
 });
 
 async function startJob(method: string, input: unknown): Promise<string> {
-  const res = await dispatch(svc.handlers, method, input);
+  const res = await svc.dispatch(method, input);
   if (!res.ok) throw new Error(`${method}: ${res.error.code} ${res.error.message}`);
   return (res.value as { jobId: string }).jobId;
 }

@@ -4,8 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NotesFolder } from '../../../test/support/notes';
 import { openDatabase, type Db } from '../db/open';
 import { importFolder } from '../ingest/pipeline';
-import { dispatch } from './dispatch';
-import { createService, type ShellActions } from './service';
+import { createEngine, type ShellActions } from '../engine';
 
 let notes: NotesFolder;
 let db: Db;
@@ -18,8 +17,12 @@ afterEach(() => {
   notes.dispose();
 });
 
-const service = (shell?: ShellActions) =>
-  createService({ db, emit: () => {}, sampleNotesDir: notes.root, version: '0.0.0-test', evalDir: path.join(notes.root, '..', 'eval'), ...(shell ? { shell } : {}) });
+/** An engine over the test's database; its contract methods as a transport calls them. */
+const service = (shell?: ShellActions) => {
+  const engine = createEngine({ dbPath: ':memory:', open: () => db, sampleNotesDir: notes.root, version: '0.0.0-test', evalDir: path.join(notes.root, '..', 'eval'), ...(shell ? { shell } : {}) });
+  return { handlers: engine };
+};
+const dispatch = (engine: { dispatch(method: string, input: unknown): Promise<unknown> }, method: string, input: unknown) => engine.dispatch(method, input);
 
 describe('desktop-only actions', () => {
   it('browser mode answers "not supported" and opens nothing', async () => {

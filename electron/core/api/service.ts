@@ -2,21 +2,12 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Ollama } from 'ollama';
-import type { ApiEvent, Output } from '../../../shared/contract';
+import type { ApiEvent } from '../../../shared/contract';
 import { QuireError, toErrorShape } from '../../../shared/errors';
-import { ask, ASK_DEFAULTS, configuredChatModel } from '../answer/ask';
-import { forgetCollection, getCollection, listCollections } from '../db/collections';
+import { getCollection, listCollections, forgetCollection } from '../db/collections';
 import { indexStatus } from '../db/health';
 import type { Db } from '../db/open';
-import { getSetting, setSetting } from '../db/settings';
-import { EmbeddingSession } from '../ingest/embedding-session';
-import { importFolder } from '../ingest/pipeline';
-import { DEFAULT_EMBED_MODEL } from '../ollama/embedder';
-import { OllamaGateway } from '../ollama/gateway';
-import { resolveOllamaHost } from '../ollama/host';
-import { configuredFusion, FUSION_SETTING, search } from '../retrieve/search';
-import { formatFusion } from '../../../shared/fusion';
+import type { Engine } from '../engine';
 import type { Handlers } from './dispatch';
 import { createBench } from './bench';
 import { chunkView, libraryDocuments } from './views';
@@ -24,6 +15,8 @@ import { loadQuestionSet } from '../eval/question-sets';
 
 export interface ServiceDeps {
   db: Db;
+  /** The engine whose operations the handlers start as jobs. */
+  engine: Engine;
   /** Where events go: SSE clients in browser mode, the window in Electron. */
   emit(event: ApiEvent): void;
   /** The bundled sample notes, offered on first run; their question set is the folder's own `.quire-questions.json`. */
@@ -42,33 +35,15 @@ export interface ShellActions {
   openPath(absolutePath: string): Promise<boolean>;
 }
 
-type Settings = Output<'getSettings'>;
-
-const SETTING_KEYS: Record<keyof Settings, string> = {
-  ollamaHost: 'ollama_host',
-  chatModel: 'chat_model',
-  embedModel: 'embed_model',
-  k: 'k',
-  chunkTokens: 'chunk_tokens',
-  numCtx: 'num_ctx_cap',
-  fusion: FUSION_SETTING,
-};
+/** How long closing waits for cancelled jobs to stop before the database goes. */
+const CLOSE_WAIT_MS = 2000;
 
 /** The engine behind the contract: every handler is thin and long work runs as a cancellable job. */
-export function createService(deps: ServiceDeps): { handlers: Handlers; close(): void } {
-  const { db, emit } = deps;
+export function createService(deps: ServiceDeps): { handlers: Handlers; close(): Promise<void> } {
+  const { db, emit, engine } = deps;
   const jobs = new Map<string, AbortController>();
-
-  const settings = (): Settings => ({
-    ollamaHost: getSetting(db, SETTING_KEYS.ollamaHost) ?? resolveOllamaHost(),
-    chatModel: configuredChatModel(db),
-    embedModel: getSetting(db, SETTING_KEYS.embedModel) ?? DEFAULT_EMBED_MODEL,
-    k: Number(getSetting(db, SETTING_KEYS.k) ?? ASK_DEFAULTS.maxK),
-    chunkTokens: Number(getSetting(db, SETTING_KEYS.chunkTokens) ?? 256),
-    numCtx: Number(getSetting(db, SETTING_KEYS.numCtx) ?? ASK_DEFAULTS.numCtxCap),
-    fusion: formatFusion(configuredFusion(db)),
-  });
-  const gateway = () => new OllamaGateway({ host: settings().ollamaHost });
+  const running = new Set<Promise<void>>();
+  const gateway = () => engine.gateway();
 
   /** Starts a job; its runner gets a signal, and its failure becomes an event, never a crash. */
   function job(run: (jobId: string, signal: AbortSignal) => Promise<void>): { jobId: string } {
@@ -76,21 +51,25 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     const controller = new AbortController();
     jobs.set(jobId, controller);
     // Let the caller receive the job id before the first event.
-    setImmediate(() => {
-      run(jobId, controller.signal)
-        .catch(() => {})
-        .finally(() => jobs.delete(jobId));
+    const done = new Promise<void>((resolve) => {
+      setImmediate(() => {
+        run(jobId, controller.signal)
+          .catch(() => {})
+          .finally(() => {
+            jobs.delete(jobId);
+            resolve();
+          });
+      });
     });
+    running.add(done);
+    void done.then(() => running.delete(done));
     return { jobId };
   }
 
-  const startImport = (folder: string) =>
+  const startImport = (input: Parameters<Engine['importFolder']>[0]) =>
     job(async (jobId, signal) => {
       try {
-        const s = settings();
-        const report = await importFolder(db, folder, {
-          embedding: { gateway: gateway(), model: s.embedModel },
-          chunker: { kind: 'heading', maxTokens: s.chunkTokens },
+        const report = await engine.importFolder(input, {
           signal,
           onProgress: (progress) => emit({ type: 'job.progress', jobId, kind: 'import', progress }),
         });
@@ -101,7 +80,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
       emit({ type: 'library.changed' });
     });
 
-  const bench = createBench({ db, emit, job, gateway, numCtxCap: () => settings().numCtx, version: deps.version, evalDir: deps.evalDir });
+  const bench = createBench({ db, emit, job, gateway, numCtxCap: () => engine.settings.get('numCtx'), version: deps.version, evalDir: deps.evalDir });
 
   const handlers: Handlers = {
     async status() {
@@ -125,16 +104,18 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
       };
     },
 
-    async importFolder({ path: folder }) {
+    async importFolder(input) {
+      const folder = input.path;
+      // Refused at once, not as a failed job: the person is still looking at the folder field.
       const resolved = path.resolve(folder.replace(/^~(?=$|[\\/])/, os.homedir()));
       if (!fs.existsSync(resolved) || !fs.statSync(resolved).isDirectory()) {
         throw new QuireError('NOT_A_FOLDER', `${folder} is not a folder on this computer.`);
       }
-      return startImport(resolved);
+      return startImport({ ...input, path: resolved });
     },
 
     async resync({ collectionId }) {
-      return startImport(getCollection(db, collectionId).root);
+      return startImport({ path: getCollection(db, collectionId).root });
     },
 
     async cancel({ jobId }) {
@@ -155,21 +136,13 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
       return { documents };
     },
 
-    async search({ query, k, mode }) {
-      return search(db, query, { gateway: gateway(), ...(k ? { k } : {}), ...(mode ? { mode } : {}) });
+    async search(input) {
+      return engine.search(input);
     },
 
-    async ask({ question, history, k, numCtx, chatModel }) {
-      const s = settings();
+    async ask(input) {
       return job(async (jobId, signal) => {
-        for await (const event of ask(db, gateway(), question, {
-          history: history ?? [],
-          k: k ?? s.k,
-          chatModel: chatModel ?? s.chatModel,
-          numCtxCap: s.numCtx,
-          ...(numCtx ? { numCtx } : {}),
-          signal,
-        })) {
+        for await (const event of engine.ask(input, signal)) {
           if (event.type === 'done' || event.type === 'error') emit({ type: 'job.done', jobId, kind: 'ask', result: event.result, error: event.type === 'error' ? event.error : null });
           else emit({ type: 'job.progress', jobId, kind: 'ask', progress: event });
         }
@@ -181,64 +154,46 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     },
 
     async getSettings() {
-      return settings();
+      return engine.settings.all();
     },
 
     async setSettings(patch) {
-      const before = settings();
-      for (const [key, value] of Object.entries(patch) as Array<[keyof Settings, string | number]>) {
-        if (key === 'ollamaHost') resolveOllamaHost(String(value)); // refuses nonsense before storing
-        setSetting(db, SETTING_KEYS[key], String(value));
-      }
-      const after = settings();
+      const before = engine.settings.all();
+      const after = engine.settings.set(patch);
       if (after.embedModel !== before.embedModel) emit({ type: 'library.changed' });
       return after;
     },
 
     async listModels() {
-      const client = new Ollama({ host: gateway().host });
       try {
-        const { models } = await client.list();
-        return {
-          models: models.map((m) => ({
-            name: m.name,
-            size: m.size,
-            family: m.details?.family ?? null,
-            parameterSize: m.details?.parameter_size ?? null,
-            quantization: m.details?.quantization_level ?? null,
-            digest: m.digest,
-          })),
-        };
+        const models = await gateway().listModels(AbortSignal.timeout(10_000), { fresh: true });
+        return { models: models.map((m) => ({ name: m.name, size: m.size, family: m.family, parameterSize: m.parameterSize, quantization: m.quantization, digest: m.digest })) };
       } catch (e) {
-        throw new QuireError('OLLAMA_UNREACHABLE', `Could not list models at ${gateway().host}: ${(e as Error).message}`);
+        throw new QuireError('OLLAMA_UNREACHABLE', `Could not list models at ${gateway().host}: ${toErrorShape(e).message}`);
       }
     },
 
     async pullModel({ model }) {
       return job(async (jobId, signal) => {
-        const client = new Ollama({ host: gateway().host, fetch: (url, init) => fetch(url, { ...init, signal }) });
         try {
-          const stream = await client.pull({ model, stream: true });
-          for await (const p of stream) {
-            emit({ type: 'job.progress', jobId, kind: 'pull', progress: { status: p.status, completed: p.completed ?? null, total: p.total ?? null } });
-          }
+          for await (const progress of gateway().pull(model, signal)) emit({ type: 'job.progress', jobId, kind: 'pull', progress });
           emit({ type: 'job.done', jobId, kind: 'pull', result: { model }, error: null });
         } catch (e) {
-          emit({ type: 'job.done', jobId, kind: 'pull', result: null, error: signal.aborted ? { code: 'CANCELLED', message: 'Download cancelled.' } : toErrorShape(e) });
+          emit({ type: 'job.done', jobId, kind: 'pull', result: null, error: toErrorShape(e) });
         }
       });
     },
 
-    async embedMissing() {
+    async embedMissing(input) {
       return job(async (jobId, signal) => {
-        const session = new EmbeddingSession(db, { gateway: gateway(), model: settings().embedModel }, signal);
-        let documents = 0;
         let chunks = 0;
         try {
-          chunks = await session.embedMissing({}, () => {
-            documents++;
-            emit({ type: 'job.progress', jobId, kind: 'embed', progress: { documents, chunks: 0 } });
-          });
+          chunks = (
+            await engine.embedMissing(input, {
+              signal,
+              onProgress: ({ documents }) => emit({ type: 'job.progress', jobId, kind: 'embed', progress: { documents, chunks: 0 } }),
+            })
+          ).chunks;
           emit({ type: 'job.done', jobId, kind: 'embed', result: { chunks }, error: null });
         } catch (e) {
           emit({ type: 'job.done', jobId, kind: 'embed', result: { chunks }, error: toErrorShape(e) });
@@ -277,8 +232,11 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
 
   return {
     handlers,
-    close() {
+    /** Cancels every job and waits (a little) for them to stop writing. */
+    async close() {
       for (const c of jobs.values()) c.abort();
+      const all = Promise.all([...running]);
+      await Promise.race([all, new Promise((r) => setTimeout(r, CLOSE_WAIT_MS).unref())]);
       jobs.clear();
     },
   };

@@ -54,6 +54,7 @@ export class EmbeddingSession {
   async embedder(): Promise<Embedder | null> {
     if (this.disabled) return null;
     this.resolving ??= Embedder.resolve(this.request.gateway, this.request.model, {
+      fresh: true,
       ...(this.request.batchSize ? { batchSize: this.request.batchSize } : {}),
       ...(this.signal ? { signal: this.signal } : {}),
     });

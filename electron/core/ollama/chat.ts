@@ -1,4 +1,3 @@
-import { Ollama } from 'ollama';
 import { QuireError } from '../../../shared/errors';
 import { isRetryable, mapOllamaError } from './errors';
 import type { OllamaGateway } from './gateway';
@@ -59,7 +58,7 @@ export async function* streamChat(
     const stall = new AbortController();
     let timer = setTimeout(() => stall.abort(new DOMException('no token in time', 'TimeoutError')), firstTokenMs);
     const combined = signal ? AbortSignal.any([signal, stall.signal]) : stall.signal;
-    const client = new Ollama({ host: gateway.host, fetch: (url, init) => fetch(url, { ...init, signal: combined }) });
+    const client = gateway.client(combined);
     try {
       const stream = await client.chat({
         model: name,

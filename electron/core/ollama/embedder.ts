@@ -15,7 +15,7 @@ export interface DocumentInput {
   title: string;
 }
 
-export const DEFAULT_EMBED_MODEL = 'embeddinggemma';
+export { DEFAULT_EMBED_MODEL } from '../../../shared/settings';
 export const DEFAULT_EMBED_BATCH = 32;
 
 /**
@@ -36,13 +36,17 @@ export class Embedder {
     readonly batchSize: number,
   ) {}
 
-  /** Asks Ollama for the model's digest and declared dimension. Makes no embedding request. */
-  static async resolve(gateway: OllamaGateway, model: string, options: { batchSize?: number; signal?: AbortSignal } = {}): Promise<Embedder> {
+  /**
+   * Asks Ollama for the model's digest and declared dimension. Makes no embedding request. `fresh`
+   * reads the model list anew (an import must embed with the model as it is now); a query may use
+   * the gateway's briefly cached list.
+   */
+  static async resolve(gateway: OllamaGateway, model: string, options: { batchSize?: number; signal?: AbortSignal; fresh?: boolean } = {}): Promise<Embedder> {
     const batchSize = options.batchSize ?? DEFAULT_EMBED_BATCH;
     if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 4096) {
       throw new QuireError('INVALID_ARGUMENT', `The embedding batch size must be a whole number from 1 to 4096, not ${batchSize}.`);
     }
-    const info = await gateway.modelInfo(withTag(model), options.signal);
+    const info = await gateway.modelInfo(withTag(model), options.signal, { fresh: options.fresh ?? false });
     if (info.capabilities.length > 0 && !info.capabilities.includes('embedding')) {
       throw new QuireError('INVALID_ARGUMENT', `${info.name} is not an embedding model (its capabilities: ${info.capabilities.join(', ')}). Try --model embeddinggemma.`);
     }

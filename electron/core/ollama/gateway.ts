@@ -11,6 +11,38 @@ export interface GatewayOptions {
   retries?: number;
   /** First backoff; doubles each retry. */
   backoffMs?: number;
+  /** How long the model list (/api/tags) is trusted before it is asked again; 30 s unless given. */
+  modelListTtlMs?: number;
+}
+
+/** One model as /api/tags lists it. */
+export interface ModelListing {
+  name: string;
+  digest: string;
+  size: number;
+  family: string | null;
+  parameterSize: string | null;
+  quantization: string | null;
+}
+
+export interface PullProgress {
+  status: string;
+  completed: number | null;
+  total: number | null;
+}
+
+/**
+ * What Ollama told us about its models, shared by every copy of a gateway (withOptions). The model
+ * list is kept briefly (a search or answer then makes one request, the embedding, not three);
+ * /api/show is kept per digest, which names the model's exact bytes, so it never goes stale.
+ */
+class ModelCache {
+  list: { at: number; models: ModelListing[] } | null = null;
+  readonly shown = new Map<string, Awaited<ReturnType<Ollama['show']>>>();
+  constructor(readonly listTtlMs: number) {}
+  invalidate(): void {
+    this.list = null;
+  }
 }
 
 export interface ModelInfo {
@@ -32,36 +64,63 @@ export class OllamaGateway {
   private readonly timeoutMs: number;
   private readonly retries: number;
   private readonly backoffMs: number;
+  private readonly cache: ModelCache;
 
-  constructor(private readonly options: GatewayOptions = {}) {
+  constructor(
+    private readonly options: GatewayOptions = {},
+    cache?: ModelCache,
+  ) {
     this.host = resolveOllamaHost(options.host);
     this.timeoutMs = options.timeoutMs ?? 120_000;
     this.retries = options.retries ?? 3;
     this.backoffMs = options.backoffMs ?? 500;
+    this.cache = cache ?? new ModelCache(options.modelListTtlMs ?? 30_000);
   }
 
   /** The same Ollama with other patience: interactive calls should fail fast, batch work may wait. */
-  withOptions(overrides: Omit<GatewayOptions, 'host'>): OllamaGateway {
-    return new OllamaGateway({ ...this.options, host: this.host, ...overrides });
+  withOptions(overrides: Omit<GatewayOptions, 'host' | 'modelListTtlMs'>): OllamaGateway {
+    return new OllamaGateway({ ...this.options, host: this.host, ...overrides }, this.cache);
+  }
+
+  /** Forget the model list (after a pull, or when Ollama says a model is missing). */
+  forgetModels(): void {
+    this.cache.invalidate();
   }
 
   async version(signal?: AbortSignal): Promise<string> {
     return this.call({ signal, retries: 0 }, async (c) => (await c.version()).version);
   }
 
-  async listModels(signal?: AbortSignal): Promise<Array<{ name: string; digest: string; size: number }>> {
-    return this.call({ signal }, async (c) => (await c.list()).models.map((m) => ({ name: m.name, digest: m.digest, size: m.size })));
+  /** The installed models (cached briefly; `fresh` asks Ollama again). */
+  async listModels(signal?: AbortSignal, options: { fresh?: boolean } = {}): Promise<ModelListing[]> {
+    const cached = this.cache.list;
+    if (!options.fresh && cached && Date.now() - cached.at < this.cache.listTtlMs) return cached.models;
+    const models = await this.call({ signal }, async (c) =>
+      (await c.list()).models.map((m) => ({
+        name: m.name,
+        digest: m.digest,
+        size: m.size,
+        family: m.details?.family ?? null,
+        parameterSize: m.details?.parameter_size ?? null,
+        quantization: m.details?.quantization_level ?? null,
+      })),
+    );
+    this.cache.list = { at: Date.now(), models };
+    return models;
   }
 
   /** Name, digest and context/embedding lengths of one model; MODEL_NOT_FOUND if Ollama lacks it. */
-  async modelInfo(model: string, signal?: AbortSignal): Promise<ModelInfo> {
+  async modelInfo(model: string, signal?: AbortSignal, options: { fresh?: boolean } = {}): Promise<ModelInfo> {
     const name = withTag(model);
-    const [show, tags] = await Promise.all([
-      this.call({ signal, model: name }, (c) => c.show({ model: name })),
-      this.listModels(signal),
-    ]);
-    const tag = tags.find((m) => m.name === name);
+    let tag = (await this.listModels(signal, options)).find((m) => m.name === name);
+    // Pulled since the list was read: ask again before saying it is missing.
+    if (!tag && !options.fresh) tag = (await this.listModels(signal, { fresh: true })).find((m) => m.name === name);
     if (!tag) throw new QuireError('MODEL_NOT_FOUND', `Ollama does not list ${name}. Pull it with: ollama pull ${name}`);
+    let show = this.cache.shown.get(tag.digest);
+    if (!show) {
+      show = await this.call({ signal, model: name }, (c) => c.show({ model: name }));
+      this.cache.shown.set(tag.digest, show);
+    }
     const info = (show.model_info ?? {}) as unknown as Record<string, unknown>;
     const arch = typeof info['general.architecture'] === 'string' ? (info['general.architecture'] as string) : null;
     const num = (key: string) => (arch && typeof info[`${arch}.${key}`] === 'number' ? (info[`${arch}.${key}`] as number) : null);
@@ -86,11 +145,40 @@ export class OllamaGateway {
 
   async embed(model: string, input: string[], signal?: AbortSignal): Promise<number[][]> {
     const name = withTag(model);
-    const res = await this.call({ signal, model: name }, (c) => c.embed({ model: name, input, truncate: true }));
+    const res = await this.call({ signal, model: name }, (c) => c.embed({ model: name, input, truncate: true })).catch((e: unknown) => {
+      if (e instanceof QuireError && e.code === 'MODEL_NOT_FOUND') this.cache.invalidate();
+      throw e;
+    });
     if (!Array.isArray(res.embeddings) || res.embeddings.length !== input.length) {
       throw new QuireError('OLLAMA_ERROR', `Ollama returned ${res.embeddings?.length ?? 0} embeddings for ${input.length} inputs.`);
     }
     return res.embeddings;
+  }
+
+  /**
+   * Downloads a model, yielding Ollama's progress. No retry: a pull resumes where it stopped when
+   * asked again, so the person decides. The model list is refreshed when it ends, either way.
+   */
+  async *pull(model: string, signal?: AbortSignal): AsyncGenerator<PullProgress> {
+    const name = model.trim();
+    try {
+      const stream = await this.client(signal).pull({ model: name, stream: true });
+      for await (const p of stream) yield { status: p.status, completed: p.completed ?? null, total: p.total ?? null };
+    } catch (e) {
+      if (signal?.aborted) throw new QuireError('CANCELLED', 'Download cancelled.', { cause: e });
+      throw mapOllamaError(e, { host: this.host, model: name, timeoutMs: this.timeoutMs });
+    } finally {
+      this.cache.invalidate();
+    }
+  }
+
+  /**
+   * A client bound to this host whose requests end with `signal`, for the streaming chat
+   * (ollama/chat.ts), which keeps its own first-token and idle timers. Only the gateway's files
+   * construct clients (test/architecture.test.ts checks).
+   */
+  client(signal?: AbortSignal): Ollama {
+    return new Ollama({ host: this.host, fetch: (url, init) => fetch(url, signal ? { ...init, signal } : init) });
   }
 
   /** Runs fn with a client whose every request carries our timeout and the caller's signal. */
@@ -100,12 +188,8 @@ export class OllamaGateway {
       opts.signal?.throwIfAborted();
       const timeout = AbortSignal.timeout(this.timeoutMs);
       const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-      const client = new Ollama({
-        host: this.host,
-        fetch: (url, init) => fetch(url, { ...init, signal }),
-      });
       try {
-        return await fn(client);
+        return await fn(this.client(signal));
       } catch (e) {
         // Whatever reason the caller aborted with, it is a cancellation, not an Ollama failure.
         if (opts.signal?.aborted) throw new QuireError('CANCELLED', 'Cancelled.', { cause: e });

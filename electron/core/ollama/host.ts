@@ -1,9 +1,11 @@
+import { DEFAULT_OLLAMA_HOST } from '../../../shared/settings';
 /**
  * Where Ollama lives, read the way Ollama itself reads OLLAMA_HOST: a bare host, host:port,
  * :port, or a full URL; scheme defaults to http and port to 11434. 0.0.0.0 is a listen
  * address, not somewhere to connect, so it means this machine.
  */
-export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+
+export { DEFAULT_OLLAMA_HOST };
 
 export function resolveOllamaHost(value: string | undefined = process.env.OLLAMA_HOST): string {
   const raw = (value ?? '').trim();

@@ -8,7 +8,7 @@ import { denseSearch, type DenseHit } from './dense';
 import { fuseWith, type Fused } from './fusion';
 import { lexicalSearch } from './lexical';
 import { toPassages, type Passage } from './passages';
-import { getSetting } from '../db/settings';
+import { SettingsStore } from '../settings';
 import { DEFAULT_FUSION, parseFusion, type Fusion } from '../../../shared/fusion';
 
 export interface SearchOptions {
@@ -91,13 +91,10 @@ async function embedQuery(gateway: OllamaGateway | null, model: EmbeddingModelRo
   return embedder.embedQuery(query, signal);
 }
 
-/** The fusion setting the app saved, or the default; a bad stored value is not fatal: the default is used. */
+/** The fusion setting the app saved (the store falls back to the default for a bad stored value). */
 export function configuredFusion(db: Db): Fusion {
-  const saved = getSetting(db, FUSION_SETTING);
-  return (saved !== null ? parseFusion(saved) : null) ?? DEFAULT_FUSION;
+  return parseFusion(new SettingsStore(db).get('fusion')) ?? DEFAULT_FUSION;
 }
-
-export const FUSION_SETTING = 'fusion';
 
 function hydrate(db: Db, passages: Passage[], fused: Map<number, Fused>, distances: Map<number, number>): SearchResult[] {
   const get = db.prepare(

@@ -1,0 +1,273 @@
+/**
+ * The engine: Quire's one front door. It owns the database connection, the settings, the Ollama
+ * gateway, the jobs and their events. Every shell — the CLI, browser mode, the Electron main
+ * process — creates one with `createEngine` and goes through it: the contract's methods through
+ * `call`/`dispatch` (what the UI uses), and the same operations awaited in-process (what the CLI
+ * uses, printing progress as it goes). Nothing outside electron/core imports another core module
+ * (test/architecture.test.ts enforces it). See docs/ARCHITECTURE.md.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AskEvent } from '../../shared/answer';
+import type { ApiEvent, Input, MethodName, Output } from '../../shared/contract';
+import type { EvalGrid, EvalReport, Question } from '../../shared/eval';
+import { QuireError } from '../../shared/errors';
+import { parseFusion } from '../../shared/fusion';
+import type { SearchResponse } from '../../shared/search';
+import type { Settings } from '../../shared/settings';
+import { ask } from './answer/ask';
+import { dispatch, type DispatchResult, type Handlers } from './api/dispatch';
+import { createService, type ShellActions } from './api/service';
+import { findCollectionByRoot, forgetCollection, listCollections } from './db/collections';
+import { insertEvalReport } from './db/eval-reports';
+import { indexStatus, runDoctor, type IndexStatus } from './db/health';
+import { openDatabase, type Db } from './db/open';
+import { removeIndexes } from './eval/index-files';
+import { lockHolder } from './eval/run-lock';
+import { runEval } from './eval/run';
+import { parseChunkerSpec } from './ingest/chunkers/index';
+import { EmbeddingSession, hasMissingVectors } from './ingest/embedding-session';
+import { importFolder } from './ingest/pipeline';
+import type { ImportProgress, ImportReport } from './ingest/types';
+import { OllamaGateway } from './ollama/gateway';
+import { evalIndexDir } from './paths';
+import { search } from './retrieve/search';
+import { SettingsStore } from './settings';
+import { packageVersion } from './version';
+
+export type { ShellActions } from './api/service';
+export type { DispatchResult, Handlers } from './api/dispatch';
+export type { IndexStatus } from './db/health';
+export type { ImportReport } from './ingest/types';
+export { parseQuestionSet } from './eval/questions';
+export { parseChunkerSpec } from './ingest/chunkers/index';
+export { diffReports, type ReportDiff } from './eval/diff';
+export { defaultDatabasePath, evalIndexDir } from './paths';
+export { openDatabase, type Db, type OpenOptions } from './db/open';
+export { collapseWhitespace } from './text/normalise';
+
+export interface EngineOptions {
+  dbPath: string;
+  /** Opens the database (the Electron shell passes its native-aware opener); openDatabase otherwise. */
+  open?: (dbPath: string) => Db;
+  /** The bundled sample notes offered on first run. */
+  sampleNotesDir?: string;
+  /** Quire's version, recorded in evaluation reports; package.json's unless given. */
+  version?: string;
+  /** Where evaluation indexes live; beside the database unless given. */
+  evalDir?: string;
+  /** What only a desktop shell can do. */
+  shell?: ShellActions;
+  /** OLLAMA_HOST and friends; process.env unless given. */
+  env?: { OLLAMA_HOST?: string | undefined };
+}
+
+export interface RunOptions<P> {
+  signal?: AbortSignal;
+  onProgress?: (progress: P) => void;
+}
+
+export interface EmbedOutcome {
+  model: string;
+  documents: number;
+  chunks: number;
+  requests: number;
+}
+
+export interface ForgetOutcome {
+  root: string;
+  /** Documents removed; null when the folder was never imported (only evaluation indexes went). */
+  documents: number | null;
+  evalIndexes: number;
+}
+
+export interface EvaluateOptions {
+  docs: string;
+  questions: Question[];
+  questionSetName: string;
+  grid: EvalGrid;
+  /** The context-window cap; the saved setting unless given (a rerun uses its report's). */
+  numCtxCap?: number;
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number, label: string) => void;
+}
+
+export interface Engine {
+  readonly dbPath: string;
+  readonly settings: SettingsStore;
+  /** The Ollama gateway at the saved host (one per host, so its model cache is kept). */
+  gateway(): OllamaGateway;
+  /** The contract's methods, validated in and out: what a transport calls. */
+  dispatch(method: string, input: unknown): Promise<DispatchResult>;
+  /** One contract method, validated; a failure is thrown as a QuireError. */
+  call<M extends MethodName>(method: M, input: Input<M>): Promise<Output<M>>;
+  /** Job progress, results and library changes. */
+  onEvent(listener: (event: ApiEvent) => void): () => void;
+
+  // The same operations awaited in-process, for shells that wait for the work (the CLI).
+  importFolder(input: Input<'importFolder'>, run?: RunOptions<ImportProgress>): Promise<ImportReport>;
+  search(input: Input<'search'>, signal?: AbortSignal): Promise<SearchResponse>;
+  ask(input: Input<'ask'>, signal?: AbortSignal): AsyncGenerator<AskEvent>;
+  embedMissing(input: Input<'embedMissing'>, run?: RunOptions<{ documents: number }>): Promise<EmbedOutcome>;
+  /** Runs a question set over a folder (imported or not) and stores the report. */
+  evaluate(options: EvaluateOptions): Promise<EvalReport>;
+  /** What is indexed, in more detail than the contract's status (the CLI's status). */
+  indexStatus(): IndexStatus;
+  /** Checks the index is whole. */
+  doctor(): ReturnType<typeof runDoctor>;
+  /** Removes a folder by its path, with everything derived from it and the evaluation indexes built for it. */
+  forgetFolder(folder: string): ForgetOutcome;
+  /** Cancels running jobs, waits briefly for them to stop writing, and closes the database. */
+  close(): Promise<void>;
+}
+
+export function createEngine(options: EngineOptions): Engine {
+  const dbPath = options.dbPath;
+  const db = (options.open ?? openDatabase)(dbPath);
+  const settings = new SettingsStore(db, options.env ?? process.env);
+  const evalDir = options.evalDir ?? evalIndexDir(dbPath);
+  const version = options.version ?? packageVersion();
+  const listeners = new Set<(event: ApiEvent) => void>();
+  const emit = (event: ApiEvent) => {
+    for (const l of [...listeners]) l(event);
+  };
+
+  let gateway: OllamaGateway | null = null;
+  const currentGateway = () => {
+    const host = settings.get('ollamaHost');
+    if (!gateway || gateway.host !== host) gateway = new OllamaGateway({ host });
+    return gateway;
+  };
+
+  const engine: Engine = {
+    dbPath,
+    settings,
+    gateway: currentGateway,
+    dispatch: (method, input) => dispatch(service.handlers, method, input),
+    async call(method, input) {
+      const r = await dispatch(service.handlers, method, input);
+      if (!r.ok) throw new QuireError(r.error.code as never, r.error.message);
+      return r.value as never;
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    async importFolder(input, run = {}) {
+      const folder = path.resolve(input.path.replace(/^~(?=$|[\\/])/, os.homedir()));
+      if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
+        throw new QuireError('NOT_A_FOLDER', `${input.path} is not a folder on this computer.`);
+      }
+      const s = settings.all();
+      const chunker = input.chunker !== undefined ? parseChunkerSpec(input.chunker) : { kind: 'heading' as const, maxTokens: s.chunkTokens };
+      return importFolder(db, folder, {
+        embedding: input.embed === false ? null : { gateway: currentGateway(), model: s.embedModel, ...(input.batch ? { batchSize: input.batch } : {}) },
+        chunker,
+        ...(input.maxFileMb !== undefined ? { maxFileBytes: Math.round(input.maxFileMb * 1024 * 1024) } : {}),
+        ...(run.signal ? { signal: run.signal } : {}),
+        ...(run.onProgress ? { onProgress: run.onProgress } : {}),
+      });
+    },
+
+    search(input, signal) {
+      const fusion = parseFusion(settings.get('fusion'));
+      return search(db, input.query, {
+        gateway: currentGateway(),
+        ...(input.k !== undefined ? { k: input.k } : {}),
+        ...(input.mode ? { mode: input.mode } : {}),
+        ...(fusion ? { fusion } : {}),
+        ...(signal ? { signal } : {}),
+      });
+    },
+
+    ask(input, signal) {
+      const s: Settings = settings.all();
+      return ask(db, currentGateway(), input.question, {
+        history: input.history ?? [],
+        k: input.k ?? s.k,
+        chatModel: input.chatModel ?? s.chatModel,
+        numCtxCap: s.numCtx,
+        ...(input.numCtx ? { numCtx: input.numCtx } : {}),
+        ...(signal ? { signal } : {}),
+      });
+    },
+
+    async embedMissing(input, run = {}) {
+      const model = settings.get('embedModel');
+      const session = new EmbeddingSession(db, { gateway: currentGateway(), model, ...(input.batch ? { batchSize: input.batch } : {}) }, run.signal);
+      let documents = 0;
+      try {
+        const chunks = await session.embedMissing({}, () => {
+          documents++;
+          run.onProgress?.({ documents });
+        });
+        return { model, documents, chunks, requests: session.requestCount };
+      } catch (e) {
+        // Ollama is needed only if something lacks vectors: with nothing to embed, there is nothing to fail.
+        if (e instanceof QuireError && e.code === 'OLLAMA_UNREACHABLE' && !hasMissingVectors(db, model)) return { model, documents, chunks: 0, requests: 0 };
+        throw e;
+      }
+    },
+
+    async evaluate(o) {
+      const report = await runEval({
+        docs: o.docs,
+        questions: o.questions,
+        questionSetName: o.questionSetName,
+        grid: o.grid,
+        gateway: currentGateway(),
+        version,
+        numCtxCap: o.numCtxCap ?? settings.get('numCtx'),
+        workDir: evalDir,
+        keepPartial: true,
+        ...(o.signal ? { signal: o.signal } : {}),
+        ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+      });
+      insertEvalReport(db, report); // the Evaluate view lists CLI runs too
+      return report;
+    },
+
+    indexStatus: () => indexStatus(db, dbPath),
+    doctor: () => runDoctor(db),
+
+    forgetFolder(folder) {
+      const resolved = path.resolve(folder);
+      // The folder may be gone already: fall back to the path as given.
+      const root = fs.existsSync(resolved) ? fs.realpathSync(resolved) : resolved;
+      const collection = findCollectionByRoot(db, root) ?? findCollectionByRoot(db, resolved);
+      // Not while an evaluation (here or in another process) is using this folder's indexes.
+      const removeFor = (f: string) => (lockHolder(evalDir)?.docs === f ? 0 : removeIndexes(evalDir, f).indexes);
+      const evalIndexes = removeFor(root) + (root !== resolved ? removeFor(resolved) : 0);
+      if (!collection) {
+        if (evalIndexes > 0) return { root, documents: null, evalIndexes };
+        const known = listCollections(db).map((c) => c.root);
+        throw new QuireError('COLLECTION_NOT_FOUND', `${folder} was never imported.${known.length ? ` Imported folders: ${known.join(', ')}` : ''}`);
+      }
+      const { documents } = forgetCollection(db, collection);
+      emit({ type: 'library.changed' });
+      return { root: collection.root, documents, evalIndexes };
+    },
+
+    async close() {
+      await service.close();
+      listeners.clear();
+      db.close();
+    },
+  };
+
+  const service = createService({
+    db,
+    engine,
+    emit,
+    sampleNotesDir: options.sampleNotesDir ?? '',
+    version,
+    evalDir,
+    ...(options.shell ? { shell: options.shell } : {}),
+  });
+  return engine;
+}
+
+/** The contract's handlers of an engine, for tests that drive it as a transport would. */
+export type EngineHandlers = Handlers;

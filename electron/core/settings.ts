@@ -1,0 +1,67 @@
+import { QuireError } from '../../shared/errors';
+import { formatFusion, parseFusion } from '../../shared/fusion';
+import { NUMERIC_SETTINGS, SETTING_KEYS, SETTINGS, SettingsSchema, type SettingKey, type Settings } from '../../shared/settings';
+import type { Db } from './db/open';
+import { getSetting, setSetting } from './db/settings';
+import { resolveOllamaHost } from './ollama/host';
+
+/**
+ * The settings the app saved, read and written only here (the table of keys, defaults and bounds
+ * is shared/settings.ts). A stored value that no longer passes its schema (an older Quire's, or
+ * one edited by hand) is ignored in favour of the default rather than failing every request.
+ */
+export class SettingsStore {
+  constructor(
+    private readonly db: Db,
+    /** The environment's OLLAMA_HOST: the host when none is saved. */
+    private readonly env: { OLLAMA_HOST?: string | undefined } = process.env,
+  ) {}
+
+  get<K extends SettingKey>(key: K): Settings[K] {
+    const spec = SETTINGS[key];
+    const raw = getSetting(this.db, spec.storageKey);
+    if (raw !== null) {
+      const value = NUMERIC_SETTINGS.includes(key) ? Number(raw) : raw;
+      const parsed = spec.schema.safeParse(value);
+      if (parsed.success) return normalise(key, parsed.data as Settings[K]);
+    }
+    if (key === 'ollamaHost') return resolveOllamaHost(this.env.OLLAMA_HOST) as Settings[K];
+    return spec.fallback as Settings[K];
+  }
+
+  all(): Settings {
+    return Object.fromEntries(SETTING_KEYS.map((k) => [k, this.get(k)])) as Settings;
+  }
+
+  /** Validates the whole patch first; a bad value is refused with a sentence and nothing is stored. */
+  set(patch: Partial<Record<SettingKey, unknown>>): Settings {
+    const checked = SettingsSchema.partial().strict().safeParse(patch);
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!;
+      const key = issue.path[0] as SettingKey | undefined;
+      const label = key && key in SETTINGS ? SETTINGS[key].label : String(key ?? 'setting');
+      throw new QuireError('INVALID_ARGUMENT', `${label}: ${issue.message}. The saved value is kept.`);
+    }
+    const values = checked.data as Partial<Settings>;
+    if (values.ollamaHost !== undefined) {
+      try {
+        values.ollamaHost = resolveOllamaHost(values.ollamaHost);
+      } catch (e) {
+        throw new QuireError('INVALID_ARGUMENT', `${SETTINGS.ollamaHost.label}: ${(e as Error).message} The saved value is kept.`);
+      }
+    }
+    const write = this.db.transaction(() => {
+      for (const key of Object.keys(values) as SettingKey[]) {
+        setSetting(this.db, SETTINGS[key].storageKey, String(normalise(key, values[key] as Settings[typeof key])));
+      }
+    });
+    write.immediate();
+    return this.all();
+  }
+}
+
+function normalise<K extends SettingKey>(key: K, value: Settings[K]): Settings[K] {
+  if (key === 'fusion') return formatFusion(parseFusion(value as string)!) as Settings[K];
+  if (key === 'chatModel' || key === 'embedModel') return (value as string).trim() as Settings[K];
+  return value;
+}

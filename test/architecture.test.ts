@@ -3,8 +3,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The layering DESIGN.md promises, enforced: electron/core never imports 'electron' (it must run
- * under plain Node), the renderer never reaches into electron/, and shared/ imports no runtime.
+ * The layering docs/ARCHITECTURE.md describes, enforced: electron/core never imports 'electron' (it
+ * must run under plain Node), the renderer never reaches into electron/, shared/ imports no
+ * runtime, shells reach the core only through its front door and never each other, and inside the
+ * core each folder imports only the folders below it (IMPORT_RULES).
  */
 const ROOT = path.resolve(__dirname, '..');
 
@@ -109,3 +111,134 @@ function findImportCycle(graph: ReadonlyMap<string, readonly string[]>): string[
   }
   return null;
 }
+
+// ---- import rules per folder ---------------------------------------------------------------
+
+/**
+ * Which project folders (or files) a folder's source may import, VS Code style. Keys and values
+ * are repo-relative paths; a value names a folder or a single file. Tests (*.test.ts, *.test.tsx)
+ * may reach anything they test. Packages from node_modules and node: builtins are not checked here
+ * (the 'electron' package has its own rule above).
+ */
+export const IMPORT_RULES: Record<string, readonly string[]> = {
+  shared: ['shared'],
+  renderer: ['renderer', 'shared'],
+  // The core, bottom up. Leaves first: they import nothing else of the core.
+  'electron/core/text': ['electron/core/text', 'shared'],
+  'electron/core/ollama': ['electron/core/ollama', 'shared'],
+  'electron/core/static': ['electron/core/static', 'shared'],
+  'electron/core/paths.ts': ['shared'],
+  'electron/core/version.ts': ['shared'],
+  'electron/core/ipc-channels.ts': ['shared'],
+  // The data model: never the pipeline or the answer path above it.
+  'electron/core/db': ['electron/core/db', 'electron/core/text', 'electron/core/ollama', 'shared'],
+  'electron/core/settings.ts': ['electron/core/db', 'electron/core/ollama', 'shared'],
+  'electron/core/ingest': ['electron/core/ingest', 'electron/core/db', 'electron/core/ollama', 'electron/core/text', 'shared'],
+  'electron/core/retrieve': ['electron/core/retrieve', 'electron/core/db', 'electron/core/ollama', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
+  'electron/core/answer': ['electron/core/answer', 'electron/core/retrieve', 'electron/core/db', 'electron/core/ollama', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
+  'electron/core/eval': ['electron/core/eval', 'electron/core/answer', 'electron/core/retrieve', 'electron/core/ingest', 'electron/core/db', 'electron/core/ollama', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
+  // The contract's handlers: jobs over the engine's operations (the Engine type, for its deps).
+  'electron/core/api': ['electron/core/api', 'electron/core/engine.ts', 'electron/core/eval', 'electron/core/answer', 'electron/core/retrieve', 'electron/core/ingest', 'electron/core/db', 'electron/core/ollama', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
+  // The front door sees the whole core.
+  'electron/core/engine.ts': ['electron/core', 'shared'],
+  // Shells: the front door (and what serving the bundle or IPC needs), never each other.
+  'electron/cli': ['electron/cli', 'electron/core/engine.ts', 'shared'],
+  'electron/web': ['electron/web', 'electron/core/engine.ts', 'electron/core/static', 'shared'],
+  'electron/main': ['electron/main', 'electron/core/engine.ts', 'electron/core/static', 'electron/core/ipc-channels.ts', 'shared'],
+  'electron/preload': ['electron/preload', 'electron/core/ipc-channels.ts', 'shared'],
+  scripts: ['scripts', 'electron/web', 'shared'],
+};
+
+/** The rule governing a file: the longest IMPORT_RULES key that contains it. */
+function ruleFor(rel: string): string | null {
+  let best: string | null = null;
+  for (const key of Object.keys(IMPORT_RULES)) {
+    if ((rel === key || rel.startsWith(`${key}/`)) && (!best || key.length > best.length)) best = key;
+  }
+  return best;
+}
+
+/** Imports of `files` (repo-relative path → source) that their folder's rule does not allow. */
+export function importViolations(files: ReadonlyMap<string, string>, rules: Record<string, readonly string[]> = IMPORT_RULES): string[] {
+  const out: string[] = [];
+  for (const [rel, source] of files) {
+    if (/\.test\.tsx?$/.test(rel)) continue;
+    const key = Object.keys(rules).filter((k) => rel === k || rel.startsWith(`${k}/`)).sort((a, b) => b.length - a.length)[0];
+    if (!key) continue;
+    for (const spec of specifiers(source)) {
+      if (!spec.startsWith('.')) continue;
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec)).replace(/\.(js|ts|tsx)$/, '');
+      const allowed = rules[key]!.some((a) => {
+        const bare = a.replace(/\.tsx?$/, '');
+        return target === bare || target.startsWith(`${bare}/`);
+      });
+      if (!allowed) out.push(`${rel} → ${spec}`);
+    }
+  }
+  return out;
+}
+
+function projectSources(): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const dir of ['shared', 'renderer', 'electron', 'scripts']) {
+    for (const f of sourceFiles(dir)) files.set(path.relative(ROOT, f).split(path.sep).join('/'), fs.readFileSync(f, 'utf8'));
+  }
+  return files;
+}
+
+describe('import rules per folder', () => {
+  it('the checker catches a forbidden import, a shell reaching into the core and one shell importing another', () => {
+    const sample = new Map([
+      ['electron/core/db/x.ts', "import { a } from '../ingest/pipeline';\nimport { b } from '../text/normalise';"],
+      ['electron/cli/commands/y.ts', "import { search } from '../../core/retrieve/search';\nimport { createEngine } from '../../core/engine';"],
+      ['electron/web/z.ts', "export { q } from '../main/ipc';"],
+      ['electron/web/z.test.ts', "import { anything } from '../core/db/open';"],
+    ]);
+    expect(importViolations(sample)).toEqual([
+      'electron/core/db/x.ts → ../ingest/pipeline',
+      'electron/cli/commands/y.ts → ../../core/retrieve/search',
+      'electron/web/z.ts → ../main/ipc',
+    ]);
+  });
+
+  it('every source folder has a rule', () => {
+    const unruled = [...projectSources().keys()].filter((rel) => !/\.test\.tsx?$/.test(rel) && ruleFor(rel) === null && rel.startsWith('electron/'));
+    expect(unruled).toEqual([]);
+  });
+
+  it('every import in the project follows its folder\'s rule', () => {
+    const files = projectSources();
+    expect(files.size).toBeGreaterThan(100);
+    expect(importViolations(files)).toEqual([]);
+  });
+
+  it('only the Ollama gateway talks to Ollama: no other source imports the ollama client', () => {
+    const offenders = [...projectSources()]
+      .filter(([rel, src]) => !/\.test\.tsx?$/.test(rel) && rel !== 'electron/core/ollama/gateway.ts' && (specifiers(src).includes('ollama') || /new Ollama\(/.test(src)))
+      .map(([rel]) => rel);
+    expect(offenders).toEqual([]);
+    // The check sees both an import and a construction.
+    expect(specifiers("import { Ollama } from 'ollama';")).toContain('ollama');
+  });
+});
+
+describe('settings are read through the one settings module', () => {
+  it('no source names a setting by its storage key, or reads the settings table, outside the module', async () => {
+    const { SETTINGS, SETTING_KEYS } = await import('../shared/settings');
+    // The distinctive keys (chat_model, num_ctx_cap…); 'k' and 'fusion' are ordinary words, caught by the getSetting rule.
+    const storageKeys = SETTING_KEYS.map((k) => SETTINGS[k].storageKey).filter((k) => k.includes('_'));
+    expect(storageKeys.length).toBeGreaterThanOrEqual(4);
+    const owners = new Set(['shared/settings.ts', 'electron/core/settings.ts', 'electron/core/db/settings.ts']);
+    const offenders: string[] = [];
+    for (const [rel, src] of projectSources()) {
+      // Only the engine side stores settings (the renderer's CSV columns may share a name).
+      if (owners.has(rel) || /\.test\.tsx?$/.test(rel) || !rel.startsWith('electron/')) continue;
+      for (const key of storageKeys) if (src.includes(`'${key}'`) || src.includes(`"${key}"`)) offenders.push(`${rel} names '${key}'`);
+      // The settings table holds one internal row besides the settings (the active embedding model), kept by its own module.
+      if (/\b(getSetting|setSetting)\(/.test(src) && rel !== 'electron/core/db/embedding-models.ts') offenders.push(`${rel} reads the settings table`);
+    }
+    expect(offenders).toEqual([]);
+    // The scan would see a bare key.
+    expect("getSetting(db, 'chat_model')".includes(`'${SETTINGS.chatModel.storageKey}'`)).toBe(true);
+  });
+});

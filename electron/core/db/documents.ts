@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Chunk } from '../ingest/chunkers/types';
+import type { Chunk } from './chunk';
 import { insertVector, listEmbeddingModels, type EmbeddingModelRow } from './embedding-models';
 import { appendEvent } from './events';
 import { deleteSections, writeSections } from './sections';

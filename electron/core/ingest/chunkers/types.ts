@@ -8,18 +8,8 @@ export interface ChunkInput {
   firstLine: number;
 }
 
-export interface Chunk {
-  ordinal: number;
-  /** `Title > Section > Subsection`; at least the title. */
-  headingPath: string;
-  /** The chunk's own text, exactly as it appears in the source lines (no prefix). */
-  text: string;
-  /** Tokens of `contextualText(chunk)`, i.e. with the heading-path prefix, counted by the BPE tokenizer. */
-  tokenCount: number;
-  /** 1-based, inclusive, in the original file's line numbering. */
-  startLine: number;
-  endLine: number;
-}
+// A chunk is what the database stores; its shape lives with the data model (db may not import ingest).
+export type { Chunk } from '../../db/chunk';
 
 export type ChunkerConfig =
   | { kind: 'heading'; maxTokens: number }

@@ -1,19 +1,21 @@
 import { useState } from 'react';
 import type { Output } from '../../../../shared/contract';
+import { BOUNDS, DEFAULT_OLLAMA_HOST, SETTINGS } from '../../../../shared/settings';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
 import { ErrorNote } from '../../common/ErrorNote';
 
 type Settings = Output<'getSettings'>;
 
+/** The form's fields; labels and bounds come from the one settings table (shared/settings.ts). */
 const FIELDS: Array<{ key: keyof Settings; label: string; hint: string; type: 'text' | 'number'; min?: number; max?: number }> = [
-  { key: 'ollamaHost', label: 'Ollama host', hint: 'Where Ollama listens, e.g. http://127.0.0.1:11434', type: 'text' },
-  { key: 'chatModel', label: 'Chat model', hint: 'Writes the answers', type: 'text' },
-  { key: 'embedModel', label: 'Embedding model', hint: 'Turns passages into vectors for meaning search', type: 'text' },
-  { key: 'k', label: 'Passages per answer (k)', hint: '1 to 20', type: 'number', min: 1, max: 20 },
-  { key: 'chunkTokens', label: 'Chunk size (tokens)', hint: 'Applies to files imported from now on', type: 'number', min: 32, max: 2048 },
-  { key: 'numCtx', label: 'Context window (num_ctx)', hint: 'Tokens Ollama reads per request', type: 'number', min: 512, max: 1048576 },
-  { key: 'fusion', label: 'Hybrid fusion', hint: 'How keyword and meaning rankings join: rrf:60 (by rank) or weighted:0.3 (30% meaning)', type: 'text' },
+  { key: 'ollamaHost', label: SETTINGS.ollamaHost.label, hint: `Where Ollama listens, e.g. ${DEFAULT_OLLAMA_HOST}`, type: 'text' },
+  { key: 'chatModel', label: SETTINGS.chatModel.label, hint: 'Writes the answers', type: 'text' },
+  { key: 'embedModel', label: SETTINGS.embedModel.label, hint: 'Turns passages into vectors for meaning search', type: 'text' },
+  { key: 'k', label: SETTINGS.k.label, hint: `${BOUNDS.k.min} to ${BOUNDS.k.max}`, type: 'number', ...BOUNDS.k },
+  { key: 'chunkTokens', label: SETTINGS.chunkTokens.label, hint: 'Applies to files imported from now on', type: 'number', ...BOUNDS.chunkTokens },
+  { key: 'numCtx', label: SETTINGS.numCtx.label, hint: 'Tokens Ollama reads per request', type: 'number', ...BOUNDS.numCtx },
+  { key: 'fusion', label: SETTINGS.fusion.label, hint: 'How keyword and meaning rankings join: rrf:60 (by rank) or weighted:0.3 (30% meaning)', type: 'text' },
 ];
 
 interface SettingsFormProps {

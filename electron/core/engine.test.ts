@@ -1,0 +1,104 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SETTING_KEYS, SETTINGS, SettingsSchema } from '../../shared/settings';
+import { NotesFolder, tempDbPath } from '../../test/support/notes';
+import { startStandin, type Standin } from '../../test/support/ollama-standin/server';
+import { createEngine, type Engine } from './engine';
+
+let ollama: Standin;
+let notes: NotesFolder;
+let dbFile: ReturnType<typeof tempDbPath>;
+let engine: Engine;
+
+beforeAll(async () => {
+  ollama = await startStandin();
+});
+afterAll(async () => {
+  await ollama?.close();
+});
+beforeEach(() => {
+  notes = new NotesFolder('quire-engine-');
+  notes.write('ops/keys.md', '# Keys\n\nWe rotate the deploy keys every 90 days. The platform team owns the rotation.\n');
+  notes.write('food/bread.md', '# Bread\n\nBake the loaf at 250 degrees for twenty minutes.\n');
+  dbFile = tempDbPath('quire-engine-db-');
+  engine = createEngine({ dbPath: dbFile.file, env: { OLLAMA_HOST: ollama.url }, version: '0.0.0-test' });
+  ollama.calls.reset();
+});
+afterEach(async () => {
+  await engine.close();
+  notes.dispose();
+  dbFile.dispose();
+});
+
+describe('settings: one table, one store', () => {
+  it('the contract schema, the store and the table name the same settings', () => {
+    expect(Object.keys(SettingsSchema.shape).sort()).toEqual([...SETTING_KEYS].sort());
+    expect(Object.keys(engine.settings.all()).sort()).toEqual([...SETTING_KEYS].sort());
+    // Every default passes its own schema (the Ollama host's comes from the environment).
+    for (const key of SETTING_KEYS) expect(SETTINGS[key].schema.safeParse(SETTINGS[key].fallback).success, key).toBe(true);
+    // Storage keys are distinct, so two settings can never overwrite each other.
+    expect(new Set(SETTING_KEYS.map((k) => SETTINGS[k].storageKey)).size).toBe(SETTING_KEYS.length);
+  });
+
+  it('reads defaults, the environment host, then what was saved; refuses a bad value and keeps the old one', async () => {
+    expect(engine.settings.all()).toEqual({ ollamaHost: ollama.url, chatModel: 'llama3.2', embedModel: 'embeddinggemma', k: 6, chunkTokens: 256, numCtx: 8192, fusion: 'rrf:60' });
+    engine.settings.set({ k: 3, fusion: 'weighted:0.30' });
+    expect(engine.settings.get('k')).toBe(3);
+    expect(engine.settings.get('fusion')).toBe('weighted:0.3');
+    expect(() => engine.settings.set({ k: 21 })).toThrow(/Passages per answer \(k\).*saved value is kept/);
+    expect(() => engine.settings.set({ k: 4, numCtx: 100 })).toThrow(/Context window/);
+    // Nothing of a refused patch is stored, not even its valid part.
+    expect(engine.settings.get('k')).toBe(3);
+    // The contract's setSettings goes through the same store.
+    await expect(engine.call('setSettings', { chunkTokens: 10 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect((await engine.call('getSettings', {})).chunkTokens).toBe(256);
+  });
+
+  it('every operation uses the saved settings: chunk size and model on import, k and context cap on ask', async () => {
+    engine.settings.set({ chunkTokens: 32, k: 2, numCtx: 2048 });
+    const report = await engine.importFolder({ path: notes.root });
+    expect(report.embedding.status).toBe('ok');
+    expect(ollama.calls.last('/api/embed')?.body).toMatchObject({ model: 'embeddinggemma:latest' });
+    const answer = [];
+    for await (const e of engine.ask({ question: 'How often are the deploy keys rotated?' })) answer.push(e);
+    const done = answer.find((e) => e.type === 'done' || e.type === 'error');
+    expect(done && 'result' in done ? done.result.budget : null).toMatchObject({ numCtx: 2048 });
+    expect(done && 'result' in done ? done.result.budget!.k : 99).toBeLessThanOrEqual(2);
+    expect(ollama.calls.last('/api/chat')?.body).toMatchObject({ model: 'llama3.2:latest', options: { num_ctx: 2048 } });
+  });
+});
+
+describe('the Ollama gateway', () => {
+  it('a hybrid search makes one request to Ollama, the query embedding, once the model is known', async () => {
+    await engine.importFolder({ path: notes.root });
+    ollama.calls.reset();
+    const first = await engine.search({ query: 'deploy key rotation', mode: 'hybrid' });
+    expect(first.mode).toBe('hybrid');
+    ollama.calls.reset();
+    const second = await engine.search({ query: 'how hot is the oven for bread', mode: 'hybrid' });
+    expect(second.mode).toBe('hybrid');
+    expect(ollama.calls.entries.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/embed']);
+  });
+
+  it('a model pulled or changed since is seen: an import reads the model list afresh', async () => {
+    await engine.importFolder({ path: notes.root });
+    ollama.setDimension('embeddinggemma', 384);
+    notes.write('new.md', '# New\n\nA note written after the model changed.\n');
+    const report = await engine.importFolder({ path: notes.root });
+    expect(report.embedding.status).toBe('ok');
+    expect(engine.indexStatus().activeModel?.dimension).toBe(384);
+  });
+});
+
+describe('the evaluation', () => {
+  it('takes the context cap saved in the app unless a rerun brings its own', async () => {
+    engine.settings.set({ numCtx: 4096 });
+    const questions = [{ id: 'q1', question: 'How often are the deploy keys rotated?', expect: { answerable: true, chunkFact: 'every 90 days' } }];
+    const grid = { chatModels: [], embedModels: ['embeddinggemma'], chunkers: ['heading:256'], ks: [3], modes: ['lexical' as const], fusions: ['rrf:60'], repeats: 1 };
+    const saved = await engine.evaluate({ docs: notes.root, questions: questions as never, questionSetName: 't', grid });
+    expect(saved.run.answerSettings.numCtxCap).toBe(4096);
+    const rerun = await engine.evaluate({ docs: notes.root, questions: questions as never, questionSetName: 't', grid, numCtxCap: 2048 });
+    expect(rerun.run.answerSettings.numCtxCap).toBe(2048);
+    // Both reports are stored where the Evaluate view lists them.
+    expect((await engine.call('evalReports', {})).reports).toHaveLength(2);
+  });
+});

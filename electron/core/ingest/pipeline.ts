@@ -30,7 +30,7 @@ export interface ImportOptions {
 type Prepared = Pick<DocumentVersion, 'meta' | 'chunks'>;
 
 /**
- * Imports a folder as DESIGN.md's six stages: walk, read, chunk, embed, swap each document in
+ * Imports a folder in the six stages of docs/ARCHITECTURE.md (Import pipeline): walk, read, chunk, embed, swap each document in
  * one transaction, delete what vanished. Re-running it on an unchanged folder reads nothing and
  * embeds nothing. One bad file is reported and never stops the others.
  */

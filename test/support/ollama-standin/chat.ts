@@ -5,7 +5,7 @@
 //  1. Walking back from the newest message, keep the longest run of recent messages that fits in
 //     num_ctx, plus every system message before that run. The latest message is always kept.
 //     (Ollama 0.12.x also dropped the system message of a bare [system, user] prompt; 0.16 and
-//     later keep it, as DESIGN.md describes, and so does the stand-in.)
+//     later keep it, as docs/ARCHITECTURE.md describes, and so does the stand-in.)
 //  2. If what is left still exceeds num_ctx, the runner keeps the first num_keep tokens and
 //     discards the tokens right after them, i.e. the FRONT of the remaining prompt is cut.
 //  No error either way; prompt_eval_count reports only what was kept.

@@ -152,14 +152,15 @@ export const API = {
   /** Opens a cited file in the system's app; only files inside an imported folder. */
   openSourceFile: method(z.object({ chunkId: z.string().min(1).max(100) }).strict(), z.object({ supported: z.boolean(), opened: z.boolean() })),
 
-  // The model bench.
+  // Evaluation: question sets scored over a grid of models and settings.
   /** The question sets available for a folder: saved from answers, and the folder's own file. */
   questionSets: method(z.object({ collectionId: z.string().min(1).max(64) }).strict(), z.object({ sets: z.array(QuestionSetSummarySchema) })),
   /** Validates a picked question-set file; INVALID_QUESTION_SET lists every bad entry. */
   checkQuestionSet: method(z.object({ name: z.string().min(1).max(500), text: z.string().min(1).max(5_000_000) }).strict(), QuestionSetSummarySchema),
   /**
-   * "Save as test": an answer becomes a bench question. With a cited chunk, the expectation is the
-   * passage of that chunk the citing sentence rests on; a refusal becomes an unanswerable question.
+   * "Save as test": an answer becomes an evaluation question. With a cited chunk, the expectation
+   * is the passage of that chunk the citing sentence rests on; a refusal becomes an unanswerable
+   * question.
    */
   saveAsTest: method(
     z.discriminatedUnion('expect', [
@@ -179,9 +180,9 @@ export const API = {
   rerunEval: method(z.object({ reportId: z.number().int().min(1) }).strict(), JobRef),
   /** What changed from one stored report to another (as `quire eval --rerun` prints it). */
   compareEvalReports: method(z.object({ before: z.number().int().min(1), after: z.number().int().min(1) }).strict(), ReportDiffSchema),
-  /** The disk the bench's indexes take (one per folder × embedding model × chunker); they are caches. */
+  /** The disk the evaluation indexes take (one per folder × embedding model × chunker); they are caches. */
   evalStorage: method(Empty, EvalStorageSchema),
-  /** Removes every bench index; the next run rebuilds what it needs. Refused while an evaluation runs. */
+  /** Removes every evaluation index; the next run rebuilds what it needs. Refused while an evaluation runs. */
   clearEvalIndexes: method(Empty, EvalStorageSchema),
 } as const;
 

@@ -5,7 +5,7 @@ import { Lines } from './common-schemas';
 import { SEARCH_MODES, type SearchMode } from './search';
 
 /**
- * The model bench's shapes, declared once as schemas: the engine infers its types from them, the
+ * Evaluation's shapes, declared once as schemas: the engine infers its types from them, the
  * contract carries them, and a saved report is checked against them before a rerun.
  */
 
@@ -23,7 +23,7 @@ export const QuestionSchema = z.object({
 export const StageLatencySchema = z.object({ p50: z.number().nullable(), p95: z.number().nullable() });
 
 /** Rates are fractions in [0, 1]; null means nothing was eligible (e.g. no chat model ran), distinct from 0. */
-export const BenchMetricsSchema = z.object({
+export const EvalMetricsSchema = z.object({
   hit1: Rate,
   /** Reports written before hit@3 and hit@5 were recorded read them as null. */
   hit3: Rate.default(null),
@@ -100,7 +100,7 @@ export const QuestionScoreSchema = z.object({
   answer: AnswerScoreSchema.nullable(),
 });
 
-/** What the bench varies. Chunkers are written as specs: heading:256, recursive:1000/100, fixed:128/25. */
+/** What an evaluation varies. Chunkers are written as specs: heading:256, recursive:1000/100, fixed:128/25. */
 export const EvalGridSchema = z.object({
   /** Empty: retrieval only; answer metrics are reported as not run (null). */
   chatModels: z.array(z.string().min(1).max(200)).max(8),
@@ -120,7 +120,7 @@ export const EvalConfigSchema = z.object({
   k: z.number().int(),
   mode: z.enum(SEARCH_MODES),
   fusion: z.string().default('rrf:60'),
-  metrics: BenchMetricsSchema,
+  metrics: EvalMetricsSchema,
   /** Question runs that failed (each error is in perQuestion): what they retrieved still scores, and an unanswered one is left out of the answer metrics, so this count says how many. */
   errors: z.number().int(),
 });
@@ -232,7 +232,7 @@ export const EvalReportSummarySchema = z.object({
 });
 
 export type Question = z.infer<typeof QuestionSchema>;
-export type BenchMetrics = z.infer<typeof BenchMetricsSchema>;
+export type EvalMetrics = z.infer<typeof EvalMetricsSchema>;
 export type StageLatency = z.infer<typeof StageLatencySchema>;
 export type RetrievalScore = z.infer<typeof RetrievalScoreSchema>;
 export type AnswerScore = z.infer<typeof AnswerScoreSchema>;
@@ -274,5 +274,5 @@ export const RATE_METRICS = [
   'citesFact',
   'refusalAccuracy',
   'falseRefusals',
-] as const satisfies ReadonlyArray<keyof BenchMetrics>;
+] as const satisfies ReadonlyArray<keyof EvalMetrics>;
 export type RateMetric = (typeof RATE_METRICS)[number];

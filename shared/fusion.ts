@@ -1,6 +1,6 @@
 /**
  * How hybrid search joins its keyword and vector rankings, written as a short spec so settings, the
- * CLI and the bench's grid can all name it:
+ * CLI and an evaluation's grid can all name it:
  *
  * - `rrf:60` — reciprocal rank fusion with constant 60 (the default): each list adds 1/(k + rank);
  *   scale-free, so neither list's score range can drown the other.

@@ -10,7 +10,7 @@ import { OllamaGateway } from '../electron/core/ollama/gateway';
 import { startStandin, type Standin } from './support/ollama-standin/server';
 import { NotesFolder, tempDbPath } from './support/notes';
 
-/** The bench end to end over the same search and ask paths as the app, against the stand-in. */
+/** Evaluation end to end over the same search and ask paths as the app, against the stand-in. */
 let ollama: Standin;
 let notes: NotesFolder;
 let work: ReturnType<typeof tempDbPath>;

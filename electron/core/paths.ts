@@ -14,7 +14,7 @@ export function defaultDatabasePath(env: NodeJS.ProcessEnv = process.env, platfo
   return path.join(dataHome, 'quire', 'quire.db');
 }
 
-/** The bench's own indexes live next to the database they belong with (the desktop app's too). */
+/** The evaluation indexes live next to the database they belong with (the desktop app's too). */
 export function evalIndexDir(databaseFile: string): string {
   return path.join(path.dirname(databaseFile), 'eval-indexes');
 }

@@ -9,7 +9,7 @@ import { tempDbPath } from '../support/notes';
 import { launchChromium } from './browser';
 
 /**
- * The model bench as a person uses it: import the sample notes, save two answers as tests, run
+ * Evaluation as a person uses it: import the sample notes, save two answers as tests, run
  * the folder's question set over two chunkers × two search modes with the stand-in's chat model,
  * then read the results (sort, chart, one question across configurations) and export them.
  * Screenshots go to test-results/evaluate-*.png for a person to look at.

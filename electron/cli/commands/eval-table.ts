@@ -1,10 +1,10 @@
-import type { BenchMetrics, EvalReport } from '../../../shared/eval';
+import type { EvalMetrics, EvalReport } from '../../../shared/eval';
 
 const pct = (v: number | null) => (v === null ? '—' : `${Math.round(v * 100)}%`);
 const ms = (v: number | null) => (v === null ? '—' : `${Math.round(v)}`);
 const tok = (v: number | null) => (v === null ? '—' : `${Math.round(v)}`);
 
-const COLUMNS: Array<[string, (m: BenchMetrics, errors: number) => string]> = [
+const COLUMNS: Array<[string, (m: EvalMetrics, errors: number) => string]> = [
   ['hit@1', (m) => pct(m.hit1)],
   ['hit@3', (m) => pct(m.hit3)],
   ['hit@5', (m) => pct(m.hit5)],

@@ -6,7 +6,7 @@ import { openDatabase, type Db } from '../db/open';
 import { createEngine, type Engine } from '../engine';
 
 // Every job reports the same way: job.progress events, then one job.done, each valid against the
-// contract (the renderer's useJob relies on it). The evaluation's are covered in bench.test.ts.
+// contract (the renderer's useJob relies on it). The evaluation's are covered in evaluation.test.ts.
 
 let ollama: Standin;
 let notes: NotesFolder;

@@ -9,7 +9,7 @@ import { indexStatus } from '../db/health';
 import type { Db } from '../db/open';
 import type { Engine } from '../engine';
 import type { Handlers } from './dispatch';
-import { createBench } from './bench';
+import { createEvaluation } from './evaluation';
 import { chunkView, libraryDocuments } from './views';
 import { loadQuestionSet } from '../eval/question-sets';
 
@@ -80,7 +80,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
       emit({ type: 'library.changed' });
     });
 
-  const bench = createBench({ db, emit, job, gateway, numCtxCap: () => engine.settings.get('numCtx'), version: deps.version, evalDir: deps.evalDir });
+  const evaluation = createEvaluation({ db, emit, job, gateway, numCtxCap: () => engine.settings.get('numCtx'), version: deps.version, evalDir: deps.evalDir });
 
   const handlers: Handlers = {
     async status() {
@@ -100,7 +100,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
         collections: st.collections.length,
         activeModel: st.activeModel ? { name: st.activeModel.name, dimension: st.activeModel.dimension, vectors: st.activeModel.vectors } : null,
         desktop: deps.shell !== undefined,
-        evaluation: bench.running(),
+        evaluation: evaluation.running(),
       };
     },
 
@@ -132,7 +132,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
       const c = getCollection(db, collectionId);
       const { documents } = forgetCollection(db, c);
       emit({ type: 'library.changed' });
-      bench.forgetFolder(c.root);
+      evaluation.forgetFolder(c.root);
       return { documents };
     },
 
@@ -227,7 +227,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
       return { path: deps.sampleNotesDir, questions };
     },
 
-    ...bench.handlers,
+    ...evaluation.handlers,
   };
 
   return {

@@ -1,10 +1,10 @@
-import { RATE_METRICS, type BenchMetrics, type EvalConfigResult, type EvalQuestionRun, type EvalReport, type MetricChange, type QuestionChange, type ReportDiff } from '../../../shared/eval';
+import { RATE_METRICS, type EvalMetrics, type EvalConfigResult, type EvalQuestionRun, type EvalReport, type MetricChange, type QuestionChange, type ReportDiff } from '../../../shared/eval';
 import { collapseWhitespace } from '../text/normalise';
 
 export type { MetricChange, QuestionChange, ReportDiff } from '../../../shared/eval';
 
-const EXACT_METRICS: Array<[string, (m: BenchMetrics) => number | null]> = [
-  ...RATE_METRICS.map((k): [string, (m: BenchMetrics) => number | null] => [k, (m) => m[k]]),
+const EXACT_METRICS: Array<[string, (m: EvalMetrics) => number | null]> = [
+  ...RATE_METRICS.map((k): [string, (m: EvalMetrics) => number | null] => [k, (m) => m[k]]),
   ['sourceTokensP50', (m) => m.sourceTokensP50],
   ['promptTokens.estimated', (m) => m.promptTokens.estimated],
   ['promptTokens.reported', (m) => m.promptTokens.reported],
@@ -12,7 +12,7 @@ const EXACT_METRICS: Array<[string, (m: BenchMetrics) => number | null]> = [
   ['changedAcrossRepeats', (m) => m.changedAcrossRepeats],
 ];
 
-const TIMING_METRICS: Array<[string, (m: BenchMetrics) => number | null]> = [
+const TIMING_METRICS: Array<[string, (m: EvalMetrics) => number | null]> = [
   ['latencyMs.retrieve.p50', (m) => m.latencyMs.retrieve.p50],
   ['latencyMs.retrieve.p95', (m) => m.latencyMs.retrieve.p95],
   ['latencyMs.generate.p50', (m) => m.latencyMs.generate.p50],

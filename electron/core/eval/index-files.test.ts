@@ -12,7 +12,7 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const touch = (name: string, bytes = 10) => fs.writeFileSync(path.join(dir, name), Buffer.alloc(bytes));
 
-describe('bench index files', () => {
+describe('evaluation index files', () => {
   it('names an index by its folder first, so one folder’s indexes go without touching another’s', () => {
     const a1 = indexFileName('/notes/a', 'embeddinggemma', 'heading:256');
     const a2 = indexFileName('/notes/a', 'nomic-embed-text', 'heading:256');

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * The bench's own indexes: one SQLite file per documents folder × embedding model × chunker, in
+ * The evaluation indexes: one SQLite file per documents folder × embedding model × chunker, in
  * one folder of Quire's. The folder's part of the name comes first, so everything built for a
  * folder can be found (and removed with it) without opening a database.
  */

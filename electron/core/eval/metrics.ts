@@ -1,8 +1,8 @@
 import type { CitationCheck } from '../../../shared/answer';
-import type { AnswerScore, BenchMetrics, Question, QuestionScore, RetrievalScore } from '../../../shared/eval';
+import type { AnswerScore, EvalMetrics, Question, QuestionScore, RetrievalScore } from '../../../shared/eval';
 import { collapseWhitespace, normaliseText } from '../text/normalise';
 
-export type { AnswerScore, BenchMetrics, QuestionScore, RetrievalScore } from '../../../shared/eval';
+export type { AnswerScore, EvalMetrics, QuestionScore, RetrievalScore } from '../../../shared/eval';
 
 /** One retrieved chunk, in rank order. */
 export interface RetrievedChunk {
@@ -144,7 +144,7 @@ const notNull = <T>(v: T | null): v is T => v !== null;
  * Aggregates scores of one configuration. Each (question, repeat) is one sample, so with equal
  * repeats per question every mean equals the mean of per-question means.
  */
-export function aggregate(scores: readonly QuestionScore[]): BenchMetrics {
+export function aggregate(scores: readonly QuestionScore[]): EvalMetrics {
   const seen = new Set<string>();
   for (const s of scores) {
     const key = JSON.stringify([s.questionId, s.repeat]);

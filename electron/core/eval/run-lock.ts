@@ -3,7 +3,7 @@ import path from 'node:path';
 import { QuireError } from '../../../shared/errors';
 
 /**
- * One evaluation at a time over a folder of bench indexes, across processes: the desktop app,
+ * One evaluation at a time over a folder of evaluation indexes, across processes: the desktop app,
  * browser mode and `quire eval` share the folder next to one database. A lock file names the
  * process and the documents folder; one left by a process that has died is taken over.
  */

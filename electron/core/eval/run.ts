@@ -29,7 +29,7 @@ export interface EvalOptions {
   gateway: OllamaGateway;
   /** Quire's version, recorded in the report. */
   version: string;
-  /** The context-window cap the app's settings give answers (default 8192), so the bench measures what the app would do. */
+  /** The context-window cap the app's settings give answers (default 8192), so an evaluation measures what the app would do. */
   numCtxCap?: number;
   /** One database per embedding model × chunker lives here, reused while documents and settings are unchanged. */
   workDir: string;

@@ -10,7 +10,7 @@ const MAX_FACT_CHARS = 160;
  * The passage of a cited chunk that a citing sentence rests on, as an exact (whitespace-collapsed)
  * substring of the chunk: the chunk's sentence or line sharing the most content words with the
  * citing sentence. A whole chunk would be a poor expectation: another chunker cuts it differently,
- * and the bench should ask whether the fact was found, not whether the same boundaries were.
+ * and an evaluation should ask whether the fact was found, not whether the same boundaries were.
  */
 export function factFromChunk(chunkText: string, citingSentence: string): string {
   const wanted = contentStems(stripCitations(citingSentence));

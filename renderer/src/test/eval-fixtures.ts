@@ -1,8 +1,8 @@
-import type { BenchMetrics, EvalConfigResult, EvalQuestionRun, EvalReport, Question } from '../../../shared/eval';
+import type { EvalMetrics, EvalConfigResult, EvalQuestionRun, EvalReport, Question } from '../../../shared/eval';
 
-/** Small, hand-checked model-bench reports for renderer tests. */
+/** Small, hand-checked evaluation reports for renderer tests. */
 
-export function metrics(over: Partial<BenchMetrics> = {}): BenchMetrics {
+export function metrics(over: Partial<EvalMetrics> = {}): EvalMetrics {
   return {
     hit1: 0.5,
     hit3: 1,
@@ -26,7 +26,7 @@ export function metrics(over: Partial<BenchMetrics> = {}): BenchMetrics {
   };
 }
 
-const ANSWER_METRICS_NULL: Partial<BenchMetrics> = {
+const ANSWER_METRICS_NULL: Partial<EvalMetrics> = {
   answerHasFact: null,
   citationValid: null,
   supportedCitationRate: null,

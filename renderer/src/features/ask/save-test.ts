@@ -6,7 +6,7 @@ export type SaveAsTestInput = Input<'saveAsTest'>;
 /**
  * What "Save as test" sends for a finished answer: a refusal becomes an unanswerable question; an
  * answer becomes a fact expectation from its first supported citation, else its first citation of
- * a passage that was sent. A follow-up is saved as its standalone form, since the bench asks
+ * a passage that was sent. A follow-up is saved as its standalone form, since an evaluation asks
  * without history. null when there is nothing to base a test on.
  */
 export function saveAsTestInput(question: string, result: AnswerResult): SaveAsTestInput | null {

@@ -18,7 +18,7 @@ function endSentence(job: EvalJob): string {
 }
 
 /**
- * The model bench: set up a grid of models and retrieval settings, run a question set over it,
+ * Evaluation: set up a grid of models and retrieval settings, run a question set over it,
  * and compare the configurations. Earlier reports and saved questions sit beside the form.
  * Opening a report (by hand or at the end of a run) and going back move focus to the heading of
  * what is now shown; the end of a run is announced.

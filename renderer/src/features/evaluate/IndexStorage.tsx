@@ -14,7 +14,7 @@ interface IndexStorageProps {
 
 type Storage = Output<'evalStorage'>;
 
-/** The disk the bench's own indexes take, and a way to give it back (they are rebuilt when needed). */
+/** The disk the evaluation indexes take, and a way to give it back (they are rebuilt when needed). */
 export function IndexStorage({ refreshKey, running }: IndexStorageProps) {
   const client = useClient();
   const [storage, setStorage] = useState<Storage | null>(null);

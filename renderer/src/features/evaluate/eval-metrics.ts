@@ -2,7 +2,7 @@ import type { EvalConfigResult, RateMetric } from '../../../../shared/eval';
 import { DEFAULT_FUSION, formatFusion } from '../../../../shared/fusion';
 
 /**
- * The model bench's numbers for people: which columns a report has, how each value reads, what
+ * An evaluation's numbers for people: which columns a report has, how each value reads, what
  * "not run" means for it, and how configurations sort and are named.
  */
 

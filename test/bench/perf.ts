@@ -1,7 +1,7 @@
 /**
  * Measures import and search on the real corpora in ../shared/corpora (not shipped with the app;
- * a clone without them says so and exits). Rerun: npm run bench [-- --corpus rust-book|tldr]
- * Prints a table and writes bench-results/engine-<date>.json.
+ * a clone without them says so and exits). Rerun: npm run perf [-- --corpus rust-book|tldr]
+ * Prints a table and writes bench-results/perf-<date>.json.
  *
  * Embedding numbers use the Ollama stand-in (hashed n-grams on this CPU), so they time Quire's
  * own pipeline, not a real model; a real Ollama adds its model's embedding time on top.
@@ -51,7 +51,7 @@ const results: Record<string, unknown> = {
 
 const ollama = await startStandin();
 const gateway = new OllamaGateway({ host: ollama.url });
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-'));
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-perf-'));
 try {
   for (const name of names) {
     const folder = CORPORA[name];
@@ -106,7 +106,7 @@ try {
 
 const dir = path.join(REPO, 'bench-results');
 fs.mkdirSync(dir, { recursive: true });
-const file = path.join(dir, `engine-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.json`);
+const file = path.join(dir, `perf-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.json`);
 fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
 console.log(JSON.stringify(results, null, 2));
 console.error(`\nwritten to ${path.relative(REPO, file)}`);

@@ -19,7 +19,7 @@ import type { OllamaGateway } from '../ollama/gateway';
 import type { Handlers } from './dispatch';
 import { chunkView } from './views';
 
-type BenchMethods =
+type EvaluationMethods =
   | 'questionSets'
   | 'checkQuestionSet'
   | 'saveAsTest'
@@ -34,27 +34,27 @@ type BenchMethods =
   | 'evalStorage'
   | 'clearEvalIndexes';
 
-export interface BenchDeps {
+export interface EvaluationDeps {
   db: Db;
   emit(event: ApiEvent): void;
   job(run: (jobId: string, signal: AbortSignal) => Promise<void>): { jobId: string };
   gateway(): OllamaGateway;
-  /** The context-window cap from Settings, so the bench measures answers as the app gives them. */
+  /** The context-window cap from Settings, so an evaluation measures answers as the app gives them. */
   numCtxCap(): number;
   version: string;
   evalDir: string;
 }
 
-/** The model bench behind the contract: question sets, "save as test", and evaluation jobs. */
-export interface Bench {
-  handlers: Pick<Handlers, BenchMethods>;
-  /** The evaluation under way, with its latest progress; null when none is. */
+/** Evaluation behind the contract: question sets, "save as test", and evaluation jobs. */
+export interface Evaluation {
+  handlers: Pick<Handlers, EvaluationMethods>;
   /** Removes the indexes built for one folder (when it leaves the library); not while a run may use them. */
   forgetFolder(root: string): void;
+  /** The evaluation under way, with its latest progress; null when none is. */
   running(): { jobId: string; startedAt: string; done: number; total: number; label: string } | null;
 }
 
-export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDir }: BenchDeps): Bench {
+export function createEvaluation({ db, emit, job, gateway, numCtxCap, version, evalDir }: EvaluationDeps): Evaluation {
   const rootOf = (collectionId: string): string => getCollection(db, collectionId).root;
 
   // Two runs would import into the same evaluation indexes at once; one at a time. The folder of
@@ -68,7 +68,7 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
     if (other) throw new QuireError('EVAL_ALREADY_RUNNING', `Another evaluation (process ${other.pid}, over ${other.docs}) is running. Wait for it to finish, or stop it, first.`);
   };
 
-  /** The evaluation job: progress as events, the report stored, and its id in eval.done. */
+  /** The evaluation job: progress as events, the report stored, and its id in job.done. */
   const startRun = (what: Pick<EvalOptions, 'docs' | 'questions' | 'questionSetName' | 'grid' | 'numCtxCap'>): { jobId: string } => {
     runningDocs = what.docs;
     const started = job(async (jobId, signal) => {
@@ -100,7 +100,7 @@ export function createBench({ db, emit, job, gateway, numCtxCap, version, evalDi
     return started;
   };
 
-  const handlers: Bench['handlers'] = {
+  const handlers: Evaluation['handlers'] = {
     async questionSets({ collectionId }) {
       return { sets: questionSetsFor(db, rootOf(collectionId)) };
     },

@@ -21,10 +21,10 @@ afterAll(async () => {
   await ollama?.close();
 });
 beforeEach(async () => {
-  notes = new NotesFolder('quire-bench-');
+  notes = new NotesFolder('quire-evaluation-');
   notes.write('ops/keys.md', '# Keys\n\nWe rotate the deploy keys every 90 days. The platform team owns the rotation.\n');
   notes.write('food/bread.md', '# Bread\n\nBake the loaf at 250 degrees for twenty minutes.\n');
-  dbFile = tempDbPath('quire-bench-db-');
+  dbFile = tempDbPath('quire-evaluation-db-');
   db = openDatabase(dbFile.file);
   events = [];
   svc = createEngine({ dbPath: dbFile.file, open: () => db, sampleNotesDir: notes.root, version: '1.2.3', evalDir: path.join(path.dirname(dbFile.file), 'eval') });

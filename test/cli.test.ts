@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../electron/cli/run';
 import { startStandin, type Standin } from './support/ollama-standin/server';
 import { NotesFolder, tempDbPath } from './support/notes';
 
@@ -14,11 +15,28 @@ let ollama: Standin;
 let notes: NotesFolder;
 let db: ReturnType<typeof tempDbPath>;
 
+/**
+ * Runs the CLI's entry in-process, as `npm run quire -- ...args` would run it, and collects what it
+ * writes. The environment is only what is given here (never the test runner's), so a read of
+ * process.env where the passed one belongs sends Quire to the wrong database or Ollama.
+ */
 async function quire(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: { OLLAMA_HOST: ollama.url, QUIRE_DB: db.file, ...env },
+  });
+  return { code, stdout, stderr };
+}
+
+/** The real entry, in a process of its own: what `npm run quire` starts. */
+async function spawnQuire(args: string[], env: Record<string, string>, nodeArgs: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'electron/cli/main.ts'), ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(ROOT, 'electron/cli/main.ts'), ...args], {
       cwd: ROOT,
-      env: { ...process.env, OLLAMA_HOST: ollama.url, QUIRE_DB: db.file, ...env },
+      env: { ...process.env, ...env },
     });
     return { code: 0, stdout, stderr };
   } catch (e) {
@@ -43,6 +61,27 @@ afterAll(async () => {
 });
 
 describe('quire CLI', () => {
+  it('the real entry, in its own process: exit codes, and library logging kept off stdout', async () => {
+    const smokeDb = tempDbPath('quire-cli-smoke-');
+    try {
+      // A stray console.log late in the run (as a library might log) must land on stderr, not in the JSON.
+      const strayLog = 'data:text/javascript,process.once("beforeExit",()=>console.log("stray library log"))';
+      const env = { OLLAMA_HOST: ollama.url, QUIRE_DB: smokeDb.file };
+      // Each its own database: two processes creating one new database at once can race its migration.
+      const [usage, status] = await Promise.all([
+        spawnQuire(['search', '--json', '--db', path.join(path.dirname(smokeDb.file), 'other.db')], env),
+        spawnQuire(['status', '--json'], env, ['--import', strayLog]),
+      ]);
+      expect(usage.code).toBe(2);
+      expect(JSON.parse(usage.stdout).error.code).toBe('INVALID_ARGUMENT');
+      expect(status.code).toBe(0);
+      expect(JSON.parse(status.stdout)).toMatchObject({ database: smokeDb.file, documents: { total: 0 }, ollama: { host: ollama.url } });
+      expect(status.stderr).toContain('stray library log');
+    } finally {
+      smokeDb.dispose();
+    }
+  });
+
   it('import --json prints exactly one JSON document of the documented shape', async () => {
     const { code, stdout } = await quire(['import', notes.root, '--json']);
     expect(code).toBe(0);
@@ -225,8 +264,8 @@ describe('quire CLI', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/INVALID_QUESTION_SET.*1 problem:\n  - entry 1 \(id "x"\): "question" must be a non-empty string/s);
 
-    // An evaluation held by another live process (here: this test runner) keeps a second one out.
-    fs.writeFileSync(path.join(evalDir, 'run.lock'), JSON.stringify({ pid: process.pid, docs: notes.root, startedAt: new Date().toISOString() }));
+    // An evaluation held by another live process (here: the test runner's parent) keeps a second one out.
+    fs.writeFileSync(path.join(evalDir, 'run.lock'), JSON.stringify({ pid: process.ppid, docs: notes.root, startedAt: new Date().toISOString() }));
     try {
       const blocked = await quire(['eval', questions, '--docs', notes.root, '--modes', 'lexical']);
       expect(blocked.code).toBe(1);
@@ -242,5 +281,25 @@ describe('quire CLI', () => {
     const noDocs = await quire(['eval', questions]);
     expect(noDocs.code).toBe(2);
     expect(noDocs.stderr).toMatch(/needs --docs/);
+  });
+
+  it('leaves no signal listeners behind, and cancels when the caller aborts', async () => {
+    const before = { int: process.listenerCount('SIGINT'), term: process.listenerCount('SIGTERM') };
+    for (let i = 0; i < 12; i++) expect((await quire(['status', '--json'])).code).toBe(0);
+    expect(await quire(['frobnicate'])).toMatchObject({ code: 2 });
+    expect({ int: process.listenerCount('SIGINT'), term: process.listenerCount('SIGTERM') }).toEqual(before);
+
+    let stdout = '';
+    let stderr = '';
+    const cancelled = await main(['ask', 'How often are the deploy keys rotated?', '--json'], {
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text) },
+      env: { OLLAMA_HOST: ollama.url, QUIRE_DB: db.file },
+      signal: AbortSignal.abort(),
+    });
+    expect(cancelled).toBe(130);
+    expect(stderr).toMatch(/Cancelling…/);
+    expect(JSON.parse(stdout)).toBeTruthy();
+    expect({ int: process.listenerCount('SIGINT'), term: process.listenerCount('SIGTERM') }).toEqual(before);
   });
 });

@@ -9,9 +9,10 @@ export interface CliContext {
   signal: AbortSignal;
 }
 
-export function createContext(opts: { db?: string | undefined }, out: Output, signal: AbortSignal): CliContext {
-  const dbPath = opts.db ?? defaultDatabasePath();
-  return { dbPath, engine: createEngine({ dbPath }), out, signal };
+/** `env` is where QUIRE_DB (the database when --db is not given) and OLLAMA_HOST are read: process.env for the real CLI. */
+export function createContext(opts: { db?: string | undefined }, out: Output, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): CliContext {
+  const dbPath = opts.db ?? defaultDatabasePath(env);
+  return { dbPath, engine: createEngine({ dbPath, env }), out, signal };
 }
 
 /** A model named by a flag is remembered as the app's setting, as choosing it in Settings would. */

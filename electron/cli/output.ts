@@ -2,17 +2,27 @@
  * Output discipline for the CLI: with --json, stdout carries exactly one JSON document and
  * everything else (progress, warnings, even stray library logging) goes to stderr.
  */
+
+/** What the CLI writes to: process.stdout/stderr, or anything with write() (a test's capture). */
+export interface TextSink {
+  write(text: string): unknown;
+  isTTY?: boolean | undefined;
+  columns?: number | undefined;
+}
+
 export interface Output {
   json: boolean;
   /** The command's result: JSON on stdout with --json, else the human text. */
   result(value: unknown, human: () => string): void;
+  /** Raw text on stdout as it arrives (a streamed answer); callers stream only without --json. */
+  stream(text: string): void;
   /** Progress and notes for people: stderr, never stdout. */
   note(line: string): void;
   progress(fraction: number, label: string): void;
   endProgress(): void;
 }
 
-export function createOutput(json: boolean, stdout = process.stdout, stderr = process.stderr): Output {
+export function createOutput(json: boolean, stdout: TextSink = process.stdout, stderr: TextSink = process.stderr): Output {
   const tty = Boolean(stderr.isTTY);
   let drawn = false;
   return {
@@ -20,6 +30,10 @@ export function createOutput(json: boolean, stdout = process.stdout, stderr = pr
     result(value, human) {
       if (drawn) this.endProgress();
       stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
+    },
+    stream(text) {
+      if (drawn) this.endProgress();
+      stdout.write(text);
     },
     note(line) {
       if (drawn) this.endProgress();

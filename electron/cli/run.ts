@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { QuireError, toErrorShape } from '../../shared/errors';
 import { createContext, type CliContext } from './context';
-import { createOutput } from './output';
+import { createOutput, type TextSink } from './output';
 import { askCommand } from './commands/ask';
 import { doctorCommand } from './commands/doctor';
 import { embedCommand } from './commands/embed';
@@ -41,7 +41,26 @@ Commands:
 Every command: --db PATH (or QUIRE_DB; default ~/.local/share/quire/quire.db), --json.
 Ollama: OLLAMA_HOST (default http://127.0.0.1:11434).`;
 
-export async function main(argv: string[]): Promise<number> {
+/**
+ * What a run of the CLI touches outside itself. The real process (main.ts) passes nothing and gets
+ * process.stdout/stderr/env, with Ctrl-C (SIGINT) and SIGTERM cancelling the command; a caller
+ * in-process (the tests) passes its own streams and environment, and its own `signal` to cancel,
+ * in which case the process's signals are left alone.
+ */
+export interface CliIo {
+  stdout?: TextSink;
+  stderr?: TextSink;
+  /** Where QUIRE_DB and OLLAMA_HOST are read. */
+  env?: NodeJS.ProcessEnv;
+  /** Cancels the command as Ctrl-C does; without it, SIGINT and SIGTERM do. */
+  signal?: AbortSignal;
+}
+
+/** Runs one CLI command and resolves to its exit code; it never exits the process itself. */
+export async function main(argv: string[], io: CliIo = {}): Promise<number> {
+  const stdout = io.stdout ?? process.stdout;
+  const stderr = io.stderr ?? process.stderr;
+  const env = io.env ?? process.env;
   let parsed;
   try {
     parsed = parseArgs({
@@ -71,23 +90,23 @@ export async function main(argv: string[]): Promise<number> {
       },
     });
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
+    stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
     return 2;
   }
   const { values: v, positionals } = parsed;
   const [command, ...rest] = positionals;
   if (v.help || !command) {
-    (command ? process.stdout : process.stderr).write(`${USAGE}\n`);
+    (command ? stdout : stderr).write(`${USAGE}\n`);
     return v.help ? 0 : 2;
   }
-  const out = createOutput(v.json);
+  const out = createOutput(v.json, stdout, stderr);
   const controller = new AbortController();
   const onSignal = () => {
     out.note('Cancelling… (finished documents stay committed)');
     controller.abort();
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // Removed in the finally below, so many in-process runs leave no listeners behind.
+  const stopListening = io.signal ? listenTo(io.signal, onSignal) : listenToProcess(onSignal);
 
   let ctx: CliContext | null = null;
   try {
@@ -95,7 +114,7 @@ export async function main(argv: string[]): Promise<number> {
       if (rest.length === 0) throw new QuireError('INVALID_ARGUMENT', `"${command}" needs a ${name}. See: npm run quire -- --help`);
       return rest.join(' ');
     };
-    ctx = createContext({ db: v.db }, out, controller.signal);
+    ctx = createContext({ db: v.db }, out, controller.signal, env);
     switch (command) {
       case 'import':
         return await importCommand(ctx, needsArg('folder'), {
@@ -135,13 +154,30 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (e) {
     const shape = toErrorShape(e);
-    if (v.json) process.stdout.write(`${JSON.stringify({ error: shape })}\n`);
+    if (v.json) stdout.write(`${JSON.stringify({ error: shape })}\n`);
     else out.note(`Error (${shape.code}): ${shape.message}`);
     return shape.code === 'CANCELLED' ? 130 : shape.code === 'INVALID_ARGUMENT' || shape.code === 'INVALID_QUESTION_SET' ? 2 : 1;
   } finally {
+    stopListening();
     await ctx?.engine.close();
+  }
+}
+
+function listenToProcess(onSignal: () => void): () => void {
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return () => {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+  };
+}
+
+function listenTo(signal: AbortSignal, onAbort: () => void): () => void {
+  if (signal.aborted) {
+    onAbort();
+    return () => {};
   }
+  signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
 }
 

@@ -18,7 +18,7 @@ export async function askCommand(ctx: CliContext, question: string, flags: AskFl
   for await (const event of ctx.engine.ask(input, ctx.signal)) {
     if (event.type === 'retrieval' && event.note) ctx.out.note(`Note: ${event.note}`);
     if (event.type === 'token' && stream) {
-      process.stdout.write(event.text);
+      ctx.out.stream(event.text);
       streamed = true;
     }
     if (event.type === 'done' || event.type === 'error') result = event.result;

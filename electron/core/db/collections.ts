@@ -22,7 +22,7 @@ export function ensureCollection(db: Db, root: string): CollectionRow {
   db.transaction(() => {
     db.prepare('INSERT INTO collections (id, root, created_at) VALUES (?, ?, ?)').run(row.id, row.root, row.createdAt);
     appendEvent(db, { kind: 'collection.added', collectionId: row.id, path: root });
-  })();
+  }).immediate();
   return row;
 }
 
@@ -54,7 +54,7 @@ export function forgetCollection(db: Db, collection: CollectionRow): { documents
     db.prepare('DELETE FROM collections WHERE id = ?').run(collection.id);
     appendEvent(db, { kind: 'collection.forgotten', collectionId: collection.id, path: collection.root, detail: { documents: ids.length } });
     return { documents: ids.length };
-  })();
+  }).immediate();
 }
 
 interface RawRow {

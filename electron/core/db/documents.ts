@@ -92,7 +92,7 @@ export function writeDocumentVersion(db: Db, version: DocumentVersion): 'added' 
       detail: { sha256: meta.sha256, chunks: chunks.length, embeddedWith: embedding?.model.name ?? null },
     });
     return outcome;
-  })();
+  }).immediate();
 }
 
 /**
@@ -113,7 +113,7 @@ export function writeDocumentVectors(db: Db, documentId: string, model: Embeddin
     });
     markEmbedded(db, documentId, model);
     return true;
-  })();
+  }).immediate();
 }
 
 /**
@@ -172,7 +172,7 @@ export function recordFailure(
       path: meta.relPath,
       detail: { code: failure.code, message: failure.message },
     });
-  })();
+  }).immediate();
 }
 
 /** Updates size and mtime of a document whose bytes did not change, so the next scan skips the hash. */
@@ -197,7 +197,7 @@ export function deleteDocument(db: Db, id: string, options: { event?: boolean; r
       });
     }
     return true;
-  })();
+  }).immediate();
 }
 
 /** Removes chunks (FTS follows by trigger) and vectors in every model's table; true if the document existed. */

@@ -36,7 +36,7 @@ export function ensureEmbeddingModel(db: Db, identity: EmbeddingModelIdentity): 
       new Date().toISOString(),
     );
     return findEmbeddingModel(db, identity)!;
-  })();
+  }).immediate();
 }
 
 export function findEmbeddingModel(db: Db, identity: EmbeddingModelIdentity): EmbeddingModelRow | null {
@@ -67,7 +67,7 @@ export function activateEmbeddingModel(db: Db, model: EmbeddingModelRow): void {
       kind: 'model.switched',
       detail: { from: previous ? describe(previous) : null, to: describe(model) },
     });
-  })();
+  }).immediate();
 }
 
 /** Writes one chunk's vector; refuses a vector whose length is not the table's dimension. */

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QuireError } from '../../../shared/errors';
 import { migrate, schemaVersion } from './migrate';
 import { MIGRATIONS } from './migrations/index';
-import { openDatabase } from './open';
+import { headerUserVersion, openDatabase } from './open';
 
 let dir: string;
 beforeEach(() => {
@@ -53,6 +53,44 @@ describe('openDatabase', () => {
     expect(again.pragma('user_version', { simple: true })).toBe(999);
     expect(again.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'documents'").pluck().get()).toBe(0);
     again.close();
+  });
+});
+
+describe('a newer database, and two openers at once', () => {
+  it('a newer Quire\'s WAL database is refused before SQLite opens it: not a byte changed, no -wal or -shm', () => {
+    const file = path.join(dir, 'newer.db');
+    const raw = new Database(file);
+    raw.pragma('journal_mode = WAL');
+    raw.exec('CREATE TABLE t (x); INSERT INTO t VALUES (1);');
+    raw.pragma('user_version = 999');
+    raw.close();
+    expect(fs.existsSync(`${file}-wal`)).toBe(false);
+    const before = fs.readFileSync(file);
+    const mtime = fs.statSync(file).mtimeMs;
+    expect(headerUserVersion(file)).toBe(999);
+    expect(() => openDatabase(file)).toThrow(/schema version 999.*not changed/);
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+    expect(fs.statSync(file).mtimeMs).toBe(mtime);
+    expect(fs.existsSync(`${file}-wal`)).toBe(false);
+    expect(fs.existsSync(`${file}-shm`)).toBe(false);
+  });
+
+  it('reads no version from a file that is not a database, or is not there', () => {
+    fs.writeFileSync(path.join(dir, 'notes.txt'), 'x'.repeat(200));
+    expect(headerUserVersion(path.join(dir, 'notes.txt'))).toBeNull();
+    expect(headerUserVersion(path.join(dir, 'absent.db'))).toBeNull();
+  });
+
+  it('a migration another opener applied while this one waited is not applied twice', () => {
+    const file = path.join(dir, 'race.db');
+    const first = new Database(file);
+    const second = new Database(file);
+    first.pragma('journal_mode = WAL');
+    // The second opener read version 0; before it takes the write lock, the first migrates everything.
+    expect(() => migrate(second, MIGRATIONS, { afterVersionRead: () => migrate(first, MIGRATIONS) })).not.toThrow();
+    expect(schemaVersion(second)).toBe(MIGRATIONS.at(-1)!.version);
+    first.close();
+    second.close();
   });
 });
 

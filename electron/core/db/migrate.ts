@@ -11,25 +11,41 @@ export function schemaVersion(db: Database.Database): number {
  * transaction, so a failure leaves the database at the previous version. A database written by a
  * newer Quire is refused rather than guessed at.
  */
-export function migrate(db: Database.Database, migrations: readonly Migration[]): { from: number; to: number } {
+export function migrate(
+  db: Database.Database,
+  migrations: readonly Migration[],
+  /** Tests: runs between reading the version and the first migration (where another process may step in). */
+  hooks: { afterVersionRead?: () => void } = {},
+): { from: number; to: number } {
   assertOrdered(migrations);
   const latest = migrations.at(-1)?.version ?? 0;
   const from = schemaVersion(db);
-  if (from > latest) {
-    throw new QuireError(
-      'DB_NEWER_THAN_APP',
-      `This database is at schema version ${from}, but this version of Quire only knows up to ${latest}. ` +
-        'Update Quire, or point it at another database with --db.',
-    );
-  }
+  refuseNewer(from, latest);
+  hooks.afterVersionRead?.();
   for (const m of migrations) {
     if (m.version <= from) continue;
     db.transaction(() => {
+      // Read again under the write lock: another process opening the same new database may have
+      // applied this migration while we waited for the lock.
+      const now = schemaVersion(db);
+      refuseNewer(now, latest);
+      if (now >= m.version) return;
       db.exec(m.up);
       db.pragma(`user_version = ${m.version}`);
-    })();
+    }).immediate();
   }
   return { from, to: Math.max(from, latest) };
+}
+
+/** A database written by a newer Quire is refused rather than guessed at. */
+export function refuseNewer(version: number, latest: number): void {
+  if (version > latest) {
+    throw new QuireError(
+      'DB_NEWER_THAN_APP',
+      `This database is at schema version ${version}, but this version of Quire only knows up to ${latest}. ` +
+        'Update Quire, or point it at another database with --db. The file was not changed.',
+    );
+  }
 }
 
 function assertOrdered(migrations: readonly Migration[]): void {

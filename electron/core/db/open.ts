@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { QuireError } from '../../../shared/errors';
-import { migrate } from './migrate';
+import { migrate, refuseNewer } from './migrate';
 import { MIGRATIONS } from './migrations/index';
 
 export type Db = Database.Database;
@@ -21,16 +21,23 @@ export interface OpenOptions {
 
 /** Opens (creating if needed) a Quire database: sqlite-vec loaded, pragmas set, migrations applied. */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (file !== ':memory:') {
+    // A newer Quire's database is refused before SQLite opens it: opening a WAL database creates
+    // its -wal and -shm files, and setting pragmas would change it.
+    const version = headerUserVersion(file);
+    if (version !== null) refuseNewer(version, MIGRATIONS.at(-1)?.version ?? 0);
+    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  }
   const db = new Database(file, { readonly: options.readonly ?? false, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
   try {
     loadVectorExtension(db, options.sqliteVecPath);
+    // First, so that every step below waits for another process's lock instead of failing at once.
+    db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     // NORMAL is durable across application crashes in WAL mode; only a power cut can lose the
     // last transactions, and never leaves a half-written one.
     db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
     if (!options.readonly) migrate(db, MIGRATIONS);
     return db;
   } catch (e) {
@@ -49,5 +56,27 @@ function loadVectorExtension(db: Db, explicitPath?: string): void {
       `Could not load the sqlite-vec extension from ${file} (${process.platform}-${process.arch}): ${(e as Error).message}`,
       { cause: e },
     );
+  }
+}
+
+/**
+ * The schema version (PRAGMA user_version) read from the file's 100-byte header without SQLite: a
+ * big-endian integer at offset 60 (https://www.sqlite.org/fileformat.html). Null when there is no
+ * file yet, or it is not an SQLite database (SQLite then says what is wrong).
+ */
+export function headerUserVersion(file: string): number | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const header = Buffer.alloc(100);
+    if (fs.readSync(fd, header, 0, 100, 0) < 100) return null;
+    if (header.toString('latin1', 0, 16) !== 'SQLite format 3\0') return null;
+    return header.readInt32BE(60);
+  } finally {
+    fs.closeSync(fd);
   }
 }

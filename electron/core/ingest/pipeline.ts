@@ -109,7 +109,7 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
 
   try {
     const ctx: FileContext = { db, collectionId: collection.id, chunkerSpec, chunker, maxBytes };
-    const readAhead = new ReadAhead(walk.files.map((f) => f.absPath), (i) => needsRead(ctx, walk.files[i]!));
+    const readAhead = new ReadAhead(walk.files.map((f) => f.absPath), (i) => needsRead(ctx, walk.files[i]!), ctx.maxBytes);
     for (const [index, file] of walk.files.entries()) {
       signal?.throwIfAborted();
       progress.currentFile = file.relPath;
@@ -265,10 +265,18 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
   try {
     bytes = await readBytes();
   } catch (e) {
-    const message = `Could not read the file: ${(e as Error).message}`;
-    recordFailure(db, base, { status: 'error', code: 'READ_FAILED', message, keepOldVersion: true });
+    // Replaced since the scan by something that is not a file, or grown past the limit: skipped, with the reason.
+    if (e instanceof QuireError && (e.code === 'NOT_A_REGULAR_FILE' || e.code === 'TOO_LARGE')) {
+      recordFailure(db, base, { status: 'skipped', code: e.code, message: e.message, keepOldVersion: false });
+      report.documents.skipped++;
+      report.skipped.push({ path: file.relPath, reason: e.code === 'TOO_LARGE' ? 'too-large' : 'not-a-regular-file', message: e.message });
+      return null;
+    }
+    const code = e instanceof QuireError && e.code === 'READ_TIMEOUT' ? 'READ_TIMEOUT' : 'READ_FAILED';
+    const message = code === 'READ_TIMEOUT' ? (e as Error).message : `Could not read the file: ${(e as Error).message}`;
+    recordFailure(db, base, { status: 'error', code, message, keepOldVersion: true });
     report.documents.failed++;
-    report.errors.push({ path: file.relPath, code: 'READ_FAILED', message });
+    report.errors.push({ path: file.relPath, code, message });
     return null;
   }
   const sha256 = createHash('sha256').update(bytes).digest('hex');

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { kindOf } from './read-file';
 
 export interface WalkedFile {
   /** Relative to the collection root, '/'-separated on every platform. */
@@ -11,7 +12,7 @@ export interface WalkedFile {
 
 export interface WalkSkip {
   relPath: string;
-  reason: 'symlink-outside-root' | 'symlink-loop' | 'unreadable';
+  reason: 'symlink-outside-root' | 'symlink-loop' | 'unreadable' | 'not-a-regular-file';
   message?: string;
 }
 
@@ -85,6 +86,9 @@ export async function walkFolder(root: string): Promise<WalkResult> {
         if (seenFiles.has(real)) continue;
         seenFiles.add(real);
         result.files.push({ relPath: rel, absPath: real, size: stat.size, mtimeMs: stat.mtimeMs });
+      } else {
+        // A named pipe, socket or device: reading one can block forever or never end.
+        result.skipped.push({ relPath: rel, reason: 'not-a-regular-file', message: `It is ${kindOf(stat)}, not a file.` });
       }
     }
   }

@@ -18,6 +18,8 @@ export const ERROR_MESSAGES: Record<ErrorCode | TransportCode, string> = {
   CONTEXT_TOO_SMALL: 'The context window (num_ctx) is too small for the question and even one passage. Raise num_ctx in Settings.',
   NOT_A_CHAT_MODEL: 'The chosen chat model cannot chat (it is an embedding model). Choose another one in Settings.',
   READ_FAILED: 'Quire could not read the file.',
+  READ_TIMEOUT: 'Reading the file took too long, so it was skipped.',
+  NOT_A_REGULAR_FILE: 'That is not a file Quire can read (a named pipe, socket or device).',
   WRITE_FAILED: 'Quire could not write to its index.',
   BINARY_FILE: 'The file is binary, not text.',
   UNDECODABLE_TEXT: 'The file is not valid text in a known encoding.',

@@ -6,6 +6,7 @@ const SKIP_REASONS: Record<string, string> = {
   'symlink-outside-root': 'a link pointing outside the imported folder',
   'symlink-loop': 'a link that loops back on itself',
   unreadable: 'could not be read (permissions or a vanished file)',
+  'not-a-regular-file': 'not a file Quire can read (a named pipe, socket or device)',
 };
 
 const FAIL_CODES: Record<string, string> = {
@@ -13,6 +14,7 @@ const FAIL_CODES: Record<string, string> = {
   UNDECODABLE_TEXT: 'text in an encoding Quire cannot decode',
   TOO_LARGE: 'larger than the size limit for one file',
   READ_FAILED: 'could not be read',
+  READ_TIMEOUT: 'took too long to read',
   WRITE_FAILED: 'could not be written to the index',
 };
 

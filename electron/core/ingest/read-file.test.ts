@@ -1,0 +1,72 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NotesFolder } from '../../../test/support/notes';
+import { runDoctor } from '../db/health';
+import { openDatabase, type Db } from '../db/open';
+import { importFolder } from './pipeline';
+import { readRegularFile } from './read-file';
+
+// mkfifo is POSIX; Windows has no named pipes in the file system.
+const hasFifo = process.platform !== 'win32';
+const mkfifo = (file: string) => execFileSync('mkfifo', [file]);
+
+let notes: NotesFolder;
+let db: Db;
+beforeEach(() => {
+  notes = new NotesFolder('quire-fifo-');
+  db = openDatabase(':memory:');
+});
+afterEach(() => {
+  db.close();
+  notes.dispose();
+});
+
+describe('reading a file the walk listed', () => {
+  it('reads a regular file', async () => {
+    notes.write('a.md', '# A\n\ntext\n');
+    expect((await readRegularFile(notes.path('a.md'), { maxBytes: 1000 })).toString()).toBe('# A\n\ntext\n');
+  });
+
+  it('refuses a file grown past the limit since the scan', async () => {
+    notes.write('big.md', 'x'.repeat(2000));
+    await expect(readRegularFile(notes.path('big.md'), { maxBytes: 1000 })).rejects.toMatchObject({ code: 'TOO_LARGE' });
+  });
+
+  it.skipIf(!hasFifo)('refuses a named pipe at once instead of waiting for a writer forever', async () => {
+    mkfifo(notes.path('pipe.md'));
+    await expect(readRegularFile(notes.path('pipe.md'), { maxBytes: 1000 })).rejects.toMatchObject({ code: 'NOT_A_REGULAR_FILE', message: /named pipe/ });
+  });
+});
+
+describe.skipIf(!hasFifo)('an import meeting named pipes (needs mkfifo)', () => {
+  it('a pipe in the folder is skipped with its reason; everything else is imported', async () => {
+    notes.write('a.md', '# A\n\nalpha text\n');
+    mkfifo(notes.path('pipe.md'));
+    const report = await importFolder(db, notes.root, { embedding: null });
+    expect(report.documents.added).toBe(1);
+    expect(report.skipped).toContainEqual({ path: 'pipe.md', reason: 'not-a-regular-file', message: 'It is a named pipe, not a file.' });
+    expect(runDoctor(db).filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it('a note replaced by a pipe between the scan and the read is skipped, not waited on', async () => {
+    for (let i = 0; i < 12; i++) notes.write(`a${String(i).padStart(2, '0')}.md`, `# Note ${i}\n\nbody ${i}\n`);
+    notes.write('zz.md', '# Last\n\nthe last note\n');
+    let replaced = false;
+    const report = await importFolder(db, notes.root, {
+      embedding: null,
+      onProgress: (p) => {
+        // After the scan listed zz.md as a file, before anything is read.
+        if (!replaced && p.phase === 'indexing') {
+          replaced = true;
+          fs.rmSync(notes.path('zz.md'));
+          mkfifo(notes.path('zz.md'));
+        }
+      },
+    });
+    expect(replaced).toBe(true);
+    expect(report.documents.added).toBe(12);
+    expect(report.skipped).toContainEqual(expect.objectContaining({ path: 'zz.md', reason: 'not-a-regular-file' }));
+    expect(runDoctor(db).filter((c) => !c.ok)).toEqual([]);
+  });
+});

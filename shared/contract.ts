@@ -24,7 +24,8 @@ const Empty = z.object({}).strict();
 // from those of shared/answer.ts and shared/search.ts, so the shape is written down once.
 
 export const ImportProgressSchema = z.object({
-  phase: z.enum(['scanning', 'indexing', 'embedding', 'cleaning', 'done']),
+  /** waiting: another import of this database (another process) runs first; currentFile names its folder. */
+  phase: z.enum(['waiting', 'scanning', 'indexing', 'embedding', 'cleaning', 'done']),
   filesDone: z.number(),
   filesTotal: z.number(),
   chunks: z.number(),

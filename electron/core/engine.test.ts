@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SETTING_KEYS, SETTINGS, SettingsSchema } from '../../shared/settings';
 import { NotesFolder, tempDbPath } from '../../test/support/notes';
@@ -100,5 +101,45 @@ describe('the evaluation', () => {
     expect(rerun.run.answerSettings.numCtxCap).toBe(2048);
     // Both reports are stored where the Evaluate view lists them.
     expect((await engine.call('evalReports', {})).reports).toHaveLength(2);
+  });
+});
+
+describe('one import at a time per database', () => {
+  it('two imports in one process run one after the other: the second waits, then finds nothing to redo', async () => {
+    for (let i = 0; i < 20; i++) notes.write(`bulk/n${i}.md`, `# Note ${i}\n\nBody of note ${i} about topic ${i}.\n`);
+    const phases: string[][] = [[], []];
+    const [a, b] = await Promise.all([
+      engine.importFolder({ path: notes.root, embed: false }, { onProgress: (p) => phases[0]!.push(p.phase) }),
+      engine.importFolder({ path: notes.root, embed: false }, { onProgress: (p) => phases[1]!.push(p.phase) }),
+    ]);
+    expect(phases[0]).not.toContain('waiting');
+    expect(phases[1]![0]).toBe('waiting');
+    expect(a.documents.added).toBe(22);
+    expect(b.documents).toMatchObject({ added: 0, unchanged: 22, failed: 0 });
+    expect(a.errors.concat(b.errors)).toEqual([]);
+  });
+
+  it('waits while another process holds the database\'s import lock, says whose, then imports', async () => {
+    const lockFile = `${dbFile.file}.import-lock`;
+    // A live process that is not this one: our parent.
+    fs.writeFileSync(lockFile, JSON.stringify({ pid: process.ppid, what: '/their/notes', startedAt: 'now' }));
+    const waits: Array<string | null> = [];
+    const importing = engine.importFolder({ path: notes.root, embed: false }, { onProgress: (p) => p.phase === 'waiting' && waits.push(p.currentFile) });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(waits).toEqual(['/their/notes']);
+    expect(engine.indexStatus().documents.total).toBe(0);
+    fs.rmSync(lockFile);
+    expect((await importing).documents.added).toBe(2);
+    expect(fs.existsSync(lockFile)).toBe(false);
+  });
+
+  it('an import waiting for the lock can be cancelled', async () => {
+    const lockFile = `${dbFile.file}.import-lock`;
+    fs.writeFileSync(lockFile, JSON.stringify({ pid: process.ppid, what: '/their/notes', startedAt: 'now' }));
+    const controller = new AbortController();
+    const importing = engine.importFolder({ path: notes.root, embed: false }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    await expect(importing).rejects.toMatchObject({ code: 'CANCELLED' });
+    fs.rmSync(lockFile);
   });
 });

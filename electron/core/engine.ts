@@ -25,6 +25,7 @@ import { indexStatus, runDoctor, type IndexStatus } from './db/health';
 import { openDatabase, type Db } from './db/open';
 import { removeIndexes } from './eval/index-files';
 import { lockHolder } from './eval/run-lock';
+import { waitForLock } from './db/process-lock';
 import { runEval } from './eval/run';
 import { parseChunkerSpec } from './ingest/chunkers/index';
 import { EmbeddingSession, hasMissingVectors } from './ingest/embedding-session';
@@ -133,6 +134,12 @@ export function createEngine(options: EngineOptions): Engine {
     for (const l of [...listeners]) l(event);
   };
 
+  // One import at a time per database: in this process by a queue, across processes by a lock file
+  // beside the database, so two imports never redo (or fail) each other's files.
+  let importQueue: Promise<unknown> = Promise.resolve();
+  let importsQueued = 0;
+  const importLockFile = dbPath === ':memory:' ? null : `${path.resolve(dbPath)}.import-lock`;
+
   let gateway: OllamaGateway | null = null;
   const currentGateway = () => {
     const host = settings.get('ollamaHost');
@@ -160,15 +167,37 @@ export function createEngine(options: EngineOptions): Engine {
       if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
         throw new QuireError('NOT_A_FOLDER', `${input.path} is not a folder on this computer.`);
       }
-      const s = settings.all();
-      const chunker = input.chunker !== undefined ? parseChunkerSpec(input.chunker) : { kind: 'heading' as const, maxTokens: s.chunkTokens };
-      return importFolder(db, folder, {
-        embedding: input.embed === false ? null : { gateway: currentGateway(), model: s.embedModel, ...(input.batch ? { batchSize: input.batch } : {}) },
-        chunker,
-        ...(input.maxFileMb !== undefined ? { maxFileBytes: Math.round(input.maxFileMb * 1024 * 1024) } : {}),
-        ...(run.signal ? { signal: run.signal } : {}),
-        ...(run.onProgress ? { onProgress: run.onProgress } : {}),
-      });
+      const chunker = input.chunker !== undefined ? parseChunkerSpec(input.chunker) : null; // a bad spec is refused before waiting
+      const previous = importQueue;
+      let finished!: () => void;
+      importQueue = new Promise<void>((resolve) => (finished = resolve));
+      const ahead = importsQueued++ > 0;
+      const waiting = (currentFile: string | null) => run.onProgress?.({ phase: 'waiting', filesDone: 0, filesTotal: 0, chunks: 0, bytesDone: 0, bytesTotal: 0, currentFile });
+      try {
+        if (ahead) waiting(null);
+        await previous;
+        const lock = importLockFile
+          ? await waitForLock(importLockFile, folder, { ...(run.signal ? { signal: run.signal } : {}), onWait: (holder) => waiting(holder.what) }).catch((e: unknown) => {
+              if (run.signal?.aborted) throw new QuireError('CANCELLED', 'Import cancelled while it waited for another import.', { cause: e });
+              throw e;
+            })
+          : null;
+        try {
+          const s = settings.all();
+          return await importFolder(db, folder, {
+            embedding: input.embed === false ? null : { gateway: currentGateway(), model: s.embedModel, ...(input.batch ? { batchSize: input.batch } : {}) },
+            chunker: chunker ?? { kind: 'heading', maxTokens: s.chunkTokens },
+            ...(input.maxFileMb !== undefined ? { maxFileBytes: Math.round(input.maxFileMb * 1024 * 1024) } : {}),
+            ...(run.signal ? { signal: run.signal } : {}),
+            ...(run.onProgress ? { onProgress: run.onProgress } : {}),
+          });
+        } finally {
+          lock?.release();
+        }
+      } finally {
+        importsQueued--;
+        finished();
+      }
     },
 
     search(input, signal) {

@@ -20,6 +20,10 @@ export async function importCommand(ctx: CliContext, folder: string, flags: Impo
   const report = await ctx.engine.importFolder(input, {
     signal: ctx.signal,
     onProgress: (p) => {
+      if (p.phase === 'waiting') {
+        ctx.out.note(`Another import into this database (${p.currentFile ?? 'another process'}) is running; waiting for it to finish… (Ctrl-C to stop)`);
+        return;
+      }
       const label = p.phase === 'indexing' ? `${p.filesDone}/${p.filesTotal} files · ${p.chunks} chunks · ${p.currentFile ?? ''}` : p.phase;
       ctx.out.progress(p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 0, label);
     },

@@ -3,6 +3,7 @@ import type { ImportProgress as Progress } from '../../common/types';
 import { ProgressBar } from '../../common/ProgressBar';
 
 const PHASES: Record<Progress['phase'], string> = {
+  waiting: 'Waiting for another import into this library to finish…',
   scanning: 'Looking for files…',
   indexing: 'Reading and indexing',
   embedding: 'Embedding passages',

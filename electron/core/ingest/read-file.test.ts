@@ -70,3 +70,20 @@ describe.skipIf(!hasFifo)('an import meeting named pipes (needs mkfifo)', () => 
     expect(runDoctor(db).filter((c) => !c.ok)).toEqual([]);
   });
 });
+
+describe('file names that are not valid UTF-8', () => {
+  it('are reported plainly as unsupported-file-name (not ENOENT with a U+FFFD); the rest imports', async (ctx) => {
+    notes.write('good.md', '# Good\n\nfine text\n');
+    const bad = Buffer.concat([Buffer.from(`${notes.root}/bad`), Buffer.from([0xff, 0xfe]), Buffer.from('.md')]);
+    try {
+      fs.writeFileSync(bad, '# Bad\n\ntext\n');
+    } catch {
+      ctx.skip('this file system refuses names that are not UTF-8 (e.g. APFS), so it cannot hold one either');
+    }
+    const report = await importFolder(db, notes.root, { embedding: null });
+    expect(report.documents.added).toBe(1);
+    expect(report.errors).toEqual([]);
+    expect(report.skipped).toContainEqual({ path: 'bad\\xff\\xfe.md', reason: 'unsupported-file-name', message: expect.stringMatching(/not valid UTF-8/) });
+    expect(report.skipped.some((s) => s.path.includes('\uFFFD'))).toBe(false);
+  });
+});

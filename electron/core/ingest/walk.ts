@@ -12,7 +12,7 @@ export interface WalkedFile {
 
 export interface WalkSkip {
   relPath: string;
-  reason: 'symlink-outside-root' | 'symlink-loop' | 'unreadable' | 'not-a-regular-file';
+  reason: 'symlink-outside-root' | 'symlink-loop' | 'unreadable' | 'not-a-regular-file' | 'unsupported-file-name';
   message?: string;
 }
 
@@ -31,6 +31,31 @@ function ignoredDir(name: string): boolean {
 }
 
 /**
+ * A folder's entries whose names are valid UTF-8. Node decodes other names with U+FFFD, a path
+ * that then names no file (ENOENT); such entries are reported plainly instead, with the bytes
+ * that could not be read shown as \xNN.
+ */
+async function readableEntries(dirAbs: string, dirRel: string, result: WalkResult): Promise<import('node:fs').Dirent[]> {
+  const raw = await fs.readdir(dirAbs, { withFileTypes: true, encoding: 'buffer' });
+  const entries: import('node:fs').Dirent[] = [];
+  for (const entry of raw) {
+    const bytes = entry.name as unknown as Buffer;
+    const name = bytes.toString('utf8');
+    if (Buffer.from(name, 'utf8').equals(bytes)) {
+      entries.push(Object.assign(entry, { name }) as unknown as import('node:fs').Dirent);
+      continue;
+    }
+    const shown = [...bytes].map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('');
+    result.skipped.push({
+      relPath: dirRel === '' ? shown : `${dirRel}/${shown}`,
+      reason: 'unsupported-file-name',
+      message: 'Its name is not valid UTF-8, so Quire cannot index it. Rename it to index it.',
+    });
+  }
+  return entries;
+}
+
+/**
  * Lists the files under `root` (already resolved with realpath). Symbolic links are resolved
  * once: a link leading outside the root, or back into a folder already being walked, is skipped
  * and reported rather than followed.
@@ -43,7 +68,7 @@ export async function walkFolder(root: string): Promise<WalkResult> {
   async function visit(dirAbs: string, dirRel: string): Promise<void> {
     let entries: import('node:fs').Dirent[];
     try {
-      entries = await fs.readdir(dirAbs, { withFileTypes: true });
+      entries = await readableEntries(dirAbs, dirRel, result);
     } catch (e) {
       result.unreadableDirs.push(dirRel);
       if (dirRel !== '') result.skipped.push({ relPath: dirRel, reason: 'unreadable', message: (e as Error).message });

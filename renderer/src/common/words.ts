@@ -7,6 +7,7 @@ const SKIP_REASONS: Record<string, string> = {
   'symlink-loop': 'a link that loops back on itself',
   unreadable: 'could not be read (permissions or a vanished file)',
   'not-a-regular-file': 'not a file Quire can read (a named pipe, socket or device)',
+  'unsupported-file-name': 'a name that is not valid UTF-8 (rename it to index it)',
 };
 
 const FAIL_CODES: Record<string, string> = {

@@ -58,5 +58,10 @@ export function isQuireError(e: unknown): e is QuireError {
 export function toErrorShape(e: unknown): QuireErrorShape {
   if (e instanceof QuireError) return { code: e.code, message: e.message };
   if (e instanceof Error && e.name === 'AbortError') return { code: 'CANCELLED', message: 'Cancelled.' };
+  // SQLite found the database file damaged mid-way (better-sqlite3's SqliteError carries its code).
+  const sqliteCode = e instanceof Error ? (e as Error & { code?: unknown }).code : undefined;
+  if (sqliteCode === 'SQLITE_CORRUPT' || sqliteCode === 'SQLITE_NOTADB') {
+    return { code: 'DB_CORRUPT', message: `The index database is damaged (SQLite: ${(e as Error).message}). Run "quire doctor" to see which file, and rebuild it from your folders.` };
+  }
   return { code: 'INTERNAL', message: e instanceof Error ? e.message : String(e) };
 }

@@ -152,3 +152,31 @@ describe('migrate', () => {
     db.close();
   });
 });
+
+describe('a damaged database', () => {
+  it('is refused with a sentence naming the file and what to do, and left as it was', () => {
+    const file = path.join(dir, 'q.db');
+    openDatabase(file).close();
+    const bytes = fs.readFileSync(file);
+    // Scribble over the schema page (page 1 after the 100-byte header).
+    bytes.fill(0x5a, 100, 4096);
+    fs.writeFileSync(file, bytes);
+    let error: unknown;
+    try {
+      openDatabase(file);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: 'DB_CORRUPT' });
+    expect((error as Error).message).toContain(file);
+    expect((error as Error).message).toMatch(/damaged.*not changed it.*rebuilt from your folders/);
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+  });
+
+  it('a file that is not a database at all is named as such', () => {
+    const file = path.join(dir, 'notes.db');
+    fs.writeFileSync(file, 'these are my notes, not a database '.repeat(200));
+    expect(() => openDatabase(file)).toThrow(/notes\.db is not a Quire database/);
+    expect(fs.readFileSync(file, 'utf8').startsWith('these are my notes')).toBe(true);
+  });
+});

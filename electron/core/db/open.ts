@@ -42,8 +42,23 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     return db;
   } catch (e) {
     db.close();
-    throw e;
+    throw damaged(file, e) ?? e;
   }
+}
+
+/**
+ * SQLite's word for a damaged or foreign file, as a sentence naming the file and what to do. The
+ * file itself is left as it is: it may still be copied or inspected.
+ */
+function damaged(file: string, e: unknown): QuireError | null {
+  const code = (e as { code?: unknown }).code;
+  if (code !== 'SQLITE_CORRUPT' && code !== 'SQLITE_NOTADB') return null;
+  const what = code === 'SQLITE_NOTADB' ? 'is not a Quire database (not an SQLite file, or encrypted)' : 'is damaged';
+  return new QuireError(
+    'DB_CORRUPT',
+    `${file} ${what} (SQLite: ${(e as Error).message}). Quire has not changed it. Your notes are safe: the index can be rebuilt from your folders into a new file, e.g. "quire import <folder> --db <new file>" for each folder.`,
+    { cause: e },
+  );
 }
 
 function loadVectorExtension(db: Db, explicitPath?: string): void {

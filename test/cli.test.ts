@@ -181,6 +181,42 @@ describe('quire CLI', () => {
     expect((await quire(['forget', notes.root])).code).toBe(1);
   });
 
+  it('a damaged database: doctor names it; rebuild makes a new index from the folders it listed, leaving it as it was', async () => {
+    const healthy = tempDbPath('quire-cli-rebuild-');
+    const damaged = tempDbPath('quire-cli-damaged-');
+    try {
+      expect((await quire(['import', notes.root, '--json'], { QUIRE_DB: healthy.file })).code).toBe(0);
+      // A good copy to rebuild from (its folder list is readable)…
+      const fromDb = path.join(path.dirname(healthy.file), 'rebuilt.db');
+      const r = await quire(['rebuild', '--json', '--into', fromDb], { QUIRE_DB: healthy.file });
+      expect(r.code).toBe(0);
+      const outcome = JSON.parse(r.stdout);
+      expect(outcome).toMatchObject({ foldersFrom: 'database', into: fromDb });
+      expect(outcome.folders[0].report.documents.added).toBe(2);
+      // …and a file scribbled over: doctor says what is wrong; rebuild from named folders works.
+      fs.writeFileSync(damaged.file, Buffer.alloc(8192, 0x5a));
+      const doctor = await quire(['doctor'], { QUIRE_DB: damaged.file });
+      expect(doctor.code).toBe(1);
+      expect(doctor.stderr).toContain(damaged.file);
+      expect(doctor.stderr).toMatch(/DB_CORRUPT.*quire rebuild/);
+      const before = fs.readFileSync(damaged.file);
+      const noList = await quire(['rebuild'], { QUIRE_DB: damaged.file });
+      expect(noList.code).toBe(2);
+      expect(noList.stderr).toMatch(/Name the folders to rebuild from/);
+      const into = path.join(path.dirname(damaged.file), 'new.db');
+      const named = await quire(['rebuild', notes.root, '--into', into], { QUIRE_DB: damaged.file });
+      expect(named.code).toBe(0);
+      expect(named.stdout).toMatch(/Rebuilt the index into .*new\.db from 1 folder \(as named\)/);
+      expect(fs.readFileSync(damaged.file).equals(before)).toBe(true);
+      expect((await quire(['doctor'], { QUIRE_DB: into })).code).toBe(0);
+      // Never over an existing file.
+      expect((await quire(['rebuild', notes.root, '--into', into], { QUIRE_DB: damaged.file })).code).toBe(2);
+    } finally {
+      healthy.dispose();
+      damaged.dispose();
+    }
+  });
+
   it('explains usage errors with exit code 2', async () => {
     const r = await quire(['search']);
     expect(r.code).toBe(2);

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { QuireError, toErrorShape } from '../../shared/errors';
+import { defaultDatabasePath } from '../core/engine';
 import { createContext, type CliContext } from './context';
 import { createOutput, type TextSink } from './output';
 import { askCommand } from './commands/ask';
@@ -8,6 +9,7 @@ import { embedCommand } from './commands/embed';
 import { evalCommand } from './commands/eval';
 import { forgetCommand } from './commands/forget';
 import { importCommand } from './commands/import';
+import { rebuildCommand } from './commands/rebuild';
 import { searchCommand } from './commands/search';
 import { statusCommand } from './commands/status';
 
@@ -37,6 +39,8 @@ Commands:
   status            what is indexed, and whether Ollama is reachable
   doctor            check the index is whole; exits 1 if not
   forget <folder>   remove a folder and everything derived from it from the index
+  rebuild [folder…] a new index from your folders when the database (--db) is damaged; it is left as it was
+      --into PATH       the new database file (default: quire-rebuilt-<date>.db beside the damaged one)
 
 Every command: --db PATH (or QUIRE_DB; default ~/.local/share/quire/quire.db), --json.
 Ollama: OLLAMA_HOST (default http://127.0.0.1:11434).`;
@@ -86,6 +90,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
         repeat: { type: 'string' },
         out: { type: 'string' },
         rerun: { type: 'string' },
+        into: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -114,6 +119,8 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
       if (rest.length === 0) throw new QuireError('INVALID_ARGUMENT', `"${command}" needs a ${name}. See: npm run quire -- --help`);
       return rest.join(' ');
     };
+    // The damaged database cannot be opened: rebuild never opens it as an engine.
+    if (command === 'rebuild') return await rebuildCommand({ dbPath: v.db ?? defaultDatabasePath(env), out, signal: controller.signal, env }, rest, { into: v.into });
     ctx = createContext({ db: v.db }, out, controller.signal, env);
     switch (command) {
       case 'import':

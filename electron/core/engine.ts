@@ -35,6 +35,8 @@ import { OllamaGateway } from './ollama/gateway';
 import { evalIndexDir } from './paths';
 import { search } from './retrieve/search';
 import { SettingsStore } from './settings';
+import { salvage } from './db/salvage';
+import { NUMERIC_SETTINGS, SETTING_KEYS, SETTINGS } from '../../shared/settings';
 import { packageVersion } from './version';
 
 export type { ShellActions } from './api/service';
@@ -296,6 +298,64 @@ export function createEngine(options: EngineOptions): Engine {
     ...(options.shell ? { shell: options.shell } : {}),
   });
   return engine;
+}
+
+export interface RebuildOutcome {
+  into: string;
+  /** Where the folder list came from: the damaged file, or the folders named. */
+  foldersFrom: 'database' | 'arguments';
+  folders: Array<{ root: string; report: ImportReport | null; error: string | null }>;
+  settingsKept: number;
+}
+
+/**
+ * Rebuilds an index into a new file from the source folders: those named, else those the damaged
+ * file still lists (read from a copy; the damaged file is never changed). The settings it still
+ * holds are carried over. Each folder is imported as usual; one that is gone is reported, and the
+ * others go on.
+ */
+export async function rebuildIndex(o: {
+  damaged: string;
+  into: string;
+  folders?: string[];
+  env?: EngineOptions['env'];
+  signal?: AbortSignal;
+  onProgress?: (root: string, progress: ImportProgress) => void;
+}): Promise<RebuildOutcome> {
+  if (fs.existsSync(o.into)) throw new QuireError('INVALID_ARGUMENT', `${o.into} already exists; rebuild into a new file (--into PATH).`);
+  const found = fs.existsSync(o.damaged) ? salvage(o.damaged) : { roots: [], settings: [] };
+  const named = (o.folders ?? []).map((f) => path.resolve(f));
+  const roots = named.length > 0 ? named : found.roots;
+  if (roots.length === 0) {
+    throw new QuireError('INVALID_ARGUMENT', `The list of folders could not be read from ${o.damaged}. Name the folders to rebuild from: quire rebuild <folder>… --db ${o.damaged}`);
+  }
+  const engine = createEngine({ dbPath: o.into, ...(o.env ? { env: o.env } : {}) });
+  let settingsKept = 0;
+  try {
+    for (const { key, value } of found.settings) {
+      const setting = SETTING_KEYS.find((k) => SETTINGS[k].storageKey === key);
+      if (!setting) continue;
+      try {
+        engine.settings.set({ [setting]: NUMERIC_SETTINGS.includes(setting) ? Number(value) : value });
+        settingsKept++;
+      } catch {
+        // A value this version refuses: its default does.
+      }
+    }
+    const folders: RebuildOutcome['folders'] = [];
+    for (const root of roots) {
+      try {
+        const report = await engine.importFolder({ path: root }, { ...(o.signal ? { signal: o.signal } : {}), onProgress: (p) => o.onProgress?.(root, p) });
+        folders.push({ root, report, error: null });
+      } catch (e) {
+        if (o.signal?.aborted) throw e;
+        folders.push({ root, report: null, error: (e as Error).message });
+      }
+    }
+    return { into: o.into, foldersFrom: named.length > 0 ? 'arguments' : 'database', folders, settingsKept };
+  } finally {
+    await engine.close();
+  }
 }
 
 /** The contract's handlers of an engine, for tests that drive it as a transport would. */

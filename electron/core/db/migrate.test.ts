@@ -169,7 +169,7 @@ describe('a damaged database', () => {
     }
     expect(error).toMatchObject({ code: 'DB_CORRUPT' });
     expect((error as Error).message).toContain(file);
-    expect((error as Error).message).toMatch(/damaged.*not changed it.*rebuilt from your folders/);
+    expect((error as Error).message).toMatch(/damaged.*not changed it.*quire rebuild --db/);
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
   });
 

@@ -56,7 +56,7 @@ function damaged(file: string, e: unknown): QuireError | null {
   const what = code === 'SQLITE_NOTADB' ? 'is not a Quire database (not an SQLite file, or encrypted)' : 'is damaged';
   return new QuireError(
     'DB_CORRUPT',
-    `${file} ${what} (SQLite: ${(e as Error).message}). Quire has not changed it. Your notes are safe: the index can be rebuilt from your folders into a new file, e.g. "quire import <folder> --db <new file>" for each folder.`,
+    `${file} ${what} (SQLite: ${(e as Error).message}). Quire has not changed it. Your notes are safe: rebuild the index from your folders into a new file with "quire rebuild --db ${file}".`,
     { cause: e },
   );
 }

@@ -1,0 +1,42 @@
+import path from 'node:path';
+import { QuireError } from '../../../shared/errors';
+import { rebuildIndex, type RebuildOutcome } from '../../core/engine';
+import type { Output } from '../output';
+
+/**
+ * `quire rebuild [folder…] --db DAMAGED [--into NEW]`: a new index from the source folders (named,
+ * or read from a copy of the damaged file), leaving the damaged file exactly as it was.
+ */
+export async function rebuildCommand(
+  run: { dbPath: string; out: Output; signal: AbortSignal; env: NodeJS.ProcessEnv },
+  folders: string[],
+  flags: { into?: string | undefined },
+): Promise<number> {
+  const into = path.resolve(flags.into ?? defaultInto(run.dbPath));
+  if (into === path.resolve(run.dbPath)) throw new QuireError('INVALID_ARGUMENT', '--into must be a new file, not the damaged one.');
+  const outcome = await rebuildIndex({
+    damaged: run.dbPath,
+    into,
+    folders,
+    env: run.env,
+    signal: run.signal,
+    onProgress: (root, p) => run.out.progress(p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 0, `${root} · ${p.phase}`),
+  });
+  run.out.result(outcome, () => human(outcome, run.dbPath));
+  return outcome.folders.some((f) => f.error) ? 1 : 0;
+}
+
+/** Beside the damaged file, dated, so nothing is overwritten. */
+function defaultInto(damaged: string): string {
+  const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
+  return path.join(path.dirname(path.resolve(damaged)), `quire-rebuilt-${stamp}.db`);
+}
+
+function human(r: RebuildOutcome, damaged: string): string {
+  const lines = [`Rebuilt the index into ${r.into} from ${r.folders.length} folder${r.folders.length === 1 ? '' : 's'} (${r.foldersFrom === 'database' ? 'listed in the damaged file' : 'as named'}); ${r.settingsKept} settings carried over.`];
+  for (const f of r.folders) {
+    lines.push(f.report ? `  ${f.root}: ${f.report.documents.added} documents, ${f.report.chunks} chunks${f.report.documents.failed ? `, ${f.report.documents.failed} failed` : ''}` : `  ${f.root}: not rebuilt (${f.error})`);
+  }
+  lines.push(`${damaged} was not changed. To use the new index, pass --db ${r.into} (or set QUIRE_DB), or move the damaged file aside and put the new one in its place.`);
+  return lines.join('\n');
+}

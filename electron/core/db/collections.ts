@@ -46,13 +46,24 @@ export function listCollections(db: Db): CollectionRow[] {
   }));
 }
 
-/** Removes a collection and everything derived from it (documents, chunks, FTS rows, vectors) in one transaction. */
+/**
+ * Removes a collection and everything derived from it in one transaction: documents, chunks, FTS
+ * rows, vectors, the answers given from its passages, the questions saved for it and the
+ * evaluation reports run over it.
+ */
 export function forgetCollection(db: Db, collection: CollectionRow): { documents: number } {
   return db.transaction(() => {
     const ids = db.prepare('SELECT id FROM documents WHERE collection_id = ?').pluck().all(collection.id) as string[];
+    const counts = () => db.prepare('SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM saved_questions)').raw().get() as [number, number];
+    const [runsBefore, savedBefore] = counts();
     for (const id of ids) deleteDocument(db, id, { event: false });
+    db.prepare('DELETE FROM saved_questions WHERE root = ?').run(collection.root);
+    const [runsAfter, savedAfter] = counts();
+    const runs = runsBefore - runsAfter;
+    const savedQuestions = savedBefore - savedAfter;
+    const evalReports = db.prepare('DELETE FROM eval_reports WHERE docs = ?').run(collection.root).changes;
     db.prepare('DELETE FROM collections WHERE id = ?').run(collection.id);
-    appendEvent(db, { kind: 'collection.forgotten', collectionId: collection.id, path: collection.root, detail: { documents: ids.length } });
+    appendEvent(db, { kind: 'collection.forgotten', collectionId: collection.id, path: collection.root, detail: { documents: ids.length, runs, savedQuestions, evalReports } });
     return { documents: ids.length };
   }).immediate();
 }

@@ -180,12 +180,18 @@ export function touchDocument(db: Db, id: string, size: number, mtimeMs: number)
   stmt(db, 'UPDATE documents SET size = ?, mtime_ms = ? WHERE id = ?').run(size, mtimeMs, id);
 }
 
-/** Deletes a document and everything derived from it, from every table, in one transaction. */
+/**
+ * Deletes a document and everything derived from it, from every table, in one transaction: its
+ * chunks, full-text rows, sections and vectors, the answers (runs) that were given any of its
+ * passages, and the questions saved for it. Nothing of its text can surface afterwards.
+ */
 export function deleteDocument(db: Db, id: string, options: { event?: boolean; reason?: string } = {}): boolean {
   return db.transaction(() => {
     const doc = getDocument(db, id);
     if (!doc) return false;
     removeDerived(db, id);
+    const runs = deleteRunsQuoting(db, id);
+    const saved = stmt(db, 'DELETE FROM saved_questions WHERE file = ? AND root = (SELECT root FROM collections WHERE id = ?)').run(doc.relPath, doc.collectionId).changes;
     stmt(db, 'DELETE FROM documents WHERE id = ?').run(id);
     if (options.event !== false) {
       appendEvent(db, {
@@ -193,11 +199,30 @@ export function deleteDocument(db: Db, id: string, options: { event?: boolean; r
         collectionId: doc.collectionId,
         documentId: id,
         path: doc.relPath,
-        detail: { reason: options.reason ?? 'removed' },
+        detail: { reason: options.reason ?? 'removed', runs, savedQuestions: saved },
       });
     }
     return true;
   }).immediate();
+}
+
+/**
+ * Answers given from the document: runs whose sources or citations include one of its chunks (ids
+ * are `<document-id>#<ordinal>`, stored as JSON strings) are deleted, since the model saw its text
+ * and the answer may quote it. Runs that only listed one of its chunks among the candidates not
+ * sent keep their answer, with those candidates removed from the trace.
+ */
+function deleteRunsQuoting(db: Db, documentId: string): number {
+  const needle = `"${documentId}#`;
+  const deleted = stmt(db, 'DELETE FROM runs WHERE instr(sent_chunk_ids, @n) > 0 OR instr(citations, @n) > 0').run({ n: needle }).changes;
+  const listed = stmt(db, 'SELECT id, retrieval FROM runs WHERE instr(retrieval, @n) > 0').all({ n: needle }) as Array<{ id: number; retrieval: string }>;
+  const update = stmt(db, 'UPDATE runs SET retrieval = ? WHERE id = ?');
+  for (const run of listed) {
+    const candidates = JSON.parse(run.retrieval) as Array<{ chunkId: string; chunkIds?: string[] }>;
+    const ofDocument = (id: string) => id.startsWith(`${documentId}#`);
+    update.run(JSON.stringify(candidates.filter((c) => !ofDocument(c.chunkId) && !(c.chunkIds ?? []).some(ofDocument))), run.id);
+  }
+  return deleted;
 }
 
 /** Removes chunks (FTS follows by trigger) and vectors in every model's table; true if the document existed. */

@@ -1,0 +1,147 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ImportReport } from '../../electron/core/engine';
+import { runDoctor } from '../../electron/core/db/health';
+import { openDatabase, type Db } from '../../electron/core/db/open';
+import { importFolder, type ImportOptions } from '../../electron/core/ingest/pipeline';
+import { search } from '../../electron/core/retrieve/search';
+import { NotesFolder } from '../support/notes';
+
+/**
+ * The fault suite, files: one row per awkward file a notes folder can hold. Every row ends with
+ * `doctor` passing, the three good notes beside it intact and searchable, and the file's own
+ * outcome: indexed, skipped with a reason, or failed with a code.
+ */
+type Outcome = { indexed: string } | { skipped: string; reason: string } | { failed: string; code: string };
+
+interface Row {
+  name: string;
+  /** Makes the awkward file(s); returns false when this machine cannot (the row then says why it skipped). */
+  setup(notes: NotesFolder): boolean | void;
+  expect: Outcome;
+  options?: Partial<ImportOptions>;
+}
+
+const isRoot = process.getuid?.() === 0;
+const posix = process.platform !== 'win32';
+const GOOD = { 'good/alpha.md': '# Alpha\n\nThe aardvark note.\n', 'good/beta.md': '# Beta\n\nThe bumblebee note.\n', 'good/gamma.txt': 'The chameleon note.\n' };
+
+const ROWS: Row[] = [
+  { name: 'a zero-byte note', setup: (n) => void n.write('empty.md', ''), expect: { indexed: 'empty.md' } },
+  { name: 'binary content named .md', setup: (n) => void n.write('photo.md', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])), expect: { failed: 'photo.md', code: 'BINARY_FILE' } },
+  // Not UTF-8 and no BOM: any guess (Latin-1? Shift-JIS?) could index wrong text, so it fails, saying so.
+  { name: 'Latin-1 text', setup: (n) => void n.write('latin1.md', Buffer.from('# Caf\xe9\n\nLa cr\xe8me br\xfbl\xe9e du caf\xe9.\n', 'latin1')), expect: { failed: 'latin1.md', code: 'UNDECODABLE_TEXT' } },
+  { name: 'UTF-16 with a BOM', setup: (n) => void n.write('utf16.md', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('# Wide\n\nSixteen-bit text.\n', 'utf16le')])), expect: { indexed: 'utf16.md' } },
+  { name: 'invalid UTF-8 bytes in the text', setup: (n) => void n.write('broken.md', Buffer.from([0x23, 0x20, 0x41, 0x0a, 0x0a, 0xc3, 0x28, 0xa0, 0xa1, 0x0a])), expect: { failed: 'broken.md', code: 'UNDECODABLE_TEXT' } },
+  { name: 'over the size cap', setup: (n) => void n.write('huge.md', 'x'.repeat(2048)), options: { maxFileBytes: 1024 }, expect: { skipped: 'huge.md', reason: 'too-large' } },
+  { name: 'one long line (2 MB, no newline)', setup: (n) => void n.write('line.md', 'word '.repeat(400_000)), expect: { indexed: 'line.md' } },
+  {
+    name: 'a symlink loop',
+    setup: (n) => {
+      if (!posix) return false;
+      fs.mkdirSync(n.path('loop'));
+      fs.symlinkSync(n.path('loop'), n.path('loop/again'));
+    },
+    expect: { skipped: 'loop/again', reason: 'symlink-loop' },
+  },
+  {
+    name: 'a broken symlink',
+    setup: (n) => {
+      if (!posix) return false;
+      fs.symlinkSync(n.path('nowhere.md'), n.path('dangling.md'));
+    },
+    expect: { skipped: 'dangling.md', reason: 'unreadable' },
+  },
+  {
+    name: 'a symlink out of the folder (never followed)',
+    setup: (n) => {
+      if (!posix) return false;
+      fs.symlinkSync(os.tmpdir(), n.path('outside'));
+    },
+    expect: { skipped: 'outside', reason: 'symlink-outside-root' },
+  },
+  {
+    name: 'no read permission',
+    setup: (n) => {
+      if (!posix || isRoot) return false; // root reads everything
+      n.write('secret.md', '# Secret\n');
+      fs.chmodSync(n.path('secret.md'), 0o000);
+    },
+    expect: { failed: 'secret.md', code: 'READ_FAILED' },
+  },
+  {
+    name: 'a named pipe',
+    setup: (n) => {
+      if (!posix) return false;
+      execFileSync('mkfifo', [n.path('pipe.md')]);
+    },
+    expect: { skipped: 'pipe.md', reason: 'not-a-regular-file' },
+  },
+  { name: 'an NFC name', setup: (n) => void n.write('caf\u00e9.md', '# NFC\n\nComposed.\n'), expect: { indexed: 'caf\u00e9.md' } },
+  { name: 'an NFD name', setup: (n) => void n.write('cafe\u0301-nfd.md', '# NFD\n\nDecomposed.\n'), expect: { indexed: 'cafe\u0301-nfd.md' } },
+  { name: 'brackets and spaces in the name', setup: (n) => void n.write('notes [draft] (v2) #1.md', '# Draft\n\nBrackets.\n'), expect: { indexed: 'notes [draft] (v2) #1.md' } },
+  { name: 'a 200-character name', setup: (n) => void n.write(`${'n'.repeat(200)}.md`, '# Long\n\nLong name.\n'), expect: { indexed: `${'n'.repeat(200)}.md` } },
+  {
+    name: 'a name that is not valid UTF-8',
+    setup: (n) => {
+      try {
+        fs.writeFileSync(Buffer.concat([Buffer.from(`${n.root}/bad`), Buffer.from([0xff]), Buffer.from('.md')]), '# Bad\n');
+      } catch {
+        return false; // APFS refuses such names
+      }
+    },
+    expect: { skipped: 'bad\\xff.md', reason: 'unsupported-file-name' },
+  },
+];
+
+let notes: NotesFolder;
+let db: Db;
+beforeEach(() => {
+  notes = new NotesFolder('quire-fault-');
+  for (const [rel, text] of Object.entries(GOOD)) notes.write(rel, text);
+  db = openDatabase(':memory:');
+});
+afterEach(() => {
+  db.close();
+  // An unreadable file in a writable folder is removed with it; links are removed, never followed.
+  notes.dispose();
+});
+
+async function goodNotesIntact(): Promise<void> {
+  for (const word of ['aardvark', 'bumblebee', 'chameleon']) {
+    const res = await search(db, word, { gateway: null, mode: 'lexical' });
+    expect(res.results.map((r) => r.path), word).toHaveLength(1);
+  }
+  expect(runDoctor(db).filter((c) => !c.ok)).toEqual([]);
+}
+
+function outcomeOf(report: ImportReport, expected: Outcome): Outcome | string {
+  if ('indexed' in expected) {
+    const found = db.prepare("SELECT status FROM documents WHERE rel_path = ?").pluck().get(expected.indexed);
+    return found === 'ready' ? expected : `status ${String(found)}; errors ${JSON.stringify(report.errors)}; skipped ${JSON.stringify(report.skipped)}`;
+  }
+  if ('skipped' in expected) {
+    const s = report.skipped.find((x) => x.path === expected.skipped);
+    return s ? { skipped: s.path, reason: s.reason } : `not skipped: ${JSON.stringify(report.skipped)}`;
+  }
+  const e = report.errors.find((x) => x.path === expected.failed);
+  return e ? { failed: e.path, code: e.code } : `not failed: ${JSON.stringify(report.errors)}`;
+}
+
+describe('fault suite: files', () => {
+  for (const row of ROWS) {
+    it(row.name, async (ctx) => {
+      if (row.setup(notes) === false) ctx.skip(`this machine cannot make ${row.name} (platform or permissions)`);
+      const report = await importFolder(db, notes.root, { embedding: null, ...row.options });
+      expect(outcomeOf(report, row.expect)).toEqual(row.expect);
+      expect(report.documents.added).toBeGreaterThanOrEqual(3);
+      await goodNotesIntact();
+      // Again: the outcome holds, and nothing new is written for an unchanged folder.
+      const again = await importFolder(db, notes.root, { embedding: null, ...row.options });
+      expect(again.documents.added + again.documents.updated).toBe(0);
+      await goodNotesIntact();
+    });
+  }
+});

@@ -318,6 +318,8 @@ export async function rebuildIndex(o: {
   damaged: string;
   into: string;
   folders?: string[];
+  /** false: text only (vectors later with embed). */
+  embed?: boolean;
   env?: EngineOptions['env'];
   signal?: AbortSignal;
   onProgress?: (root: string, progress: ImportProgress) => void;
@@ -345,7 +347,7 @@ export async function rebuildIndex(o: {
     const folders: RebuildOutcome['folders'] = [];
     for (const root of roots) {
       try {
-        const report = await engine.importFolder({ path: root }, { ...(o.signal ? { signal: o.signal } : {}), onProgress: (p) => o.onProgress?.(root, p) });
+        const report = await engine.importFolder({ path: root, ...(o.embed === false ? { embed: false } : {}) }, { ...(o.signal ? { signal: o.signal } : {}), onProgress: (p) => o.onProgress?.(root, p) });
         folders.push({ root, report, error: null });
       } catch (e) {
         if (o.signal?.aborted) throw e;

@@ -1,0 +1,100 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEngine, rebuildIndex } from '../../electron/core/engine';
+import { runDoctor } from '../../electron/core/db/health';
+import { openDatabase } from '../../electron/core/db/open';
+import { importFolder } from '../../electron/core/ingest/pipeline';
+import { NotesFolder, tempDbPath } from '../support/notes';
+
+/**
+ * The fault suite, the database: a newer one, a damaged one, a full disk, and several processes
+ * importing into one. Each ends with a specific error or status, and nothing else lost.
+ */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const sha = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+let notes: NotesFolder;
+let dbFile: ReturnType<typeof tempDbPath>;
+beforeEach(() => {
+  notes = new NotesFolder('quire-fault-db-');
+  for (let i = 0; i < 40; i++) notes.write(`n${i}.md`, `# Note ${i}\n\nThe entry numbered ${i} in this folder.\n`);
+  dbFile = tempDbPath('quire-fault-dbfile-');
+});
+afterEach(() => {
+  notes.dispose();
+  dbFile.dispose();
+});
+
+describe('fault suite: the database', () => {
+  it('a newer Quire\'s database is refused and unchanged (checksum compared, no -wal or -shm)', () => {
+    const raw = new Database(dbFile.file);
+    raw.pragma('journal_mode = WAL');
+    raw.exec('CREATE TABLE t (x)');
+    raw.pragma('user_version = 500');
+    raw.close();
+    const before = sha(dbFile.file);
+    expect(() => createEngine({ dbPath: dbFile.file })).toThrow(expect.objectContaining({ code: 'DB_NEWER_THAN_APP' }));
+    expect(sha(dbFile.file)).toBe(before);
+    expect(fs.readdirSync(path.dirname(dbFile.file))).toEqual(['quire.db']);
+  });
+
+  it('a damaged database is named and left as it was; the rebuild path makes a whole new index', async () => {
+    const engine = createEngine({ dbPath: dbFile.file });
+    await engine.importFolder({ path: notes.root, embed: false });
+    await engine.close();
+    const bytes = fs.readFileSync(dbFile.file);
+    bytes.fill(0x41, 100, 8192); // the schema is gone
+    fs.writeFileSync(dbFile.file, bytes);
+    const before = sha(dbFile.file);
+    expect(() => createEngine({ dbPath: dbFile.file })).toThrow(expect.objectContaining({ code: 'DB_CORRUPT', message: expect.stringContaining(dbFile.file) }));
+    const into = path.join(path.dirname(dbFile.file), 'rebuilt.db');
+    const outcome = await rebuildIndex({ damaged: dbFile.file, into, folders: [notes.root], embed: false });
+    expect(outcome.folders[0]!.report!.documents.added).toBe(40);
+    expect(sha(dbFile.file)).toBe(before);
+    const rebuilt = openDatabase(into);
+    expect(runDoctor(rebuilt).filter((c) => !c.ok)).toEqual([]);
+    rebuilt.close();
+  });
+
+  it('a full disk at commit rolls the document back with a clear error; the rest stay whole', async () => {
+    const db = openDatabase(dbFile.file);
+    await importFolder(db, notes.root, { embedding: null });
+    // The database may not grow past its current size: the next document cannot be written.
+    const pages = db.pragma('page_count', { simple: true }) as number;
+    db.pragma(`max_page_count = ${pages}`);
+    notes.write('big.md', `# Big\n\n${'A paragraph that needs room of its own. '.repeat(3000)}\n`);
+    const report = await importFolder(db, notes.root, { embedding: null });
+    const error = report.errors.find((e) => e.path === 'big.md');
+    expect(error).toMatchObject({ code: 'WRITE_FAILED', message: expect.stringMatching(/full/i) });
+    expect(db.prepare("SELECT count(*) FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.rel_path = 'big.md'").pluck().get()).toBe(0);
+    expect(db.prepare("SELECT count(*) FROM documents WHERE status = 'ready'").pluck().get()).toBe(40);
+    expect(runDoctor(db).filter((c) => !c.ok)).toEqual([]);
+    db.close();
+  });
+
+  it('two importing processes and an app on one database: no file fails, nothing is imported twice', async () => {
+    // The database exists, as when the app is open.
+    const app = createEngine({ dbPath: dbFile.file });
+    const cli = () =>
+      new Promise<{ code: number; stdout: string }>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'electron/cli/main.ts'), 'import', notes.root, '--no-embed', '--json'], {
+          cwd: ROOT,
+          env: { ...process.env, QUIRE_DB: dbFile.file },
+        });
+        let stdout = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.on('close', (code) => resolve({ code: code ?? -1, stdout }));
+      });
+    const [a, b, c] = await Promise.all([cli(), cli(), app.importFolder({ path: notes.root, embed: false })]);
+    const reports = [JSON.parse(a.stdout), JSON.parse(b.stdout), c] as Array<{ documents: { added: number; failed: number } }>;
+    expect([a.code, b.code]).toEqual([0, 0]);
+    expect(reports.map((r) => r.documents.failed)).toEqual([0, 0, 0]);
+    expect(reports.reduce((n, r) => n + r.documents.added, 0)).toBe(40);
+    expect(app.doctor().filter((x) => !x.ok)).toEqual([]);
+    await app.close();
+  }, 60_000);
+});

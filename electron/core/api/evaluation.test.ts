@@ -1,44 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiEvent, JobDoneEvent, JobEvent, JobKind, JobProgressEvent } from '../../../shared/contract';
-import { startStandin, type Standin } from '../../../test/support/ollama-standin/server';
-import { NotesFolder, tempDbPath } from '../../../test/support/notes';
-import { openDatabase, type Db } from '../db/open';
-import { createEngine, type Engine } from '../engine';
+import { useEngineFixture } from '../../../test/support/engine-fixture';
 
-let ollama: Standin;
-let notes: NotesFolder;
-let dbFile: ReturnType<typeof tempDbPath>;
-let db: Db;
-let events: ApiEvent[];
-let svc: Engine;
+const f = useEngineFixture({ prefix: 'quire-evaluation', notes: { 'ops/keys.md': '# Keys\n\nWe rotate the deploy keys every 90 days. The platform team owns the rotation.\n', 'food/bread.md': '# Bread\n\nBake the loaf at 250 degrees for twenty minutes.\n' }, version: '1.2.3', evalDir: (f) => path.join(path.dirname(f), 'eval') });
 
-beforeAll(async () => {
-  ollama = await startStandin();
-});
-afterAll(async () => {
-  await ollama?.close();
-});
-beforeEach(async () => {
-  notes = new NotesFolder('quire-evaluation-');
-  notes.write('ops/keys.md', '# Keys\n\nWe rotate the deploy keys every 90 days. The platform team owns the rotation.\n');
-  notes.write('food/bread.md', '# Bread\n\nBake the loaf at 250 degrees for twenty minutes.\n');
-  dbFile = tempDbPath('quire-evaluation-db-');
-  db = openDatabase(dbFile.file);
-  events = [];
-  svc = createEngine({ dbPath: dbFile.file, open: () => db, sampleNotesDir: notes.root, version: '1.2.3', evalDir: path.join(path.dirname(dbFile.file), 'eval') });
-  svc.onEvent((e) => events.push(e));
-  expect(await call('setSettings', { ollamaHost: ollama.url })).toMatchObject({ ok: true });
-});
-afterEach(async () => {
-  await svc.close();
-  db.close();
-  notes.dispose();
-  dbFile.dispose();
-});
-
-const call = (method: string, input: unknown) => svc.dispatch(method, input);
+const call = (method: string, input: unknown) => f.engine.dispatch(method, input);
 async function value<T>(method: string, input: unknown): Promise<T> {
   const res = await call(method, input);
   if (!res.ok) throw new Error(`${method}: ${res.error.code} ${res.error.message}`);
@@ -46,7 +14,7 @@ async function value<T>(method: string, input: unknown): Promise<T> {
 }
 async function until<T extends 'job.progress' | 'job.done', K extends JobKind>(type: T, kind: K, jobId: string): Promise<Extract<JobEvent<K>, { type: T }>> {
   for (let i = 0; i < 600; i++) {
-    const e = events.find((x) => x.type === type && 'kind' in x && x.kind === kind && x.jobId === jobId);
+    const e = f.events.find((x) => x.type === type && 'kind' in x && x.kind === kind && x.jobId === jobId);
     if (e) return e as Extract<JobEvent<K>, { type: T }>;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -59,9 +27,9 @@ async function evalDone(jobId: string): Promise<{ reportId: number | null; error
 }
 /** The progress of evaluation job `jobId` so far. */
 const evalProgress = (jobId: string) =>
-  events.filter((e): e is JobProgressEvent<'eval'> => e.type === 'job.progress' && e.kind === 'eval' && e.jobId === jobId).map((e) => e.progress);
+  f.events.filter((e): e is JobProgressEvent<'eval'> => e.type === 'job.progress' && e.kind === 'eval' && e.jobId === jobId).map((e) => e.progress);
 async function importNotes(): Promise<string> {
-  const { jobId } = await value<{ jobId: string }>('importFolder', { path: notes.root });
+  const { jobId } = await value<{ jobId: string }>('importFolder', { path: f.notes.root });
   await until('job.done', 'import', jobId);
   const lib = await value<{ collections: Array<{ id: string }> }>('library', {});
   return lib.collections[0]!.id;
@@ -75,7 +43,7 @@ const FOLDER_SET = JSON.stringify([
 describe('save as test', () => {
   it('turns a cited answer into a question expecting the passage the citation rests on', async () => {
     const collectionId = await importNotes();
-    const chunkId = db.prepare("SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.rel_path = 'ops/keys.md'").pluck().get() as string;
+    const chunkId = f.db.prepare("SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.rel_path = 'ops/keys.md'").pluck().get() as string;
     const saved = await value<{ id: string; expect: unknown; file: string; root: string }>('saveAsTest', {
       expect: 'fact',
       question: 'How often are the deploy keys rotated?',
@@ -105,15 +73,15 @@ describe('save as test', () => {
 
 describe('question sets', () => {
   it("offers the folder's own file, and names every broken entry of a bad one", async () => {
-    notes.write('.quire-questions.json', FOLDER_SET);
+    f.notes.write('.quire-questions.json', FOLDER_SET);
     const collectionId = await importNotes();
     // The set is Quire's, not a note: importing passed over it.
-    expect(db.prepare("SELECT count(*) FROM documents WHERE rel_path LIKE '%quire-questions%'").pluck().get()).toBe(0);
+    expect(f.db.prepare("SELECT count(*) FROM documents WHERE rel_path LIKE '%quire-questions%'").pluck().get()).toBe(0);
     let { sets } = await value<{ sets: Array<{ ref: { kind: string }; answerable: number; unanswerable: number; error: string | null }> }>('questionSets', { collectionId });
     expect(sets[0]).toMatchObject({ ref: { kind: 'folder' }, answerable: 1, unanswerable: 1, error: null });
     expect(sets[1]).toMatchObject({ ref: { kind: 'saved' }, answerable: 0, error: expect.stringContaining('Save as test') });
 
-    notes.write('.quire-questions.json', JSON.stringify([{ id: 'a', question: '', expect: { answerable: true } }]));
+    f.notes.write('.quire-questions.json', JSON.stringify([{ id: 'a', question: '', expect: { answerable: true } }]));
     sets = (await value<{ sets: typeof sets }>('questionSets', { collectionId })).sets;
     expect(sets[0]!.error).toMatch(/entry 1 \(id "a"\): "question" must be a non-empty string/);
 
@@ -127,7 +95,7 @@ describe('evaluation jobs', () => {
   const grid = { chatModels: ['llama3.2'], embedModels: ['embeddinggemma'], chunkers: ['heading:256', 'fixed:64/8'], ks: [3], modes: ['lexical', 'hybrid'], repeats: 1 };
 
   it('runs the grid, reports progress, stores the report, and lists, reopens and deletes it', async () => {
-    notes.write('.quire-questions.json', FOLDER_SET);
+    f.notes.write('.quire-questions.json', FOLDER_SET);
     const collectionId = await importNotes();
     await value('setSettings', { numCtx: 4096 });
     const { jobId } = await value<{ jobId: string }>('startEval', { collectionId, questionSet: { kind: 'folder' }, grid });
@@ -156,7 +124,7 @@ describe('evaluation jobs', () => {
     expect(rerun.run.grid).toEqual({ ...grid, fusions: ['rrf:60'] });
     expect(rerun.run.answerSettings.numCtxCap).toBe(4096);
 
-    notes.write('ops/keys.md', '# Keys\n\nThe deploy keys are rotated when someone remembers.\n');
+    f.notes.write('ops/keys.md', '# Keys\n\nThe deploy keys are rotated when someone remembers.\n');
     const changed = await value<{ jobId: string }>('rerunEval', { reportId: done.reportId });
     const changedDone = await evalDone(changed.jobId);
     const diff = await value<{ same: boolean; corpus: unknown; metrics: Array<{ metric: string; before: number; after: number }> }>('compareEvalReports', {
@@ -190,7 +158,7 @@ describe('evaluation jobs', () => {
     expect(await call('startEval', { collectionId: 'nope', questionSet: file, grid })).toMatchObject({ ok: false, error: { code: 'COLLECTION_NOT_FOUND' } });
     expect(await call('startEval', { collectionId, questionSet: file, grid: { ...grid, ks: [] } })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
     // Another process (a `quire eval` over the same database) holds the indexes.
-    const lockFile = path.join(path.dirname(dbFile.file), 'eval', 'run.lock');
+    const lockFile = path.join(path.dirname(f.dbFile), 'eval', 'run.lock');
     fs.mkdirSync(path.dirname(lockFile), { recursive: true });
     fs.writeFileSync(lockFile, JSON.stringify({ pid: process.ppid, docs: '/elsewhere', startedAt: '' }));
     try {
@@ -199,12 +167,12 @@ describe('evaluation jobs', () => {
     } finally {
       fs.rmSync(lockFile, { force: true });
     }
-    expect(events.some((e) => e.type === 'job.progress' && e.kind === 'eval')).toBe(false);
+    expect(f.events.some((e) => e.type === 'job.progress' && e.kind === 'eval')).toBe(false);
   });
 
   it('cancelled after a configuration finished: the finished ones are stored, and the report says the rest did not run', async () => {
     const collectionId = await importNotes();
-    ollama.faults.streamDelayMs = 30;
+    f.ollama.faults.streamDelayMs = 30;
     try {
       const { jobId } = await value<{ jobId: string }>('startEval', { collectionId, questionSet: { kind: 'file', name: 'q.json', text: FOLDER_SET }, grid });
       await until('job.progress', 'eval', jobId);
@@ -222,13 +190,13 @@ describe('evaluation jobs', () => {
       expect(report.configs.length).toBeLessThan(4);
       expect(report.warnings).toEqual([`Cancelled after ${report.configs.length} of 4 configurations; the others did not run.`]);
     } finally {
-      ollama.faults.streamDelayMs = 0;
+      f.ollama.faults.streamDelayMs = 0;
     }
   });
 
   it('cancels: the job ends CANCELLED and stores no report', async () => {
     const collectionId = await importNotes();
-    ollama.faults.streamDelayMs = 50;
+    f.ollama.faults.streamDelayMs = 50;
     try {
       const { jobId } = await value<{ jobId: string }>('startEval', { collectionId, questionSet: { kind: 'file', name: 'q.json', text: FOLDER_SET }, grid });
       await until('job.progress', 'eval', jobId);
@@ -248,7 +216,7 @@ describe('evaluation jobs', () => {
       expect(cleared.indexes).toBe(2);
       expect(await value('evalStorage', {})).toEqual({ indexes: 0, bytes: 0 });
     } finally {
-      ollama.faults.streamDelayMs = 0;
+      f.ollama.faults.streamDelayMs = 0;
     }
   });
 });

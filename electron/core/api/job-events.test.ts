@@ -1,45 +1,14 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EventSchema, type ApiEvent, type JobDoneEvent, type JobKind } from '../../../shared/contract';
-import { startStandin, type Standin } from '../../../test/support/ollama-standin/server';
-import { NotesFolder, tempDbPath } from '../../../test/support/notes';
-import { openDatabase, type Db } from '../db/open';
-import { createEngine, type Engine } from '../engine';
+import { useEngineFixture } from '../../../test/support/engine-fixture';
 
 // Every job reports the same way: job.progress events, then one job.done, each valid against the
 // contract (the renderer's useJob relies on it). The evaluation's are covered in evaluation.test.ts.
 
-let ollama: Standin;
-let notes: NotesFolder;
-let dbFile: ReturnType<typeof tempDbPath>;
-let db: Db;
-let events: ApiEvent[];
-let svc: Engine;
-
-beforeAll(async () => {
-  ollama = await startStandin();
-});
-afterAll(async () => {
-  await ollama?.close();
-});
-beforeEach(async () => {
-  notes = new NotesFolder('quire-jobs-');
-  notes.write('ops/keys.md', '# Keys\n\nWe rotate the deploy keys every 90 days. The platform team owns the rotation.\n');
-  dbFile = tempDbPath('quire-jobs-db-');
-  db = openDatabase(dbFile.file);
-  events = [];
-  svc = createEngine({ dbPath: dbFile.file, open: () => db, sampleNotesDir: notes.root, version: '0.0.0-test', evalDir: `${dbFile.file}.eval` });
-  svc.onEvent((e) => events.push(e));
-  expect(await svc.dispatch('setSettings', { ollamaHost: ollama.url })).toMatchObject({ ok: true });
-});
-afterEach(async () => {
-  await svc.close();
-  db.close();
-  notes.dispose();
-  dbFile.dispose();
-});
+const f = useEngineFixture({ prefix: 'quire-jobs', notes: { 'ops/keys.md': '# Keys\n\nWe rotate the deploy keys every 90 days. The platform team owns the rotation.\n' }, evalDir: (f) => `${f}.eval` });
 
 async function startJob(method: string, input: unknown): Promise<string> {
-  const res = await svc.dispatch(method, input);
+  const res = await f.engine.dispatch(method, input);
   if (!res.ok) throw new Error(`${method}: ${res.error.code} ${res.error.message}`);
   return (res.value as { jobId: string }).jobId;
 }
@@ -47,7 +16,7 @@ async function startJob(method: string, input: unknown): Promise<string> {
 /** The job's events once its job.done has come, checked against the contract. */
 async function eventsOf<K extends JobKind>(kind: K, jobId: string): Promise<{ progress: unknown[]; done: JobDoneEvent<K> }> {
   for (let i = 0; i < 600; i++) {
-    const mine = events.filter((e) => 'jobId' in e && e.jobId === jobId);
+    const mine = f.events.filter((e) => 'jobId' in e && e.jobId === jobId);
     const done = mine.find((e) => e.type === 'job.done');
     if (done) {
       for (const e of mine) expect(EventSchema.safeParse(e).error).toBeUndefined();
@@ -63,7 +32,7 @@ async function eventsOf<K extends JobKind>(kind: K, jobId: string): Promise<{ pr
 
 describe('job events', () => {
   it('import, ask, embed and pull each report job.progress, then one job.done with their result', async () => {
-    const imported = await eventsOf('import', await startJob('importFolder', { path: notes.root }));
+    const imported = await eventsOf('import', await startJob('importFolder', { path: f.notes.root }));
     expect(imported.progress.length).toBeGreaterThan(0);
     expect(imported.done.error).toBeNull();
     expect(imported.done.result?.documents.added).toBe(1);
@@ -90,7 +59,7 @@ describe('job events', () => {
     expect(pulled.done.error).toMatchObject({ code: expect.any(String), message: expect.any(String) });
 
     // An answer that fails still ends with its result, beside the error.
-    await eventsOf('import', await startJob('importFolder', { path: notes.root }));
+    await eventsOf('import', await startJob('importFolder', { path: f.notes.root }));
     const asked = await eventsOf('ask', await startJob('ask', { question: 'How often are the deploy keys rotated?', chatModel: 'no-such-model' }));
     expect(asked.done.error?.code).toBeTruthy();
     expect(asked.done.result).toMatchObject({ status: 'error', error: asked.done.error });

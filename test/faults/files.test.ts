@@ -145,3 +145,42 @@ describe('fault suite: files', () => {
     });
   }
 });
+
+describe('fault suite: files changing during an import', () => {
+  /** Twelve notes before the one that changes, so the change lands after the scan and before its read. */
+  function crowd(): void {
+    for (let i = 0; i < 12; i++) notes.write(`a${String(i).padStart(2, '0')}.md`, `# Crowd ${i}\n\ncrowd note ${i}\n`);
+    notes.write('zz.md', '# Last\n\nThe original wombat text.\n');
+  }
+  const onFirstIndexing = (change: () => void) => {
+    let done = false;
+    return (p: { phase: string }) => {
+      if (!done && p.phase === 'indexing') {
+        done = true;
+        change();
+      }
+    };
+  };
+
+  it('a note modified after the scan is indexed as it is when read; the next import has nothing to do', async () => {
+    crowd();
+    const report = await importFolder(db, notes.root, { embedding: null, onProgress: onFirstIndexing(() => notes.write('zz.md', '# Last\n\nThe rewritten platypus text.\n')) });
+    expect(report.errors).toEqual([]);
+    expect((await search(db, 'platypus', { gateway: null, mode: 'lexical' })).results).toHaveLength(1);
+    expect((await search(db, 'wombat', { gateway: null, mode: 'lexical' })).results).toHaveLength(0);
+    await goodNotesIntact();
+    const again = await importFolder(db, notes.root, { embedding: null });
+    expect(again.documents.added + again.documents.updated).toBe(0);
+  });
+
+  it('a note deleted after the scan fails alone with a read error; the next import removes nothing else', async () => {
+    crowd();
+    const report = await importFolder(db, notes.root, { embedding: null, onProgress: onFirstIndexing(() => notes.remove('zz.md')) });
+    expect(report.errors).toEqual([expect.objectContaining({ path: 'zz.md', code: 'READ_FAILED' })]);
+    await goodNotesIntact();
+    const again = await importFolder(db, notes.root, { embedding: null });
+    expect(again.errors).toEqual([]);
+    expect(db.prepare("SELECT count(*) FROM documents WHERE rel_path = 'zz.md'").pluck().get()).toBe(0);
+    await goodNotesIntact();
+  });
+});

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { SETTING_KEYS, SETTINGS, SettingsSchema } from '../../shared/settings';
 import { NotesFolder, tempDbPath } from '../../test/support/notes';
 import { startStandin, type Standin } from '../../test/support/ollama-standin/server';
-import { createEngine, type Engine } from './engine';
+import { createEngine, restoreFrom, setAsideDamaged, type Engine } from './engine';
 
 let ollama: Standin;
 let notes: NotesFolder;
@@ -141,5 +141,27 @@ describe('one import at a time per database', () => {
     setTimeout(() => controller.abort(), 100);
     await expect(importing).rejects.toMatchObject({ code: 'CANCELLED' });
     fs.rmSync(lockFile);
+  });
+});
+
+describe('starting over from a damaged database', () => {
+  it('sets the file aside unchanged, and a fresh engine gets its settings back and re-imports its folders', async () => {
+    engine.settings.set({ k: 3, chunkTokens: 128 });
+    await engine.importFolder({ path: notes.root, embed: false });
+    await engine.close();
+    const bytes = fs.readFileSync(dbFile.file);
+    const { movedTo, salvage } = setAsideDamaged(dbFile.file);
+    expect(fs.readFileSync(movedTo).equals(bytes)).toBe(true);
+    expect(fs.existsSync(dbFile.file)).toBe(false);
+    expect(salvage.roots).toEqual([fs.realpathSync(notes.root)]);
+
+    engine = createEngine({ dbPath: dbFile.file, env: { OLLAMA_HOST: ollama.url } });
+    const done = new Promise<void>((resolve) => engine.onEvent((e) => e.type === 'job.done' && e.kind === 'import' && resolve()));
+    const jobs = await restoreFrom(engine, salvage);
+    expect(jobs).toHaveLength(1);
+    await done;
+    expect(engine.settings.get('k')).toBe(3);
+    expect(engine.settings.get('chunkTokens')).toBe(128);
+    expect(engine.indexStatus().documents.total).toBe(2);
   });
 });

@@ -35,13 +35,14 @@ import { OllamaGateway } from './ollama/gateway';
 import { evalIndexDir } from './paths';
 import { search } from './retrieve/search';
 import { SettingsStore } from './settings';
-import { salvage } from './db/salvage';
+import { salvage, type Salvage } from './db/salvage';
 import { NUMERIC_SETTINGS, SETTING_KEYS, SETTINGS } from '../../shared/settings';
 import { packageVersion } from './version';
 
 export type { ShellActions } from './api/service';
 export type { DispatchResult, Handlers } from './api/dispatch';
 export type { IndexStatus } from './db/health';
+export type { Salvage } from './db/salvage';
 export type { ImportReport } from './ingest/types';
 export { parseQuestionSet } from './eval/questions';
 export { parseChunkerSpec } from './ingest/chunkers/index';
@@ -332,18 +333,8 @@ export async function rebuildIndex(o: {
     throw new QuireError('INVALID_ARGUMENT', `The list of folders could not be read from ${o.damaged}. Name the folders to rebuild from: quire rebuild <folder>… --db ${o.damaged}`);
   }
   const engine = createEngine({ dbPath: o.into, ...(o.env ? { env: o.env } : {}) });
-  let settingsKept = 0;
   try {
-    for (const { key, value } of found.settings) {
-      const setting = SETTING_KEYS.find((k) => SETTINGS[k].storageKey === key);
-      if (!setting) continue;
-      try {
-        engine.settings.set({ [setting]: NUMERIC_SETTINGS.includes(setting) ? Number(value) : value });
-        settingsKept++;
-      } catch {
-        // A value this version refuses: its default does.
-      }
-    }
+    const settingsKept = applySalvagedSettings(engine, found);
     const folders: RebuildOutcome['folders'] = [];
     for (const root of roots) {
       try {
@@ -358,6 +349,47 @@ export async function rebuildIndex(o: {
   } finally {
     await engine.close();
   }
+}
+
+/**
+ * For a shell that found its database damaged at startup: moves the damaged file (and its -wal
+ * and -shm) aside as `<name>.damaged-<date>`, untouched, and returns what could still be read from
+ * it, so the shell can start on a fresh database, restore the settings and re-import the folders
+ * (see restoreFrom).
+ */
+export function setAsideDamaged(dbPath: string, options: { nativeBinding?: string | undefined } = {}): { movedTo: string; salvage: Salvage } {
+  const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
+  const movedTo = `${dbPath}.damaged-${stamp}`;
+  fs.renameSync(dbPath, movedTo);
+  for (const suffix of ['-wal', '-shm']) if (fs.existsSync(dbPath + suffix)) fs.renameSync(dbPath + suffix, movedTo + suffix);
+  return { movedTo, salvage: salvage(movedTo, options) };
+}
+
+/** Restores salvaged settings into an engine and starts an import job per salvaged folder that still exists; returns the job ids. */
+export async function restoreFrom(engine: Engine, found: Salvage): Promise<string[]> {
+  applySalvagedSettings(engine, found);
+  const jobs: string[] = [];
+  for (const root of found.roots) {
+    if (!fs.existsSync(root)) continue;
+    const r = await engine.dispatch('importFolder', { path: root });
+    if (r.ok) jobs.push((r.value as { jobId: string }).jobId);
+  }
+  return jobs;
+}
+
+function applySalvagedSettings(engine: Engine, found: Salvage): number {
+  let kept = 0;
+  for (const { key, value } of found.settings) {
+    const setting = SETTING_KEYS.find((k) => SETTINGS[k].storageKey === key);
+    if (!setting) continue;
+    try {
+      engine.settings.set({ [setting]: NUMERIC_SETTINGS.includes(setting) ? Number(value) : value });
+      kept++;
+    } catch {
+      // A value this version refuses: its default does.
+    }
+  }
+  return kept;
 }
 
 /** The contract's handlers of an engine, for tests that drive it as a transport would. */

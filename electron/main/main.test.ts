@@ -16,6 +16,7 @@ interface Fake {
   ipcHandlers: Map<string, (event: unknown, input: unknown) => Promise<unknown>>;
   protocolHandlers: Map<string, (request: Request) => Promise<Response>>;
   errorBoxes: Array<[string, string]>;
+  messageBoxes: Array<{ title?: string; detail?: string; buttons?: string[] }>;
   sessionHandlers: Record<string, unknown>;
   menuTemplate: unknown[] | null;
   electron: Record<string, unknown>;
@@ -28,7 +29,7 @@ interface FakeWindow extends EventEmitter {
   destroyed: boolean;
 }
 
-const h = vi.hoisted(() => ({ fake: null as Fake | null, lock: true, userData: '' }));
+const h = vi.hoisted(() => ({ fake: null as Fake | null, lock: true, userData: '', messageBoxAnswer: 1 }));
 
 const ELECTRON_EXPORTS = ['app', 'BrowserWindow', 'protocol', 'session', 'ipcMain', 'Menu', 'dialog', 'shell'] as const;
 
@@ -111,6 +112,10 @@ function fakeElectron(f: Fake): Record<(typeof ELECTRON_EXPORTS)[number], unknow
   };
   const dialog = {
     showErrorBox: (title: string, content: string) => void f.errorBoxes.push([title, content]),
+    showMessageBoxSync: (options: { title?: string; detail?: string; buttons?: string[] }) => {
+      f.messageBoxes.push(options);
+      return h.messageBoxAnswer;
+    },
     showOpenDialog: async () => ({ canceled: true, filePaths: [] }),
   };
   const shell = { openPath: async () => '' };
@@ -140,7 +145,7 @@ function makeFake(): Fake {
       return new Promise<void>((resolve) => setTimeout(resolve, 0));
     },
   }) as unknown as EventEmitter & Record<string, unknown>;
-  const f: Fake = { calls, app, windows: [], ipcHandlers: new Map(), protocolHandlers: new Map(), errorBoxes: [], sessionHandlers: {}, menuTemplate: null, electron: {} };
+  const f: Fake = { calls, app, windows: [], ipcHandlers: new Map(), protocolHandlers: new Map(), errorBoxes: [], messageBoxes: [], sessionHandlers: {}, menuTemplate: null, electron: {} };
   f.electron = fakeElectron(f);
   return f;
 }
@@ -156,6 +161,7 @@ async function boot(): Promise<Fake> {
 beforeEach(() => {
   h.userData = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-main-'));
   h.lock = true;
+  h.messageBoxAnswer = 1;
   delete process.env.QUIRE_BETTER_SQLITE3_BINDING;
 });
 
@@ -247,5 +253,41 @@ describe('main', () => {
     expect(f.calls).toContain('exit 1');
     expect(f.windows).toHaveLength(0);
     expect(f.ipcHandlers.size).toBe(0);
+  });
+
+  describe('a damaged database at startup', () => {
+    const damage = () => {
+      const file = path.join(h.userData, 'quire.db');
+      fs.writeFileSync(file, Buffer.alloc(16_384, 0x5a));
+      return { file, bytes: fs.readFileSync(file) };
+    };
+
+    it('offers to rebuild; Quit shows the named error and leaves the file as it was', async () => {
+      const { file, bytes } = damage();
+      h.messageBoxAnswer = 1;
+      const f = await boot();
+      expect(f.messageBoxes).toHaveLength(1);
+      expect(f.messageBoxes[0]!.buttons).toEqual(['Rebuild the index from my folders', 'Quit']);
+      expect(f.messageBoxes[0]!.detail).toContain(file);
+      expect(f.errorBoxes[0]![0]).toContain('DB_CORRUPT');
+      expect(f.calls).toContain('exit 1');
+      expect(f.windows).toHaveLength(0);
+      expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+    });
+
+    it('Rebuild sets the damaged file aside unchanged and starts on a fresh index', async () => {
+      const { file, bytes } = damage();
+      h.messageBoxAnswer = 0;
+      const f = await boot();
+      expect(f.errorBoxes).toEqual([]);
+      expect(f.windows).toHaveLength(1);
+      const aside = fs.readdirSync(h.userData).filter((n) => n.startsWith('quire.db.damaged-'));
+      expect(aside).toHaveLength(1);
+      expect(fs.readFileSync(path.join(h.userData, aside[0]!)).equals(bytes)).toBe(true);
+      const win = f.windows[0]!;
+      const status = (await f.ipcHandlers.get('quire:status')!({ senderFrame: win.webContents.mainFrame }, {})) as { ok: boolean; value: { documents: { total: number } } };
+      expect(status).toMatchObject({ ok: true, value: { documents: { total: 0 } } });
+      expect(fs.existsSync(file)).toBe(true);
+    });
   });
 });

@@ -8,7 +8,7 @@
  */
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
 import * as sqliteVec from 'sqlite-vec';
-import { createEngine, type Engine } from '../core/engine';
+import { createEngine, restoreFrom, setAsideDamaged, type Engine, type Salvage } from '../core/engine';
 import { APP_INDEX_URL, registerAppProtocol, registerSchemesAsPrivileged } from './app-protocol';
 import { appPaths, type AppPaths } from './app-paths';
 import { bundleDir } from './bundle-dir';
@@ -80,8 +80,8 @@ function onReady(): void {
   hardenSession(session.defaultSession);
   registerAppProtocol(protocol, p.rendererDir);
 
-  try {
-    engine = createEngine({
+  const open = () =>
+    createEngine({
       dbPath: p.databaseFile,
       open: (file) =>
         openDatabaseForElectron(file, {
@@ -94,10 +94,25 @@ function onReady(): void {
       version: app.getVersion(),
       shell: createShellActions({ dialog, shell, getWindow }),
     });
+  let restore: Salvage | null = null;
+  try {
+    engine = open();
   } catch (e) {
-    showStartupError(e, p.databaseFile);
-    app.exit(1);
-    return;
+    const rebuild = offerRebuild(e, p.databaseFile);
+    if (!rebuild) {
+      showStartupError(e, p.databaseFile);
+      app.exit(1);
+      return;
+    }
+    try {
+      const { salvage } = setAsideDamaged(p.databaseFile, { nativeBinding: betterSqliteBinding(process.env) });
+      restore = salvage;
+      engine = open();
+    } catch (again) {
+      showStartupError(again, p.databaseFile);
+      app.exit(1);
+      return;
+    }
   }
   engine.onEvent((event) => {
     sendEvent(getWindow, event);
@@ -119,6 +134,29 @@ function onReady(): void {
   );
 
   mainWindow = createWindow(p.preload);
+  if (restore) {
+    const found = restore;
+    const current = engine;
+    void restoreFrom(current, found).then((jobs) => note(`rebuilding the index: ${jobs.length} folder import${jobs.length === 1 ? '' : 's'} started`));
+  }
+}
+
+/**
+ * A damaged database at startup: asks whether to set it aside and rebuild the index from the
+ * folders it lists. Only for DB_CORRUPT; true when the person chose to rebuild.
+ */
+function offerRebuild(e: unknown, databaseFile: string): boolean {
+  if ((e as { code?: unknown }).code !== 'DB_CORRUPT') return false;
+  const choice = dialog.showMessageBoxSync({
+    type: 'error',
+    title: 'Quire\'s index is damaged',
+    message: 'Quire cannot read its index.',
+    detail: `${(e as Error).message}\n\nRebuild: the damaged file is kept beside the new one (renamed, unchanged), and your folders are imported again into a new index. Your notes are not touched.`,
+    buttons: ['Rebuild the index from my folders', 'Quit'],
+    defaultId: 0,
+    cancelId: 1,
+  });
+  return choice === 0;
 }
 
 let shutDown = false;

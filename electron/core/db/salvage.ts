@@ -14,14 +14,14 @@ export interface Salvage {
  * copied to a temporary folder and read from there, so the original stays byte for byte as it was
  * for whoever wants to inspect it. Each part that cannot be read is simply missing.
  */
-export function salvage(file: string): Salvage {
+export function salvage(file: string, options: { nativeBinding?: string | undefined } = {}): Salvage {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-salvage-'));
   const copy = path.join(dir, 'copy.db');
   const out: Salvage = { roots: [], settings: [] };
   try {
     fs.copyFileSync(file, copy);
     if (fs.existsSync(`${file}-wal`)) fs.copyFileSync(`${file}-wal`, `${copy}-wal`);
-    const db = new Database(copy);
+    const db = new Database(copy, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
     try {
       try {
         out.roots = db.prepare('SELECT root FROM collections ORDER BY created_at').pluck().all() as string[];

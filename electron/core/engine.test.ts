@@ -165,3 +165,23 @@ describe('starting over from a damaged database', () => {
     expect(engine.indexStatus().documents.total).toBe(2);
   });
 });
+
+describe('switching embedding models', () => {
+  it('keeps searching with the old model until the new one is complete; switching back to a complete one is instant, even offline', async () => {
+    await engine.importFolder({ path: notes.root });
+    expect(engine.indexStatus().activeModel?.name).toBe('embeddinggemma:latest');
+    engine.settings.set({ embedModel: 'nomic-embed-text' });
+    // Nothing of nomic-embed-text exists yet: searches stay on the complete, old model.
+    expect(engine.indexStatus().activeModel?.name).toBe('embeddinggemma:latest');
+    const outcome = await engine.embedMissing({});
+    expect(outcome.chunks).toBeGreaterThan(0);
+    expect(engine.indexStatus().activeModel?.name).toBe('nomic-embed-text:latest');
+    await ollama.stop();
+    try {
+      engine.settings.set({ embedModel: 'embeddinggemma' });
+      expect(engine.indexStatus().activeModel?.name).toBe('embeddinggemma:latest');
+    } finally {
+      await ollama.start();
+    }
+  });
+});

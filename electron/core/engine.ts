@@ -36,6 +36,7 @@ import { evalIndexDir } from './paths';
 import { search } from './retrieve/search';
 import { SettingsStore } from './settings';
 import { salvage, type Salvage } from './db/salvage';
+import { activateCompleteModel } from './db/embedding-models';
 import { NUMERIC_SETTINGS, SETTING_KEYS, SETTINGS } from '../../shared/settings';
 import { packageVersion } from './version';
 
@@ -129,7 +130,10 @@ export interface Engine {
 export function createEngine(options: EngineOptions): Engine {
   const dbPath = options.dbPath;
   const db = (options.open ?? openDatabase)(dbPath);
-  const settings = new SettingsStore(db, options.env ?? process.env);
+  // Choosing an embedding model whose vectors are already complete switches searches to it at once.
+  const settings = new SettingsStore(db, options.env ?? process.env, (before, after) => {
+    if (after.embedModel !== before.embedModel) activateCompleteModel(db, after.embedModel);
+  });
   const evalDir = options.evalDir ?? evalIndexDir(dbPath);
   const version = options.version ?? packageVersion();
   const listeners = new Set<(event: ApiEvent) => void>();

@@ -15,6 +15,8 @@ export class SettingsStore {
     private readonly db: Db,
     /** The environment's OLLAMA_HOST: the host when none is saved. */
     private readonly env: { OLLAMA_HOST?: string | undefined } = process.env,
+    /** Told after a patch is stored, with the settings before and after (the engine reacts to a new embedding model). */
+    private readonly onChange?: (before: Settings, after: Settings) => void,
   ) {}
 
   get<K extends SettingKey>(key: K): Settings[K] {
@@ -43,6 +45,7 @@ export class SettingsStore {
       throw new QuireError('INVALID_ARGUMENT', `${label}: ${issue.message}. The saved value is kept.`);
     }
     const values = checked.data as Partial<Settings>;
+    const before = this.onChange ? this.all() : null;
     if (values.ollamaHost !== undefined) {
       try {
         values.ollamaHost = resolveOllamaHost(values.ollamaHost);
@@ -56,7 +59,9 @@ export class SettingsStore {
       }
     });
     write.immediate();
-    return this.all();
+    const after = this.all();
+    if (before) this.onChange!(before, after);
+    return after;
   }
 }
 

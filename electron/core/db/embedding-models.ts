@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { QuireError } from '../../../shared/errors';
 import type { EmbeddingModelIdentity } from '../ollama/embedder';
+import { withTag } from '../ollama/gateway';
+import { countDocumentsMissingVectors } from './documents';
 import { appendEvent } from './events';
 import type { Db } from './open';
 import { stmt } from './statements';
@@ -68,6 +70,22 @@ export function activateEmbeddingModel(db: Db, model: EmbeddingModelRow): void {
       detail: { from: previous ? describe(previous) : null, to: describe(model) },
     });
   }).immediate();
+}
+
+/**
+ * Switching back to a model whose vectors are already complete is instant: the newest stored
+ * version of `name` that covers every document with text becomes the one searches use. Returns it,
+ * or null when no stored version is complete (then an embedding run builds it, and activates it
+ * when done).
+ */
+export function activateCompleteModel(db: Db, name: string): EmbeddingModelRow | null {
+  const candidates = (stmt(db, 'SELECT * FROM embedding_models WHERE name = ? ORDER BY id DESC').all(withTag(name)) as RawRow[]).map(fromRaw);
+  for (const model of candidates) {
+    if (countDocumentsMissingVectors(db, model.id) > 0) continue;
+    activateEmbeddingModel(db, model);
+    return model;
+  }
+  return null;
 }
 
 /** Writes one chunk's vector; refuses a vector whose length is not the table's dimension. */

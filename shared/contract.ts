@@ -56,6 +56,8 @@ export const StatusSchema = z.object({
   chunks: z.number(),
   collections: z.number(),
   activeModel: z.object({ name: z.string(), dimension: z.number(), vectors: z.number() }).nullable(),
+  /** A change of embedding model under way: searches use activeModel until `to` covers every document. */
+  migration: z.object({ to: z.string(), documentsLeft: z.number() }).nullable().default(null),
   /** Running in the desktop shell: a native folder picker and "open file" are available. */
   desktop: z.boolean(),
   /** The evaluation under way, if any, so a reloaded window can show its progress and cancel it. */

@@ -185,3 +185,25 @@ describe('switching embedding models', () => {
     }
   });
 });
+
+describe('a change of embedding model interrupted by a restart', () => {
+  it('is reported in status, and a long-lived shell carries it on at startup until searches use the new model', async () => {
+    await engine.importFolder({ path: notes.root });
+    engine.settings.set({ embedModel: 'nomic-embed-text' });
+    expect((await engine.call('status', {})).migration).toEqual({ to: 'nomic-embed-text:latest', documentsLeft: 2 });
+    await engine.close(); // the app quit before the new vectors were built
+
+    // The CLI does not start jobs by itself…
+    engine = createEngine({ dbPath: dbFile.file, env: { OLLAMA_HOST: ollama.url } });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(engine.indexStatus().activeModel?.name).toBe('embeddinggemma:latest');
+    await engine.close();
+
+    // …the app does.
+    engine = createEngine({ dbPath: dbFile.file, env: { OLLAMA_HOST: ollama.url }, resumeMigration: true });
+    const done = new Promise<unknown>((resolve) => engine.onEvent((e) => e.type === 'job.done' && e.kind === 'embed' && resolve(e.error)));
+    expect(await done).toBeNull();
+    expect(engine.indexStatus().activeModel?.name).toBe('nomic-embed-text:latest');
+    expect((await engine.call('status', {})).migration).toBeNull();
+  });
+});

@@ -36,7 +36,7 @@ import { evalIndexDir } from './paths';
 import { search } from './retrieve/search';
 import { SettingsStore } from './settings';
 import { salvage, type Salvage } from './db/salvage';
-import { activateCompleteModel } from './db/embedding-models';
+import { activateCompleteModel, pendingSwitch } from './db/embedding-models';
 import { NUMERIC_SETTINGS, SETTING_KEYS, SETTINGS } from '../../shared/settings';
 import { packageVersion } from './version';
 
@@ -66,6 +66,11 @@ export interface EngineOptions {
   shell?: ShellActions;
   /** OLLAMA_HOST and friends; process.env unless given. */
   env?: { OLLAMA_HOST?: string | undefined };
+  /**
+   * A long-lived shell (the app, browser mode): carry on a change of embedding model that a
+   * restart interrupted, as a job whose events reach the window. Not for the CLI.
+   */
+  resumeMigration?: boolean;
 }
 
 export interface RunOptions<P> {
@@ -302,6 +307,9 @@ export function createEngine(options: EngineOptions): Engine {
     evalDir,
     ...(options.shell ? { shell: options.shell } : {}),
   });
+  if (options.resumeMigration && pendingSwitch(db, settings.get('embedModel'))) {
+    setImmediate(() => void engine.dispatch('embedMissing', {}));
+  }
   return engine;
 }
 

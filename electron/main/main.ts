@@ -93,6 +93,7 @@ function onReady(): void {
       evalDir: p.evalDir,
       version: app.getVersion(),
       shell: createShellActions({ dialog, shell, getWindow }),
+      resumeMigration: true,
     });
   let restore: Salvage | null = null;
   try {

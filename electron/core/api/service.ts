@@ -6,6 +6,7 @@ import type { ApiEvent } from '../../../shared/contract';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import { getCollection, listCollections, forgetCollection } from '../db/collections';
 import { indexStatus } from '../db/health';
+import { pendingSwitch } from '../db/embedding-models';
 import type { Db } from '../db/open';
 import type { Engine } from '../engine';
 import type { Handlers } from './dispatch';
@@ -99,6 +100,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
         chunks: st.chunks,
         collections: st.collections.length,
         activeModel: st.activeModel ? { name: st.activeModel.name, dimension: st.activeModel.dimension, vectors: st.activeModel.vectors } : null,
+        migration: pendingSwitch(db, engine.settings.get('embedModel')),
         desktop: deps.shell !== undefined,
         evaluation: evaluation.running(),
       };

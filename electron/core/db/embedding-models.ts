@@ -88,6 +88,26 @@ export function activateCompleteModel(db: Db, name: string): EmbeddingModelRow |
   return null;
 }
 
+/**
+ * A switch of embedding model under way: the chosen model is not the one searches use yet, and
+ * this many documents still lack its vectors. Null when the chosen model is the active one (or
+ * there is no active model: the first embedding activates itself).
+ */
+export function pendingSwitch(db: Db, chosen: string): { to: string; documentsLeft: number } | null {
+  const active = getActiveEmbeddingModel(db);
+  const to = withTag(chosen);
+  if (!active || active.name === to) return null;
+  const documentsLeft = db
+    .prepare(
+      `SELECT count(*) FROM documents d
+        WHERE d.status = 'ready' AND d.chunk_count > 0
+          AND NOT EXISTS (SELECT 1 FROM document_embeddings e JOIN embedding_models m ON m.id = e.model_id WHERE e.document_id = d.id AND m.name = ?)`,
+    )
+    .pluck()
+    .get(to) as number;
+  return { to, documentsLeft };
+}
+
 /** Writes one chunk's vector; refuses a vector whose length is not the table's dimension. */
 export function insertVector(db: Db, model: EmbeddingModelRow, chunkRowid: number | bigint, vector: Float32Array): void {
   if (vector.length !== model.dimension) {

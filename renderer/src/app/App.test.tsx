@@ -9,6 +9,7 @@ const status = (connected: boolean): Status => ({
   ollama: { host: 'http://127.0.0.1:11434', connected, version: connected ? '0.12.3' : null, error: connected ? null : 'connect ECONNREFUSED' },
   documents: { ready: 4, needsEmbedding: 0, skipped: 1, error: 0, total: 5 },
   chunks: 17,
+  migration: null,
   collections: 1,
   activeModel: connected ? { name: 'embeddinggemma', dimension: 768, vectors: 17 } : null,
   desktop: false,
@@ -78,6 +79,16 @@ describe('App', () => {
     up = false;
     act(() => h.emit({ type: 'library.changed' }));
     await waitFor(() => expect(bar.textContent).toContain('Ollama not running — keyword search only. Start it with ollama serve.'));
+  });
+
+  it('status bar: a change of embedding model under way says which, and how many documents are left', async () => {
+    let migration: Status['migration'] = { to: 'nomic-embed-text:latest', documentsLeft: 1234 };
+    const h = renderWithFake(<App />, { library: () => ({ collections: [collection] }), status: () => ({ ...status(true), migration }), search: () => ({}) });
+    const bar = await screen.findByTestId('status-bar');
+    await waitFor(() => expect(bar.textContent).toContain('Embedding model embeddinggemma · switching to nomic-embed-text:latest: 1,234 documents left'));
+    migration = null;
+    act(() => h.emit({ type: 'library.changed' }));
+    await waitFor(() => expect(bar.textContent).not.toContain('switching to'));
   });
 
   it('after missed events (events.gap) the status and the library are read again', async () => {

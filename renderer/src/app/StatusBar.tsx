@@ -31,6 +31,12 @@ export function StatusBar() {
             {status.activeModel ? (
               <>
                 Embedding model <span className="mono">{status.activeModel.name}</span>
+                {status.migration ? (
+                  <span data-migration="">
+                    {' '}
+                    · switching to <span className="mono">{status.migration.to}</span>: {formatNumber(status.migration.documentsLeft)} documents left
+                  </span>
+                ) : null}
               </>
             ) : (
               'No embedding model yet'

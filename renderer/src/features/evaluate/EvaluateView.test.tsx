@@ -48,6 +48,7 @@ const status: Output<'status'> = {
   ollama: { host: 'http://127.0.0.1:11434', connected: true, version: '0.12.6', error: null },
   documents: { ready: 1, needsEmbedding: 0, skipped: 0, error: 0, total: 1 },
   chunks: 1,
+  migration: null,
   collections: 1,
   activeModel: null,
   desktop: false,

@@ -207,3 +207,41 @@ describe('a change of embedding model interrupted by a restart', () => {
     expect((await engine.call('status', {})).migration).toBeNull();
   });
 });
+
+describe('a change of embedding model changed again mid-way', () => {
+  it('an embedding run for a model no longer chosen does not take over searches; one whose missing documents were forgotten completes the switch', async () => {
+    await engine.importFolder({ path: notes.root });
+    engine.settings.set({ embedModel: 'nomic-embed-text' });
+    let switchedBack = false;
+    await engine.embedMissing(
+      {},
+      {
+        onProgress: () => {
+          if (!switchedBack) {
+            switchedBack = true;
+            engine.settings.set({ embedModel: 'embeddinggemma' });
+          }
+        },
+      },
+    );
+    expect(switchedBack).toBe(true);
+    expect(engine.indexStatus().activeModel?.name).toBe('embeddinggemma:latest');
+    expect((await engine.call('status', {})).migration).toBeNull();
+  });
+});
+
+describe('an import queued behind another in this engine', () => {
+  it('can be cancelled while it waits', async () => {
+    const lockFile = `${dbFile.file}.import-lock`;
+    fs.writeFileSync(lockFile, JSON.stringify({ pid: process.ppid, what: '/their/notes', startedAt: 'now' }));
+    const first = engine.importFolder({ path: notes.root, embed: false });
+    const controller = new AbortController();
+    const second = engine.importFolder({ path: notes.root, embed: false }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    await expect(second).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(Date.now() - started).toBeLessThan(1000);
+    fs.rmSync(lockFile);
+    expect((await first).documents.added).toBe(2);
+  });
+});

@@ -187,7 +187,16 @@ export function createEngine(options: EngineOptions): Engine {
       const waiting = (currentFile: string | null) => run.onProgress?.({ phase: 'waiting', filesDone: 0, filesTotal: 0, chunks: 0, bytesDone: 0, bytesTotal: 0, currentFile });
       try {
         if (ahead) waiting(null);
-        await previous;
+        // Cancelling while queued behind another import of this engine ends the wait at once.
+        await new Promise<void>((resolve, reject) => {
+          const onAbort = () => reject(new QuireError('CANCELLED', 'Import cancelled while it waited for another import.'));
+          if (run.signal?.aborted) return onAbort();
+          run.signal?.addEventListener('abort', onAbort, { once: true });
+          void previous.then(() => {
+            run.signal?.removeEventListener('abort', onAbort);
+            resolve();
+          });
+        });
         const lock = importLockFile
           ? await waitForLock(importLockFile, folder, { ...(run.signal ? { signal: run.signal } : {}), onWait: (holder) => waiting(holder.what) }).catch((e: unknown) => {
               if (run.signal?.aborted) throw new QuireError('CANCELLED', 'Import cancelled while it waited for another import.', { cause: e });
@@ -197,7 +206,7 @@ export function createEngine(options: EngineOptions): Engine {
         try {
           const s = settings.all();
           return await importFolder(db, folder, {
-            embedding: input.embed === false ? null : { gateway: currentGateway(), model: s.embedModel, ...(input.batch ? { batchSize: input.batch } : {}) },
+            embedding: input.embed === false ? null : { gateway: currentGateway(), model: s.embedModel, chosen: () => settings.get('embedModel'), ...(input.batch ? { batchSize: input.batch } : {}) },
             chunker: chunker ?? { kind: 'heading', maxTokens: s.chunkTokens },
             ...(input.maxFileMb !== undefined ? { maxFileBytes: Math.round(input.maxFileMb * 1024 * 1024) } : {}),
             ...(run.signal ? { signal: run.signal } : {}),
@@ -237,13 +246,15 @@ export function createEngine(options: EngineOptions): Engine {
 
     async embedMissing(input, run = {}) {
       const model = settings.get('embedModel');
-      const session = new EmbeddingSession(db, { gateway: currentGateway(), model, ...(input.batch ? { batchSize: input.batch } : {}) }, run.signal);
+      const session = new EmbeddingSession(db, { gateway: currentGateway(), model, chosen: () => settings.get('embedModel'), ...(input.batch ? { batchSize: input.batch } : {}) }, run.signal);
       let documents = 0;
       try {
         const chunks = await session.embedMissing({}, () => {
           documents++;
           run.onProgress?.({ documents });
         });
+        // Nothing left to embed (e.g. the documents still lacking vectors were forgotten): the chosen model is complete.
+        if (chunks === 0) activateCompleteModel(db, settings.get('embedModel'));
         return { model, documents, chunks, requests: session.requestCount };
       } catch (e) {
         // Ollama is needed only if something lacks vectors: with nothing to embed, there is nothing to fail.

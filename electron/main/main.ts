@@ -138,7 +138,10 @@ function onReady(): void {
   if (restore) {
     const found = restore;
     const current = engine;
-    void restoreFrom(current, found).then((jobs) => note(`rebuilding the index: ${jobs.length} folder import${jobs.length === 1 ? '' : 's'} started`));
+    restoreFrom(current, found).then(
+      (jobs) => note(`rebuilding the index: ${jobs.length} of ${found.roots.length} folder imports started (a folder not there now is left out)`),
+      (e: unknown) => note(`rebuilding the index failed: ${e instanceof Error ? e.message : String(e)}`),
+    );
   }
 }
 

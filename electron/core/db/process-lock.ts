@@ -38,21 +38,44 @@ function read(file: string): LockInfo | null {
   }
 }
 
+/** Lock files this process holds now: one naming our pid that is not here was left by an earlier process with the same pid (a container's PID 1). */
+const heldHere = new Set<string>();
+
+/** A file just created by its holder may not have its JSON yet: trusted as held this long. */
+const FRESH_MS = 5000;
+
 /** Who holds the lock now, if a live process does. */
 export function lockHolder(file: string): LockInfo | null {
   const info = read(file);
-  return info && alive(info.pid) ? info : null;
+  if (!info) return null;
+  if (info.pid === process.pid) return heldHere.has(path.resolve(file)) ? info : null;
+  return alive(info.pid) ? info : null;
+}
+
+function isFresh(file: string): boolean {
+  try {
+    return Date.now() - fs.statSync(file).mtimeMs < FRESH_MS;
+  } catch {
+    return false;
+  }
 }
 
 /** Takes the lock, or returns who holds it. A lock left by a dead process is removed and taken. */
 export function tryLock(file: string, what: string): HeldLock | LockInfo {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const mine: LockInfo = { pid: process.pid, what, startedAt: new Date().toISOString() };
+  const key = path.resolve(file);
+  // `docs` too: how Quire versions before db/process-lock.ts read the evaluation's lock.
+  const mine = { pid: process.pid, what, docs: what, startedAt: new Date().toISOString() };
   for (let attempt = 0; attempt < 3; attempt++) {
+    // Written whole beside it, then linked into place: the lock never exists without its JSON.
+    const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+    fs.writeFileSync(temp, JSON.stringify(mine));
     try {
-      fs.writeFileSync(file, JSON.stringify(mine), { flag: 'wx' });
+      fs.linkSync(temp, file);
+      heldHere.add(key);
       return {
         release: () => {
+          heldHere.delete(key);
           // Only our own lock: a stale-lock takeover by another process must not be undone here.
           if (read(file)?.pid === process.pid) fs.rmSync(file, { force: true });
         },
@@ -61,10 +84,31 @@ export function tryLock(file: string, what: string): HeldLock | LockInfo {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const holder = lockHolder(file);
       if (holder) return holder;
-      fs.rmSync(file, { force: true }); // left by a process that is gone
+      // Unreadable but new: another Quire's lock from before atomic writes, still being written.
+      if (!read(file) && isFresh(file)) return { pid: -1, what: 'another Quire process', startedAt: '' };
+      // Left by a process that is gone: moved aside under a unique name, so two takers cannot both remove a new lock.
+      const seen = read(file);
+      const stale = `${file}.stale.${process.pid}.${Math.random().toString(36).slice(2)}`;
+      try {
+        fs.renameSync(file, stale);
+        const moved = read(stale);
+        // Between the look and the move another process took the lock: put its lock back.
+        if (moved && (moved.pid !== seen?.pid || moved.startedAt !== seen?.startedAt)) {
+          try {
+            fs.linkSync(stale, file);
+          } catch {
+            // A third process holds it now; theirs stands.
+          }
+        }
+        fs.rmSync(stale, { force: true });
+      } catch {
+        // Someone else moved it first: try again.
+      }
+    } finally {
+      fs.rmSync(temp, { force: true });
     }
   }
-  return lockHolder(file) ?? { pid: -1, what: 'unknown', startedAt: '' };
+  return lockHolder(file) ?? { pid: -1, what: 'another process', startedAt: '' };
 }
 
 export const isHeld = (r: HeldLock | LockInfo): r is HeldLock => 'release' in r;
@@ -84,8 +128,15 @@ export async function waitForLock(file: string, what: string, options: { signal?
       options.onWait?.(r);
     }
     await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, options.pollMs ?? 250);
-      options.signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+      const onAbort = () => {
+        clearTimeout(t);
+        resolve();
+      };
+      const t = setTimeout(() => {
+        options.signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, options.pollMs ?? 250);
+      options.signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 }

@@ -13,6 +13,8 @@ export interface EmbeddingRequest {
   gateway: OllamaGateway;
   model: string;
   batchSize?: number;
+  /** The model the person has chosen now (the engine's setting): a run for another one never takes over searches. */
+  chosen?: () => string;
 }
 
 /**
@@ -88,6 +90,8 @@ export class EmbeddingSession {
     if (!this.row) return;
     const active = getActiveEmbeddingModel(this.db);
     if (active?.id === this.row.id) return;
+    // The person chose another model while this run went on: it must not take over searches.
+    if (active !== null && this.request.chosen && withTag(this.request.chosen()) !== this.row.name) return;
     const missing = documentsMissingVectors(this.db, this.row.id).length;
     if (active === null || missing === 0) activateEmbeddingModel(this.db, this.row);
   }

@@ -13,7 +13,6 @@ import type { AskEvent } from '../../shared/answer';
 import type { ApiEvent, Input, MethodName, Output } from '../../shared/contract';
 import type { EvalGrid, EvalReport, Question } from '../../shared/eval';
 import { QuireError } from '../../shared/errors';
-import { parseFusion } from '../../shared/fusion';
 import type { SearchResponse } from '../../shared/search';
 import type { Settings } from '../../shared/settings';
 import { ask } from './answer/ask';
@@ -175,10 +174,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async importFolder(input, run = {}) {
-      const folder = path.resolve(input.path.replace(/^~(?=$|[\\/])/, os.homedir()));
-      if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
-        throw new QuireError('NOT_A_FOLDER', `${input.path} is not a folder on this computer.`);
-      }
+      const folder = importableFolder(input.path);
       const chunker = input.chunker !== undefined ? parseChunkerSpec(input.chunker) : null; // a bad spec is refused before waiting
       const previous = importQueue;
       let finished!: () => void;
@@ -222,12 +218,11 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     search(input, signal) {
-      const fusion = parseFusion(settings.get('fusion'));
+      // The fusion setting is read by search itself (retrieve/search.ts configuredFusion).
       return search(db, input.query, {
         gateway: currentGateway(),
         ...(input.k !== undefined ? { k: input.k } : {}),
         ...(input.mode ? { mode: input.mode } : {}),
-        ...(fusion ? { fusion } : {}),
         ...(signal ? { signal } : {}),
       });
     },
@@ -322,6 +317,15 @@ export function createEngine(options: EngineOptions): Engine {
     setImmediate(() => void engine.dispatch('embedMissing', {}));
   }
   return engine;
+}
+
+/** The absolute folder a path names (`~` is the home folder), or NOT_A_FOLDER. */
+export function importableFolder(given: string): string {
+  const folder = path.resolve(given.replace(/^~(?=$|[\\/])/, os.homedir()));
+  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
+    throw new QuireError('NOT_A_FOLDER', `${given} is not a folder on this computer.`);
+  }
+  return folder;
 }
 
 export interface RebuildOutcome {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { ApiEvent } from '../../../shared/contract';
 import { QuireError, toErrorShape } from '../../../shared/errors';
@@ -8,7 +7,7 @@ import { getCollection, listCollections, forgetCollection } from '../db/collecti
 import { indexStatus } from '../db/health';
 import { pendingSwitch } from '../db/embedding-models';
 import type { Db } from '../db/open';
-import type { Engine } from '../engine';
+import { importableFolder, type Engine } from '../engine';
 import type { Handlers } from './dispatch';
 import { createEvaluation } from './evaluation';
 import { chunkView, libraryDocuments } from './views';
@@ -107,13 +106,8 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     },
 
     async importFolder(input) {
-      const folder = input.path;
       // Refused at once, not as a failed job: the person is still looking at the folder field.
-      const resolved = path.resolve(folder.replace(/^~(?=$|[\\/])/, os.homedir()));
-      if (!fs.existsSync(resolved) || !fs.statSync(resolved).isDirectory()) {
-        throw new QuireError('NOT_A_FOLDER', `${folder} is not a folder on this computer.`);
-      }
-      return startImport({ ...input, path: resolved });
+      return startImport({ ...input, path: importableFolder(input.path) });
     },
 
     async resync({ collectionId }) {

@@ -125,6 +125,18 @@ const MISSING_VECTORS = `FROM documents d
       WHERE d.status = 'ready' AND d.chunk_count > 0 AND (@collection IS NULL OR d.collection_id = @collection)
         AND NOT EXISTS (SELECT 1 FROM document_embeddings e WHERE e.document_id = d.id AND e.model_id = @model)`;
 
+/** Documents with text lacking vectors from every stored version of a model name; `limit` stops counting early. */
+const MISSING_VECTORS_OF_NAME = `FROM documents d
+      WHERE d.status = 'ready' AND d.chunk_count > 0 AND (@collection IS NULL OR d.collection_id = @collection)
+        AND NOT EXISTS (SELECT 1 FROM document_embeddings e JOIN embedding_models m ON m.id = e.model_id
+                         WHERE e.document_id = d.id AND m.name = @name)`;
+
+export function countDocumentsMissingModel(db: Db, name: string, options: { collectionId?: string; limit?: number } = {}): number {
+  return stmt(db, `SELECT count(*) FROM (SELECT 1 ${MISSING_VECTORS_OF_NAME} LIMIT @limit)`)
+    .pluck()
+    .get({ collection: options.collectionId ?? null, name, limit: options.limit ?? -1 }) as number;
+}
+
 export function documentsMissingVectors(db: Db, modelId: number, collectionId?: string): string[] {
   return stmt(db, `SELECT d.id ${MISSING_VECTORS} ORDER BY d.collection_id, d.rel_path`)
     .pluck()

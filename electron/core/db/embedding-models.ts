@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { QuireError } from '../../../shared/errors';
 import type { EmbeddingModelIdentity } from '../ollama/embedder';
 import { withTag } from '../ollama/gateway';
-import { countDocumentsMissingVectors } from './documents';
+import { countDocumentsMissingModel, countDocumentsMissingVectors } from './documents';
 import { appendEvent } from './events';
 import type { Db } from './open';
 import { stmt } from './statements';
@@ -97,14 +97,7 @@ export function pendingSwitch(db: Db, chosen: string): { to: string; documentsLe
   const active = getActiveEmbeddingModel(db);
   const to = withTag(chosen);
   if (!active || active.name === to) return null;
-  const documentsLeft = db
-    .prepare(
-      `SELECT count(*) FROM documents d
-        WHERE d.status = 'ready' AND d.chunk_count > 0
-          AND NOT EXISTS (SELECT 1 FROM document_embeddings e JOIN embedding_models m ON m.id = e.model_id WHERE e.document_id = d.id AND m.name = ?)`,
-    )
-    .pluck()
-    .get(to) as number;
+  const documentsLeft = countDocumentsMissingModel(db, to);
   return { to, documentsLeft };
 }
 

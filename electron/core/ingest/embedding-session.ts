@@ -2,7 +2,7 @@ import type { QuireErrorShape } from '../../../shared/errors';
 import { toErrorShape } from '../../../shared/errors';
 import { activateEmbeddingModel, ensureEmbeddingModel, getActiveEmbeddingModel, type EmbeddingModelRow } from '../db/embedding-models';
 import { withTag } from '../ollama/gateway';
-import { documentsMissingVectors, writeDocumentVectors } from '../db/documents';
+import { countDocumentsMissingModel, documentsMissingVectors, writeDocumentVectors } from '../db/documents';
 import type { Db } from '../db/open';
 import { Embedder } from '../ollama/embedder';
 import type { OllamaGateway } from '../ollama/gateway';
@@ -145,15 +145,5 @@ interface ChunkRow {
  * with a new digest is found by asking Ollama, which `quire embed` does.)
  */
 export function hasMissingVectors(db: Db, model: string, collectionId?: string): boolean {
-  return (
-    db
-      .prepare(
-        `SELECT 1 FROM documents d
-          WHERE d.status = 'ready' AND d.chunk_count > 0 AND (@collection IS NULL OR d.collection_id = @collection)
-            AND NOT EXISTS (SELECT 1 FROM document_embeddings e JOIN embedding_models m ON m.id = e.model_id
-                             WHERE e.document_id = d.id AND m.name = @name)
-          LIMIT 1`,
-      )
-      .get({ collection: collectionId ?? null, name: withTag(model) }) !== undefined
-  );
+  return countDocumentsMissingModel(db, withTag(model), { ...(collectionId ? { collectionId } : {}), limit: 1 }) > 0;
 }

@@ -158,6 +158,24 @@ export function createEngine(options: EngineOptions): Engine {
     return gateway;
   };
 
+  /** Runs a question set and stores the report where the Evaluate view lists it (CLI runs too). */
+  const evaluateAndStore = async (o: EvaluateOptions): Promise<{ report: EvalReport; reportId: number }> => {
+    const report = await runEval({
+      docs: o.docs,
+      questions: o.questions,
+      questionSetName: o.questionSetName,
+      grid: o.grid,
+      gateway: currentGateway(),
+      version,
+      numCtxCap: o.numCtxCap ?? settings.get('numCtx'),
+      workDir: evalDir,
+      keepPartial: true,
+      ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+    });
+    return { report, reportId: insertEvalReport(db, report) };
+  };
+
   const engine: Engine = {
     dbPath,
     settings,
@@ -258,23 +276,7 @@ export function createEngine(options: EngineOptions): Engine {
       }
     },
 
-    async evaluate(o) {
-      const report = await runEval({
-        docs: o.docs,
-        questions: o.questions,
-        questionSetName: o.questionSetName,
-        grid: o.grid,
-        gateway: currentGateway(),
-        version,
-        numCtxCap: o.numCtxCap ?? settings.get('numCtx'),
-        workDir: evalDir,
-        keepPartial: true,
-        ...(o.signal ? { signal: o.signal } : {}),
-        ...(o.onProgress ? { onProgress: o.onProgress } : {}),
-      });
-      insertEvalReport(db, report); // the Evaluate view lists CLI runs too
-      return report;
-    },
+    evaluate: async (o) => (await evaluateAndStore(o)).report,
 
     indexStatus: () => indexStatus(db, dbPath),
     doctor: () => runDoctor(db),
@@ -307,9 +309,9 @@ export function createEngine(options: EngineOptions): Engine {
   const service = createService({
     db,
     engine,
+    evaluate: evaluateAndStore,
     emit,
     sampleNotesDir: options.sampleNotesDir ?? '',
-    version,
     evalDir,
     ...(options.shell ? { shell: options.shell } : {}),
   });

@@ -1,21 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ApiEvent } from '../../../shared/contract';
-import { EvalGridSchema } from '../../../shared/eval';
+import { EvalGridSchema, type EvalReport } from '../../../shared/eval';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import { getCollection } from '../db/collections';
 import type { Db } from '../db/open';
-import { deleteEvalReport, getEvalReport, insertEvalReport, listEvalReports } from '../db/eval-reports';
+import { deleteEvalReport, getEvalReport, listEvalReports } from '../db/eval-reports';
 import { deleteSavedQuestion, insertSavedQuestion, listSavedQuestions, savedQuestionIds } from '../db/saved-questions';
 import { indexStorage, removeIndexes } from '../eval/index-files';
 import { loadQuestionSet, questionSetsFor, summarise } from '../eval/question-sets';
 import { lockHolder } from '../eval/run-lock';
 import { parseQuestionSet } from '../eval/questions';
 import { diffReports } from '../eval/diff';
-import { configCount, runEval, type EvalOptions } from '../eval/run';
+import { configCount, type EvalOptions } from '../eval/run';
 import { parseChunkerSpec } from '../ingest/chunkers/index';
 import { factFromChunk, questionId } from '../eval/save-as-test';
-import type { OllamaGateway } from '../ollama/gateway';
 import type { Handlers } from './dispatch';
 import { chunkView } from './views';
 
@@ -38,10 +37,11 @@ export interface EvaluationDeps {
   db: Db;
   emit(event: ApiEvent): void;
   job(run: (jobId: string, signal: AbortSignal) => Promise<void>): { jobId: string };
-  gateway(): OllamaGateway;
-  /** The context-window cap from Settings, so an evaluation measures answers as the app gives them. */
-  numCtxCap(): number;
-  version: string;
+  /**
+   * Runs a question set through the engine (its gateway, version and, unless given, the context
+   * cap from Settings, so an evaluation measures answers as the app gives them) and stores the report.
+   */
+  evaluate(o: Pick<EvalOptions, 'docs' | 'questions' | 'questionSetName' | 'grid' | 'numCtxCap' | 'signal' | 'onProgress'>): Promise<{ report: EvalReport; reportId: number }>;
   evalDir: string;
 }
 
@@ -54,7 +54,7 @@ export interface Evaluation {
   running(): { jobId: string; startedAt: string; done: number; total: number; label: string } | null;
 }
 
-export function createEvaluation({ db, emit, job, gateway, numCtxCap, version, evalDir }: EvaluationDeps): Evaluation {
+export function createEvaluation({ db, emit, job, evaluate, evalDir }: EvaluationDeps): Evaluation {
   const rootOf = (collectionId: string): string => getCollection(db, collectionId).root;
 
   // Two runs would import into the same evaluation indexes at once; one at a time. The folder of
@@ -73,19 +73,14 @@ export function createEvaluation({ db, emit, job, gateway, numCtxCap, version, e
     runningDocs = what.docs;
     const started = job(async (jobId, signal) => {
       try {
-        const report = await runEval({
+        const { report, reportId } = await evaluate({
           ...what,
-          gateway: gateway(),
-          version,
-          workDir: evalDir,
           signal,
-          keepPartial: true,
           onProgress: (done, total, label) => {
             current = { jobId, startedAt: current?.startedAt ?? new Date().toISOString(), done, total, label };
             emit({ type: 'job.progress', jobId, kind: 'eval', progress: { done, total, label } });
           },
         });
-        const reportId = insertEvalReport(db, report);
         // Cut short by a cancel: the configurations that finished are kept, and the report says the rest did not run.
         const cut = report.configs.length < configCount(report.run.grid); // the report's grid is already canonical
         emit({ type: 'job.done', jobId, kind: 'eval', result: { reportId }, error: cut ? { code: 'CANCELLED', message: 'Evaluation cancelled; the configurations that finished are kept.' } : null });
@@ -141,7 +136,7 @@ export function createEvaluation({ db, emit, job, gateway, numCtxCap, version, e
       // A bad set or grid is refused now, as an error on the call, not later as a failed job.
       const set = loadQuestionSet(db, questionSet, root);
       grid.chunkers.forEach(parseChunkerSpec);
-      return startRun({ docs: root, questions: set.questions, questionSetName: set.name, grid: EvalGridSchema.parse(grid), numCtxCap: numCtxCap() });
+      return startRun({ docs: root, questions: set.questions, questionSetName: set.name, grid: EvalGridSchema.parse(grid) });
     },
 
     async rerunEval({ reportId }) {

@@ -9,7 +9,7 @@ import { pendingSwitch } from '../db/embedding-models';
 import type { Db } from '../db/open';
 import { importableFolder, type Engine } from '../engine';
 import type { Handlers } from './dispatch';
-import { createEvaluation } from './evaluation';
+import { createEvaluation, type EvaluationDeps } from './evaluation';
 import { chunkView, libraryDocuments } from './views';
 import { loadQuestionSet } from '../eval/question-sets';
 
@@ -17,12 +17,12 @@ export interface ServiceDeps {
   db: Db;
   /** The engine whose operations the handlers start as jobs. */
   engine: Engine;
+  /** Runs a question set and stores its report, returning the report's id (the engine's). */
+  evaluate: EvaluationDeps['evaluate'];
   /** Where events go: SSE clients in browser mode, the window in Electron. */
   emit(event: ApiEvent): void;
   /** The bundled sample notes, offered on first run; their question set is the folder's own `.quire-questions.json`. */
   sampleNotesDir: string;
-  /** Quire's version, recorded in evaluation reports. */
-  version: string;
   /** Where evaluation indexes live (one database per embedding model × chunker). */
   evalDir: string;
   /** What only a desktop shell can do; absent in browser mode. */
@@ -80,7 +80,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
       emit({ type: 'library.changed' });
     });
 
-  const evaluation = createEvaluation({ db, emit, job, gateway, numCtxCap: () => engine.settings.get('numCtx'), version: deps.version, evalDir: deps.evalDir });
+  const evaluation = createEvaluation({ db, emit, job, evaluate: deps.evaluate, evalDir: deps.evalDir });
 
   const handlers: Handlers = {
     async status() {

@@ -330,7 +330,7 @@ function toCandidate(r: SearchResult, dropped?: Candidate['dropped']): Candidate
 }
 
 export function toPromptSource(r: SearchResult): PromptSource {
-  return { chunkId: r.chunkId, chunkIds: r.chunkIds, path: r.path, heading: r.heading, lines: r.lines, text: r.text, flags: r.flags };
+  return { chunkId: r.chunkId, chunkIds: r.chunkIds, path: r.path, heading: r.heading, lines: r.lines, text: r.text, flags: r.flags, hit: r.hit };
 }
 
 export type { Budget };

@@ -72,6 +72,57 @@ describe('fitPrompt', () => {
     expect(f.budget.estimated + f.budget.breakdown.reserve).toBeLessThanOrEqual(1300);
   });
 
+  // A passage as search returns it: the hit between its neighbours, each chunk several lines.
+  const passage = (i: number): PromptSource => {
+    const chunk = (name: string) => Array.from({ length: 6 }, (_, l) => `${name} line ${l}: the quick brown fox jumps over the lazy dog`).join('\n');
+    const [before, hit, after] = [chunk(`before${i}`), chunk(`hit${i}`), chunk(`after${i}`)];
+    const start = before.length + 1;
+    return {
+      ...source(i),
+      chunkIds: [`bbbbbbbbbbbb#${i}`, `aaaaaaaaaaaa#${i}`, `cccccccccccc#${i}`],
+      lines: [1, 18],
+      text: [before, hit, after].join('\n'),
+      hit: { lines: [7, 12], start, end: start + hit.length },
+    };
+  };
+  const sourcesOf = (f: ReturnType<typeof fitPrompt>) => f.sources;
+
+  it('sends a passage that no longer fits whole with less around its hit, never over the cap', () => {
+    const wide = [passage(0), passage(1), passage(2)];
+    const whole = fitPrompt({ ...base, candidates: wide, maxK: 1 }).budget.breakdown.sources;
+    // Room for the first passage and a little more: the second goes as its hit and one neighbour, or its hit alone.
+    const cap = Math.round(whole * 1.6);
+    const f = fitPrompt({ ...base, candidates: wide, maxSourceTokens: cap });
+    expect(f.budget.breakdown.sources).toBeLessThanOrEqual(cap);
+    const [first, second] = sourcesOf(f);
+    expect(first!.text).toBe(wide[0]!.text);
+    expect(second!.chunkId).toBe('aaaaaaaaaaaa#1');
+    expect(second!.text).toContain('hit1 line 0');
+    expect(second!.text).toContain('hit1 line 5');
+    expect(second!.text.length).toBeLessThan(wide[1]!.text.length);
+    expect(second!.chunkIds).toContain('aaaaaaaaaaaa#1');
+    expect(second!.chunkIds!.length).toBeLessThan(3);
+    // Every chunk it names is one whose text it holds.
+    if (!second!.text.includes('before1')) expect(second!.chunkIds).not.toContain('bbbbbbbbbbbb#1');
+    if (!second!.text.includes('after1')) expect(second!.chunkIds).not.toContain('cccccccccccc#1');
+  });
+
+  it('fills what is left of the cap with the opening lines of the next hit, but not with a scrap', () => {
+    const wide = [passage(0), passage(1)];
+    const whole = fitPrompt({ ...base, candidates: wide, maxK: 1 }).budget.breakdown.sources;
+    const hitOnly = fitPrompt({ ...base, candidates: [{ ...passage(1), text: passage(1).text.slice(passage(1).hit!.start, passage(1).hit!.end), chunkIds: ['aaaaaaaaaaaa#1'], hit: undefined }], maxK: 1 }).budget.breakdown.sources;
+    const roomy = fitPrompt({ ...base, candidates: wide, maxSourceTokens: whole + Math.round(hitOnly * 0.7) });
+    expect(roomy.sources).toHaveLength(2);
+    expect(roomy.budget.breakdown.sources).toBeLessThanOrEqual(whole + Math.round(hitOnly * 0.7));
+    const cutText = roomy.sources[1]!.text;
+    expect(cutText.startsWith('hit1 line 0')).toBe(true);
+    expect(cutText).not.toContain('hit1 line 5');
+    expect(cutText.split('\n').length).toBeGreaterThanOrEqual(3);
+    // Room for a line or two: nothing rather than a scrap.
+    const scrap = fitPrompt({ ...base, candidates: wide, maxSourceTokens: whole + 40 });
+    expect(scrap.sources).toHaveLength(1);
+  });
+
   it('refuses to build a prompt that cannot fit one source', () => {
     let error: unknown;
     try {

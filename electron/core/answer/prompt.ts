@@ -12,6 +12,8 @@ export interface PromptSource {
   lines: [number, number];
   text: string;
   flags: readonly string[];
+  /** Where the matched chunk sits in a passage's text, so the budget can send it with less around it. */
+  hit?: { lines: [number, number]; start: number; end: number };
 }
 
 export interface PromptTurn {

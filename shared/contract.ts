@@ -36,7 +36,16 @@ export const ImportProgressSchema = z.object({
 
 export const ImportReportSchema = z.object({
   collection: z.object({ id: z.string(), root: z.string() }),
-  documents: z.object({ added: z.number(), updated: z.number(), unchanged: z.number(), deleted: z.number(), skipped: z.number(), failed: z.number() }),
+  documents: z.object({
+    added: z.number(),
+    updated: z.number(),
+    unchanged: z.number(),
+    /** Renamed or moved within the folder: re-pointed, not re-read into new chunks or re-embedded. */
+    moved: z.number().default(0),
+    deleted: z.number(),
+    skipped: z.number(),
+    failed: z.number(),
+  }),
   chunks: z.number(),
   embedded: z.number(),
   embedRequests: z.number(),

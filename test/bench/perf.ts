@@ -35,7 +35,7 @@ function percentile(xs: number[], p: number): number {
 }
 
 const summarise = (r: ImportReport) => ({
-  files: Object.values(r.documents).reduce((a, b) => a + b, 0) - r.documents.deleted,
+  files: Object.values(r.documents).reduce((a, b) => a + b, 0) - r.documents.deleted - r.documents.moved,
   documents: r.documents,
   chunks: r.chunks,
   embedded: r.embedded,

@@ -52,7 +52,7 @@ function human(r: ImportReport): string {
   const d = r.documents;
   const lines = [
     `${r.cancelled ? 'Import cancelled' : 'Imported'} ${r.collection.root} in ${(r.ms / 1000).toFixed(1)} s`,
-    `  documents: ${d.added} added, ${d.updated} updated, ${d.unchanged} unchanged, ${d.deleted} deleted, ${d.skipped} skipped, ${d.failed} failed`,
+    `  documents: ${d.added} added, ${d.updated} updated, ${d.unchanged} unchanged, ${d.moved} moved, ${d.deleted} deleted, ${d.skipped} skipped, ${d.failed} failed`,
     `  chunks written: ${r.chunks}; embedded: ${r.embedded} in ${r.embedRequests} requests`,
   ];
   if (r.embedding.status === 'unavailable') {

@@ -4,11 +4,17 @@ import { appendEvent } from './events';
 import type { Db } from './open';
 import { deleteDocument } from './documents';
 
+export type WatchState = 'off' | 'watching' | 'paused';
+
 export interface CollectionRow {
   id: string;
   root: string;
   createdAt: string;
+  /** Whether changes in the folder are imported as they happen (see core/watch/). */
+  watch: WatchState;
 }
+
+const COLUMNS = 'id, root, created_at, watch, watch_paused';
 
 /** Collection ids derive from the resolved root, so importing the same folder twice finds the same collection. */
 export function collectionIdFor(root: string): string {
@@ -18,7 +24,7 @@ export function collectionIdFor(root: string): string {
 export function ensureCollection(db: Db, root: string): CollectionRow {
   const existing = findCollectionByRoot(db, root);
   if (existing) return existing;
-  const row = { id: collectionIdFor(root), root, createdAt: new Date().toISOString() };
+  const row: CollectionRow = { id: collectionIdFor(root), root, createdAt: new Date().toISOString(), watch: 'off' };
   db.transaction(() => {
     db.prepare('INSERT INTO collections (id, root, created_at) VALUES (?, ?, ?)').run(row.id, row.root, row.createdAt);
     appendEvent(db, { kind: 'collection.added', collectionId: row.id, path: root });
@@ -27,23 +33,28 @@ export function ensureCollection(db: Db, root: string): CollectionRow {
 }
 
 export function findCollectionByRoot(db: Db, root: string): CollectionRow | null {
-  const r = db.prepare('SELECT id, root, created_at FROM collections WHERE root = ?').get(root) as RawRow | undefined;
-  return r ? { id: r.id, root: r.root, createdAt: r.created_at } : null;
+  const r = db.prepare(`SELECT ${COLUMNS} FROM collections WHERE root = ?`).get(root) as RawRow | undefined;
+  return r ? fromRaw(r) : null;
 }
 
 /** The collection with this id; COLLECTION_NOT_FOUND when it has left the library. */
 export function getCollection(db: Db, id: string): CollectionRow {
-  const r = db.prepare('SELECT id, root, created_at FROM collections WHERE id = ?').get(id) as RawRow | undefined;
+  const r = db.prepare(`SELECT ${COLUMNS} FROM collections WHERE id = ?`).get(id) as RawRow | undefined;
   if (!r) throw new QuireError('COLLECTION_NOT_FOUND', 'That folder is no longer in the library.');
-  return { id: r.id, root: r.root, createdAt: r.created_at };
+  return fromRaw(r);
 }
 
 export function listCollections(db: Db): CollectionRow[] {
-  return (db.prepare('SELECT id, root, created_at FROM collections ORDER BY root').all() as RawRow[]).map((r) => ({
-    id: r.id,
-    root: r.root,
-    createdAt: r.created_at,
-  }));
+  return (db.prepare(`SELECT ${COLUMNS} FROM collections ORDER BY root`).all() as RawRow[]).map(fromRaw);
+}
+
+/** Turns watching on, holds it, or turns it off; the folder's queued work is kept in every case. */
+export function setWatchState(db: Db, id: string, state: WatchState): CollectionRow {
+  const changed = db
+    .prepare('UPDATE collections SET watch = ?, watch_paused = ? WHERE id = ?')
+    .run(state === 'off' ? 0 : 1, state === 'paused' ? 1 : 0, id).changes;
+  if (changed === 0) throw new QuireError('COLLECTION_NOT_FOUND', 'That folder is no longer in the library.');
+  return getCollection(db, id);
 }
 
 /**
@@ -72,4 +83,10 @@ interface RawRow {
   id: string;
   root: string;
   created_at: string;
+  watch: number;
+  watch_paused: number;
+}
+
+function fromRaw(r: RawRow): CollectionRow {
+  return { id: r.id, root: r.root, createdAt: r.created_at, watch: r.watch === 0 ? 'off' : r.watch_paused === 1 ? 'paused' : 'watching' };
 }

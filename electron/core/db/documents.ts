@@ -219,6 +219,49 @@ export function deleteDocument(db: Db, id: string, options: { event?: boolean; r
 }
 
 /**
+ * Re-points a document whose file was renamed or moved (same bytes, same recipe, same chunks) to its
+ * new path, in one transaction, without re-embedding: its chunks keep their rowids, so their
+ * full-text rows and vectors stay; chunk ids follow the new document id, in the answers that cited
+ * them too. A document already at the new path is replaced. A title taken from the file name
+ * changes the heading paths: those are rewritten (with their sections), and the vectors kept, which
+ * were computed with the old name in the heading; a name is a small part of a passage, and
+ * re-embedding every renamed note would cost what watching is meant to save.
+ */
+export function moveDocument(
+  db: Db,
+  fromId: string,
+  to: Pick<DocumentRow, 'id' | 'relPath' | 'sourceUri' | 'title' | 'size' | 'mtimeMs'>,
+  chunks: ReadonlyArray<{ ordinal: number; headingPath: string; text: string }>,
+): void {
+  db.transaction(() => {
+    const from = getDocument(db, fromId);
+    if (!from) throw new Error(`moveDocument: no document ${fromId}.`);
+    if (getDocument(db, to.id)) deleteDocument(db, to.id, { reason: `replaced by ${from.relPath}, moved here` });
+    stmt(db, 
+      `INSERT INTO documents (id, collection_id, rel_path, source_uri, title, size, mtime_ms, sha256, reader, reader_version, chunker, chunk_count, ingested_at, status, status_code, status_message)
+       SELECT @id, collection_id, @relPath, @sourceUri, @title, @size, @mtimeMs, sha256, reader, reader_version, chunker, chunk_count, ingested_at, status, status_code, status_message
+         FROM documents WHERE id = @fromId`,
+    ).run({ ...to, fromId });
+    // Chunk ids are `<document-id>#<ordinal>`: the same ordinal under the new id.
+    stmt(db, "UPDATE chunks SET document_id = @to, id = @to || substr(id, length(@from) + 1) WHERE document_id = @from").run({ from: fromId, to: to.id });
+    const heading = stmt(db, 'UPDATE chunks SET heading_path = ? WHERE document_id = ? AND ordinal = ? AND heading_path != ?');
+    for (const c of chunks) heading.run(c.headingPath, to.id, c.ordinal, c.headingPath);
+    deleteSections(db, fromId);
+    writeSections(db, to.id, chunks);
+    stmt(db, 'UPDATE document_embeddings SET document_id = ? WHERE document_id = ?').run(to.id, fromId);
+    const [was, now] = [`${fromId}#`, `${to.id}#`];
+    stmt(db, 
+      `UPDATE runs SET sent_chunk_ids = replace(sent_chunk_ids, @was, @now), citations = replace(citations, @was, @now),
+              retrieval = replace(retrieval, @was, @now), answer = replace(answer, @was, @now)
+        WHERE instr(sent_chunk_ids, @was) > 0 OR instr(citations, @was) > 0 OR instr(retrieval, @was) > 0 OR instr(answer, @was) > 0`,
+    ).run({ was, now });
+    stmt(db, 'UPDATE saved_questions SET file = ? WHERE file = ? AND root = (SELECT root FROM collections WHERE id = ?)').run(to.relPath, from.relPath, from.collectionId);
+    stmt(db, 'DELETE FROM documents WHERE id = ?').run(fromId);
+    appendEvent(db, { kind: 'document.moved', collectionId: from.collectionId, documentId: to.id, path: to.relPath, detail: { from: from.relPath, fromId } });
+  }).immediate();
+}
+
+/**
  * Answers given from the document: runs whose sources or citations include one of its chunks (ids
  * are `<document-id>#<ordinal>`, stored as JSON strings) are deleted, since the model saw its text
  * and the answer may quote it. Runs that only listed one of its chunks among the candidates not

@@ -5,6 +5,7 @@ export type EventKind =
   | 'document.added'
   | 'document.replaced'
   | 'document.deleted'
+  | 'document.moved'
   | 'document.failed'
   | 'document.embedded'
   | 'model.switched'

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import { ensureCollection } from '../db/collections';
-import { deleteDocument, documentIdFor, getDocument, listDocuments, recordFailure, touchDocument, writeDocumentVersion, type DocumentRow, type DocumentVersion } from '../db/documents';
+import { deleteDocument, documentIdFor, getDocument, listDocuments, moveDocument, recordFailure, touchDocument, writeDocumentVersion, type DocumentRow, type DocumentVersion } from '../db/documents';
 import type { Db } from '../db/open';
 import { chunkDocument, chunkerRecipe, contextualText } from './chunkers/index';
 import { DEFAULT_CHUNKER, type ChunkerConfig } from './chunkers/types';
@@ -14,7 +15,8 @@ import { EmbeddingSession, hasMissingVectors, type EmbeddingRequest } from './em
 import { readerFor, type Reader } from './readers/index';
 import { ReadAhead } from './read-ahead';
 import type { ImportProgress, ImportReport } from './types';
-import { walkFolder, type WalkedFile } from './walk';
+import { walkFolder, walkPaths, type WalkedFile } from './walk';
+import { stmt } from '../db/statements';
 
 export const DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024;
 
@@ -25,6 +27,11 @@ export interface ImportOptions {
   maxFileBytes?: number;
   signal?: AbortSignal;
   onProgress?: (p: ImportProgress) => void;
+  /**
+   * Only these paths (relative, '/'-separated; a folder stands for everything under it), as a
+   * watcher reports changes: the rest of the folder is neither read nor checked for deletions.
+   */
+  only?: readonly string[];
 }
 
 type Prepared = Pick<DocumentVersion, 'meta' | 'chunks'>;
@@ -44,7 +51,7 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
   const collection = ensureCollection(db, root);
   const report: ImportReport = {
     collection: { id: collection.id, root },
-    documents: { added: 0, updated: 0, unchanged: 0, deleted: 0, skipped: 0, failed: 0 },
+    documents: { added: 0, updated: 0, unchanged: 0, moved: 0, deleted: 0, skipped: 0, failed: 0 },
     chunks: 0,
     embedded: 0,
     embedRequests: 0,
@@ -58,7 +65,7 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
   const emit = () => options.onProgress?.({ ...progress });
   emit();
 
-  const walk = await walkFolder(root);
+  const walk = options.only ? await walkPaths(root, options.only) : await walkFolder(root);
   for (const s of walk.skipped) report.skipped.push({ path: s.relPath, reason: s.reason, ...(s.message ? { message: s.message } : {}) });
   progress.filesTotal = walk.files.length;
   progress.bytesTotal = walk.files.reduce((n, f) => n + f.size, 0);
@@ -108,7 +115,7 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
   };
 
   try {
-    const ctx: FileContext = { db, collectionId: collection.id, chunkerSpec, chunker, maxBytes };
+    const ctx: FileContext = { db, root, collectionId: collection.id, chunkerSpec, chunker, maxBytes };
     const readAhead = new ReadAhead(walk.files.map((f) => f.absPath), (i) => needsRead(ctx, walk.files[i]!), ctx.maxBytes);
     for (const [index, file] of walk.files.entries()) {
       signal?.throwIfAborted();
@@ -155,8 +162,11 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
     const seen = new Set(walk.files.map((f) => f.relPath));
     const protectedFiles = new Set(walk.unreadableFiles);
     const underUnreadable = (rel: string) => protectedFiles.has(rel) || walk.unreadableDirs.some((d) => d === '' || rel.startsWith(`${d}/`));
+    // A partial import answers only for the paths it was given (and what is under them).
+    const asked = options.only ? new Set(options.only) : null;
+    const covered = (rel: string) => asked === null || asked.has(rel) || [...asked].some((p) => rel.startsWith(`${p}/`));
     for (const doc of listDocuments(db, collection.id)) {
-      if (seen.has(doc.relPath) || underUnreadable(doc.relPath)) continue;
+      if (seen.has(doc.relPath) || underUnreadable(doc.relPath) || !covered(doc.relPath)) continue;
       signal?.throwIfAborted();
       if (deleteDocument(db, doc.id, { reason: 'file no longer in the folder' })) report.documents.deleted++;
     }
@@ -196,6 +206,7 @@ async function resolveFolder(folder: string): Promise<string> {
  */
 interface FileContext {
   db: Db;
+  root: string;
   collectionId: string;
   chunkerSpec: string;
   chunker: ChunkerConfig;
@@ -293,6 +304,12 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
       ...c,
       flags: detectInjection(contextualText(c)),
     }));
+    const movedFrom = existing?.sha256 === sha256 ? null : renamedFrom(ctx, sha256, reader, id, chunks);
+    if (movedFrom) {
+      moveDocument(db, movedFrom, { id, relPath: file.relPath, sourceUri: base.sourceUri, title, size: file.size, mtimeMs: file.mtimeMs }, chunks);
+      report.documents.moved++;
+      return null;
+    }
     return {
       meta: { ...base, title, sha256, reader: reader.name, readerVersion: reader.version, chunker: ctx.chunkerSpec },
       chunks,
@@ -304,6 +321,25 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
     report.errors.push({ path: file.relPath, code: shape.code, message: shape.message });
     return null;
   }
+}
+
+/**
+ * The document this file was before a rename or move: same bytes, read and chunked the same way into
+ * the same passages, in this collection, whose own file is gone. Then it can be re-pointed rather
+ * than chunked and embedded again. A copy (the original still there) is a new document.
+ */
+function renamedFrom(ctx: FileContext, sha256: string, reader: Reader, id: string, chunks: ReadonlyArray<{ ordinal: number; text: string; startLine: number; endLine: number }>): string | null {
+  const candidates = stmt(
+    ctx.db,
+    `SELECT id, rel_path FROM documents WHERE collection_id = ? AND sha256 = ? AND status = 'ready' AND reader = ? AND reader_version = ? AND chunker = ? AND id != ? AND chunk_count = ?`,
+  ).all(ctx.collectionId, sha256, reader.name, reader.version, ctx.chunkerSpec, id, chunks.length) as Array<{ id: string; rel_path: string }>;
+  for (const c of candidates) {
+    if (existsSync(path.join(ctx.root, ...c.rel_path.split('/')))) continue;
+    const stored = stmt(ctx.db, 'SELECT ordinal, text, start_line, end_line FROM chunks WHERE document_id = ? ORDER BY ordinal').all(c.id) as Array<{ ordinal: number; text: string; start_line: number; end_line: number }>;
+    const same = stored.length === chunks.length && stored.every((s, i) => s.ordinal === chunks[i]!.ordinal && s.text === chunks[i]!.text && s.start_line === chunks[i]!.startLine && s.end_line === chunks[i]!.endLine);
+    if (same) return c.id;
+  }
+  return null;
 }
 
 function pathToUri(abs: string): string {

@@ -26,7 +26,7 @@ export interface WalkResult {
 }
 
 /** Hidden folders (.git, .obsidian, .trash) and dependency folders hold no notes. */
-function ignoredDir(name: string): boolean {
+export function ignoredDir(name: string): boolean {
   return name.startsWith('.') || name === 'node_modules';
 }
 
@@ -61,63 +61,112 @@ async function readableEntries(dirAbs: string, dirRel: string, result: WalkResul
  * and reported rather than followed.
  */
 export async function walkFolder(root: string): Promise<WalkResult> {
-  const result: WalkResult = { files: [], skipped: [], unreadableDirs: [], unreadableFiles: [] };
-  const visitedDirs = new Set<string>([root]);
-  const seenFiles = new Set<string>();
+  const walker = new Walker(root);
+  await walker.visit(root, '');
+  return walker.result;
+}
 
-  async function visit(dirAbs: string, dirRel: string): Promise<void> {
+export interface PathsWalkResult extends WalkResult {
+  /** Paths asked about that no longer exist: their documents (and those under them) are gone. */
+  gone: string[];
+}
+
+/**
+ * Examines only these paths of a folder (relative, '/'-separated), as walkFolder would have met
+ * them: a file is listed or skipped with its reason; a folder is walked whole; a path that no
+ * longer exists is reported as gone. What a watcher saw change is imported this way.
+ */
+export async function walkPaths(root: string, relPaths: readonly string[]): Promise<PathsWalkResult> {
+  const walker = new Walker(root);
+  const gone: string[] = [];
+  for (const rel of [...new Set(relPaths)].sort()) {
+    const parts = rel.split('/');
+    // Not a path inside the folder, or inside a folder the walk never enters.
+    if (rel === '' || parts.some((p) => p === '' || p === '.' || p === '..') || parts.slice(0, -1).some(ignoredDir)) continue;
+    const abs = path.join(root, ...parts);
+    let isLink: boolean;
+    try {
+      isLink = (await fs.lstat(abs)).isSymbolicLink();
+      // A folder on the way may be a link out of the root: only the real path decides.
+      const parent = await fs.realpath(path.dirname(abs));
+      if (parent !== root && !parent.startsWith(root + path.sep)) continue;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') gone.push(rel);
+      else {
+        walker.result.skipped.push({ relPath: rel, reason: 'unreadable', message: (e as Error).message });
+        walker.result.unreadableFiles.push(rel);
+      }
+      continue;
+    }
+    await walker.entry(abs, rel, parts.at(-1)!, isLink);
+  }
+  return { ...walker.result, gone };
+}
+
+class Walker {
+  readonly result: WalkResult = { files: [], skipped: [], unreadableDirs: [], unreadableFiles: [] };
+  private readonly visitedDirs: Set<string>;
+  private readonly seenFiles = new Set<string>();
+
+  constructor(private readonly root: string) {
+    this.visitedDirs = new Set([root]);
+  }
+
+  async visit(dirAbs: string, dirRel: string): Promise<void> {
     let entries: import('node:fs').Dirent[];
     try {
-      entries = await readableEntries(dirAbs, dirRel, result);
+      entries = await readableEntries(dirAbs, dirRel, this.result);
     } catch (e) {
-      result.unreadableDirs.push(dirRel);
-      if (dirRel !== '') result.skipped.push({ relPath: dirRel, reason: 'unreadable', message: (e as Error).message });
+      this.result.unreadableDirs.push(dirRel);
+      if (dirRel !== '') this.result.skipped.push({ relPath: dirRel, reason: 'unreadable', message: (e as Error).message });
       else throw e;
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       if (entry.isDirectory() && ignoredDir(entry.name)) continue;
-      const abs = path.join(dirAbs, entry.name);
-      const rel = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`;
-      let real = abs;
-      let stat: import('node:fs').Stats;
-      try {
-        if (entry.isSymbolicLink()) {
-          real = await fs.realpath(abs);
-          if (real !== root && !real.startsWith(root + path.sep)) {
-            result.skipped.push({ relPath: rel, reason: 'symlink-outside-root' });
-            continue;
-          }
-        }
-        stat = await fs.stat(real);
-      } catch (e) {
-        result.skipped.push({ relPath: rel, reason: 'unreadable', message: (e as Error).message });
-        // A dangling link or a loop is gone for good; anything else (EACCES, EIO) may come back.
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code !== 'ENOENT' && code !== 'ELOOP') result.unreadableFiles.push(rel);
-        continue;
-      }
-      if (stat.isDirectory()) {
-        if (ignoredDir(entry.name)) continue;
-        if (visitedDirs.has(real)) {
-          result.skipped.push({ relPath: rel, reason: 'symlink-loop' });
-          continue;
-        }
-        visitedDirs.add(real);
-        await visit(real, rel);
-      } else if (stat.isFile()) {
-        // A link to a file already listed would index the same text twice.
-        if (seenFiles.has(real)) continue;
-        seenFiles.add(real);
-        result.files.push({ relPath: rel, absPath: real, size: stat.size, mtimeMs: stat.mtimeMs });
-      } else {
-        // A named pipe, socket or device: reading one can block forever or never end.
-        result.skipped.push({ relPath: rel, reason: 'not-a-regular-file', message: `It is ${kindOf(stat)}, not a file.` });
-      }
+      await this.entry(path.join(dirAbs, entry.name), dirRel === '' ? entry.name : `${dirRel}/${entry.name}`, entry.name, entry.isSymbolicLink());
     }
   }
 
-  await visit(root, '');
-  return result;
+  /** One entry of a folder: listed, walked into, or skipped with its reason. */
+  async entry(abs: string, rel: string, name: string, isLink: boolean): Promise<void> {
+    const { root, result } = this;
+    let real = abs;
+    let stat: import('node:fs').Stats;
+    try {
+      if (isLink) {
+        real = await fs.realpath(abs);
+        if (real !== root && !real.startsWith(root + path.sep)) {
+          result.skipped.push({ relPath: rel, reason: 'symlink-outside-root' });
+          return;
+        }
+      }
+      stat = await fs.stat(real);
+    } catch (e) {
+      result.skipped.push({ relPath: rel, reason: 'unreadable', message: (e as Error).message });
+      // A dangling link or a loop is gone for good; anything else (EACCES, EIO) may come back.
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ELOOP') result.unreadableFiles.push(rel);
+      return;
+    }
+    if (stat.isDirectory()) {
+      if (ignoredDir(name)) return;
+      if (this.visitedDirs.has(real)) {
+        result.skipped.push({ relPath: rel, reason: 'symlink-loop' });
+        return;
+      }
+      this.visitedDirs.add(real);
+      await this.visit(real, rel);
+    } else if (stat.isFile()) {
+      // A link to a file already listed would index the same text twice.
+      if (this.seenFiles.has(real)) return;
+      this.seenFiles.add(real);
+      result.files.push({ relPath: rel, absPath: real, size: stat.size, mtimeMs: stat.mtimeMs });
+    } else {
+      // A named pipe, socket or device: reading one can block forever or never end.
+      result.skipped.push({ relPath: rel, reason: 'not-a-regular-file', message: `It is ${kindOf(stat)}, not a file.` });
+    }
+  }
 }

@@ -2,7 +2,8 @@ import { migration0001 } from './0001-init';
 import { migration0002 } from './0002-answers';
 import { migration0003 } from './0003-bench';
 import { migration0004 } from './0004-sections';
+import { migration0005 } from './0005-watching';
 import type { Migration } from './types';
 
 /** Every migration, in order. Add a new file and list it here; never edit a shipped one. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005];

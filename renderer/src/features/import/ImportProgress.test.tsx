@@ -27,7 +27,7 @@ function Harness() {
 
 const report: ImportReport = {
   collection: { id: 'c1', root: '/home/me/notes' },
-  documents: { added: 3, updated: 1, unchanged: 10, deleted: 2, skipped: 2, failed: 1 },
+  documents: { added: 3, updated: 1, unchanged: 10, moved: 0, deleted: 2, skipped: 2, failed: 1 },
   chunks: 42,
   embedded: 0,
   embedRequests: 0,

@@ -9,6 +9,7 @@ export function ImportSummary({ report }: { report: ImportReport }) {
     ['added', d.added],
     ['updated', d.updated],
     ['unchanged', d.unchanged],
+    ['moved', d.moved],
     ['deleted', d.deleted],
     ['skipped', d.skipped],
     ['failed', d.failed],

@@ -84,7 +84,26 @@ export const DocumentSchema = z.object({
   ingestedAt: z.string(),
 });
 
-export const CollectionSchema = z.object({ id: z.string(), root: z.string(), createdAt: z.string(), documents: z.array(DocumentSchema) });
+export const WatchStatusSchema = z.object({
+  /** watching: changes are imported as they happen; paused: watching is on but held; off: imported only on request. */
+  state: z.enum(['off', 'watching', 'paused']),
+  /** An import of the folder's changes is running. */
+  busy: z.boolean(),
+  /** Changed files waiting to be imported. */
+  queued: z.number(),
+  /** Why watching is not working, as a sentence; null when it is. */
+  error: z.string().nullable(),
+});
+
+export const CollectionSchema = z.object({
+  id: z.string(),
+  root: z.string(),
+  createdAt: z.string(),
+  documents: z.array(DocumentSchema),
+  watch: WatchStatusSchema,
+  /** The first of the changed paths waiting to be imported (files not yet in documents among them). */
+  pending: z.array(z.object({ relPath: z.string(), queuedAt: z.string() })),
+});
 
 export const ModelSchema = z.object({
   name: z.string(),
@@ -135,6 +154,8 @@ export const API = {
   cancel: method(JobRef.strict(), z.object({ cancelled: z.boolean() })),
   library: method(Empty, z.object({ collections: z.array(CollectionSchema) })),
   removeCollection: method(z.object({ collectionId: z.string().min(1).max(64) }).strict(), z.object({ documents: z.number() })),
+  /** Watch a folder (its changes imported as they happen), pause watching, or stop. */
+  setWatch: method(z.object({ collectionId: z.string().min(1).max(64), state: z.enum(['off', 'watching', 'paused']) }).strict(), WatchStatusSchema),
   search: method(
     z.object({ query: z.string().min(1).max(2000), k: z.number().int().min(BOUNDS.searchK.min).max(BOUNDS.searchK.max).optional(), mode: SearchModeSchema.optional() }).strict(),
     SearchResponseSchema,

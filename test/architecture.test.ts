@@ -136,6 +136,8 @@ export const IMPORT_RULES: Record<string, readonly string[]> = {
   'electron/core/ingest': ['electron/core/ingest', 'electron/core/db', 'electron/core/ollama', 'electron/core/text', 'shared'],
   'electron/core/retrieve': ['electron/core/retrieve', 'electron/core/db', 'electron/core/ollama', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
   'electron/core/answer': ['electron/core/answer', 'electron/core/retrieve', 'electron/core/db', 'electron/core/ollama', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
+  // Folder watching: a watcher's changes become imports of only those paths.
+  'electron/core/watch': ['electron/core/watch', 'electron/core/ingest', 'electron/core/db', 'shared'],
   'electron/core/eval': ['electron/core/eval', 'electron/core/answer', 'electron/core/retrieve', 'electron/core/ingest', 'electron/core/db', 'electron/core/ollama', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
   // The contract's handlers: jobs over the engine's operations (the Engine type, for its deps).
   'electron/core/api': ['electron/core/api', 'electron/core/engine.ts', 'electron/core/eval', 'electron/core/answer', 'electron/core/retrieve', 'electron/core/ingest', 'electron/core/db', 'electron/core/ollama', 'electron/core/text', 'electron/core/settings.ts', 'shared'],

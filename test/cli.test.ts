@@ -86,7 +86,7 @@ describe('quire CLI', () => {
     const { code, stdout } = await quire(['import', notes.root, '--json']);
     expect(code).toBe(0);
     const report = JSON.parse(stdout);
-    expect(report.documents).toEqual({ added: 2, updated: 0, unchanged: 0, deleted: 0, skipped: 1, failed: 0 });
+    expect(report.documents).toEqual({ added: 2, updated: 0, unchanged: 0, moved: 0, deleted: 0, skipped: 1, failed: 0 });
     expect(report.chunks).toBe(2);
     expect(report.embedded).toBe(2);
     expect(report.embedRequests).toBe(1);

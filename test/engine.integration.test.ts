@@ -60,7 +60,7 @@ describe('engine, end to end', () => {
   it('imports a folder: readable notes indexed and embedded, the rest reported', async () => {
     const progress: number[] = [];
     const r = await run({ maxFileBytes: 2000, onProgress: (p) => progress.push(p.filesDone) });
-    expect(r.documents).toEqual({ added: 3, updated: 0, unchanged: 0, deleted: 0, skipped: 2, failed: 2 });
+    expect(r.documents).toEqual({ added: 3, updated: 0, unchanged: 0, moved: 0, deleted: 0, skipped: 2, failed: 2 });
     expect(r.skipped).toEqual(
       expect.arrayContaining([
         { path: 'picture.png', reason: 'unsupported-type' },
@@ -101,7 +101,7 @@ describe('engine, end to end', () => {
   it('imports again with nothing changed: reads nothing new, zero embedding calls', async () => {
     ollama.calls.reset();
     const r = await run({ maxFileBytes: 2000 });
-    expect(r.documents).toMatchObject({ added: 0, updated: 0, unchanged: 3, deleted: 0 });
+    expect(r.documents).toMatchObject({ added: 0, updated: 0, unchanged: 3, moved: 0, deleted: 0 });
     expect(r.embedRequests).toBe(0);
     expect(r.chunks).toBe(0);
     expect(ollama.calls.count('/api/embed')).toBe(0);

@@ -18,7 +18,9 @@ import type { Settings } from '../../shared/settings';
 import { ask } from './answer/ask';
 import { dispatch, type DispatchResult, type Handlers } from './api/dispatch';
 import { createService, type ShellActions } from './api/service';
-import { findCollectionByRoot, forgetCollection, listCollections } from './db/collections';
+import { ensureCollection, findCollectionByRoot, forgetCollection, getCollection, listCollections, setWatchState, type WatchState } from './db/collections';
+import { countQueued, dequeueCovered, enqueuePaths, queueMark, WHOLE_FOLDER } from './db/import-queue';
+import { WatchManager, type WatchStatus } from './watch/watch-manager';
 import { insertEvalReport } from './db/eval-reports';
 import { indexStatus, runDoctor, type IndexStatus } from './db/health';
 import { openDatabase, type Db } from './db/open';
@@ -70,11 +72,23 @@ export interface EngineOptions {
    * restart interrupted, as a job whose events reach the window. Not for the CLI.
    */
   resumeMigration?: boolean;
+  /**
+   * A long-lived shell: watch the folders set to be watched, and finish whole-folder imports that a
+   * restart interrupted (core/watch/). Not for the CLI, which never starts work by itself.
+   */
+  watch?: boolean;
+  /** Watch timings, for tests. */
+  watchTimings?: { debounceMs?: number; maxWaitMs?: number };
 }
 
 export interface RunOptions<P> {
   signal?: AbortSignal;
   onProgress?: (progress: P) => void;
+}
+
+export interface ImportRun extends RunOptions<ImportProgress> {
+  /** Only these paths of the folder (what a watcher saw change); the whole folder otherwise. */
+  only?: readonly string[];
 }
 
 export interface EmbedOutcome {
@@ -115,7 +129,7 @@ export interface Engine {
   onEvent(listener: (event: ApiEvent) => void): () => void;
 
   // The same operations awaited in-process, for shells that wait for the work (the CLI).
-  importFolder(input: Input<'importFolder'>, run?: RunOptions<ImportProgress>): Promise<ImportReport>;
+  importFolder(input: Input<'importFolder'>, run?: ImportRun): Promise<ImportReport>;
   search(input: Input<'search'>, signal?: AbortSignal): Promise<SearchResponse>;
   ask(input: Input<'ask'>, signal?: AbortSignal): AsyncGenerator<AskEvent>;
   embedMissing(input: Input<'embedMissing'>, run?: RunOptions<{ documents: number }>): Promise<EmbedOutcome>;
@@ -125,6 +139,9 @@ export interface Engine {
   indexStatus(): IndexStatus;
   /** Checks the index is whole. */
   doctor(): ReturnType<typeof runDoctor>;
+  /** Turns a folder's watching on, holds it or turns it off (takes effect where the engine watches). */
+  setWatch(collectionId: string, state: WatchState): Promise<WatchStatus>;
+  watchStatus(collectionId: string): WatchStatus;
   /** Removes a folder by its path, with everything derived from it and the evaluation indexes built for it. */
   forgetFolder(folder: string): ForgetOutcome;
   /** Cancels running jobs, waits briefly for them to stop writing, and closes the database. */
@@ -176,6 +193,21 @@ export function createEngine(options: EngineOptions): Engine {
     return { report, reportId: insertEvalReport(db, report) };
   };
 
+  // The import queue (db/import-queue.ts) outlives the process: a whole-folder import is queued
+  // while it runs, so one a restart cut short is finished by the next long-lived shell; and an
+  // import removes the watched changes it covered, those queued before it began.
+  let closing = false;
+  const startQueued = (folder: string, only: readonly string[] | undefined) => {
+    const collectionId = ensureCollection(db, fs.realpathSync(folder)).id;
+    if (!only) enqueuePaths(db, collectionId, [WHOLE_FOLDER]);
+    return { collectionId, mark: queueMark(db), only };
+  };
+  const finishQueued = (q: ReturnType<typeof startQueued>, report: ImportReport) => {
+    if (!report.cancelled) dequeueCovered(db, q.collectionId, q.mark, q.only ?? 'all');
+    // Cancelled by a person: not to be resumed. Cut short by quitting: resumed at the next start.
+    else if (!q.only && !closing) dequeueCovered(db, q.collectionId, q.mark, [WHOLE_FOLDER]);
+  };
+
   const engine: Engine = {
     dbPath,
     settings,
@@ -219,13 +251,17 @@ export function createEngine(options: EngineOptions): Engine {
           : null;
         try {
           const s = settings.all();
-          return await importFolder(db, folder, {
+          const queued = startQueued(folder, run.only);
+          const report = await importFolder(db, folder, {
             embedding: input.embed === false ? null : { gateway: currentGateway(), model: s.embedModel, chosen: () => settings.get('embedModel'), ...(input.batch ? { batchSize: input.batch } : {}) },
             chunker: chunker ?? { kind: 'heading', maxTokens: s.chunkTokens },
             ...(input.maxFileMb !== undefined ? { maxFileBytes: Math.round(input.maxFileMb * 1024 * 1024) } : {}),
             ...(run.signal ? { signal: run.signal } : {}),
             ...(run.onProgress ? { onProgress: run.onProgress } : {}),
+            ...(run.only ? { only: run.only } : {}),
           });
+          finishQueued(queued, report);
+          return report;
         } finally {
           lock?.release();
         }
@@ -281,6 +317,17 @@ export function createEngine(options: EngineOptions): Engine {
     indexStatus: () => indexStatus(db, dbPath),
     doctor: () => runDoctor(db),
 
+    async setWatch(collectionId, state) {
+      if (watches) return watches.set(collectionId, state);
+      setWatchState(db, collectionId, state);
+      emit({ type: 'library.changed' });
+      return engine.watchStatus(collectionId);
+    },
+    watchStatus(collectionId) {
+      if (watches) return watches.status(collectionId);
+      return { state: getCollection(db, collectionId).watch, busy: false, queued: countQueued(db, collectionId), error: null };
+    },
+
     forgetFolder(folder) {
       const resolved = path.resolve(folder);
       // The folder may be gone already: fall back to the path as given.
@@ -294,12 +341,15 @@ export function createEngine(options: EngineOptions): Engine {
         const known = listCollections(db).map((c) => c.root);
         throw new QuireError('COLLECTION_NOT_FOUND', `${folder} was never imported.${known.length ? ` Imported folders: ${known.join(', ')}` : ''}`);
       }
+      void watches?.set(collection.id, 'off');
       const { documents } = forgetCollection(db, collection);
       emit({ type: 'library.changed' });
       return { root: collection.root, documents, evalIndexes };
     },
 
     async close() {
+      closing = true;
+      await watches?.close();
       await service.close();
       listeners.clear();
       db.close();
@@ -315,6 +365,15 @@ export function createEngine(options: EngineOptions): Engine {
     evalDir,
     ...(options.shell ? { shell: options.shell } : {}),
   });
+  const watches = options.watch
+    ? new WatchManager({
+        db,
+        importFolder: (root, only, signal) => engine.importFolder({ path: root }, { signal, ...(only ? { only } : {}) }),
+        changed: () => emit({ type: 'library.changed' }),
+        ...options.watchTimings,
+      })
+    : null;
+  watches?.start();
   if (options.resumeMigration && pendingSwitch(db, settings.get('embedModel'))) {
     setImmediate(() => void engine.dispatch('embedMissing', {}));
   }

@@ -94,6 +94,7 @@ function onReady(): void {
       version: app.getVersion(),
       shell: createShellActions({ dialog, shell, getWindow }),
       resumeMigration: true,
+      watch: true,
     });
   let restore: Salvage | null = null;
   try {

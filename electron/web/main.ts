@@ -91,7 +91,7 @@ async function main(argv: string[]): Promise<number> {
   let engine: Engine | null = null;
   let app: BrowserMode | null = null;
   try {
-    engine = createEngine({ dbPath, sampleNotesDir: SAMPLE_NOTES_DIR, resumeMigration: true });
+    engine = createEngine({ dbPath, sampleNotesDir: SAMPLE_NOTES_DIR, resumeMigration: true, watch: true });
     app = await startBrowserMode({ engine, staticDir, port });
   } catch (e) {
     await engine?.close();

@@ -5,6 +5,7 @@ import type { ApiEvent } from '../../../shared/contract';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import { getCollection, listCollections, forgetCollection } from '../db/collections';
 import { indexStatus } from '../db/health';
+import { queuedPaths } from '../db/import-queue';
 import { pendingSwitch } from '../db/embedding-models';
 import type { Db } from '../db/open';
 import { importableFolder, type Engine } from '../engine';
@@ -34,6 +35,9 @@ export interface ShellActions {
   /** Opens an absolute path with the system's default app. */
   openPath(absolutePath: string): Promise<boolean>;
 }
+
+/** The library lists this many of a folder's queued changes; the count says how many there are. */
+const PENDING_SHOWN = 200;
 
 /** How long closing waits for cancelled jobs to stop before the database goes. */
 const CLOSE_WAIT_MS = 2000;
@@ -121,11 +125,25 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     },
 
     async library() {
-      return { collections: listCollections(db).map((c) => ({ ...c, documents: libraryDocuments(db, c.id) })) };
+      return {
+        collections: listCollections(db).map((c) => ({
+          id: c.id,
+          root: c.root,
+          createdAt: c.createdAt,
+          documents: libraryDocuments(db, c.id),
+          watch: engine.watchStatus(c.id),
+          pending: queuedPaths(db, c.id, PENDING_SHOWN),
+        })),
+      };
+    },
+
+    async setWatch({ collectionId, state }) {
+      return engine.setWatch(collectionId, state);
     },
 
     async removeCollection({ collectionId }) {
       const c = getCollection(db, collectionId);
+      await engine.setWatch(collectionId, 'off');
       const { documents } = forgetCollection(db, c);
       emit({ type: 'library.changed' });
       evaluation.forgetFolder(c.root);

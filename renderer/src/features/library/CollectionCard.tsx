@@ -8,10 +8,11 @@ import { ConfirmDialog } from '../../common/ConfirmDialog';
 import { ErrorNote } from '../../common/ErrorNote';
 import { ImportPanel } from '../import/ImportPanel';
 import { DocumentTable } from './DocumentTable';
+import { WatchControls } from './WatchControls';
 
 type Collection = Output<'library'>['collections'][number];
 
-/** One imported folder: its documents, Re-sync and Remove. */
+/** One imported folder: its documents, watching, Re-sync and Remove. */
 export function CollectionCard({ collection }: { collection: Collection }) {
   const client = useClient();
   const job = useImportJob();
@@ -61,9 +62,10 @@ export function CollectionCard({ collection }: { collection: Collection }) {
           </button>
         </div>
       </header>
+      <WatchControls collectionId={collection.id} watch={collection.watch} />
       {error && <ErrorNote error={error} />}
       {job.jobId && <ImportPanel job={job} withForm={false} />}
-      <DocumentTable documents={collection.documents} />
+      <DocumentTable documents={collection.documents} pending={collection.pending} />
       {confirming && (
         <ConfirmDialog title="Remove this folder from Quire?" confirmLabel="Remove from index" onConfirm={() => void remove()} onCancel={() => setConfirming(false)} busy={busy}>
           <p>

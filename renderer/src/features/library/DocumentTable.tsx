@@ -3,11 +3,18 @@ import { messageFor } from '../../api/messages';
 import { formatDate, formatNumber } from '../../common/format';
 import { DOC_STATUS } from '../../common/words';
 
-type Doc = Output<'library'>['collections'][number]['documents'][number];
+type Collection = Output<'library'>['collections'][number];
+type Doc = Collection['documents'][number];
 
-/** A collection's documents with their status, chunk count, import time and any error. */
-export function DocumentTable({ documents }: { documents: Doc[] }) {
-  if (documents.length === 0) return <p className="muted">No documents in this folder yet.</p>;
+/**
+ * A collection's documents with their status, chunk count, import time and any error; a change
+ * waiting to be imported shows as queued, and a new file not yet imported as a row of its own.
+ */
+export function DocumentTable({ documents, pending = [] }: { documents: Doc[]; pending?: Collection['pending'] }) {
+  const queued = new Map(pending.map((p) => [p.relPath, p.queuedAt]));
+  const known = new Set(documents.map((d) => d.relPath));
+  const arriving = pending.filter((p) => !known.has(p.relPath));
+  if (documents.length === 0 && arriving.length === 0) return <p className="muted">No documents in this folder yet.</p>;
   return (
     <div className="table-wrap">
       <table className="table">
@@ -21,6 +28,19 @@ export function DocumentTable({ documents }: { documents: Doc[] }) {
           </tr>
         </thead>
         <tbody>
+          {arriving.map((p) => (
+            <tr key={`pending:${p.relPath}`}>
+              <td>
+                <span className="mono">{p.relPath}</span>
+              </td>
+              <td>
+                <span className="badge badge--queued">queued</span>
+              </td>
+              <td className="num" />
+              <td className="muted">changed {formatDate(p.queuedAt)}</td>
+              <td />
+            </tr>
+          ))}
           {documents.map((d) => (
             <tr key={d.id}>
               <td>
@@ -29,6 +49,14 @@ export function DocumentTable({ documents }: { documents: Doc[] }) {
               </td>
               <td>
                 <span className={`badge badge--${d.status}`}>{DOC_STATUS[d.status] ?? d.status}</span>
+                {queued.has(d.relPath) && (
+                  <>
+                    {' '}
+                    <span className="badge badge--queued" title={`Changed ${formatDate(queued.get(d.relPath)!)}; waiting to be imported again`}>
+                      changed
+                    </span>
+                  </>
+                )}
               </td>
               <td className="num">{formatNumber(d.chunks)}</td>
               <td>{formatDate(d.ingestedAt)}</td>

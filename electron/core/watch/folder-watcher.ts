@@ -1,0 +1,46 @@
+import path from 'node:path';
+import chokidar from 'chokidar';
+import { ignoredDir } from '../ingest/walk';
+
+export interface FolderWatch {
+  close(): Promise<void>;
+}
+
+export interface WatchCallbacks {
+  /** A path under the root ('/'-separated, relative) was added, changed or removed: file or folder. */
+  onChange(relPath: string): void;
+  /** The watch failed (the folder went away, the system's watch limit was reached). */
+  onError(error: Error): void;
+  /** Watching has begun: changes from now on are reported. */
+  onReady?(): void;
+}
+
+/**
+ * Watches a folder as the import walk sees it: hidden and dependency folders are not watched,
+ * links are not followed out (the import decides what a link may reach). The only file that
+ * knows chokidar, so the rest of Quire sees paths, not its events.
+ */
+export function watchFolder(root: string, callbacks: WatchCallbacks): FolderWatch {
+  const relative = (p: string) => path.relative(root, p).split(path.sep).join('/');
+  const watcher = chokidar.watch(root, {
+    ignoreInitial: true,
+    followSymlinks: false,
+    // Editors save by writing a temporary file and renaming it over the note: one change, not two.
+    atomic: true,
+    ignored: (p, stats) => {
+      const parts = relative(p).split('/');
+      if (parts[0] === '' || parts[0] === '..') return false;
+      if (parts.slice(0, -1).some(ignoredDir)) return true;
+      return stats?.isDirectory() === true && ignoredDir(parts.at(-1)!);
+    },
+  });
+  for (const event of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) {
+    watcher.on(event, (p: string) => {
+      const rel = relative(p);
+      if (rel !== '' && !rel.startsWith('..')) callbacks.onChange(rel);
+    });
+  }
+  watcher.on('error', (e) => callbacks.onError(e instanceof Error ? e : new Error(String(e))));
+  watcher.on('ready', () => callbacks.onReady?.());
+  return { close: () => watcher.close() };
+}

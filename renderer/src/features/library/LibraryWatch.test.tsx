@@ -1,0 +1,83 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { Output } from '../../../../shared/contract';
+import { renderWithFake } from '../../test/harness';
+import { LibraryView } from './LibraryView';
+import { watchSentence } from './WatchControls';
+
+type Collection = Output<'library'>['collections'][number];
+type Watch = Collection['watch'];
+
+const doc = (relPath: string) => ({ id: relPath, relPath, title: null, status: 'ready' as const, statusCode: null, statusMessage: null, chunks: 2, ingestedAt: '2026-03-01T10:00:00Z' });
+const folder = (watch: Watch, pending: Collection['pending'] = []): Collection => ({
+  id: 'c1',
+  root: '/home/me/notes',
+  createdAt: '2026-03-01T10:00:00Z',
+  documents: [doc('a.md'), doc('b.md')],
+  watch,
+  pending,
+});
+const watch = (over: Partial<Watch> = {}): Watch => ({ state: 'off', busy: false, queued: 0, error: null, ...over });
+
+describe('watching a folder from the library', () => {
+  it('turns watching on, then pauses, resumes and stops it, each through setWatch', async () => {
+    let current = watch();
+    const h = renderWithFake(<LibraryView />, {
+      library: () => ({ collections: [folder(current)] }),
+      setWatch: (input: { state: Watch['state'] }) => {
+        current = watch({ state: input.state });
+        return current;
+      },
+    });
+    const card = await screen.findByRole('region', { name: 'Folder /home/me/notes' });
+    expect(within(card).getByRole('status').textContent).toBe('Not watched: changes are imported when you Re-sync.');
+    expect(within(card).queryByRole('button', { name: 'Pause' })).toBeNull();
+
+    const step = async (button: string, expected: Watch['state'], buttonsAfter: string[]) => {
+      fireEvent.click(within(card).getByRole('button', { name: button }));
+      await waitFor(() => expect(h.transport.calls.at(-1)).toMatchObject({ method: 'setWatch', input: { collectionId: 'c1', state: expected } }));
+      act(() => h.emit({ type: 'library.changed' }));
+      for (const b of buttonsAfter) expect(await within(card).findByRole('button', { name: b })).toBeTruthy();
+    };
+    await step('Watch for changes', 'watching', ['Pause', 'Stop watching']);
+    expect(within(card).getByRole('status').textContent).toBe('Watching · up to date');
+    await step('Pause', 'paused', ['Resume', 'Stop watching']);
+    expect(within(card).getByRole('status').textContent).toBe('Watching paused: changes will be imported when you resume.');
+    await step('Resume', 'watching', ['Pause']);
+    await step('Stop watching', 'off', ['Watch for changes']);
+  });
+
+  it('shows each file waiting to be imported: a changed document flagged, a new file as its own row', async () => {
+    renderWithFake(<LibraryView />, {
+      library: () => ({
+        collections: [
+          folder(watch({ state: 'watching', queued: 2 }), [
+            { relPath: 'b.md', queuedAt: '2026-03-02T09:00:00Z' },
+            { relPath: 'new/c.md', queuedAt: '2026-03-02T09:00:01Z' },
+          ]),
+        ],
+      }),
+    });
+    const card = await screen.findByRole('region', { name: 'Folder /home/me/notes' });
+    expect(within(card).getByRole('status').textContent).toBe('Watching · 2 changes waiting');
+    const rows = within(card).getAllByRole('row').slice(1);
+    const byPath = Object.fromEntries(rows.map((r) => [r.querySelector('.mono')!.textContent, r.querySelectorAll('.badge')]));
+    expect([...byPath['new/c.md']!].map((b) => b.textContent)).toEqual(['queued']);
+    expect([...byPath['b.md']!].map((b) => b.textContent)).toEqual(['ready', 'changed']);
+    expect([...byPath['a.md']!].map((b) => b.textContent)).toEqual(['ready']);
+  });
+
+  it('says why watching is not working, in a sentence', async () => {
+    renderWithFake(<LibraryView />, {
+      library: () => ({ collections: [folder(watch({ state: 'watching', error: 'The system limit on watched files was reached, so some changes may be missed.' }))] }),
+    });
+    expect((await screen.findByRole('note')).textContent).toMatch(/system limit on watched files/);
+  });
+
+  it('words each state and count', () => {
+    expect(watchSentence(watch({ state: 'watching', busy: true, queued: 1 }))).toBe('Watching · importing 1 change…');
+    expect(watchSentence(watch({ state: 'watching', busy: true }))).toBe('Watching · importing…');
+    expect(watchSentence(watch({ state: 'paused', queued: 1200 }))).toBe('Watching paused · 1,200 changes waiting');
+    expect(watchSentence(watch({ state: 'off', queued: 1 }))).toBe('Not watched · 1 change waiting (Re-sync imports them)');
+  });
+});

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Output } from '../../../../shared/contract';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient, useJobs } from '../../app/client';
@@ -17,14 +17,29 @@ export function LibraryView() {
   const [library, setLibrary] = useState<Library | null>(null);
   const [error, setError] = useState<DescribedError | null>(null);
 
+  // A watched folder changes the library often: one load at a time, and one more after it if
+  // anything changed meanwhile, however many events arrived.
+  const loading = useRef<'idle' | 'busy' | 'again'>('idle');
   const load = useCallback(() => {
-    client.library({}).then(
-      (l) => {
-        setLibrary(l);
-        setError(null);
-      },
-      (e: unknown) => setError(describeError(e)),
-    );
+    if (loading.current !== 'idle') {
+      loading.current = 'again';
+      return;
+    }
+    loading.current = 'busy';
+    client
+      .library({})
+      .then(
+        (l) => {
+          setLibrary(l);
+          setError(null);
+        },
+        (e: unknown) => setError(describeError(e)),
+      )
+      .finally(() => {
+        const again = loading.current === 'again';
+        loading.current = 'idle';
+        if (again) load();
+      });
   }, [client]);
 
   useEffect(() => {

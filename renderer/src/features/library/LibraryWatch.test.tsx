@@ -81,3 +81,26 @@ describe('watching a folder from the library', () => {
     expect(watchSentence(watch({ state: 'off', queued: 1 }))).toBe('Not watched · 1 change waiting (Re-sync imports them)');
   });
 });
+
+describe('the library under a stream of changes', () => {
+  it('loads one at a time, and once more after a burst, never once per event', async () => {
+    let calls = 0;
+    let release: (() => void) | null = null;
+    const h = renderWithFake(<LibraryView />, {
+      library: async () => {
+        calls++;
+        if (calls === 2) await new Promise<void>((r) => (release = r));
+        return { collections: [folder(watch({ state: 'watching', queued: calls }))] };
+      },
+    });
+    await screen.findByRole('region', { name: 'Folder /home/me/notes' });
+    expect(calls).toBe(1);
+    act(() => h.emit({ type: 'library.changed' })); // load 2 starts and hangs
+    await waitFor(() => expect(release).not.toBeNull());
+    for (let i = 0; i < 20; i++) act(() => h.emit({ type: 'library.changed' }));
+    expect(calls).toBe(2);
+    act(() => release!());
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Watching · 3 changes waiting'));
+    expect(calls).toBe(3);
+  });
+});

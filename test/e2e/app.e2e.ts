@@ -43,7 +43,7 @@ beforeAll(async () => {
   notes.write('broken.txt', new Uint8Array([0x61, 0x00, 0x62]));
   dbFile = tempDbPath('quire-e2e-db-');
   db = openDatabase(dbFile.file);
-  engine = createEngine({ dbPath: dbFile.file, open: () => db, sampleNotesDir: path.join(ROOT, 'resources/sample-notes') });
+  engine = createEngine({ dbPath: dbFile.file, open: () => db, sampleNotesDir: path.join(ROOT, 'resources/sample-notes'), watch: true, watchTimings: { debounceMs: 200 } });
   app = await startBrowserMode({ engine, staticDir: STATIC });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
@@ -151,10 +151,26 @@ describe('Quire in a browser', () => {
     }
   });
 
+  it('watches a folder from the library: a new note appears without a re-sync, and pausing holds it', async () => {
+    await page.getByTestId('nav-library').click();
+    const card = page.getByRole('region', { name: `Folder ${notes.root}` });
+    await card.getByRole('button', { name: 'Watch for changes' }).click();
+    await card.getByText('Watching · up to date').waitFor({ timeout: 15_000 });
+    notes.write('garden/wombats.md', '# Wombats\n\nWombats dig burrows under the compost heap.\n');
+    await card.getByText('garden/wombats.md').waitFor({ timeout: 15_000 });
+    await card.getByText('Watching · up to date').waitFor({ timeout: 15_000 });
+    await shot('09-library-watching', page.getByTestId('watch-controls'));
+    await card.getByRole('button', { name: 'Pause' }).click();
+    await card.getByText(/Watching paused/).waitFor();
+    await shot('10-library-paused', page.getByTestId('watch-controls'));
+    await card.getByRole('button', { name: 'Stop watching' }).click();
+    await card.getByRole('button', { name: 'Watch for changes' }).waitFor();
+  });
+
   it('follows the OS dark theme', async () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.getByTestId('nav-library').click();
-    await shot('09-library-dark');
+    await shot('11-library-dark');
     const bg = (await page.evaluate('getComputedStyle(document.body).backgroundColor')) as string;
     const [r, g, b] = (bg.match(/\d+/g) ?? ['255', '255', '255']).map(Number);
     expect((r! + g! + b!) / 3).toBeLessThan(80);

@@ -105,6 +105,23 @@ export const CollectionSchema = z.object({
   pending: z.array(z.object({ relPath: z.string(), queuedAt: z.string() })),
 });
 
+export const VectorStoreSchema = z.object({
+  modelId: z.number(),
+  name: z.string(),
+  digest: z.string(),
+  dimension: z.number(),
+  /** Chunks with vectors in it. */
+  vectors: z.number(),
+  /** Documents with text that still lack its vectors (0: complete, a switch to it is instant). */
+  documentsMissing: z.number(),
+  /** Searches use it. */
+  active: z.boolean(),
+  /** Settings name it as the embedding model (a switch to it may be under way). */
+  chosen: z.boolean(),
+  /** The vectors' size (dimension × 4 bytes each), before SQLite's own overhead. */
+  bytes: z.number(),
+});
+
 export const ModelSchema = z.object({
   name: z.string(),
   size: z.number(),
@@ -179,6 +196,10 @@ export const API = {
   pullModel: method(z.object({ model: z.string().min(1).max(200) }).strict(), JobRef),
   /** Adds vectors for documents that lack them for the embedding model (no file is re-read). */
   embedMissing: method(z.object({ batch: z.number().int().min(1).max(4096).optional() }).strict(), JobRef),
+  /** Every embedding model with vectors stored: the one searches use, the one being built, earlier ones kept for an instant switch back. */
+  vectorStores: method(Empty, z.object({ stores: z.array(VectorStoreSchema) })),
+  /** Deletes a stored model's vectors (never the active or the chosen one's). */
+  dropVectorStore: method(z.object({ modelId: z.number().int().min(1) }).strict(), z.object({ vectors: z.number() })),
   sampleNotes: method(Empty, z.object({ path: z.string(), questions: z.array(z.string()) })),
   /** The desktop shell's native folder picker; browser mode answers supported: false. */
   chooseFolder: method(Empty, z.object({ supported: z.boolean(), path: z.string().nullable() })),

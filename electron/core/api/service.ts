@@ -11,7 +11,9 @@ import type { Db } from '../db/open';
 import { importableFolder, type Engine } from '../engine';
 import type { Handlers } from './dispatch';
 import { createEvaluation, type EvaluationDeps } from './evaluation';
-import { chunkView, libraryDocuments } from './views';
+import { chunkView, libraryDocuments, vectorStores } from './views';
+import { dropEmbeddingModel, listEmbeddingModels } from '../db/embedding-models';
+import { withTag } from '../ollama/gateway';
 import { loadQuestionSet } from '../eval/question-sets';
 
 export interface ServiceDeps {
@@ -214,6 +216,21 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
         }
         emit({ type: 'library.changed' });
       });
+    },
+
+    async vectorStores() {
+      return { stores: vectorStores(db, engine.settings.get('embedModel')) };
+    },
+
+    async dropVectorStore({ modelId }) {
+      const model = listEmbeddingModels(db).find((m) => m.id === modelId);
+      if (!model) throw new QuireError('INVALID_ARGUMENT', 'Those vectors are no longer stored.');
+      if (model.name === withTag(engine.settings.get('embedModel'))) {
+        throw new QuireError('INVALID_ARGUMENT', `${model.name} is the embedding model chosen in Settings; choose another one first.`);
+      }
+      const dropped = dropEmbeddingModel(db, model, 'deleted in Settings');
+      emit({ type: 'library.changed' });
+      return dropped;
     },
 
     async chooseFolder() {

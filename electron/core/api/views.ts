@@ -1,6 +1,8 @@
 import type { Output } from '../../../shared/contract';
 import { QuireError } from '../../../shared/errors';
-import { getActiveEmbeddingModel } from '../db/embedding-models';
+import { countDocumentsMissingVectors } from '../db/documents';
+import { getActiveEmbeddingModel, listEmbeddingModels, storedVectorCount } from '../db/embedding-models';
+import { withTag } from '../ollama/gateway';
 import type { Db } from '../db/open';
 
 type LibraryDocument = Output<'library'>['collections'][number]['documents'][number];
@@ -66,4 +68,26 @@ export function chunkView(db: Db, chunkId: string): Output<'getChunk'> {
     before: neighbour(row.ordinal - 1),
     after: neighbour(row.ordinal + 1),
   };
+}
+
+/** Every stored model's vectors, newest first, for Settings (and the CLI's status). */
+export function vectorStores(db: Db, chosenModel: string): Output<'vectorStores'>['stores'] {
+  const active = getActiveEmbeddingModel(db);
+  const chosen = withTag(chosenModel);
+  return listEmbeddingModels(db)
+    .reverse()
+    .map((m) => {
+      const vectors = storedVectorCount(db, m.id);
+      return {
+        modelId: m.id,
+        name: m.name,
+        digest: m.digest,
+        dimension: m.dimension,
+        vectors,
+        documentsMissing: countDocumentsMissingVectors(db, m.id),
+        active: active?.id === m.id,
+        chosen: m.name === chosen,
+        bytes: vectors * m.dimension * 4,
+      };
+    });
 }

@@ -70,6 +70,34 @@ export function activateEmbeddingModel(db: Db, model: EmbeddingModelRow): void {
       detail: { from: previous ? describe(previous) : null, to: describe(model) },
     });
   }).immediate();
+  // Only after the switch: older versions of this model can never be queried again (Ollama serves
+  // the newest, and a query embedded by one version is never compared with another's vectors).
+  for (const old of listEmbeddingModels(db)) {
+    if (old.name === model.name && old.id !== model.id) dropEmbeddingModel(db, old, `superseded by ${model.name} ${model.digest.slice(0, 12)}`);
+  }
+}
+
+/**
+ * Deletes a stored model's vectors (its vec0 table) and its bookkeeping, in one transaction. Never
+ * the active model's: searches use it. Returns how many chunks' vectors went.
+ */
+export function dropEmbeddingModel(db: Db, model: EmbeddingModelRow, reason: string): { vectors: number } {
+  return db.transaction(() => {
+    if (getActiveEmbeddingModel(db)?.id === model.id) {
+      throw new QuireError('INVALID_ARGUMENT', `${model.name} is the embedding model searches use; choose another one first.`);
+    }
+    const vectors = storedVectorCount(db, model.id);
+    db.exec(`DROP TABLE IF EXISTS ${model.tableName}`);
+    stmt(db, 'DELETE FROM document_embeddings WHERE model_id = ?').run(model.id);
+    stmt(db, 'DELETE FROM embedding_models WHERE id = ?').run(model.id);
+    appendEvent(db, { kind: 'model.dropped', detail: { ...describe(model), vectors, reason } });
+    return { vectors };
+  }).immediate();
+}
+
+/** Chunks with vectors in this model's table (counted from the documents it covers, not by scanning it). */
+export function storedVectorCount(db: Db, modelId: number): number {
+  return stmt(db, 'SELECT coalesce(sum(d.chunk_count), 0) FROM document_embeddings e JOIN documents d ON d.id = e.document_id WHERE e.model_id = ?').pluck().get(modelId) as number;
 }
 
 /**

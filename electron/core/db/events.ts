@@ -9,6 +9,7 @@ export type EventKind =
   | 'document.failed'
   | 'document.embedded'
   | 'model.switched'
+  | 'model.dropped'
   | 'collection.added'
   | 'collection.forgotten';
 

@@ -7,11 +7,12 @@ import { ModelList } from './ModelList';
 import { PullBox } from './PullBox';
 import { ReembedBox } from './ReembedBox';
 import { SettingsForm } from './SettingsForm';
+import { VectorStores } from './VectorStores';
 
 type Settings = Output<'getSettings'>;
 type Model = Output<'listModels'>['models'][number];
 
-/** Settings, installed models, pulling a model, and re-embedding after a model switch. */
+/** Settings, installed models, pulling a model, re-embedding after a model switch, and the vectors kept. */
 export function SettingsView() {
   const client = useClient();
   const [settings, setSettings] = useState<Settings | null>(null);
@@ -52,6 +53,7 @@ export function SettingsView() {
       {reembed && <ReembedBox model={reembed} />}
       <ModelList models={models} error={modelError} onRefresh={loadModels} />
       <PullBox onPulled={loadModels} />
+      <VectorStores />
     </div>
   );
 }

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { ApiEvent } from '../../../shared/contract';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import { getCollection, listCollections, forgetCollection } from '../db/collections';
@@ -10,6 +8,7 @@ import type { Db } from '../db/open';
 import { importableFolder, type Engine } from '../engine';
 import type { Handlers } from './dispatch';
 import { createEvaluation, type EvaluationDeps } from './evaluation';
+import { openableSourceFile } from './source-file';
 import { chunkView, libraryDocuments } from './views';
 import { loadQuestionSet } from '../eval/question-sets';
 
@@ -31,7 +30,7 @@ export interface ServiceDeps {
 
 export interface ShellActions {
   chooseFolder(): Promise<string | null>;
-  /** Opens an absolute path with the system's default app. */
+  /** Opens an absolute path with the system's default app; given only what openableSourceFile allows. */
   openPath(absolutePath: string): Promise<boolean>;
 }
 
@@ -206,11 +205,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     async openSourceFile({ chunkId }) {
       if (!deps.shell) return { supported: false, opened: false };
       const view = chunkView(db, chunkId);
-      // Only a file inside an imported folder, resolved and re-checked, is ever handed to the OS.
-      const root = fs.realpathSync(view.root);
-      const file = fs.realpathSync(path.join(root, view.path));
-      if (!file.startsWith(root + path.sep)) throw new QuireError('INVALID_ARGUMENT', 'That file is outside the imported folder.');
-      return { supported: true, opened: await deps.shell.openPath(file) };
+      return { supported: true, opened: await deps.shell.openPath(openableSourceFile(view.root, view.path)) };
     },
 
     async sampleNotes() {

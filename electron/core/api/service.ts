@@ -153,9 +153,9 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     },
 
     async setSettings(patch) {
-      const before = engine.settings.all();
+      const before = engine.settings.get('embedModel');
       const after = engine.settings.set(patch);
-      if (after.embedModel !== before.embedModel) emit({ type: 'library.changed' });
+      if (after.embedModel !== before) emit({ type: 'library.changed' });
       return after;
     },
 

@@ -25,7 +25,11 @@ export const BOUNDS = {
   searchK: { min: 1, max: 100 },
 } as const satisfies Record<string, IntBounds>;
 
-const int = (b: IntBounds) => z.number().int().min(b.min).max(b.max);
+/** A bounded whole number whose every refusal is one sentence naming the setting and its range. */
+const int = (label: string, b: IntBounds) => {
+  const error = `${label} takes a whole number from ${b.min.toLocaleString('en')} to ${b.max.toLocaleString('en')}`;
+  return z.number({ error }).int({ error }).min(b.min, { error }).max(b.max, { error });
+};
 
 /** The default chat and embedding models: small, common, and good enough to start with. */
 export const DEFAULT_CHAT_MODEL = 'llama3.2';
@@ -42,9 +46,9 @@ export const SETTINGS = {
   ollamaHost: { storageKey: 'ollama_host', schema: z.string().min(1).max(500), fallback: DEFAULT_OLLAMA_HOST, label: 'Ollama host' },
   chatModel: { storageKey: 'chat_model', schema: z.string().trim().min(1).max(200), fallback: DEFAULT_CHAT_MODEL, label: 'Chat model' },
   embedModel: { storageKey: 'embed_model', schema: z.string().trim().min(1).max(200), fallback: DEFAULT_EMBED_MODEL, label: 'Embedding model' },
-  k: { storageKey: 'k', schema: int(BOUNDS.k), fallback: 6, label: 'Passages per answer (k)' },
-  chunkTokens: { storageKey: 'chunk_tokens', schema: int(BOUNDS.chunkTokens), fallback: 256, label: 'Chunk size (tokens)' },
-  numCtx: { storageKey: 'num_ctx_cap', schema: int(BOUNDS.numCtx), fallback: 8192, label: 'Context window (num_ctx)' },
+  k: { storageKey: 'k', schema: int('Passages per answer (k)', BOUNDS.k), fallback: 6, label: 'Passages per answer (k)' },
+  chunkTokens: { storageKey: 'chunk_tokens', schema: int('Chunk size (tokens)', BOUNDS.chunkTokens), fallback: 256, label: 'Chunk size (tokens)' },
+  numCtx: { storageKey: 'num_ctx_cap', schema: int('Context window (num_ctx)', BOUNDS.numCtx), fallback: 8192, label: 'Context window (num_ctx)' },
   /** How hybrid search joins keyword and vector rankings: rrf:60 (default) or weighted:0.3. */
   fusion: { storageKey: 'fusion', schema: z.string().max(40).refine((s) => parseFusion(s) !== null, { error: FUSION_USAGE }), fallback: 'rrf:60', label: 'Hybrid fusion' },
 } as const;

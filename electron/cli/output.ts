@@ -1,7 +1,10 @@
 /**
  * Output discipline for the CLI: with --json, stdout carries exactly one JSON document and
- * everything else (progress, warnings, even stray library logging) goes to stderr.
+ * everything else (progress, warnings, even stray library logging) goes to stderr. Whatever a
+ * command prints passes through terminal-text.ts here, so no file name or passage can drive the
+ * terminal; only the progress bar's own sequences are written raw.
  */
+import { terminalSafe, terminalSafeJson } from './terminal-text';
 
 /** What the CLI writes to: process.stdout/stderr, or anything with write() (a test's capture). */
 export interface TextSink {
@@ -29,15 +32,15 @@ export function createOutput(json: boolean, stdout: TextSink = process.stdout, s
     json,
     result(value, human) {
       if (drawn) this.endProgress();
-      stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
+      stdout.write(json ? `${terminalSafeJson(value, 2)}\n` : `${terminalSafe(human())}\n`);
     },
     stream(text) {
       if (drawn) this.endProgress();
-      stdout.write(text);
+      stdout.write(terminalSafe(text));
     },
     note(line) {
       if (drawn) this.endProgress();
-      stderr.write(`${line}\n`);
+      stderr.write(`${terminalSafe(line)}\n`);
     },
     progress(fraction, label) {
       if (!tty) return;
@@ -45,7 +48,7 @@ export function createOutput(json: boolean, stdout: TextSink = process.stdout, s
       const f = Math.max(0, Math.min(1, Number.isFinite(fraction) ? fraction : 0));
       const filled = Math.round(f * width);
       const cols = stderr.columns ?? 100;
-      const line = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(f * 100).toFixed(0).padStart(3)}% ${label}`;
+      const line = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(f * 100).toFixed(0).padStart(3)}% ${terminalSafe(label)}`;
       stderr.write(`\r\x1b[2K${line.slice(0, cols - 1)}`);
       drawn = true;
     },

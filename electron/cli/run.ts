@@ -3,6 +3,7 @@ import { QuireError, toErrorShape } from '../../shared/errors';
 import { defaultDatabasePath } from '../core/engine';
 import { createContext, type CliContext } from './context';
 import { createOutput, type TextSink } from './output';
+import { terminalSafe, terminalSafeJson } from './terminal-text';
 import { askCommand } from './commands/ask';
 import { doctorCommand } from './commands/doctor';
 import { embedCommand } from './commands/embed';
@@ -95,7 +96,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
       },
     });
   } catch (e) {
-    stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
+    stderr.write(`${terminalSafe((e as Error).message)}\n\n${USAGE}\n`);
     return 2;
   }
   const { values: v, positionals } = parsed;
@@ -161,7 +162,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
     }
   } catch (e) {
     const shape = toErrorShape(e);
-    if (v.json) stdout.write(`${JSON.stringify({ error: shape })}\n`);
+    if (v.json) stdout.write(`${terminalSafeJson({ error: shape })}\n`);
     else out.note(`Error (${shape.code}): ${shape.message}`);
     return shape.code === 'CANCELLED' ? 130 : shape.code === 'INVALID_ARGUMENT' || shape.code === 'INVALID_QUESTION_SET' ? 2 : 1;
   } finally {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SETTING_KEYS, SETTINGS, SettingsSchema } from '../../shared/settings';
+import { API } from '../../shared/contract';
+import { BOUNDS, NUMERIC_SETTINGS, SETTING_KEYS, SETTINGS, SettingsSchema } from '../../shared/settings';
 import { NotesFolder, tempDbPath } from '../../test/support/notes';
 import { startStandin, type Standin } from '../../test/support/ollama-standin/server';
 import { createEngine, restoreFrom, setAsideDamaged, type Engine } from './engine';
@@ -52,6 +53,47 @@ describe('settings: one table, one store', () => {
     // The contract's setSettings goes through the same store.
     await expect(engine.call('setSettings', { chunkTokens: 10 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect((await engine.call('getSettings', {})).chunkTokens).toBe(256);
+  });
+
+  it('the Ollama host, from Settings or OLLAMA_HOST, is http(s) only; a bad one is refused with a sentence and the old one kept', async () => {
+    for (const bad of ['file:///etc/passwd', 'javascript:alert(1)', 'http://me:pw@gpu-box:11434']) {
+      await expect(engine.call('setSettings', { ollamaHost: bad })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/^Ollama host: .*The saved value is kept\.$/) });
+      expect((await engine.call('getSettings', {})).ollamaHost).toBe(ollama.url);
+    }
+    await engine.close();
+    engine = createEngine({ dbPath: dbFile.file, env: { OLLAMA_HOST: 'file:///etc/passwd' } });
+    await expect(engine.call('getSettings', {})).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/^OLLAMA_HOST: .*not file:/) });
+    expect((await engine.dispatch('status', {})) as { ok: boolean }).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+    // A good host saved in Settings wins over the bad environment, so the app can be put right.
+    expect((await engine.call('setSettings', { ollamaHost: ollama.url })).ollamaHost).toBe(ollama.url);
+    expect((await engine.call('status', {})).ollama).toMatchObject({ host: ollama.url, connected: true });
+  });
+
+  it('a host saved by an older Quire that is not http(s) is ignored, never contacted', async () => {
+    const { setSetting } = await import('./db/settings');
+    const { openDatabase } = await import('./db/open');
+    const db = openDatabase(dbFile.file);
+    setSetting(db, SETTINGS.ollamaHost.storageKey, 'file://127.0.0.1:80/etc/passwd');
+    db.close();
+    expect(engine.settings.get('ollamaHost')).toBe(ollama.url);
+  });
+
+  it('every numeric setting has the bounds the contract uses; out of bounds is refused and the old value kept', async () => {
+    const bounds = { k: BOUNDS.k, chunkTokens: BOUNDS.chunkTokens, numCtx: BOUNDS.numCtx } as const;
+    expect([...NUMERIC_SETTINGS].sort()).toEqual(Object.keys(bounds).sort());
+    // The contract's ask input takes its limits from the same table.
+    expect(API.ask.input.safeParse({ question: 'q', k: BOUNDS.k.max + 1 }).success).toBe(false);
+    expect(API.ask.input.safeParse({ question: 'q', numCtx: BOUNDS.numCtx.min - 1 }).success).toBe(false);
+    for (const [key, b] of Object.entries(bounds) as Array<[keyof typeof bounds, { min: number; max: number }]>) {
+      expect(engine.settings.set({ [key]: b.min })[key]).toBe(b.min);
+      expect(engine.settings.set({ [key]: b.max })[key]).toBe(b.max);
+      const range = `${SETTINGS[key].label} takes a whole number from ${b.min.toLocaleString('en')} to ${b.max.toLocaleString('en')}`;
+      for (const bad of [b.min - 1, b.max + 1, b.min + 0.5, '12', null, Number.NaN, Number.POSITIVE_INFINITY]) {
+        await expect(engine.call('setSettings', { [key]: bad })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining(range) });
+        expect(() => engine.settings.set({ [key]: bad })).toThrow(`${range}. The saved value is kept.`);
+        expect(engine.settings.get(key)).toBe(b.max);
+      }
+    }
   });
 
   it('every operation uses the saved settings: chunk size and model on import, k and context cap on ask', async () => {

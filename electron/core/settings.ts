@@ -15,8 +15,8 @@ export class SettingsStore {
     private readonly db: Db,
     /** The environment's OLLAMA_HOST: the host when none is saved. */
     private readonly env: { OLLAMA_HOST?: string | undefined } = process.env,
-    /** Told after a patch is stored, with the settings before and after (the engine reacts to a new embedding model). */
-    private readonly onChange?: (before: Settings, after: Settings) => void,
+    /** Told after a patch is stored, with the embedding model before and the settings after (the engine reacts to a new model). */
+    private readonly onChange?: (before: Pick<Settings, 'embedModel'>, after: Settings) => void,
   ) {}
 
   get<K extends SettingKey>(key: K): Settings[K] {
@@ -25,9 +25,9 @@ export class SettingsStore {
     if (raw !== null) {
       const value = NUMERIC_SETTINGS.includes(key) ? Number(raw) : raw;
       const parsed = spec.schema.safeParse(value);
-      if (parsed.success) return normalise(key, parsed.data as Settings[K]);
+      if (parsed.success && (key !== 'ollamaHost' || usableHost(parsed.data as string))) return normalise(key, parsed.data as Settings[K]);
     }
-    if (key === 'ollamaHost') return resolveOllamaHost(this.env.OLLAMA_HOST) as Settings[K];
+    if (key === 'ollamaHost') return hostFromEnvironment(this.env.OLLAMA_HOST) as Settings[K];
     return spec.fallback as Settings[K];
   }
 
@@ -42,10 +42,10 @@ export class SettingsStore {
       const issue = checked.error.issues[0]!;
       const key = issue.path[0] as SettingKey | undefined;
       const label = key && key in SETTINGS ? SETTINGS[key].label : String(key ?? 'setting');
-      throw new QuireError('INVALID_ARGUMENT', `${label}: ${issue.message}. The saved value is kept.`);
+      const sentence = issue.message.startsWith(label) ? issue.message : `${label}: ${issue.message}`;
+      throw new QuireError('INVALID_ARGUMENT', `${sentence}. The saved value is kept.`);
     }
     const values = checked.data as Partial<Settings>;
-    const before = this.onChange ? this.all() : null;
     if (values.ollamaHost !== undefined) {
       try {
         values.ollamaHost = resolveOllamaHost(values.ollamaHost);
@@ -53,6 +53,8 @@ export class SettingsStore {
         throw new QuireError('INVALID_ARGUMENT', `${SETTINGS.ollamaHost.label}: ${(e as Error).message} The saved value is kept.`);
       }
     }
+    // Read after the checks, and without the host: a bad OLLAMA_HOST must not stop a good host being saved.
+    const before = this.onChange ? { embedModel: this.get('embedModel') } : null;
     const write = this.db.transaction(() => {
       for (const key of Object.keys(values) as SettingKey[]) {
         setSetting(this.db, SETTINGS[key].storageKey, String(normalise(key, values[key] as Settings[typeof key])));
@@ -69,4 +71,23 @@ function normalise<K extends SettingKey>(key: K, value: Settings[K]): Settings[K
   if (key === 'fusion') return formatFusion(parseFusion(value as string)!) as Settings[K];
   if (key === 'chatModel' || key === 'embedModel') return (value as string).trim() as Settings[K];
   return value;
+}
+
+/** A saved host from an older Quire that no longer passes the check is ignored, like any stale value. */
+function usableHost(host: string): boolean {
+  try {
+    resolveOllamaHost(host);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** OLLAMA_HOST, or a refusal that names it: it is not silently replaced by another host. */
+function hostFromEnvironment(value: string | undefined): string {
+  try {
+    return resolveOllamaHost(value);
+  } catch (e) {
+    throw new QuireError('INVALID_ARGUMENT', `OLLAMA_HOST: ${(e as Error).message} Fix or unset it, or save a host in Settings.`, { cause: e });
+  }
 }

@@ -29,7 +29,7 @@ interface FakeWindow extends EventEmitter {
   destroyed: boolean;
 }
 
-const h = vi.hoisted(() => ({ fake: null as Fake | null, lock: true, userData: '', messageBoxAnswer: 1 }));
+const h = vi.hoisted(() => ({ fake: null as Fake | null, lock: true, userData: '', messageBoxAnswer: 1, isPackaged: false }));
 
 const ELECTRON_EXPORTS = ['app', 'BrowserWindow', 'protocol', 'session', 'ipcMain', 'Menu', 'dialog', 'shell'] as const;
 
@@ -125,7 +125,7 @@ function fakeElectron(f: Fake): Record<(typeof ELECTRON_EXPORTS)[number], unknow
 function makeFake(): Fake {
   const calls: string[] = [];
   const app = Object.assign(new EventEmitter(), {
-    isPackaged: false,
+    isPackaged: h.isPackaged,
     name: 'Quire',
     getAppPath: () => path.resolve(__dirname, '..', '..'),
     getVersion: () => '0.1.0',
@@ -162,7 +162,9 @@ beforeEach(() => {
   h.userData = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-main-'));
   h.lock = true;
   h.messageBoxAnswer = 1;
+  h.isPackaged = false;
   delete process.env.QUIRE_BETTER_SQLITE3_BINDING;
+  delete process.env.NODE_BINDINGS_COMPILED_DIR;
 });
 
 afterEach(() => {
@@ -253,6 +255,20 @@ describe('main', () => {
     expect(f.calls).toContain('exit 1');
     expect(f.windows).toHaveLength(0);
     expect(f.ipcHandlers.size).toBe(0);
+  });
+
+  it('a packaged app ignores the development switches that load code: it opens with its own build and clears them', async () => {
+    h.isPackaged = true;
+    // In development this exact setting fails to start (the test above); packaged, it is never read.
+    process.env.QUIRE_BETTER_SQLITE3_BINDING = path.join(h.userData, 'no-such', 'better_sqlite3.node');
+    process.env.NODE_BINDINGS_COMPILED_DIR = '../../../../tmp/evil';
+    const f = await boot();
+    expect(f.errorBoxes).toEqual([]);
+    expect(f.windows).toHaveLength(1);
+    expect(process.env.QUIRE_BETTER_SQLITE3_BINDING).toBeUndefined();
+    expect(process.env.NODE_BINDINGS_COMPILED_DIR).toBeUndefined();
+    const getSettings = f.ipcHandlers.get('quire:getSettings')!;
+    expect(await getSettings({ senderFrame: f.windows[0]!.webContents.mainFrame }, {})).toMatchObject({ ok: true });
   });
 
   describe('a damaged database at startup', () => {

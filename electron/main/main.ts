@@ -14,7 +14,7 @@ import { appPaths, type AppPaths } from './app-paths';
 import { bundleDir } from './bundle-dir';
 import { registerIpc, sendEvent, trustedSender } from './ipc';
 import { buildMenuTemplate } from './menu';
-import { betterSqliteBinding, openDatabaseForElectron } from './native';
+import { betterSqliteBinding, dropDevelopmentSwitches, openDatabaseForElectron } from './native';
 import { createShellActions } from './shell-actions';
 import { describeStartupError } from './startup-error';
 import { hardenContents, hardenSession, secureWebPreferences } from './window-security';
@@ -87,7 +87,7 @@ function onReady(): void {
         openDatabaseForElectron(file, {
           isPackaged: app.isPackaged,
           sqliteVecLoadablePath: () => sqliteVec.getLoadablePath(),
-          nativeBinding: betterSqliteBinding(process.env),
+          env: process.env,
         }),
       sampleNotesDir: p.sampleNotesDir,
       evalDir: p.evalDir,
@@ -107,7 +107,7 @@ function onReady(): void {
       return;
     }
     try {
-      const { salvage } = setAsideDamaged(p.databaseFile, { nativeBinding: betterSqliteBinding(process.env) });
+      const { salvage } = setAsideDamaged(p.databaseFile, { nativeBinding: betterSqliteBinding(process.env, app.isPackaged) });
       restore = salvage;
       engine = open();
     } catch (again) {
@@ -181,6 +181,9 @@ function shutdown(event: { preventDefault(): void }): void {
 }
 
 function start(): void {
+  // Before anything loads a native module: a packaged app loads only what it shipped with.
+  const dropped = dropDevelopmentSwitches(process.env, app.isPackaged);
+  if (dropped.length > 0) note(`ignored in a packaged app: ${dropped.join(', ')}`);
   // Both must happen before ready.
   registerSchemesAsPrivileged(protocol);
   app.enableSandbox();

@@ -5,7 +5,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QuireError } from '../../shared/errors';
 import type { Db, OpenOptions } from '../core/db/open';
-import { asarUnpackedPath, betterSqliteBinding, classifyOpenError, NativeLoadError, openDatabaseForElectron, sqliteVecPathFor, type RuntimeVersions } from './native';
+import { asarUnpackedPath, betterSqliteBinding, classifyOpenError, DEVELOPMENT_ONLY_ENV, dropDevelopmentSwitches, NativeLoadError, openDatabaseForElectron, sqliteVecPathFor, type RuntimeVersions } from './native';
 
 const RUNTIME: RuntimeVersions = { modules: '140', electron: '39.8.10', node: '22.20.0', platform: 'linux', arch: 'x64' };
 
@@ -40,13 +40,29 @@ describe('sqliteVecPathFor', () => {
 });
 
 describe('betterSqliteBinding', () => {
-  it('reads QUIRE_BETTER_SQLITE3_BINDING as an absolute path', () => {
-    expect(betterSqliteBinding({ QUIRE_BETTER_SQLITE3_BINDING: '/opt/native/better_sqlite3.node' })).toBe('/opt/native/better_sqlite3.node');
-    expect(betterSqliteBinding({ QUIRE_BETTER_SQLITE3_BINDING: 'native/b.node' })).toBe(path.resolve('native/b.node'));
+  it('reads QUIRE_BETTER_SQLITE3_BINDING as an absolute path in development', () => {
+    expect(betterSqliteBinding({ QUIRE_BETTER_SQLITE3_BINDING: '/opt/native/better_sqlite3.node' }, false)).toBe('/opt/native/better_sqlite3.node');
+    expect(betterSqliteBinding({ QUIRE_BETTER_SQLITE3_BINDING: 'native/b.node' }, false)).toBe(path.resolve('native/b.node'));
   });
   it('is undefined when unset or blank', () => {
-    expect(betterSqliteBinding({})).toBeUndefined();
-    expect(betterSqliteBinding({ QUIRE_BETTER_SQLITE3_BINDING: '  ' })).toBeUndefined();
+    expect(betterSqliteBinding({}, false)).toBeUndefined();
+    expect(betterSqliteBinding({ QUIRE_BETTER_SQLITE3_BINDING: '  ' }, false)).toBeUndefined();
+  });
+  it('is never read by a packaged app', () => {
+    expect(betterSqliteBinding({ QUIRE_BETTER_SQLITE3_BINDING: '/tmp/evil.node' }, true)).toBeUndefined();
+  });
+});
+
+describe('dropDevelopmentSwitches', () => {
+  it('clears every switch that loads code in a packaged app, and nothing else', () => {
+    const env: Record<string, string | undefined> = { QUIRE_BETTER_SQLITE3_BINDING: '/tmp/evil.node', NODE_BINDINGS_COMPILED_DIR: '../../x', OLLAMA_HOST: 'h', HOME: '/home/me' };
+    expect(dropDevelopmentSwitches(env, true).sort()).toEqual([...DEVELOPMENT_ONLY_ENV].sort());
+    expect(env).toEqual({ OLLAMA_HOST: 'h', HOME: '/home/me' });
+  });
+  it('leaves development alone', () => {
+    const env = { QUIRE_BETTER_SQLITE3_BINDING: '/dev/build.node' };
+    expect(dropDevelopmentSwitches(env, false)).toEqual([]);
+    expect(env).toEqual({ QUIRE_BETTER_SQLITE3_BINDING: '/dev/build.node' });
   });
 });
 
@@ -92,19 +108,24 @@ describe('openDatabaseForElectron', () => {
   });
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  it('passes the rewritten sqlite-vec path when packaged, and the binding', () => {
+  it('passes the rewritten sqlite-vec path when packaged, and never the binding switch', () => {
     const open = vi.fn((_file: string, _options: OpenOptions) => ({}) as Db);
     openDatabaseForElectron('/data/quire.db', {
       isPackaged: true,
       sqliteVecLoadablePath: () => '/opt/Quire/resources/app.asar/node_modules/sqlite-vec-linux-x64/vec0.so',
-      nativeBinding: '/opt/native/better_sqlite3.node',
+      env: { QUIRE_BETTER_SQLITE3_BINDING: '/tmp/evil/better_sqlite3.node' },
       open,
       runtime: RUNTIME,
     });
     expect(open).toHaveBeenCalledExactlyOnceWith('/data/quire.db', {
       sqliteVecPath: '/opt/Quire/resources/app.asar.unpacked/node_modules/sqlite-vec-linux-x64/vec0.so',
-      nativeBinding: '/opt/native/better_sqlite3.node',
     });
+  });
+
+  it('passes the binding switch in development', () => {
+    const open = vi.fn((_file: string, _options: OpenOptions) => ({}) as Db);
+    openDatabaseForElectron('/data/quire.db', { isPackaged: false, sqliteVecLoadablePath: () => '/v.so', env: { QUIRE_BETTER_SQLITE3_BINDING: '/opt/native/better_sqlite3.node' }, open });
+    expect(open).toHaveBeenCalledExactlyOnceWith('/data/quire.db', { sqliteVecPath: '/v.so', nativeBinding: '/opt/native/better_sqlite3.node' });
   });
 
   it('leaves the path alone in development and omits an absent binding', () => {
@@ -122,7 +143,7 @@ describe('openDatabaseForElectron', () => {
   it('a missing Electron-ABI binding becomes a NativeLoadError naming it', () => {
     const binding = path.join(tmp, 'missing', 'better_sqlite3.node');
     expect(() =>
-      openDatabaseForElectron(path.join(tmp, 'a.db'), { isPackaged: false, sqliteVecLoadablePath: () => sqliteVec.getLoadablePath(), nativeBinding: binding, runtime: RUNTIME }),
+      openDatabaseForElectron(path.join(tmp, 'a.db'), { isPackaged: false, sqliteVecLoadablePath: () => sqliteVec.getLoadablePath(), env: { QUIRE_BETTER_SQLITE3_BINDING: binding }, runtime: RUNTIME }),
     ).toThrow(expect.objectContaining({ name: 'NativeLoadError', module: 'better-sqlite3', file: binding }));
   });
 
@@ -130,7 +151,7 @@ describe('openDatabaseForElectron', () => {
     const binding = path.join(tmp, 'garbage.node');
     fs.writeFileSync(binding, 'not an ELF file');
     expect(() =>
-      openDatabaseForElectron(path.join(tmp, 'b.db'), { isPackaged: false, sqliteVecLoadablePath: () => sqliteVec.getLoadablePath(), nativeBinding: binding, runtime: RUNTIME }),
+      openDatabaseForElectron(path.join(tmp, 'b.db'), { isPackaged: false, sqliteVecLoadablePath: () => sqliteVec.getLoadablePath(), env: { QUIRE_BETTER_SQLITE3_BINDING: binding }, runtime: RUNTIME }),
     ).toThrow(expect.objectContaining({ module: 'better-sqlite3', file: binding }));
   });
 

@@ -24,8 +24,27 @@ export function sqliteVecPathFor(loadablePath: string): string {
   return asarUnpackedPath(loadablePath);
 }
 
-/** The Electron-ABI better-sqlite3 addon named by QUIRE_BETTER_SQLITE3_BINDING, absolute; else undefined. */
-export function betterSqliteBinding(env: NodeJS.ProcessEnv | Record<string, string | undefined>): string | undefined {
+type Env = NodeJS.ProcessEnv | Record<string, string | undefined>;
+
+/**
+ * Environment switches that load code or move where it is loaded from: ours (the development
+ * build of better-sqlite3 that `npm start` points at) and the `bindings` package's compiled-addon
+ * folder, which better-sqlite3 reads from process.env itself. Anyone who can set a variable for
+ * the app could make it load their library, so a packaged app honours none of them.
+ */
+export const DEVELOPMENT_ONLY_ENV = [BETTER_SQLITE3_BINDING_ENV, 'NODE_BINDINGS_COMPILED_DIR'] as const;
+
+/** In a packaged app, removes the development-only switches from `env` (process.env); returns those it removed. */
+export function dropDevelopmentSwitches(env: Env, isPackaged: boolean): string[] {
+  if (!isPackaged) return [];
+  const dropped = DEVELOPMENT_ONLY_ENV.filter((name) => env[name] !== undefined);
+  for (const name of dropped) delete env[name];
+  return dropped;
+}
+
+/** The Electron-ABI better-sqlite3 addon named by QUIRE_BETTER_SQLITE3_BINDING, absolute; never in a packaged app. */
+export function betterSqliteBinding(env: Env, isPackaged: boolean): string | undefined {
+  if (isPackaged) return undefined;
   const value = env[BETTER_SQLITE3_BINDING_ENV]?.trim();
   return value ? path.resolve(value) : undefined;
 }
@@ -98,8 +117,8 @@ export interface ElectronOpenOptions {
   isPackaged: boolean;
   /** sqlite-vec's loadable path as its package reports it (getLoadablePath); throwing means not installed. */
   sqliteVecLoadablePath: () => string;
-  /** better-sqlite3's Electron-ABI addon; undefined uses the package's own build. */
-  nativeBinding?: string | undefined;
+  /** Where QUIRE_BETTER_SQLITE3_BINDING is read (development only); without it, the package's own build. */
+  env?: Env;
   /** The opener, for tests; the core's openDatabase otherwise. */
   open?: (file: string, options: OpenOptions) => Db;
   runtime?: RuntimeVersions;
@@ -117,9 +136,10 @@ export function openDatabaseForElectron(file: string, options: ElectronOpenOptio
     throw new NativeLoadError('sqlite-vec', `sqlite-vec's ${runtime.platform}-${runtime.arch} package`, runtime, detail, { cause: e });
   }
   const open = options.open ?? openDatabase;
+  const nativeBinding = betterSqliteBinding(options.env ?? {}, options.isPackaged);
   try {
-    return open(file, { sqliteVecPath, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+    return open(file, { sqliteVecPath, ...(nativeBinding ? { nativeBinding } : {}) });
   } catch (e) {
-    throw classifyOpenError(e, { binding: options.nativeBinding, sqliteVec: sqliteVecPath }, runtime) ?? e;
+    throw classifyOpenError(e, { binding: nativeBinding, sqliteVec: sqliteVecPath }, runtime) ?? e;
   }
 }

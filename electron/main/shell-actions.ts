@@ -1,6 +1,7 @@
 /**
  * The service's desktop-only actions, done with Electron's dialog and shell. The service itself
- * checks that a path handed to openPath lies inside an imported folder.
+ * checks that a path handed to openPath is a note Quire reads, a regular file whose real path lies
+ * inside an imported folder (core/api/source-file.ts), so the OS never launches a program for it.
  */
 import type { BaseWindow, Dialog, OpenDialogOptions, Shell } from 'electron';
 import type { ShellActions } from '../core/engine';

@@ -24,7 +24,7 @@ export function describeStartupError(e: unknown, databaseFile: string): StartupE
         `Electron: ${rt.electron ?? 'unknown'} (Node ${rt.node}, ABI ${rt.modules}), ${rt.platform}-${rt.arch}`,
         '',
         e.module === 'better-sqlite3'
-          ? `It must be built for Electron's ABI ${rt.modules}. Point QUIRE_BETTER_SQLITE3_BINDING at such a build, or reinstall Quire.`
+          ? `It must be built for Electron's ABI ${rt.modules}. In development, point QUIRE_BETTER_SQLITE3_BINDING at such a build (a packaged app ignores it); otherwise reinstall Quire.`
           : "sqlite-vec's library for this platform must be installed and, in a packaged app, unpacked from app.asar.",
         '',
         `Details: ${e.detail}`,

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createClient, type ApiEvent } from '../../shared/contract';
 import { createEngine, openDatabase, type Db, type Engine } from '../core/engine';
 import { createNodeTransport } from '../../test/support/node-transport';
-import { CONTENT_SECURITY_POLICY, startBrowserMode, type BrowserMode } from './server';
+import { CONTENT_SECURITY_POLICY, INTERNAL_ERROR_SENTENCE, startBrowserMode, type BrowserMode } from './server';
 
 const SECRET = 'TOP-SECRET-sibling-folder-7f3a9c';
 const INDEX = '<!doctype html><html><head><title>Quire test page</title></head><body><div id="root"></div></body></html>\n';
@@ -631,5 +631,95 @@ describe('createClient over a Node transport', () => {
   it('a wrong token surfaces as ApiError UNAUTHORIZED', async () => {
     const client = createClient(createNodeTransport({ origin: app.origin, token: 'wrong-token-wrong-token' }));
     await expect(client.status({})).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+});
+
+describe('limits', () => {
+  /** A server over a stand-in engine whose every call fails as the given error, or succeeds. */
+  async function serverOver(dispatchResult: unknown, options: Partial<Parameters<typeof startBrowserMode>[0]> = {}) {
+    const stub = { onEvent: () => () => {}, dispatch: async () => dispatchResult } as unknown as Engine;
+    const lines: string[] = [];
+    const server = await startBrowserMode({ engine: stub, staticDir, log: (l) => lines.push(l), ...options });
+    const post = (method: string) =>
+      fetch(`${server.origin}/api/${method}`, { method: 'POST', headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json', Origin: server.origin }, body: '{}' });
+    return { server, lines, post };
+  }
+
+  it('a 500 carries the code and a generic sentence; the details go only to the log', async () => {
+    const detail = 'SqliteError: no such table at /home/someone/.local/share/quire/quire.db';
+    const { server, lines, post } = await serverOver({ ok: false, error: { code: 'INTERNAL', message: detail } });
+    try {
+      const res = await post('status');
+      expect(res.status).toBe(500);
+      const body = await res.text();
+      expect(JSON.parse(body)).toEqual({ ok: false, error: { code: 'INTERNAL', message: INTERNAL_ERROR_SENTENCE } });
+      expect(body).not.toContain('quire.db');
+      expect(lines.join('\n')).toContain(detail);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a request that throws inside the server is answered the same way', async () => {
+    const stub = { onEvent: () => () => {}, dispatch: async () => Promise.reject(new Error('boom at /secret/path')) } as unknown as Engine;
+    const lines: string[] = [];
+    const server = await startBrowserMode({ engine: stub, staticDir, log: (l) => lines.push(l) });
+    try {
+      const res = await fetch(`${server.origin}/api/status`, { method: 'POST', headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json', Origin: server.origin }, body: '{}' });
+      expect(res.status).toBe(500);
+      expect(await res.json()).toEqual({ ok: false, error: { code: 'INTERNAL', message: INTERNAL_ERROR_SENTENCE } });
+      expect(lines.join('\n')).toContain('boom at /secret/path');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('bounds the API request rate with 429 and Retry-After, and recovers', async () => {
+    const { server, post } = await serverOver({ ok: true, value: {} }, { rateLimit: { perSecond: 20, burst: 5 } });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 8; i++) statuses.push((await post('library')).status);
+      expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+      expect(statuses.slice(5)).toEqual([429, 429, 429]);
+      const refused = await post('library');
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect((await refused.json()) as unknown).toMatchObject({ ok: false, error: { code: 'TOO_MANY_REQUESTS' } });
+      await new Promise((r) => setTimeout(r, 120));
+      expect((await post('library')).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keeps at most 8 event streams: a ninth closes the oldest', async () => {
+    const other = await startBrowserMode({ engine, staticDir });
+    const streams: Array<Awaited<ReturnType<typeof openEvents>>> = [];
+    try {
+      const url = `/api/events?token=${encodeURIComponent(other.token)}`;
+      const ended: boolean[] = [];
+      for (let i = 0; i < 9; i++) {
+        const s = await openEvents(url, {}, other.port);
+        const index = i;
+        ended[index] = false;
+        s.res.on('end', () => (ended[index] = true));
+        s.res.on('close', () => (ended[index] = true));
+        streams.push(s);
+      }
+      await until(() => (ended[0] ? true : undefined), 'the oldest stream to be closed');
+      await new Promise((r) => setTimeout(r, 50));
+      expect(ended).toEqual([true, false, false, false, false, false, false, false, false]);
+      const r = await fetch(`${other.origin}/api/importFolder`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${other.token}`, 'Content-Type': 'application/json', Origin: other.origin },
+        body: JSON.stringify({ path: notesDir }),
+      });
+      const { value } = (await r.json()) as { value: { jobId: string } };
+      await until(() => streams[8]!.events.find((e) => e.type === 'job.done' && e.jobId === value.jobId), 'the newest stream to get events');
+      expect(streams[0]!.events.some((e) => 'jobId' in e && e.jobId === value.jobId)).toBe(false);
+    } finally {
+      for (const s of streams) s.close();
+      await other.close();
+    }
   });
 });

@@ -15,6 +15,8 @@
  *    calls; there is no CORS, so preflights are refused too). Browsers send `Origin` on every POST,
  *    same-origin fetches included; non-browser clients must set it themselves.
  * 3. Every `/api/*` request must carry the token, else 401 — compared in constant time.
+ * 4. At most `rateLimit.burst` API requests at once, refilled at `rateLimit.perSecond` (200 and
+ *    50/s by default), else 429 with `Retry-After` (rate-limit.ts).
  *
  * Calls:
  *   POST /api/<method>
@@ -36,7 +38,9 @@
  *       405  METHOD_NOT_ALLOWED  wrong HTTP verb (`Allow` says which)
  *       413  TOO_LARGE         body over 1 MiB
  *       415  UNSUPPORTED_MEDIA_TYPE  Content-Type is not application/json
- *       500  INTERNAL          the engine failed unexpectedly
+ *       429  TOO_MANY_REQUESTS over the rate limit (`Retry-After` in seconds)
+ *       500  INTERNAL          the engine failed unexpectedly: a generic sentence; the details go
+ *                              only to the server's log (stderr), never to the client
  *     A client should read the body whatever the status and throw ApiError(code, message) when
  *     ok is false.
  *
@@ -45,7 +49,8 @@
  *   → `text/event-stream`: first `retry: 2000` and a `: connected` comment, then one
  *     `id: <n>\ndata: <ApiEvent JSON>\n\n` message per event the engine emits (no `event:`
  *     field, so `EventSource.onmessage` receives them all), and a `: ping` comment every 15 s.
- *     Every connected client receives every event. A client that reconnects with the last id it
+ *     Every connected client receives every event. At most 8 streams are open at once (one token
+ *     serves one person's tabs); a ninth closes the oldest. A client that reconnects with the last id it
  *     saw (the `Last-Event-ID` header, which EventSource sends by itself, or `?lastEventId=`) first
  *     gets the events it missed, from the last 5,000 kept; if it missed more than that, an
  *     `events.gap` event says so and it should reload state with `status`/`library`.
@@ -67,6 +72,7 @@ import path from 'node:path';
 import { API, type ApiEvent } from '../../shared/contract';
 import type { Engine } from '../core/engine';
 import { CONTENT_SECURITY_POLICY, contentTypeFor, guardStaticPath } from '../core/static';
+import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limit';
 
 export interface BrowserModeOptions {
   /** The engine to serve (its owner closes it after the server). */
@@ -81,6 +87,12 @@ export interface BrowserModeOptions {
   pingMs?: number;
   /** How many events are kept for clients that reconnect; 5,000 unless given (tests shorten it). */
   replayEvents?: number;
+  /** Event streams open at once before the oldest is closed; 8 unless given. */
+  maxEventStreams?: number;
+  /** The API's request rate; DEFAULT_RATE_LIMIT unless given. */
+  rateLimit?: RateLimit;
+  /** Where an unexpected failure's details go (never to the client); stderr unless given. */
+  log?: (line: string) => void;
 }
 
 export interface BrowserMode {
@@ -100,6 +112,10 @@ const SSE_RETRY_MS = 2000;
 const SSE_MAX_BACKLOG = 16 * 1024 * 1024;
 /** Events kept for clients that reconnect (an answer streams one event per token, so be generous). */
 const SSE_REPLAY_EVENTS = 5000;
+/** Open event streams per server (its one token): a person's few tabs, not a program's thousands. */
+const SSE_MAX_STREAMS = 8;
+/** What a client is told when the engine fails unexpectedly; the details are logged. */
+export const INTERNAL_ERROR_SENTENCE = 'Quire hit an unexpected error. The details are in the log of the terminal that started it.';
 /** A message, not a comment, so EventSource delivers it; no id, so the client's last id stays. */
 const GAP_FRAME = `data: ${JSON.stringify({ type: 'events.gap' } satisfies ApiEvent)}\n\n`;
 
@@ -134,6 +150,8 @@ export function statusForCode(code: string): number {
       return 413;
     case 'UNSUPPORTED_MEDIA_TYPE':
       return 415;
+    case 'TOO_MANY_REQUESTS':
+      return 429;
     case 'INTERNAL':
       return 500;
     default:
@@ -167,6 +185,9 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
   const staticDir = path.resolve(opts.staticDir);
   const pingMs = opts.pingMs ?? PING_MS;
   const replayEvents = opts.replayEvents ?? SSE_REPLAY_EVENTS;
+  const maxStreams = opts.maxEventStreams ?? SSE_MAX_STREAMS;
+  const limiter = createRateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
+  const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
 
   const clients = new Set<http.ServerResponse>();
   let closed = false;
@@ -222,6 +243,10 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
   }
 
   function sendApiError(res: http.ServerResponse, code: string, message: string, extra: Record<string, string> = {}): void {
+    if (code === 'INTERNAL') {
+      log(`Quire (browser mode): internal error: ${message}`);
+      message = INTERNAL_ERROR_SENTENCE;
+    }
     const body: ErrorBody = { ok: false, error: { code, message } };
     sendJson(res, statusForCode(code), body, extra);
   }
@@ -293,6 +318,12 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
     }
     req.socket.setKeepAlive(true);
     req.socket.setNoDelay(true);
+    // Sets iterate in insertion order: the first is the oldest stream.
+    for (const old of clients) {
+      if (clients.size < maxStreams) break;
+      clients.delete(old);
+      old.end();
+    }
     clients.add(res);
     const drop = () => clients.delete(res);
     req.on('close', drop);
@@ -301,6 +332,10 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
   }
 
   async function handleApi(req: http.IncomingMessage, res: http.ServerResponse, pathname: string, query: URLSearchParams): Promise<void> {
+    if (!limiter.take()) {
+      sendApiError(res, 'TOO_MANY_REQUESTS', 'Too many requests to Quire at once; try again in a moment.', { 'Retry-After': '1' });
+      return;
+    }
     const auth = firstHeader(req.headers.authorization);
     const bearer = auth && /^Bearer /i.test(auth) ? auth.slice(7).trim() : null;
     const isEvents = pathname === '/api/events';

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { ApiEvent } from '../../../shared/contract';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import { getCollection, listCollections, forgetCollection } from '../db/collections';
@@ -11,6 +9,7 @@ import type { Db } from '../db/open';
 import { importableFolder, type Engine } from '../engine';
 import type { Handlers } from './dispatch';
 import { createEvaluation, type EvaluationDeps } from './evaluation';
+import { openableSourceFile } from './source-file';
 import { chunkView, libraryDocuments, vectorStores } from './views';
 import { dropEmbeddingModel, listEmbeddingModels } from '../db/embedding-models';
 import { withTag } from '../ollama/gateway';
@@ -34,7 +33,7 @@ export interface ServiceDeps {
 
 export interface ShellActions {
   chooseFolder(): Promise<string | null>;
-  /** Opens an absolute path with the system's default app. */
+  /** Opens an absolute path with the system's default app; given only what openableSourceFile allows. */
   openPath(absolutePath: string): Promise<boolean>;
 }
 
@@ -174,9 +173,9 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     },
 
     async setSettings(patch) {
-      const before = engine.settings.all();
+      const before = engine.settings.get('embedModel');
       const after = engine.settings.set(patch);
-      if (after.embedModel !== before.embedModel) emit({ type: 'library.changed' });
+      if (after.embedModel !== before) emit({ type: 'library.changed' });
       return after;
     },
 
@@ -241,11 +240,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     async openSourceFile({ chunkId }) {
       if (!deps.shell) return { supported: false, opened: false };
       const view = chunkView(db, chunkId);
-      // Only a file inside an imported folder, resolved and re-checked, is ever handed to the OS.
-      const root = fs.realpathSync(view.root);
-      const file = fs.realpathSync(path.join(root, view.path));
-      if (!file.startsWith(root + path.sep)) throw new QuireError('INVALID_ARGUMENT', 'That file is outside the imported folder.');
-      return { supported: true, opened: await deps.shell.openPath(file) };
+      return { supported: true, opened: await deps.shell.openPath(openableSourceFile(view.root, view.path)) };
     },
 
     async sampleNotes() {

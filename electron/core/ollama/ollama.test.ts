@@ -23,8 +23,32 @@ describe('resolveOllamaHost (OLLAMA_HOST as Ollama reads it)', () => {
   });
 
   it('rejects garbage with a sentence', () => {
-    expect(() => resolveOllamaHost('http://[bad')).toThrow(/OLLAMA_HOST is not a valid address/);
+    expect(() => resolveOllamaHost('http://[bad')).toThrow(/is not a valid address for Ollama/);
   });
+
+  // Only http(s), wherever the value came from; a refusal is INVALID_ARGUMENT with a sentence.
+  it.each([
+    ['file:///etc/passwd', /must start with http:\/\/ or https:\/\/, not file:/],
+    ['FILE://127.0.0.1/etc/passwd', /not file:/],
+    ['javascript:alert(1)', /not javascript:/],
+    ['data:text/html,<script>x</script>', /not data:/],
+    ['ftp://gpu-box:21', /not ftp:/],
+    ['ws://gpu-box:11434', /not ws:/],
+    ['http://user:secret@gpu-box:11434', /may not hold a user name or password/],
+    ['https://token@ollama.internal', /may not hold a user name or password/],
+    ['gpu-box:11434/?next=http://evil', /may not carry a query/],
+    ['http://gpu-box:11434/#frag', /may not carry a query/],
+  ])('refuses %s', (input, message) => {
+    expect(() => resolveOllamaHost(input)).toThrow(expect.objectContaining({ name: 'QuireError', code: 'INVALID_ARGUMENT', message: expect.stringMatching(message) }));
+    expect(() => resolveOllamaHost(input)).not.toThrow(/secret/);
+  });
+
+  it.each([
+    ['HTTP://GPU-BOX:11434', 'http://gpu-box:11434'],
+    ['http:gpu-box', 'http://gpu-box:80'],
+    ['[::1]:11434', 'http://[::1]:11434'],
+    ['https://proxy.internal/ollama/', 'https://proxy.internal:443/ollama'],
+  ])('still takes %s → %s', (input, expected) => expect(resolveOllamaHost(input)).toBe(expected));
 });
 
 describe('task prefixes', () => {

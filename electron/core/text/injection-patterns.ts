@@ -51,11 +51,34 @@ export const INSTRUCTION_PATTERNS: readonly RegExp[] = [
   rx(String.raw`\bfrom now on,? (?:you (?:will|must|shall|are to) )?(?:respond|answer|reply|act as|behave|pretend|ignore|only (?:respond|answer|reply))\b`),
 ];
 
+/**
+ * Control markers of common chat templates. Ollama renders a message into its template and then
+ * tokenizes the whole prompt with special tokens recognised, so these strings inside a note or a
+ * question become the real tokens: a passage could close its turn and open a system one.
+ */
+const CHAT_TEMPLATE_TOKENS = [
+  // ChatML / Qwen <|im_start|> <|im_end|> <|endoftext|>; Llama 3 <|begin_of_text|> <|start_header_id|>
+  // <|eot_id|>; Phi <|system|> <|user|> <|end|>; gpt-oss <|channel|> <|message|>; Granite, Command R.
+  String.raw`<\|[^|<>\s]{1,64}\|>`,
+  // DeepSeek's, with fullwidth bars: <｜begin▁of▁sentence｜>, <｜User｜>.
+  String.raw`<\uFF5C[^\uFF5C<>\s]{1,64}\uFF5C>`,
+  // Gemma <start_of_turn> <end_of_turn>; Qwen 3 tool tags.
+  String.raw`</?(?:start_of_turn|end_of_turn|start_of_image|end_of_image|tool_call|tool_response)>`,
+  // Llama 2 and Mistral [INST] [/INST]; Mistral's newer [SYSTEM_PROMPT], tool markers.
+  String.raw`\[/?(?:INST|SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS|TOOL_CONTENT)\]`,
+  // Llama 2 <<SYS>> <</SYS>>.
+  String.raw`<</?SYS>>`,
+].join('|');
+
+// Special tokens that are also ordinary markup in notes (<s>strike</s>, <think> in notes about
+// reasoning models): escaped in prompts, but not reported as a sign of injection.
+const MARKUP_LIKE_TOKENS = String.raw`</?(?:s|bos|eos|pad|think)>`;
+
+/** Every control marker that neutraliseForPrompt escapes (global; reset lastIndex or use replace). */
+export const CONTROL_TOKENS = new RegExp(`${CHAT_TEMPLATE_TOKENS}|${MARKUP_LIKE_TOKENS}`, 'gi');
+
 export const ROLE_MARKER_PATTERNS: readonly RegExp[] = [
-  // Chat-template special tokens: ChatML <|im_start|>, Phi/Zephyr <|system|>, Llama 3 <|start_header_id|>, <|eot_id|>.
-  /<\|[a-z_]{2,40}\|>/i,
-  // Llama 2 [INST] ... [/INST] and <<SYS>>; Gemma <start_of_turn>.
-  /\[\/?INST\]|<<\/?SYS>>|<(?:start|end)_of_turn>/i,
+  new RegExp(CHAT_TEMPLATE_TOKENS, 'i'),
   // Our own source delimiter: closing it, or opening a new one, from inside a chunk. HTML media
   // <source src=...> and <source srcset=...> are ordinary markup and do not count.
   /<\s*\/\s*sources?\s*>|<sources?\b(?![^>\n]*\bsrc(?:set)?\s*=)/i,

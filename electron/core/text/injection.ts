@@ -4,7 +4,7 @@
  * precision — ordinary technical prose must come out clean — over catching every paraphrase.
  * Phrase and marker patterns live in injection-patterns.ts, invisible characters in invisible-chars.ts.
  */
-import { INSTRUCTION_PATTERNS, ROLE_MARKER_PATTERNS } from './injection-patterns';
+import { CONTROL_TOKENS, INSTRUCTION_PATTERNS, ROLE_MARKER_PATTERNS } from './injection-patterns';
 import { removeAllInvisibles, removeInvisibles, suspiciousInvisibles } from './invisible-chars';
 
 export type InjectionFlag = 'instructions' | 'role-marker' | 'invisible-characters' | 'remote-link' | 'remote-image';
@@ -90,10 +90,15 @@ export function describeFlags(flags: readonly InjectionFlag[]): string {
 }
 
 /**
- * A chunk's text made safe to put inside our `<source ...>` block: suspicious invisible characters
- * removed (first, so "<\u200Bsource" cannot survive as "<source"), and any `<source`/`</source>` turned
- * into `&lt;source`/`&lt;/source>` so the chunk can neither close its own block nor fake a new one.
+ * A chunk's text (or a question) made safe to put in a prompt: suspicious invisible characters
+ * removed (first, so "<\u200Bsource" cannot survive as "<source"); any `<source`/`</source>` turned
+ * into `&lt;source`/`&lt;/source>` so the chunk can neither close its own block nor fake a new one;
+ * and every chat-template control marker (CONTROL_TOKENS) written with its `<` as `&lt;` and its
+ * `[` as `&#91;` (`&lt;|im_start|>`, `&#91;INST]`), which no tokenizer reads as a special token
+ * while a person, or the model, can still read what the note says.
  */
 export function neutraliseForPrompt(text: string): string {
-  return removeInvisibles(text).replace(/<(?=\s*\/?\s*sources?\b)/gi, '&lt;');
+  return removeInvisibles(text)
+    .replace(/<(?=\s*\/?\s*sources?\b)/gi, '&lt;')
+    .replace(CONTROL_TOKENS, (token) => token.replace(/</g, '&lt;').replace(/\[/g, '&#91;'));
 }

@@ -23,6 +23,8 @@ export interface ImportOptions {
   embedding: EmbeddingRequest | null;
   chunker?: ChunkerConfig;
   maxFileBytes?: number;
+  /** How long one file's open and read may take (READ_TIMEOUT_MS unless given). */
+  readTimeoutMs?: number;
   signal?: AbortSignal;
   onProgress?: (p: ImportProgress) => void;
 }
@@ -108,8 +110,12 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
   };
 
   try {
-    const ctx: FileContext = { db, collectionId: collection.id, chunkerSpec, chunker, maxBytes };
-    const readAhead = new ReadAhead(walk.files.map((f) => f.absPath), (i) => needsRead(ctx, walk.files[i]!), ctx.maxBytes);
+    const ctx: FileContext = { db, collectionId: collection.id, chunkerSpec, chunker, maxBytes, signal };
+    const readAhead = new ReadAhead(walk.files.map((f) => f.absPath), (i) => needsRead(ctx, walk.files[i]!), {
+      maxBytes,
+      ...(options.readTimeoutMs !== undefined ? { timeoutMs: options.readTimeoutMs } : {}),
+      ...(signal ? { signal } : {}),
+    });
     for (const [index, file] of walk.files.entries()) {
       signal?.throwIfAborted();
       progress.currentFile = file.relPath;
@@ -200,6 +206,7 @@ interface FileContext {
   chunkerSpec: string;
   chunker: ChunkerConfig;
   maxBytes: number;
+  signal: AbortSignal | undefined;
 }
 
 /** Whether size and time alone show the file unchanged since it was indexed with today's recipe. */
@@ -265,6 +272,8 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
   try {
     bytes = await readBytes();
   } catch (e) {
+    // Cancelled mid-read: the import stops; the file has not failed, and its old version stays.
+    if (ctx.signal?.aborted) throw e;
     // Replaced since the scan by something that is not a file, or grown past the limit: skipped, with the reason.
     if (e instanceof QuireError && (e.code === 'NOT_A_REGULAR_FILE' || e.code === 'TOO_LARGE')) {
       recordFailure(db, base, { status: 'skipped', code: e.code, message: e.message, keepOldVersion: false });

@@ -102,3 +102,54 @@ describe('deletion is complete', () => {
     expect(engine.doctor().filter((c) => !c.ok)).toEqual([]);
   });
 });
+
+describe('an answer streaming while its source is deleted', () => {
+  /** Asks, and at the first streamed token runs `meanwhile`; returns the stored run's id. */
+  async function askWhile(question: string, meanwhile: () => Promise<void> | void): Promise<number> {
+    let ran = false;
+    let runId: number | null = null;
+    for await (const e of engine.ask({ question })) {
+      if (e.type === 'token' && !ran) {
+        ran = true;
+        await meanwhile();
+      }
+      if (e.type === 'error') throw new Error(e.error.message);
+      if (e.type === 'done') runId = e.result.runId;
+    }
+    expect(ran).toBe(true);
+    return runId!;
+  }
+
+  it('is not stored with the text of a file removed (and imported again) before the answer ended', async () => {
+    const garden = new NotesFolder('quire-del-garden-');
+    try {
+      garden.write('tulips.md', '# Tulips\n\nPlant the xylophone tulips in late October.\n');
+      await engine.importFolder({ path: garden.root });
+      const runId = await askWhile('When are the xylophone tulips planted?', async () => {
+        garden.remove('tulips.md');
+        expect((await engine.importFolder({ path: garden.root })).documents.deleted).toBe(1);
+        garden.write('tulips.md', '# Tulips\n\nPlant the xylophone tulips in late October.\n');
+        expect((await engine.importFolder({ path: garden.root })).documents.added).toBe(1);
+      });
+      expect(db.prepare('SELECT count(*) FROM runs WHERE id = ?').pluck().get(runId)).toBe(0);
+      expect(traces('xylophone').runs).toBe(0);
+      engine.forgetFolder(garden.root);
+    } finally {
+      garden.dispose();
+    }
+  });
+
+  it('is not stored with the text of a folder forgotten before the answer ended', async () => {
+    const garden = new NotesFolder('quire-del-garden-');
+    try {
+      garden.write('roses.md', '# Roses\n\nPrune the vermilion roses in February.\n');
+      await engine.importFolder({ path: garden.root });
+      const runId = await askWhile('When are the vermilion roses pruned?', () => void engine.forgetFolder(garden.root));
+      expect(db.prepare('SELECT count(*) FROM runs WHERE id = ?').pluck().get(runId)).toBe(0);
+      expect(traces('vermilion')).toEqual(none);
+      expect(engine.doctor().filter((c) => !c.ok)).toEqual([]);
+    } finally {
+      garden.dispose();
+    }
+  });
+});

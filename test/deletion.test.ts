@@ -153,3 +153,31 @@ describe('an answer streaming while its source is deleted', () => {
     }
   });
 });
+
+describe('a folder known by a symlink', () => {
+  const reportOver = (docs: string) => db.prepare("INSERT INTO eval_reports (created_at, docs, question_set, configs, questions, ms, report) VALUES ('now', ?, 'set', 1, 1, 1, '{}')").run(docs);
+  const reportsOver = (...docs: string[]) => count(`SELECT count(*) FROM eval_reports WHERE docs IN (${docs.map(() => '?').join(', ')})`, ...docs);
+
+  for (const how of ['quire forget <link>', 'Remove in the library'] as const) {
+    it(`takes with it the evaluation reports run through the link or the folder (${how})`, async () => {
+      const shed = new NotesFolder('quire-del-shed-');
+      const link = `${shed.root}-link`;
+      try {
+        shed.write('tools.md', '# Tools\n\nThe quizzical rake hangs by the door.\n');
+        fs.symlinkSync(shed.root, link);
+        const report = await engine.importFolder({ path: link });
+        expect(report.collection.root).toBe(shed.root);
+        reportOver(link); // `quire eval --docs <link>` by a Quire that kept the path as given
+        reportOver(shed.root);
+        expect(reportsOver(link, shed.root)).toBe(2);
+        if (how === 'quire forget <link>') engine.forgetFolder(link);
+        else await engine.call('removeCollection', { collectionId: report.collection.id });
+        expect(reportsOver(link, shed.root)).toBe(0);
+        expect(traces('quizzical')).toEqual(none);
+      } finally {
+        fs.rmSync(link, { force: true });
+        shed.dispose();
+      }
+    });
+  }
+});

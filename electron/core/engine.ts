@@ -18,7 +18,7 @@ import type { Settings } from '../../shared/settings';
 import { ask } from './answer/ask';
 import { dispatch, type DispatchResult, type Handlers } from './api/dispatch';
 import { createService, type ShellActions } from './api/service';
-import { findCollectionByRoot, forgetCollection, listCollections } from './db/collections';
+import { findCollectionByRoot, folderRoot, forgetCollection, listCollections } from './db/collections';
 import { insertEvalReport } from './db/eval-reports';
 import { indexStatus, runDoctor, type IndexStatus } from './db/health';
 import { openDatabase, type Db } from './db/open';
@@ -283,8 +283,8 @@ export function createEngine(options: EngineOptions): Engine {
 
     forgetFolder(folder) {
       const resolved = path.resolve(folder);
-      // The folder may be gone already: fall back to the path as given.
-      const root = fs.existsSync(resolved) ? fs.realpathSync(resolved) : resolved;
+      // As imports resolve it (symlinks followed); a folder gone already: the path as given.
+      const root = folderRoot(folder);
       const collection = findCollectionByRoot(db, root) ?? findCollectionByRoot(db, resolved);
       // Not while an evaluation (here or in another process) is using this folder's indexes.
       const removeFor = (f: string) => (lockHolder(evalDir)?.docs === f ? 0 : removeIndexes(evalDir, f).indexes);

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { QuireError, toErrorShape } from '../../../shared/errors';
-import { ensureCollection } from '../db/collections';
+import { ensureCollection, folderRoot } from '../db/collections';
 import { deleteDocument, documentIdFor, getDocument, listDocuments, recordFailure, touchDocument, writeDocumentVersion, type DocumentRow, type DocumentVersion } from '../db/documents';
 import type { Db } from '../db/open';
 import { chunkDocument, chunkerRecipe, contextualText } from './chunkers/index';
@@ -186,9 +186,8 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
 }
 
 async function resolveFolder(folder: string): Promise<string> {
-  let root: string;
+  const root = folderRoot(folder);
   try {
-    root = await fs.realpath(path.resolve(folder));
     if (!(await fs.stat(root)).isDirectory()) throw new Error('not a directory');
   } catch {
     throw new QuireError('NOT_A_FOLDER', `${folder} is not a folder Quire can read.`);

@@ -245,3 +245,28 @@ describe('an import queued behind another in this engine', () => {
     expect((await first).documents.added).toBe(2);
   });
 });
+
+describe('a folder forgotten while it is imported', () => {
+  for (const embed of [false, true]) {
+    it(`stops the import cleanly, and nothing of the folder remains (${embed ? 'with' : 'without'} vectors)`, async () => {
+      for (let i = 0; i < 40; i++) notes.write(`many/n${String(i).padStart(2, '0')}.md`, `# Note ${i}\n\nThe body of note ${i}.\n`);
+      let forgotten: ReturnType<Engine['forgetFolder']> | null = null;
+      const report = await engine.importFolder(
+        { path: notes.root, embed },
+        {
+          onProgress: (p) => {
+            if (forgotten === null && p.filesDone === 10) forgotten = engine.forgetFolder(notes.root);
+          },
+        },
+      );
+      expect(forgotten).not.toBeNull();
+      expect(report.cancelled).toBe(true);
+      expect(report.errors).toEqual([]);
+      expect(report.documents.failed).toBe(0);
+      expect(engine.indexStatus().documents.total).toBe(0);
+      expect(engine.indexStatus().chunks).toBe(0);
+      expect((await engine.call('library', {})).collections).toEqual([]);
+      expect(engine.doctor().filter((c) => !c.ok)).toEqual([]);
+    });
+  }
+});

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { QuireError, toErrorShape } from '../../../shared/errors';
-import { ensureCollection, folderRoot } from '../db/collections';
+import { ensureCollection, findCollectionByRoot, folderRoot } from '../db/collections';
 import { deleteDocument, documentIdFor, getDocument, listDocuments, recordFailure, touchDocument, writeDocumentVersion, type DocumentRow, type DocumentVersion } from '../db/documents';
 import type { Db } from '../db/open';
 import { chunkDocument, chunkerRecipe, contextualText } from './chunkers/index';
@@ -66,6 +66,13 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
   progress.bytesTotal = walk.files.reduce((n, f) => n + f.size, 0);
   progress.phase = 'indexing';
 
+  // Forgotten while it is imported (in this process or another): nothing more of it can be written
+  // (its rows are gone, and the foreign keys refuse new ones), so the import stops as if cancelled.
+  const forgotten = () => findCollectionByRoot(db, root) === null;
+  const stopIfForgotten = () => {
+    if (forgotten()) throw new QuireError('COLLECTION_NOT_FOUND', `${root} was forgotten while it was imported.`);
+  };
+
   const session = options.embedding ? new EmbeddingSession(db, options.embedding, signal) : null;
   let queue: EmbedQueue<Prepared> | null = null;
 
@@ -77,6 +84,7 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
       report.chunks += doc.chunks.length;
       if (vectors) report.embedded += vectors.length;
     } catch (e) {
+      stopIfForgotten();
       // A document that cannot be written (disk full, database locked) fails alone; its old
       // version, if any, is untouched because the transaction rolled back.
       const shape = toErrorShape(e);
@@ -118,6 +126,7 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
     });
     for (const [index, file] of walk.files.entries()) {
       signal?.throwIfAborted();
+      stopIfForgotten();
       progress.currentFile = file.relPath;
       emit();
       const prepared = await prepareFile(ctx, file, () => readAhead.read(index), report);
@@ -167,8 +176,9 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
       if (deleteDocument(db, doc.id, { reason: 'file no longer in the folder' })) report.documents.deleted++;
     }
   } catch (e) {
-    if (!signal?.aborted) throw e;
-    // Cancelled: every document committed so far is whole; those still waiting are simply not written.
+    if (!signal?.aborted && !forgotten()) throw e;
+    // Cancelled, or the folder forgotten: every document committed so far is whole (or went with
+    // the folder); those still waiting are simply not written.
     report.cancelled = true;
   }
 

@@ -230,6 +230,27 @@ describe('a change of embedding model changed again mid-way', () => {
   });
 });
 
+describe('a change of embedding model whose remaining documents were forgotten', () => {
+  it('an embedding run with nothing left to embed switches searches to the version Ollama serves', async () => {
+    const other = new NotesFolder('quire-engine-other-');
+    try {
+      other.write('tea.md', '# Tea\n\nSteep the oolong for three minutes.\n');
+      await engine.importFolder({ path: notes.root });
+      await engine.importFolder({ path: other.root });
+      engine.settings.set({ embedModel: 'nomic-embed-text' });
+      await engine.importFolder({ path: notes.root }); // builds the new vectors of this folder only
+      expect(engine.indexStatus().activeModel?.name).toBe('embeddinggemma:latest');
+      engine.forgetFolder(other.root); // the documents still lacking them go
+      const outcome = await engine.embedMissing({});
+      expect(outcome.chunks).toBe(0);
+      expect(engine.indexStatus().activeModel?.name).toBe('nomic-embed-text:latest');
+      expect((await engine.call('status', {})).migration).toBeNull();
+    } finally {
+      other.dispose();
+    }
+  });
+});
+
 describe('an import queued behind another in this engine', () => {
   it('can be cancelled while it waits', async () => {
     const lockFile = `${dbFile.file}.import-lock`;

@@ -266,8 +266,9 @@ export function createEngine(options: EngineOptions): Engine {
           documents++;
           run.onProgress?.({ documents });
         });
-        // Nothing left to embed (e.g. the documents still lacking vectors were forgotten): the chosen model is complete.
-        if (chunks === 0) activateCompleteModel(db, settings.get('embedModel'));
+        // Nothing left to embed (e.g. the documents still lacking vectors were forgotten): the chosen
+        // model is complete. The session has switched to the version Ollama serves if it asked Ollama.
+        if (chunks === 0 && !session.resolved) activateCompleteModel(db, settings.get('embedModel'));
         return { model, documents, chunks, requests: session.requestCount };
       } catch (e) {
         // Ollama is needed only if something lacks vectors: with nothing to embed, there is nothing to fail.

@@ -102,3 +102,104 @@ describe('deletion is complete', () => {
     expect(engine.doctor().filter((c) => !c.ok)).toEqual([]);
   });
 });
+
+describe('an answer streaming while its source is deleted', () => {
+  /** Asks, and at the first streamed token runs `meanwhile`; returns the stored run's id. */
+  async function askWhile(question: string, meanwhile: () => Promise<void> | void): Promise<number> {
+    let ran = false;
+    let runId: number | null = null;
+    for await (const e of engine.ask({ question })) {
+      if (e.type === 'token' && !ran) {
+        ran = true;
+        await meanwhile();
+      }
+      if (e.type === 'error') throw new Error(e.error.message);
+      if (e.type === 'done') runId = e.result.runId;
+    }
+    expect(ran).toBe(true);
+    return runId!;
+  }
+
+  it('is not stored with the text of a file removed (and imported again) before the answer ended', async () => {
+    const garden = new NotesFolder('quire-del-garden-');
+    try {
+      garden.write('tulips.md', '# Tulips\n\nPlant the xylophone tulips in late October.\n');
+      await engine.importFolder({ path: garden.root });
+      const runId = await askWhile('When are the xylophone tulips planted?', async () => {
+        garden.remove('tulips.md');
+        expect((await engine.importFolder({ path: garden.root })).documents.deleted).toBe(1);
+        garden.write('tulips.md', '# Tulips\n\nPlant the xylophone tulips in late October.\n');
+        expect((await engine.importFolder({ path: garden.root })).documents.added).toBe(1);
+      });
+      expect(db.prepare('SELECT count(*) FROM runs WHERE id = ?').pluck().get(runId)).toBe(0);
+      expect(traces('xylophone').runs).toBe(0);
+      engine.forgetFolder(garden.root);
+    } finally {
+      garden.dispose();
+    }
+  });
+
+  it('follows a file renamed before the answer ended: stored, citing the passages under their new id', async () => {
+    const garden = new NotesFolder('quire-del-garden-');
+    try {
+      garden.write('lilies.md', '# Lilies\n\nWater the zircon lilies every morning.\n');
+      await engine.importFolder({ path: garden.root });
+      const runId = await askWhile('How often are the zircon lilies watered?', async () => {
+        fs.renameSync(garden.path('lilies.md'), garden.path('zircon-lilies.md'));
+        expect((await engine.importFolder({ path: garden.root })).documents.moved).toBe(1);
+      });
+      const newId = db.prepare("SELECT id FROM documents WHERE rel_path = 'zircon-lilies.md'").pluck().get() as string;
+      const run = db.prepare('SELECT sent_chunk_ids, citations FROM runs WHERE id = ?').get(runId) as { sent_chunk_ids: string; citations: string } | undefined;
+      expect(run).toBeDefined();
+      const sent = JSON.parse(run!.sent_chunk_ids) as string[];
+      expect(sent.length).toBeGreaterThan(0);
+      expect(sent.every((id) => id.startsWith(`${newId}#`))).toBe(true);
+      expect((JSON.parse(run!.citations) as Array<{ chunkId: string }>).every((c) => c.chunkId.startsWith(`${newId}#`))).toBe(true);
+      engine.forgetFolder(garden.root);
+    } finally {
+      garden.dispose();
+    }
+  });
+
+  it('is not stored with the text of a folder forgotten before the answer ended', async () => {
+    const garden = new NotesFolder('quire-del-garden-');
+    try {
+      garden.write('roses.md', '# Roses\n\nPrune the vermilion roses in February.\n');
+      await engine.importFolder({ path: garden.root });
+      const runId = await askWhile('When are the vermilion roses pruned?', () => void engine.forgetFolder(garden.root));
+      expect(db.prepare('SELECT count(*) FROM runs WHERE id = ?').pluck().get(runId)).toBe(0);
+      expect(traces('vermilion')).toEqual(none);
+      expect(engine.doctor().filter((c) => !c.ok)).toEqual([]);
+    } finally {
+      garden.dispose();
+    }
+  });
+});
+
+describe('a folder known by a symlink', () => {
+  const reportOver = (docs: string) => db.prepare("INSERT INTO eval_reports (created_at, docs, question_set, configs, questions, ms, report) VALUES ('now', ?, 'set', 1, 1, 1, '{}')").run(docs);
+  const reportsOver = (...docs: string[]) => count(`SELECT count(*) FROM eval_reports WHERE docs IN (${docs.map(() => '?').join(', ')})`, ...docs);
+
+  for (const how of ['quire forget <link>', 'Remove in the library'] as const) {
+    it(`takes with it the evaluation reports run through the link or the folder (${how})`, async () => {
+      const shed = new NotesFolder('quire-del-shed-');
+      const link = `${shed.root}-link`;
+      try {
+        shed.write('tools.md', '# Tools\n\nThe quizzical rake hangs by the door.\n');
+        fs.symlinkSync(shed.root, link);
+        const report = await engine.importFolder({ path: link });
+        expect(report.collection.root).toBe(shed.root);
+        reportOver(link); // `quire eval --docs <link>` by a Quire that kept the path as given
+        reportOver(shed.root);
+        expect(reportsOver(link, shed.root)).toBe(2);
+        if (how === 'quire forget <link>') engine.forgetFolder(link);
+        else await engine.call('removeCollection', { collectionId: report.collection.id });
+        expect(reportsOver(link, shed.root)).toBe(0);
+        expect(traces('quizzical')).toEqual(none);
+      } finally {
+        fs.rmSync(link, { force: true });
+        shed.dispose();
+      }
+    });
+  }
+});

@@ -202,7 +202,7 @@ describe('engine, end to end', () => {
     doctorOk();
   });
 
-  it('a model whose dimension changed in Ollama gets its own table; the old one is untouched', async () => {
+  it('a model whose dimension changed in Ollama gets its own table; the old one serves until the new one takes over, then goes', async () => {
     const before = listEmbeddingModels(db).length;
     const old = getActiveEmbeddingModel(db)!;
     const oldCount = count(`SELECT count(*) FROM ${old.tableName}`);
@@ -212,11 +212,14 @@ describe('engine, end to end', () => {
     expect(res.mode).toBe('lexical');
     expect(res.fallback?.code).toBe('EMBED_DIMENSION_MISMATCH');
     const session = new EmbeddingSession(db, { gateway, model: 'nomic-embed-text' });
-    await session.embedMissing();
+    let oldDuring = -1;
+    await session.embedMissing({}, () => void (oldDuring = count(`SELECT count(*) FROM ${old.tableName}`)));
+    expect(oldDuring).toBe(oldCount);
     const now = getActiveEmbeddingModel(db)!;
-    expect(listEmbeddingModels(db)).toHaveLength(before + 1);
     expect(now.dimension).toBe(384);
-    expect(count(`SELECT count(*) FROM ${old.tableName}`)).toBe(oldCount);
+    // Ollama serves only the new version, so the old one's vectors can never be queried again.
+    expect(listEmbeddingModels(db)).toHaveLength(before);
+    expect(count("SELECT count(*) FROM sqlite_master WHERE name = ?", old.tableName)).toBe(0);
     expect((await search(db, 'deploy keys', { gateway, k: 2 })).mode).toBe('hybrid');
     doctorOk();
   });

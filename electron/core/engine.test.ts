@@ -272,6 +272,27 @@ describe('a change of embedding model changed again mid-way', () => {
   });
 });
 
+describe('a change of embedding model whose remaining documents were forgotten', () => {
+  it('an embedding run with nothing left to embed switches searches to the version Ollama serves', async () => {
+    const other = new NotesFolder('quire-engine-other-');
+    try {
+      other.write('tea.md', '# Tea\n\nSteep the oolong for three minutes.\n');
+      await engine.importFolder({ path: notes.root });
+      await engine.importFolder({ path: other.root });
+      engine.settings.set({ embedModel: 'nomic-embed-text' });
+      await engine.importFolder({ path: notes.root }); // builds the new vectors of this folder only
+      expect(engine.indexStatus().activeModel?.name).toBe('embeddinggemma:latest');
+      engine.forgetFolder(other.root); // the documents still lacking them go
+      const outcome = await engine.embedMissing({});
+      expect(outcome.chunks).toBe(0);
+      expect(engine.indexStatus().activeModel?.name).toBe('nomic-embed-text:latest');
+      expect((await engine.call('status', {})).migration).toBeNull();
+    } finally {
+      other.dispose();
+    }
+  });
+});
+
 describe('an import queued behind another in this engine', () => {
   it('can be cancelled while it waits', async () => {
     const lockFile = `${dbFile.file}.import-lock`;
@@ -286,4 +307,29 @@ describe('an import queued behind another in this engine', () => {
     fs.rmSync(lockFile);
     expect((await first).documents.added).toBe(2);
   });
+});
+
+describe('a folder forgotten while it is imported', () => {
+  for (const embed of [false, true]) {
+    it(`stops the import cleanly, and nothing of the folder remains (${embed ? 'with' : 'without'} vectors)`, async () => {
+      for (let i = 0; i < 40; i++) notes.write(`many/n${String(i).padStart(2, '0')}.md`, `# Note ${i}\n\nThe body of note ${i}.\n`);
+      let forgotten: ReturnType<Engine['forgetFolder']> | null = null;
+      const report = await engine.importFolder(
+        { path: notes.root, embed },
+        {
+          onProgress: (p) => {
+            if (forgotten === null && p.filesDone === 10) forgotten = engine.forgetFolder(notes.root);
+          },
+        },
+      );
+      expect(forgotten).not.toBeNull();
+      expect(report.cancelled).toBe(true);
+      expect(report.errors).toEqual([]);
+      expect(report.documents.failed).toBe(0);
+      expect(engine.indexStatus().documents.total).toBe(0);
+      expect(engine.indexStatus().chunks).toBe(0);
+      expect((await engine.call('library', {})).collections).toEqual([]);
+      expect(engine.doctor().filter((c) => !c.ok)).toEqual([]);
+    });
+  }
 });

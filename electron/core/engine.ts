@@ -18,7 +18,7 @@ import type { Settings } from '../../shared/settings';
 import { ask } from './answer/ask';
 import { dispatch, type DispatchResult, type Handlers } from './api/dispatch';
 import { createService, type ShellActions } from './api/service';
-import { ensureCollection, findCollectionByRoot, forgetCollection, getCollection, listCollections, setWatchState, type WatchState } from './db/collections';
+import { ensureCollection, findCollectionByRoot, folderRoot, forgetCollection, getCollection, listCollections, setWatchState, type WatchState } from './db/collections';
 import { countQueued, dequeueCovered, enqueuePaths, queueMark, WHOLE_FOLDER } from './db/import-queue';
 import { WatchManager, type WatchStatus } from './watch/watch-manager';
 import { insertEvalReport } from './db/eval-reports';
@@ -302,8 +302,9 @@ export function createEngine(options: EngineOptions): Engine {
           documents++;
           run.onProgress?.({ documents });
         });
-        // Nothing left to embed (e.g. the documents still lacking vectors were forgotten): the chosen model is complete.
-        if (chunks === 0) activateCompleteModel(db, settings.get('embedModel'));
+        // Nothing left to embed (e.g. the documents still lacking vectors were forgotten): the chosen
+        // model is complete. The session has switched to the version Ollama serves if it asked Ollama.
+        if (chunks === 0 && !session.resolved) activateCompleteModel(db, settings.get('embedModel'));
         return { model, documents, chunks, requests: session.requestCount };
       } catch (e) {
         // Ollama is needed only if something lacks vectors: with nothing to embed, there is nothing to fail.
@@ -330,8 +331,8 @@ export function createEngine(options: EngineOptions): Engine {
 
     forgetFolder(folder) {
       const resolved = path.resolve(folder);
-      // The folder may be gone already: fall back to the path as given.
-      const root = fs.existsSync(resolved) ? fs.realpathSync(resolved) : resolved;
+      // As imports resolve it (symlinks followed); a folder gone already: the path as given.
+      const root = folderRoot(folder);
       const collection = findCollectionByRoot(db, root) ?? findCollectionByRoot(db, resolved);
       // Not while an evaluation (here or in another process) is using this folder's indexes.
       const removeFor = (f: string) => (lockHolder(evalDir)?.docs === f ? 0 : removeIndexes(evalDir, f).indexes);

@@ -1,4 +1,4 @@
-import { QuireError } from '../../shared/errors';
+import { QuireError, toErrorShape, type QuireErrorShape } from '../../shared/errors';
 import { formatFusion, parseFusion } from '../../shared/fusion';
 import { NUMERIC_SETTINGS, SETTING_KEYS, SETTINGS, SettingsSchema, type SettingKey, type Settings } from '../../shared/settings';
 import type { Db } from './db/open';
@@ -17,6 +17,8 @@ export class SettingsStore {
     private readonly env: { OLLAMA_HOST?: string | undefined } = process.env,
     /** Told after a patch is stored, with the embedding model before and the settings after (the engine reacts to a new model). */
     private readonly onChange?: (before: Pick<Settings, 'embedModel'>, after: Settings) => void,
+    /** Told when onChange throws; a process warning (stderr) unless given. */
+    private readonly onChangeFailed: (error: QuireErrorShape) => void = (error) => process.emitWarning(`Settings were saved, but reacting to the change failed: ${error.message}`, { code: `QUIRE_${error.code}` }),
   ) {}
 
   get<K extends SettingKey>(key: K): Settings[K] {
@@ -62,7 +64,15 @@ export class SettingsStore {
     });
     write.immediate();
     const after = this.all();
-    if (before) this.onChange!(before, after);
+    // The patch is committed: whatever the reaction does, the save succeeded and says so. Its
+    // failure is reported on its own (e.g. a model switch left for the embedding job to finish).
+    if (before) {
+      try {
+        this.onChange!(before, after);
+      } catch (e) {
+        this.onChangeFailed(toErrorShape(e));
+      }
+    }
     return after;
   }
 }

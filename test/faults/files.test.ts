@@ -1,12 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fsp from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ImportReport } from '../../electron/core/engine';
 import { runDoctor } from '../../electron/core/db/health';
 import { openDatabase, type Db } from '../../electron/core/db/open';
 import { importFolder, type ImportOptions } from '../../electron/core/ingest/pipeline';
 import { search } from '../../electron/core/retrieve/search';
+import { hangFile } from '../support/hung-file';
 import { NotesFolder } from '../support/notes';
 
 /**
@@ -104,6 +106,7 @@ beforeEach(() => {
   db = openDatabase(':memory:');
 });
 afterEach(() => {
+  vi.restoreAllMocks();
   db.close();
   // An unreadable file in a writable folder is removed with it; links are removed, never followed.
   notes.dispose();
@@ -182,5 +185,67 @@ describe('fault suite: files changing during an import', () => {
     expect(again.errors).toEqual([]);
     expect(db.prepare("SELECT count(*) FROM documents WHERE rel_path = 'zz.md'").pluck().get()).toBe(0);
     await goodNotesIntact();
+  });
+});
+
+describe('fault suite: reads that hang (a stalled network mount)', () => {
+  function crowd(): void {
+    for (let i = 0; i < 12; i++) notes.write(`a${String(i).padStart(2, '0')}.md`, `# Crowd ${i}\n\ncrowd note ${i}\n`);
+  }
+
+  for (const stage of ['open', 'read'] as const) {
+    it(`a note whose ${stage} never returns fails alone with READ_TIMEOUT; every other note is imported`, async () => {
+      crowd();
+      hangFile(notes.path('a03.md'), stage);
+      const report = await importFolder(db, notes.root, { embedding: null, readTimeoutMs: 200 });
+      expect(report.errors).toEqual([expect.objectContaining({ path: 'a03.md', code: 'READ_TIMEOUT' })]);
+      expect(report.documents.added).toBe(3 + 11);
+      await goodNotesIntact();
+    });
+  }
+
+  it('Cancel ends the import promptly while a read is stuck, and the stuck note is not marked failed', async () => {
+    crowd();
+    const stuck = hangFile(notes.path('a03.md'), 'read');
+    const controller = new AbortController();
+    let cancelledAt = 0;
+    const report = await importFolder(db, notes.root, {
+      embedding: null,
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.currentFile === 'a03.md' && cancelledAt === 0) {
+          cancelledAt = Date.now();
+          setTimeout(() => controller.abort(), 50);
+        }
+      },
+    });
+    expect(cancelledAt).toBeGreaterThan(0);
+    expect(report.cancelled).toBe(true);
+    expect(Date.now() - cancelledAt).toBeLessThan(2000); // the time limit is 30 s
+    expect(db.prepare("SELECT count(*) FROM documents WHERE status = 'error'").pluck().get()).toBe(0);
+    expect(runDoctor(db).filter((c) => !c.ok)).toEqual([]);
+    stuck.release();
+  });
+
+  it('read-ahead never has more reads in flight than the threadpool leaves free', async () => {
+    for (let i = 0; i < 30; i++) notes.write(`n${String(i).padStart(2, '0')}.md`, `# N${i}\n\nnote ${i}\n`);
+    const realOpen = fsp.open.bind(fsp);
+    let inFlight = 0;
+    let most = 0;
+    vi.spyOn(fsp, 'open').mockImplementation(async (...args) => {
+      most = Math.max(most, ++inFlight);
+      // Each read is slow, so read-ahead has every chance to pile them up.
+      const handle = await new Promise<fsp.FileHandle>((resolve, reject) => setTimeout(() => realOpen(...args).then(resolve, reject), 20));
+      const close = handle.close.bind(handle);
+      handle.close = async () => {
+        inFlight--;
+        return close();
+      };
+      return handle;
+    });
+    const report = await importFolder(db, notes.root, { embedding: null });
+    expect(report.documents.added).toBe(33);
+    expect(most).toBeGreaterThan(1); // it still reads ahead
+    expect(most).toBeLessThan(4); // libuv's default threadpool: 4, one left for the rest of the process
   });
 });

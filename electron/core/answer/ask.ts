@@ -4,6 +4,7 @@ import type { Fusion } from '../../../shared/fusion';
 import type { SearchMode, SearchResult } from '../../../shared/search';
 import { calibrationRatio, recordCalibration } from '../db/calibration';
 import type { Db } from '../db/open';
+import { lastEventId } from '../db/events';
 import { finishRun, startRun } from '../db/runs';
 import { SettingsStore } from '../settings';
 import { completeChat, streamChat, type ChatOptions } from '../ollama/chat';
@@ -104,12 +105,14 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
     error: null,
   };
   let finished = false;
+  // The last event before retrieval read any passage: deletions after it are checked when the run is stored.
+  let retrievedAfterEvent: number | undefined;
   const finish = (status: AnswerResult['status'], error: QuireErrorShape | null = null): AskEvent => {
     finished = true;
     result.status = status;
     result.error = error;
     result.latencyMs.total = Math.round(performance.now() - t0);
-    finishRun(db, result);
+    finishRun(db, result, retrievedAfterEvent);
     return error ? { type: 'error', error, result } : { type: 'done', result };
   };
 
@@ -160,6 +163,7 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
 
     const tRetrieve = performance.now();
     const maxK = options.k ?? ASK_DEFAULTS.maxK;
+    retrievedAfterEvent = lastEventId(db);
     const found = await search(db, query, {
       k: retrievalDepth(maxK),
       gateway,

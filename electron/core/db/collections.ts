@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { QuireError } from '../../../shared/errors';
 import { appendEvent } from './events';
 import type { Db } from './open';
 import { deleteDocument } from './documents';
+import { deleteEvalReportsOver } from './eval-reports';
 
 export type WatchState = 'off' | 'watching' | 'paused';
 
@@ -15,6 +18,20 @@ export interface CollectionRow {
 }
 
 const COLUMNS = 'id, root, created_at, watch, watch_paused';
+
+/**
+ * The root a folder is known by, resolved as imports resolve it: absolute, symlinks followed. A
+ * path that no longer exists is only made absolute. Every comparison of a folder the person names
+ * with a stored root (a collection's, an evaluation report's) goes through this.
+ */
+export function folderRoot(folder: string): string {
+  const resolved = path.resolve(folder);
+  try {
+    return fs.realpathSync(resolved);
+  } catch {
+    return resolved;
+  }
+}
 
 /** Collection ids derive from the resolved root, so importing the same folder twice finds the same collection. */
 export function collectionIdFor(root: string): string {
@@ -72,7 +89,7 @@ export function forgetCollection(db: Db, collection: CollectionRow): { documents
     const [runsAfter, savedAfter] = counts();
     const runs = runsBefore - runsAfter;
     const savedQuestions = savedBefore - savedAfter;
-    const evalReports = db.prepare('DELETE FROM eval_reports WHERE docs = ?').run(collection.root).changes;
+    const evalReports = deleteEvalReportsOver(db, collection.root, folderRoot);
     db.prepare('DELETE FROM collections WHERE id = ?').run(collection.id);
     appendEvent(db, { kind: 'collection.forgotten', collectionId: collection.id, path: collection.root, detail: { documents: ids.length, runs, savedQuestions, evalReports } });
     return { documents: ids.length };

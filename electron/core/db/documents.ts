@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Chunk } from './chunk';
 import { insertVector, listEmbeddingModels, type EmbeddingModelRow } from './embedding-models';
 import { appendEvent } from './events';
+import { purgeRunsQuoting, repointRuns } from './runs';
 import { deleteSections, writeSections } from './sections';
 import type { Db } from './open';
 import { stmt } from './statements';
@@ -202,7 +203,7 @@ export function deleteDocument(db: Db, id: string, options: { event?: boolean; r
     const doc = getDocument(db, id);
     if (!doc) return false;
     removeDerived(db, id);
-    const runs = deleteRunsQuoting(db, id);
+    const runs = purgeRunsQuoting(db, id);
     const saved = stmt(db, 'DELETE FROM saved_questions WHERE file = ? AND root = (SELECT root FROM collections WHERE id = ?)').run(doc.relPath, doc.collectionId).changes;
     stmt(db, 'DELETE FROM documents WHERE id = ?').run(id);
     if (options.event !== false) {
@@ -249,35 +250,11 @@ export function moveDocument(
     deleteSections(db, fromId);
     writeSections(db, to.id, chunks);
     stmt(db, 'UPDATE document_embeddings SET document_id = ? WHERE document_id = ?').run(to.id, fromId);
-    const [was, now] = [`${fromId}#`, `${to.id}#`];
-    stmt(db, 
-      `UPDATE runs SET sent_chunk_ids = replace(sent_chunk_ids, @was, @now), citations = replace(citations, @was, @now),
-              retrieval = replace(retrieval, @was, @now), answer = replace(answer, @was, @now)
-        WHERE instr(sent_chunk_ids, @was) > 0 OR instr(citations, @was) > 0 OR instr(retrieval, @was) > 0 OR instr(answer, @was) > 0`,
-    ).run({ was, now });
+    repointRuns(db, fromId, to.id);
     stmt(db, 'UPDATE saved_questions SET file = ? WHERE file = ? AND root = (SELECT root FROM collections WHERE id = ?)').run(to.relPath, from.relPath, from.collectionId);
     stmt(db, 'DELETE FROM documents WHERE id = ?').run(fromId);
     appendEvent(db, { kind: 'document.moved', collectionId: from.collectionId, documentId: to.id, path: to.relPath, detail: { from: from.relPath, fromId } });
   }).immediate();
-}
-
-/**
- * Answers given from the document: runs whose sources or citations include one of its chunks (ids
- * are `<document-id>#<ordinal>`, stored as JSON strings) are deleted, since the model saw its text
- * and the answer may quote it. Runs that only listed one of its chunks among the candidates not
- * sent keep their answer, with those candidates removed from the trace.
- */
-function deleteRunsQuoting(db: Db, documentId: string): number {
-  const needle = `"${documentId}#`;
-  const deleted = stmt(db, 'DELETE FROM runs WHERE instr(sent_chunk_ids, @n) > 0 OR instr(citations, @n) > 0').run({ n: needle }).changes;
-  const listed = stmt(db, 'SELECT id, retrieval FROM runs WHERE instr(retrieval, @n) > 0').all({ n: needle }) as Array<{ id: number; retrieval: string }>;
-  const update = stmt(db, 'UPDATE runs SET retrieval = ? WHERE id = ?');
-  for (const run of listed) {
-    const candidates = JSON.parse(run.retrieval) as Array<{ chunkId: string; chunkIds?: string[] }>;
-    const ofDocument = (id: string) => id.startsWith(`${documentId}#`);
-    update.run(JSON.stringify(candidates.filter((c) => !ofDocument(c.chunkId) && !(c.chunkIds ?? []).some(ofDocument))), run.id);
-  }
-  return deleted;
 }
 
 /** Removes chunks (FTS follows by trigger) and vectors in every model's table; true if the document existed. */

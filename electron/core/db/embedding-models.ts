@@ -102,18 +102,17 @@ export function storedVectorCount(db: Db, modelId: number): number {
 
 /**
  * Switching back to a model whose vectors are already complete is instant: the newest stored
- * version of `name` that covers every document with text becomes the one searches use. Returns it,
- * or null when no stored version is complete (then an embedding run builds it, and activates it
- * when done).
+ * version of `name` (the digest Quire met last) becomes the one searches use if it covers every
+ * document with text. Returns it, or null when it does not (then an embedding run builds it, and
+ * activates it when done). An older version is never taken instead, complete or not: Ollama has
+ * moved on from it, so queries embedded now would not match its vectors (search refuses them).
  */
 export function activateCompleteModel(db: Db, name: string): EmbeddingModelRow | null {
-  const candidates = (stmt(db, 'SELECT * FROM embedding_models WHERE name = ? ORDER BY id DESC').all(withTag(name)) as RawRow[]).map(fromRaw);
-  for (const model of candidates) {
-    if (countDocumentsMissingVectors(db, model.id) > 0) continue;
-    activateEmbeddingModel(db, model);
-    return model;
-  }
-  return null;
+  const newest = stmt(db, 'SELECT * FROM embedding_models WHERE name = ? ORDER BY id DESC LIMIT 1').get(withTag(name)) as RawRow | undefined;
+  if (!newest || countDocumentsMissingVectors(db, newest.id) > 0) return null;
+  const model = fromRaw(newest);
+  activateEmbeddingModel(db, model);
+  return model;
 }
 
 /**

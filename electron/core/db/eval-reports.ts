@@ -42,3 +42,13 @@ export function getEvalReport(db: Db, id: number): EvalReport {
 export function deleteEvalReport(db: Db, id: number): boolean {
   return db.prepare('DELETE FROM eval_reports WHERE id = ?').run(id).changes > 0;
 }
+
+/**
+ * Deletes the reports run over a folder, whichever path named it when they ran (a symlink to it,
+ * say): each stored path is compared after `resolve`. Returns how many went.
+ */
+export function deleteEvalReportsOver(db: Db, root: string, resolve: (folder: string) => string): number {
+  const folders = db.prepare('SELECT DISTINCT docs FROM eval_reports').pluck().all() as string[];
+  const remove = db.prepare('DELETE FROM eval_reports WHERE docs = ?');
+  return folders.filter((docs) => docs === root || resolve(docs) === root).reduce((n, docs) => n + remove.run(docs).changes, 0);
+}

@@ -42,6 +42,11 @@ export interface EventRow {
   detail: string | null;
 }
 
+/** The newest event's id (0 for none): a mark to ask later what happened after it. */
+export function lastEventId(db: Db): number {
+  return stmt(db, 'SELECT coalesce(max(id), 0) FROM events').pluck().get() as number;
+}
+
 export function listEvents(db: Db, filter: { documentId?: string; limit?: number } = {}): EventRow[] {
   if (filter.documentId) {
     return stmt(db, 'SELECT * FROM events WHERE document_id = ? ORDER BY id').all(filter.documentId) as EventRow[];

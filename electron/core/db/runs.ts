@@ -12,7 +12,103 @@ export function startRun(db: Db, question: string, historyTurns: number): number
   return Number(lastInsertRowid);
 }
 
-export function finishRun(db: Db, r: AnswerResult): void {
+/**
+ * Stores a finished answer. Its sources may have been deleted while it streamed (a file removed,
+ * perhaps imported again since; a folder forgotten): deletion could not remove a run it could not
+ * see yet, so the run is checked against the deletions recorded since its retrieval began (event
+ * `retrievedAfterEvent`) in the same transaction, and loses what deletion would have taken: the
+ * whole run if it sent or cited a deleted document's passages, else those candidates.
+ * Returns false when nothing of the run was kept.
+ */
+export function finishRun(db: Db, r: AnswerResult, retrievedAfterEvent?: number): boolean {
+  return db.transaction(() => {
+    writeRun(db, r);
+    if (retrievedAfterEvent === undefined) return true;
+    for (const documentId of documentsOf(r)) {
+      // Renamed or moved meanwhile: the same passages under a new id, which the run follows.
+      const movedTo = movedSince(db, documentId, retrievedAfterEvent);
+      if (movedTo !== null) repointRuns(db, documentId, movedTo, r.runId);
+      else if (deletedSince(db, documentId, retrievedAfterEvent)) purgeRunsQuoting(db, documentId, r.runId);
+    }
+    return stmt(db, 'SELECT 1 FROM runs WHERE id = ?').get(r.runId) !== undefined;
+  }).immediate();
+}
+
+/**
+ * Answers given from a document: runs whose sources or citations include one of its chunks (ids
+ * are `<document-id>#<ordinal>`, stored as JSON strings) are deleted, since the model saw its text
+ * and the answer may quote it. Runs that only listed one of its chunks among the candidates not
+ * sent keep their answer, with those candidates removed from the trace. Every run, or only `runId`.
+ * Returns the runs deleted.
+ */
+export function purgeRunsQuoting(db: Db, documentId: string, runId?: number): number {
+  const needle = `"${documentId}#`;
+  const only = runId ?? null;
+  const deleted = stmt(db, 'DELETE FROM runs WHERE (instr(sent_chunk_ids, @n) > 0 OR instr(citations, @n) > 0) AND (@run IS NULL OR id = @run)').run({ n: needle, run: only }).changes;
+  const listed = stmt(db, 'SELECT id, retrieval FROM runs WHERE instr(retrieval, @n) > 0 AND (@run IS NULL OR id = @run)').all({ n: needle, run: only }) as Array<{ id: number; retrieval: string }>;
+  const update = stmt(db, 'UPDATE runs SET retrieval = ? WHERE id = ?');
+  for (const run of listed) {
+    const candidates = JSON.parse(run.retrieval) as Array<{ chunkId: string; chunkIds?: string[] }>;
+    const ofDocument = (id: string) => id.startsWith(`${documentId}#`);
+    update.run(JSON.stringify(candidates.filter((c) => !ofDocument(c.chunkId) && !(c.chunkIds ?? []).some(ofDocument))), run.id);
+  }
+  return deleted;
+}
+
+/**
+ * A document re-pointed to a new path keeps its passages under a new id (`<new-id>#<ordinal>`):
+ * the runs that listed, sent or cited them follow it (every run, or only `runId`).
+ */
+export function repointRuns(db: Db, fromId: string, toId: string, runId?: number): void {
+  stmt(
+    db,
+    `UPDATE runs SET sent_chunk_ids = replace(sent_chunk_ids, @was, @now), citations = replace(citations, @was, @now),
+            retrieval = replace(retrieval, @was, @now), answer = replace(answer, @was, @now)
+      WHERE (instr(sent_chunk_ids, @was) > 0 OR instr(citations, @was) > 0 OR instr(retrieval, @was) > 0 OR instr(answer, @was) > 0)
+        AND (@run IS NULL OR id = @run)`,
+  ).run({ was: `${fromId}#`, now: `${toId}#`, run: runId ?? null });
+}
+
+/** Where a document now is if it was moved (perhaps more than once) after event `after`; null if not. */
+function movedSince(db: Db, documentId: string, after: number): string | null {
+  const next = stmt(db, "SELECT id, document_id FROM events WHERE id > ? AND kind = 'document.moved' AND json_extract(detail, '$.fromId') = ? ORDER BY id LIMIT 1");
+  let id = documentId;
+  let since = after;
+  for (let hops = 0; hops < 100; hops++) {
+    const moved = next.get(since, id) as { id: number; document_id: string } | undefined;
+    if (!moved) break;
+    id = moved.document_id;
+    since = moved.id;
+  }
+  if (id === documentId) return null;
+  return stmt(db, 'SELECT 1 FROM documents WHERE id = ?').get(id) !== undefined ? id : null;
+}
+
+/** The documents whose chunks a run lists, sends or cites (a chunk id is `<document-id>#<ordinal>`). */
+function documentsOf(r: AnswerResult): Set<string> {
+  const chunkIds = [...r.retrieval.flatMap((c) => [c.chunkId, ...c.chunkIds]), ...r.sources.flatMap((s) => s.chunkIds), ...r.citations.map((c) => c.chunkId)];
+  return new Set(chunkIds.map((id) => id.slice(0, id.lastIndexOf('#'))));
+}
+
+/**
+ * Whether a document was deleted after event `after`: gone now, or deleted (alone, or with its
+ * forgotten folder) and imported again since, so that chunks of the same ids hold new text.
+ */
+function deletedSince(db: Db, documentId: string, after: number): boolean {
+  return (
+    stmt(
+      db,
+      `SELECT NOT EXISTS (SELECT 1 FROM documents WHERE id = @doc)
+           OR EXISTS (SELECT 1 FROM events WHERE id > @after AND kind = 'document.deleted' AND document_id = @doc)
+           OR EXISTS (SELECT 1 FROM events WHERE id > @after AND kind = 'collection.forgotten'
+                        AND collection_id = (SELECT collection_id FROM documents WHERE id = @doc))`,
+    )
+      .pluck()
+      .get({ doc: documentId, after }) === 1
+  );
+}
+
+function writeRun(db: Db, r: AnswerResult): void {
   stmt(
     db,
     `UPDATE runs SET finished_at = @finishedAt, status = @status, standalone_query = @standaloneQuery, retrieval_mode = @retrievalMode,

@@ -7,6 +7,7 @@ import { DEFAULT_FUSION, formatFusion, parseFusion, type Fusion } from '../../..
 import { ASK_DEFAULTS, answerWindow, ask, isEvidence, retrievalDepth, toPromptSource } from '../answer/ask';
 import { fitPrompt, UNCALIBRATED_RATIO } from '../answer/budget';
 import { openDatabase, type Db } from '../db/open';
+import { folderRoot } from '../db/collections';
 import { stmt } from '../db/statements';
 import { formatChunkerSpec, parseChunkerSpec } from '../ingest/chunkers/index';
 import { importFolder } from '../ingest/pipeline';
@@ -52,7 +53,8 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   const { questions } = opts;
   const grid = canonicalGrid(opts.grid);
   const started = performance.now();
-  const docs = path.resolve(opts.docs);
+  // As imports resolve it, so its reports and indexes are found by the folder's own path.
+  const docs = folderRoot(opts.docs);
   if (!fs.existsSync(docs) || !fs.statSync(docs).isDirectory()) throw new QuireError('NOT_A_FOLDER', `${opts.docs} is not a folder.`);
   const chunkers = grid.chunkers.map((spec) => ({ spec, config: parseChunkerSpec(spec) }));
   const answerSettings = {

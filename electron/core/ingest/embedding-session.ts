@@ -1,6 +1,6 @@
 import type { QuireErrorShape } from '../../../shared/errors';
 import { toErrorShape } from '../../../shared/errors';
-import { activateEmbeddingModel, ensureEmbeddingModel, getActiveEmbeddingModel, type EmbeddingModelRow } from '../db/embedding-models';
+import { activateEmbeddingModel, ensureEmbeddingModel, getActiveEmbeddingModel, listEmbeddingModels, type EmbeddingModelRow } from '../db/embedding-models';
 import { withTag } from '../ollama/gateway';
 import { countDocumentsMissingModel, documentsMissingVectors, writeDocumentVectors } from '../db/documents';
 import type { Db } from '../db/open';
@@ -105,7 +105,13 @@ export class EmbeddingSession {
       .pluck()
       .get(embedder.name, embedder.digest) as number | undefined;
     const docIds = documentsMissingVectors(this.db, known ?? -1, filter.collectionId);
-    if (docIds.length === 0) return 0;
+    if (docIds.length === 0) {
+      // Nothing missing for the version Ollama serves now (the documents that lacked it were
+      // forgotten, say): that version, not another stored one, completes the switch.
+      this.row ??= listEmbeddingModels(this.db).find((m) => m.id === known) ?? null;
+      this.activateIfComplete();
+      return 0;
+    }
 
     const chunksOf = this.db.prepare('SELECT rowid, heading_path, text FROM chunks WHERE document_id = ? ORDER BY ordinal');
     const queue = new EmbedQueue<{ id: string; rowids: number[] }>(embedder, this.signal);

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NotesFolder } from '../../../test/support/notes';
 import { startStandin, type Standin } from '../../../test/support/ollama-standin/server';
-import { getActiveEmbeddingModel } from '../db/embedding-models';
+import { activateCompleteModel, activateEmbeddingModel, getActiveEmbeddingModel } from '../db/embedding-models';
 import { indexStatus, runDoctor } from '../db/health';
 import { openDatabase, type Db } from '../db/open';
 import { OllamaGateway } from '../ollama/gateway';
@@ -114,5 +114,31 @@ describe('import under faults', () => {
     // Finishing the switch makes the new model active.
     await new EmbeddingSession(db, { gateway, model: 'nomic-embed-text' }).embedMissing();
     expect(getActiveEmbeddingModel(db)!.name).toBe('nomic-embed-text:latest');
+  });
+
+  it('switching back to a re-pulled model never takes its older complete version; its newest version, once complete, does', async () => {
+    for (let i = 0; i < 4; i++) notes.write(`n${i}.md`, `# N${i}\n\nNote number ${i} about egrets.\n`);
+    await importFolder(db, notes.root, { embedding: { gateway, model: 'embeddinggemma', batchSize: 2 } });
+    const older = getActiveEmbeddingModel(db)!;
+    await new EmbeddingSession(db, { gateway, model: 'nomic-embed-text' }).embedMissing();
+    const other = getActiveEmbeddingModel(db)!;
+    expect(other.name).toBe('nomic-embed-text:latest');
+    try {
+      ollama.setDimension('embeddinggemma', 512); // re-pulled: a new digest
+      ollama.faults.failNth = { path: '/api/embed', n: 2 }; // its vectors are half built when Ollama fails
+      await expect(new EmbeddingSession(db, { gateway, model: 'embeddinggemma', batchSize: 2 }).embedMissing()).rejects.toMatchObject({ code: 'OLLAMA_ERROR' });
+      // The older version is complete but Ollama no longer serves it: it is not taken.
+      expect(activateCompleteModel(db, 'embeddinggemma')).toBeNull();
+      expect(getActiveEmbeddingModel(db)!.id).toBe(other.id);
+      // Once the newest version is complete it is the one taken, also when switching back to it.
+      await new EmbeddingSession(db, { gateway, model: 'embeddinggemma' }).embedMissing();
+      const newest = getActiveEmbeddingModel(db)!;
+      expect(newest).toMatchObject({ name: 'embeddinggemma:latest', dimension: 512 });
+      expect(newest.id).not.toBe(older.id);
+      activateEmbeddingModel(db, other);
+      expect(activateCompleteModel(db, 'embeddinggemma')!.id).toBe(newest.id);
+    } finally {
+      ollama.setDimension('embeddinggemma', 768);
+    }
   });
 });

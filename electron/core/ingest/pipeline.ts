@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { QuireError, toErrorShape } from '../../../shared/errors';
-import { ensureCollection } from '../db/collections';
+import { ensureCollection, findCollectionByRoot, folderRoot } from '../db/collections';
 import { deleteDocument, documentIdFor, getDocument, listDocuments, moveDocument, recordFailure, touchDocument, writeDocumentVersion, type DocumentRow, type DocumentVersion } from '../db/documents';
 import type { Db } from '../db/open';
 import { chunkDocument, chunkerRecipe, contextualText } from './chunkers/index';
@@ -25,6 +25,8 @@ export interface ImportOptions {
   embedding: EmbeddingRequest | null;
   chunker?: ChunkerConfig;
   maxFileBytes?: number;
+  /** How long one file's open and read may take (READ_TIMEOUT_MS unless given). */
+  readTimeoutMs?: number;
   signal?: AbortSignal;
   onProgress?: (p: ImportProgress) => void;
   /**
@@ -71,6 +73,13 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
   progress.bytesTotal = walk.files.reduce((n, f) => n + f.size, 0);
   progress.phase = 'indexing';
 
+  // Forgotten while it is imported (in this process or another): nothing more of it can be written
+  // (its rows are gone, and the foreign keys refuse new ones), so the import stops as if cancelled.
+  const forgotten = () => findCollectionByRoot(db, root) === null;
+  const stopIfForgotten = () => {
+    if (forgotten()) throw new QuireError('COLLECTION_NOT_FOUND', `${root} was forgotten while it was imported.`);
+  };
+
   const session = options.embedding ? new EmbeddingSession(db, options.embedding, signal) : null;
   let queue: EmbedQueue<Prepared> | null = null;
 
@@ -82,6 +91,7 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
       report.chunks += doc.chunks.length;
       if (vectors) report.embedded += vectors.length;
     } catch (e) {
+      stopIfForgotten();
       // A document that cannot be written (disk full, database locked) fails alone; its old
       // version, if any, is untouched because the transaction rolled back.
       const shape = toErrorShape(e);
@@ -115,10 +125,15 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
   };
 
   try {
-    const ctx: FileContext = { db, root, collectionId: collection.id, chunkerSpec, chunker, maxBytes };
-    const readAhead = new ReadAhead(walk.files.map((f) => f.absPath), (i) => needsRead(ctx, walk.files[i]!), ctx.maxBytes);
+    const ctx: FileContext = { db, root, collectionId: collection.id, chunkerSpec, chunker, maxBytes, signal };
+    const readAhead = new ReadAhead(walk.files.map((f) => f.absPath), (i) => needsRead(ctx, walk.files[i]!), {
+      maxBytes,
+      ...(options.readTimeoutMs !== undefined ? { timeoutMs: options.readTimeoutMs } : {}),
+      ...(signal ? { signal } : {}),
+    });
     for (const [index, file] of walk.files.entries()) {
       signal?.throwIfAborted();
+      stopIfForgotten();
       progress.currentFile = file.relPath;
       emit();
       const prepared = await prepareFile(ctx, file, () => readAhead.read(index), report);
@@ -171,8 +186,9 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
       if (deleteDocument(db, doc.id, { reason: 'file no longer in the folder' })) report.documents.deleted++;
     }
   } catch (e) {
-    if (!signal?.aborted) throw e;
-    // Cancelled: every document committed so far is whole; those still waiting are simply not written.
+    if (!signal?.aborted && !forgotten()) throw e;
+    // Cancelled, or the folder forgotten: every document committed so far is whole (or went with
+    // the folder); those still waiting are simply not written.
     report.cancelled = true;
   }
 
@@ -190,9 +206,8 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
 }
 
 async function resolveFolder(folder: string): Promise<string> {
-  let root: string;
+  const root = folderRoot(folder);
   try {
-    root = await fs.realpath(path.resolve(folder));
     if (!(await fs.stat(root)).isDirectory()) throw new Error('not a directory');
   } catch {
     throw new QuireError('NOT_A_FOLDER', `${folder} is not a folder Quire can read.`);
@@ -211,6 +226,7 @@ interface FileContext {
   chunkerSpec: string;
   chunker: ChunkerConfig;
   maxBytes: number;
+  signal: AbortSignal | undefined;
 }
 
 /** Whether size and time alone show the file unchanged since it was indexed with today's recipe. */
@@ -276,6 +292,8 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
   try {
     bytes = await readBytes();
   } catch (e) {
+    // Cancelled mid-read: the import stops; the file has not failed, and its old version stays.
+    if (ctx.signal?.aborted) throw e;
     // Replaced since the scan by something that is not a file, or grown past the limit: skipped, with the reason.
     if (e instanceof QuireError && (e.code === 'NOT_A_REGULAR_FILE' || e.code === 'TOO_LARGE')) {
       recordFailure(db, base, { status: 'skipped', code: e.code, message: e.message, keepOldVersion: false });

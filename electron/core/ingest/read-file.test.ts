@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { hangFile } from '../../../test/support/hung-file';
 import { NotesFolder } from '../../../test/support/notes';
 import { runDoctor } from '../db/health';
 import { openDatabase, type Db } from '../db/open';
@@ -18,6 +19,7 @@ beforeEach(() => {
   db = openDatabase(':memory:');
 });
 afterEach(() => {
+  vi.restoreAllMocks();
   db.close();
   notes.dispose();
 });
@@ -31,6 +33,33 @@ describe('reading a file the walk listed', () => {
   it('refuses a file grown past the limit since the scan', async () => {
     notes.write('big.md', 'x'.repeat(2000));
     await expect(readRegularFile(notes.path('big.md'), { maxBytes: 1000 })).rejects.toMatchObject({ code: 'TOO_LARGE' });
+  });
+
+  it('a read that blocks ends with READ_TIMEOUT at its time limit; its handle is closed once the read returns', async () => {
+    const file = notes.write('stuck.md', '# Stuck\n');
+    const stuck = hangFile(file, 'read');
+    const started = Date.now();
+    await expect(readRegularFile(file, { maxBytes: 1000, timeoutMs: 150 })).rejects.toMatchObject({ code: 'READ_TIMEOUT' });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(stuck.closed).not.toHaveBeenCalled(); // closing would wait for the stuck read
+    stuck.release();
+    await vi.waitFor(() => expect(stuck.closed).toHaveBeenCalledTimes(1));
+  });
+
+  it('an open that blocks ends with READ_TIMEOUT too', async () => {
+    const file = notes.write('stuck.md', '# Stuck\n');
+    hangFile(file, 'open');
+    await expect(readRegularFile(file, { maxBytes: 1000, timeoutMs: 150 })).rejects.toMatchObject({ code: 'READ_TIMEOUT' });
+  });
+
+  it('cancelling ends a blocked read at once, long before its time limit', async () => {
+    const file = notes.write('stuck.md', '# Stuck\n');
+    hangFile(file, 'read');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    await expect(readRegularFile(file, { maxBytes: 1000, timeoutMs: 60_000, signal: controller.signal })).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it.skipIf(!hasFifo)('refuses a named pipe at once instead of waiting for a writer forever', async () => {

@@ -35,13 +35,21 @@ export interface PullProgress {
  * What Ollama told us about its models, shared by every copy of a gateway (withOptions). The model
  * list is kept briefly (a search or answer then makes one request, the embedding, not three);
  * /api/show is kept per digest, which names the model's exact bytes, so it never goes stale.
+ *
+ * Every invalidation (a pull ended, Ollama said a model is missing) starts a new generation. A
+ * response asked for in an earlier generation may describe models as they were before the pull, so
+ * it never lands in the cache: otherwise a list fetched just before a pull finished could undo the
+ * pull's invalidation for 30 s, and /api/show (asked by name) could be filed under a digest that is
+ * no longer the model's.
  */
 class ModelCache {
   list: { at: number; models: ModelListing[] } | null = null;
+  generation = 0;
   readonly shown = new Map<string, Awaited<ReturnType<Ollama['show']>>>();
   constructor(readonly listTtlMs: number) {}
   invalidate(): void {
     this.list = null;
+    this.generation++;
   }
 }
 
@@ -95,6 +103,7 @@ export class OllamaGateway {
   async listModels(signal?: AbortSignal, options: { fresh?: boolean } = {}): Promise<ModelListing[]> {
     const cached = this.cache.list;
     if (!options.fresh && cached && Date.now() - cached.at < this.cache.listTtlMs) return cached.models;
+    const generation = this.cache.generation;
     const models = await this.call({ signal }, async (c) =>
       (await c.list()).models.map((m) => ({
         name: m.name,
@@ -105,33 +114,35 @@ export class OllamaGateway {
         quantization: m.details?.quantization_level ?? null,
       })),
     );
-    this.cache.list = { at: Date.now(), models };
+    if (this.cache.generation === generation) this.cache.list = { at: Date.now(), models };
     return models;
   }
 
   /** Name, digest and context/embedding lengths of one model; MODEL_NOT_FOUND if Ollama lacks it. */
   async modelInfo(model: string, signal?: AbortSignal, options: { fresh?: boolean } = {}): Promise<ModelInfo> {
     const name = withTag(model);
+    for (let attempt = 1; ; attempt++) {
+      const generation = this.cache.generation;
+      const tag = await this.listedModel(name, signal, { fresh: options.fresh === true || attempt > 1 });
+      const cached = this.cache.shown.get(tag.digest);
+      if (cached) return describeModel(name, tag.digest, cached);
+      const show = await this.call({ signal, model: name }, (c) => c.show({ model: name }));
+      // /api/show answers for the name, whatever its digest is now: if the models changed since the
+      // list was read, the answer may be another digest's. List again and ask again (a few times).
+      if (this.cache.generation === generation) {
+        this.cache.shown.set(tag.digest, show);
+        return describeModel(name, tag.digest, show);
+      }
+      if (attempt >= 3) return describeModel(name, tag.digest, show);
+    }
+  }
+
+  /** The model as the list names it; asks again before saying it is missing (it may have been pulled since). */
+  private async listedModel(name: string, signal: AbortSignal | undefined, options: { fresh: boolean }): Promise<ModelListing> {
     let tag = (await this.listModels(signal, options)).find((m) => m.name === name);
-    // Pulled since the list was read: ask again before saying it is missing.
     if (!tag && !options.fresh) tag = (await this.listModels(signal, { fresh: true })).find((m) => m.name === name);
     if (!tag) throw new QuireError('MODEL_NOT_FOUND', `Ollama does not list ${name}. Pull it with: ollama pull ${name}`);
-    let show = this.cache.shown.get(tag.digest);
-    if (!show) {
-      show = await this.call({ signal, model: name }, (c) => c.show({ model: name }));
-      this.cache.shown.set(tag.digest, show);
-    }
-    const info = (show.model_info ?? {}) as unknown as Record<string, unknown>;
-    const arch = typeof info['general.architecture'] === 'string' ? (info['general.architecture'] as string) : null;
-    const num = (key: string) => (arch && typeof info[`${arch}.${key}`] === 'number' ? (info[`${arch}.${key}`] as number) : null);
-    return {
-      name,
-      digest: tag.digest,
-      family: show.details?.family ?? arch,
-      contextLength: num('context_length'),
-      embeddingLength: num('embedding_length'),
-      capabilities: (show as { capabilities?: string[] }).capabilities ?? [],
-    };
+    return tag;
   }
 
   /**
@@ -200,6 +211,20 @@ export class OllamaGateway {
       }
     }
   }
+}
+
+function describeModel(name: string, digest: string, show: Awaited<ReturnType<Ollama['show']>>): ModelInfo {
+  const info = (show.model_info ?? {}) as unknown as Record<string, unknown>;
+  const arch = typeof info['general.architecture'] === 'string' ? (info['general.architecture'] as string) : null;
+  const num = (key: string) => (arch && typeof info[`${arch}.${key}`] === 'number' ? (info[`${arch}.${key}`] as number) : null);
+  return {
+    name,
+    digest,
+    family: show.details?.family ?? arch,
+    contextLength: num('context_length'),
+    embeddingLength: num('embedding_length'),
+    capabilities: (show as { capabilities?: string[] }).capabilities ?? [],
+  };
 }
 
 /** Ollama treats a name without a tag as `:latest`; so do we, so digests and tables line up. */

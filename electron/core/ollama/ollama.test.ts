@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QuireError } from '../../../shared/errors';
 import { startStandin, type Standin } from '../../../test/support/ollama-standin/server';
 import { Embedder } from './embedder';
@@ -139,6 +139,79 @@ describe('OllamaGateway against the stand-in', () => {
     } finally {
       ollama.faults.latencyMs = 0;
     }
+  });
+});
+
+describe('the model cache racing a pull', () => {
+  let ollama: Standin;
+  beforeAll(async () => {
+    ollama = await startStandin();
+  });
+  afterAll(() => ollama.close());
+  afterEach(() => {
+    vi.restoreAllMocks();
+    ollama.setDimension('embeddinggemma', 768);
+  });
+
+  /**
+   * Holds Ollama's requests to `path`: before they are sent (`when: 'request'`) or, answered, before
+   * the answer is handed back (`when: 'response'`). Resolves `held` once one is being held.
+   */
+  function hold(path: string, when: 'request' | 'response') {
+    const realFetch = globalThis.fetch;
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let onHeld!: () => void;
+    const held = new Promise<void>((r) => (onHeld = r));
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (url, init) => {
+      if (!String(url).endsWith(path)) return realFetch(url, init);
+      if (when === 'request') {
+        onHeld();
+        await released;
+        return realFetch(url, init);
+      }
+      const res = await realFetch(url, init);
+      onHeld();
+      await released;
+      return res;
+    });
+    return { held, release };
+  }
+  const digestNow = async () => (await new OllamaGateway({ host: ollama.url }).listModels()).find((m) => m.name === 'embeddinggemma:latest')!.digest;
+
+  it('a model list fetched before a pull ended never lands in the cache after the pull cleared it', async () => {
+    const g = new OllamaGateway({ host: ollama.url });
+    const before = await digestNow();
+    const tags = hold('/api/tags', 'response');
+    const stale = g.listModels();
+    await tags.held; // Ollama has answered with the model as it was
+    ollama.setDimension('embeddinggemma', 512); // the pull replaces it…
+    g.forgetModels(); // …and, ending, clears the cache (as pull() does)
+    tags.release();
+    expect((await stale).find((m) => m.name === 'embeddinggemma:latest')!.digest).toBe(before);
+    vi.restoreAllMocks();
+    const after = await g.listModels();
+    expect(after.find((m) => m.name === 'embeddinggemma:latest')!.digest).toBe(await digestNow());
+    expect(await digestNow()).not.toBe(before);
+  });
+
+  it("/api/show answered after a pull changed the model is never filed under the old digest", async () => {
+    const g = new OllamaGateway({ host: ollama.url });
+    const before = await digestNow();
+    const show = hold('/api/show', 'request');
+    const info = g.modelInfo('embeddinggemma');
+    await show.held; // the list said `before`; show has not been asked yet
+    ollama.setDimension('embeddinggemma', 512);
+    g.forgetModels();
+    show.release();
+    const got = await info;
+    // One consistent answer: the new digest with its own dimension, never the old digest with the new one's.
+    expect(got).toMatchObject({ digest: await digestNow(), embeddingLength: 512 });
+    vi.restoreAllMocks();
+    // Back to the old version: its info is its own, not the 512-dimension answer.
+    ollama.setDimension('embeddinggemma', 768);
+    g.forgetModels();
+    expect(await g.modelInfo('embeddinggemma')).toMatchObject({ digest: before, embeddingLength: 768 });
   });
 });
 

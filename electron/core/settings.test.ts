@@ -1,0 +1,37 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { QuireError, type QuireErrorShape } from '../../shared/errors';
+import { openDatabase, type Db } from './db/open';
+import { SettingsStore } from './settings';
+
+let db: Db;
+beforeEach(() => {
+  db = openDatabase(':memory:');
+});
+afterEach(() => db.close());
+
+const failingHook = () => {
+  throw new QuireError('WRITE_FAILED', 'database is locked');
+};
+
+describe('a change hook that throws after the settings were stored', () => {
+  it('does not turn the save into a failure; the hook’s error is reported on its own', () => {
+    const failures: QuireErrorShape[] = [];
+    const store = new SettingsStore(db, {}, failingHook, (e) => failures.push(e));
+    expect(store.set({ k: 3, embedModel: 'nomic-embed-text' })).toMatchObject({ k: 3, embedModel: 'nomic-embed-text' });
+    expect(new SettingsStore(db).get('k')).toBe(3);
+    expect(failures).toEqual([{ code: 'WRITE_FAILED', message: 'database is locked' }]);
+  });
+
+  it('is a process warning when nobody else is told', async () => {
+    const warned = new Promise<Error>((resolve) => process.once('warning', resolve));
+    expect(new SettingsStore(db, {}, failingHook).set({ k: 4 }).k).toBe(4);
+    expect((await warned).message).toMatch(/Settings were saved, but reacting to the change failed: database is locked/);
+  });
+
+  it('a patch refused by validation is still an error, and the hook is not called', () => {
+    let called = false;
+    const store = new SettingsStore(db, {}, () => (called = true), () => {});
+    expect(() => store.set({ k: -1 })).toThrow(QuireError);
+    expect(called).toBe(false);
+  });
+});

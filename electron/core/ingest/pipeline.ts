@@ -315,7 +315,7 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
     return null;
   }
   try {
-    const read = reader.read(bytes);
+    const read = await reader.read(bytes);
     const title = read.title ?? path.posix.basename(file.relPath, path.posix.extname(file.relPath));
     // Injection checks run once, here, and the flags travel with the chunk from then on.
     const chunks = chunkDocument({ text: read.text, title, firstLine: read.firstLine }, ctx.chunker).map((c) => ({

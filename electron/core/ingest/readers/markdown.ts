@@ -1,14 +1,14 @@
 import { decodeText } from './decode';
 import type { Reader, ReadResult } from './types';
 
-export const markdownReader: Reader = {
+export const markdownReader = {
   name: 'markdown',
   version: 1,
   extensions: ['.md', '.markdown'],
   read(bytes) {
     return parseMarkdown(decodeText(bytes));
   },
-};
+} satisfies Reader;
 
 /**
  * Strips YAML (`---`) or TOML (`+++`) front matter and takes its `title`; otherwise the first

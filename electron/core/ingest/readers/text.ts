@@ -1,11 +1,11 @@
 import { decodeText } from './decode';
 import type { Reader } from './types';
 
-export const textReader: Reader = {
+export const textReader = {
   name: 'text',
   version: 1,
   extensions: ['.txt'],
   read(bytes) {
     return { text: decodeText(bytes), title: null, firstLine: 1 };
   },
-};
+} satisfies Reader;

@@ -12,5 +12,6 @@ export interface Reader {
   /** Bump when output changes for the same bytes: documents read by an older version are re-read. */
   version: number;
   extensions: readonly string[];
-  read(bytes: Uint8Array): ReadResult;
+  /** Formats parsed by a library (PDF, DOCX) answer asynchronously. */
+  read(bytes: Uint8Array): ReadResult | Promise<ReadResult>;
 }

@@ -17,7 +17,7 @@ export type { Chunk, ChunkInput, ChunkerConfig } from './types';
  * Bump when any chunker's output changes for the same input and settings (rules, tokenizer):
  * documents cut by an older recipe are then re-cut on the next import.
  */
-export const CHUNKER_RECIPE_VERSION = 2; // 2: chunks carry injection flags
+export const CHUNKER_RECIPE_VERSION = 3; // 2: chunks carry injection flags; 3: a first heading of any level equal to the title is not repeated in paths
 
 /** What a document records as "how it was cut": the settings plus the recipe and tokenizer. */
 export function chunkerRecipe(config: ChunkerConfig): string {

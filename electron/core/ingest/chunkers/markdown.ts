@@ -29,8 +29,10 @@ export function cleanName(raw: string): string {
   return name.length > MAX_NAME_CHARS ? `${name.slice(0, MAX_NAME_CHARS - 1)}…` : name;
 }
 
+/** Names compared as read: case and inline markup (`code`, *emphasis*) aside. */
 function sameName(a: string, b: string): boolean {
-  return a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
+  const plain = (s: string) => s.replace(/[*_`]/g, '').replace(/\s+/g, ' ').trim();
+  return plain(a).localeCompare(plain(b), undefined, { sensitivity: 'accent' }) === 0;
 }
 
 /** Index of the first non-space/tab character at or after `from`, at most 3 columns in. */
@@ -88,8 +90,8 @@ function isBlank(text: string, ls: number, le: number): boolean {
 }
 
 /**
- * Blocks and heading paths. Path rule: the title, then the enclosing H1 (unless it is the
- * document's first H1 and merely repeats the title), H2 and H3. Headings of level 4-6 are body
+ * Blocks and heading paths. Path rule: the title, then the enclosing H1, H2 and H3, except a
+ * heading that merely repeats the title (the document's first H1, or its very first heading). Headings of level 4-6 are body
  * text: they end a paragraph but open no section.
  */
 export function parseOutline(text: string, title: string): Outline {
@@ -123,12 +125,11 @@ export function parseOutline(text: string, title: string): Outline {
         const block: Block = { kind: heading.level <= 3 ? 'heading' : 'text', start: ls, end: le };
         if (heading.level <= 3) {
           const name = cleanName(heading.name);
-          if (heading.level === 1) {
-            levels[0] = !seenH1 && sameName(name, rootName) ? null : name;
-            seenH1 = true;
-          } else {
-            levels[heading.level - 1] = name;
-          }
+          // The title is often the document's first heading (of any level when there is no H1):
+          // the path does not say it twice.
+          const repeatsTitle = sameName(name, rootName) && (heading.level === 1 ? !seenH1 : headings.length === 0);
+          levels[heading.level - 1] = repeatsTitle ? null : name;
+          if (heading.level === 1) seenH1 = true;
           for (let l = heading.level; l < 3; l++) levels[l] = null;
           block.path = [rootName, ...levels.filter((n): n is string => !!n)];
           headings.push({ start: ls, path: block.path });

@@ -4,6 +4,8 @@ import { decodeText } from './decode';
 import { readerFor } from './index';
 import { markdownReader, parseMarkdown } from './markdown';
 import { textReader } from './text';
+import { chunkDocument } from '../chunkers/index';
+import { parseOutline } from '../chunkers/markdown';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
@@ -86,6 +88,71 @@ describe('markdown reader', () => {
     const r = parseMarkdown('---\ntitle: x\nno end');
     expect(r.title).toBeNull();
     expect(r.text).toBe('---\ntitle: x\nno end');
+  });
+
+  it('reads as CommonMark: setext headings become ATX, an indented `#` line stays code, and every line keeps its number', () => {
+    const source = 'Overview\n========\n\nIntro text.\n\nDetails\n-------\n\n    # not a heading, code\n\n~~~\n# nor this\n~~~\n';
+    const r = parseMarkdown(source);
+    expect(r.text.split('\n')).toHaveLength(source.split('\n').length);
+    expect(r.text.split('\n').slice(0, 2)).toEqual(['# Overview', '']);
+    expect(r.text.split('\n').slice(5, 7)).toEqual(['## Details', '']);
+    expect(r.text).toContain('    # not a heading, code');
+    expect(r.title).toBe('Overview');
+    expect(parseOutline(r.text, r.title!).headings.map((h) => h.path.join(' > '))).toEqual(['Overview', 'Overview > Details']);
+    const chunks = chunkDocument({ text: r.text, title: r.title!, firstLine: r.firstLine }, { kind: 'heading', maxTokens: 16 });
+    const code = chunks.find((c) => c.text.includes('not a heading'))!;
+    expect(code.startLine).toBeLessThanOrEqual(9);
+    expect(code.endLine).toBeGreaterThanOrEqual(9);
+    expect(chunks.find((c) => c.text.startsWith('## Details'))!.startLine).toBe(6);
+  });
+
+  it('removes HTML comments, anchors and wrappers from the text, keeps their words and code spans, and keeps line numbers', () => {
+    const source = [
+      'See the [Data Types][types]<!-- ignore --> section and [Methods][m]<!--',
+      'ignore --> too.',
+      '',
+      '<!-- Old headings. Do not remove or links may break. -->',
+      '<a id="ways-variables-and-data-interact-move"></a>',
+      '',
+      '<span class="caption">Figure 4-1: A `String` holding `"hello"`</span>',
+      '',
+      'Write `<span>` or `Box<T>` in code; <kbd>Ctrl</kbd>-<kbd>C</kbd> stops it.',
+      '',
+      '<Listing number="4-1" caption="A variable and the scope in which it is valid">',
+      '',
+      '```rust',
+      'let s = "<b>not html</b>"; // <!-- not a comment -->',
+      '```',
+      '',
+      '</Listing>',
+      '',
+      '| Key | Meaning |',
+      '|-----|---------|',
+      '| <kbd>q</kbd> | quit |',
+      '',
+    ].join('\n');
+    const r = parseMarkdown(source);
+    const lines = r.text.split('\n');
+    expect(lines).toHaveLength(source.split('\n').length);
+    expect(lines[0]).toBe('See the [Data Types][types] section and [Methods][m]');
+    expect(lines[1]).toBe(' too.');
+    expect(lines[3]!.trim()).toBe('');
+    expect(lines[4]!.trim()).toBe('');
+    expect(lines[6]).toBe('Figure 4-1: A `String` holding `"hello"`');
+    expect(lines[8]).toBe('Write `<span>` or `Box<T>` in code; Ctrl-C stops it.');
+    expect(lines[10]).toBe('A variable and the scope in which it is valid');
+    expect(lines[13]).toBe('let s = "<b>not html</b>"; // <!-- not a comment -->');
+    expect(lines[16]!.trim()).toBe('');
+    expect(lines[20]).toBe('| q | quit |');
+    expect(r.text).not.toMatch(/<!--(?! not a comment)|<a id|<span class|<kbd>|<Listing|<\/Listing>/);
+  });
+
+  it('falls back to the first heading of any level for the title, and does not repeat it in heading paths', () => {
+    const r = parseMarkdown('## What Is `Ownership`?\n\nOwnership rules.\n\n### The Stack\n\nPushing and popping.\n');
+    expect(r.title).toBe('What Is Ownership?');
+    expect(parseOutline(r.text, r.title!).headings.map((h) => h.path.join(' > '))).toEqual(['What Is Ownership?', 'What Is Ownership? > The Stack']);
+    // No heading at all: the pipeline falls back to the file name.
+    expect(parseMarkdown('Just text.\n').title).toBeNull();
   });
 
   it('reads bytes through the strict decoder', () => {

@@ -24,13 +24,16 @@ const contractNamesOnly: Plugin = {
   },
 };
 
-export async function buildElectron(): Promise<{ main: string; preload: string }> {
+export async function buildElectron(): Promise<{ main: string; preload: string; parseWorker: string }> {
   const common = { bundle: true, platform: 'node', target: 'node22', sourcemap: true, logLevel: 'warning' } as const;
   const main = path.join(ELECTRON_OUT, 'main.cjs');
   const preload = path.join(ELECTRON_OUT, 'preload.cjs');
   await build({ ...common, entryPoints: [path.join(ROOT, 'electron/main/main.ts')], outfile: main, format: 'cjs', packages: 'external' });
   await build({ ...common, entryPoints: [path.join(ROOT, 'electron/preload/preload.ts')], outfile: preload, format: 'cjs', external: ['electron'], plugins: [contractNamesOnly] });
-  return { main, preload };
+  // The parse worker (core/ingest/parse/): a file of its own, which main hands to new Worker().
+  const parseWorker = path.join(ELECTRON_OUT, 'parse-worker.cjs');
+  await build({ ...common, entryPoints: [path.join(ROOT, 'electron/core/ingest/parse/worker-main.ts')], outfile: parseWorker, format: 'cjs', packages: 'external' });
+  return { main, preload, parseWorker };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {

@@ -37,6 +37,8 @@ async function spawnQuire(args: string[], env: Record<string, string>, nodeArgs:
     const { stdout, stderr } = await run(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(ROOT, 'electron/cli/main.ts'), ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
+      // A process that does not end (a handle left open) is killed and fails the test.
+      timeout: 30_000,
     });
     return { code: 0, stdout, stderr };
   } catch (e) {
@@ -68,10 +70,14 @@ describe('quire CLI', () => {
       const strayLog = 'data:text/javascript,process.once("beforeExit",()=>console.log("stray library log"))';
       const env = { OLLAMA_HOST: ollama.url, QUIRE_DB: smokeDb.file };
       // Each its own database: two processes creating one new database at once can race its migration.
-      const [usage, status] = await Promise.all([
+      const [usage, status, imported] = await Promise.all([
         spawnQuire(['search', '--json', '--db', path.join(path.dirname(smokeDb.file), 'other.db')], env),
         spawnQuire(['status', '--json'], env, ['--import', strayLog]),
+        // An import parses in a worker thread: the process must still end when the import does.
+        spawnQuire(['import', notes.root, '--no-embed', '--json', '--db', path.join(path.dirname(smokeDb.file), 'import.db')], env),
       ]);
+      expect(imported.code).toBe(0);
+      expect(JSON.parse(imported.stdout).documents.added).toBe(2);
       expect(usage.code).toBe(2);
       expect(JSON.parse(usage.stdout).error.code).toBe('INVALID_ARGUMENT');
       expect(status.code).toBe(0);

@@ -55,6 +55,21 @@ describe('the Electron bundles', () => {
     const main = fs.readFileSync(out.main, 'utf8');
     for (const external of ['better-sqlite3', 'sqlite-vec', 'electron']) expect(main).toContain(`require("${external}")`);
   }, 60_000);
+
+  it('the bundled parse worker reads and chunks a note in plain Node (CommonJS interop of its packages included)', async () => {
+    const { buildElectron } = await import('../scripts/build-electron');
+    const { ParsePool } = await import('../electron/core/ingest/parse/parse-pool');
+    const pool = new ParsePool({ script: (await buildElectron()).parseWorker });
+    try {
+      const parsed = await pool.parse({ relPath: 'notes/keys.md', bytes: new TextEncoder().encode('Keys\n====\n\nWe rotate the <b>deploy</b> keys every 90 days.\n'), chunker: { kind: 'heading', maxTokens: 256 } });
+      expect(parsed.title).toBe('Keys');
+      expect(parsed.chunks).toHaveLength(1);
+      expect(parsed.chunks[0]!.text).toMatch(/^# Keys\n+We rotate the deploy keys every 90 days\.$/);
+      expect(parsed.chunks[0]!.tokenCount).toBeGreaterThan(5);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
 });
 
 // What this machine has: the tests below that need the runtime skip without it, and those about a

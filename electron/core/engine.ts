@@ -21,6 +21,8 @@ import { createService, type ShellActions } from './api/service';
 import { ensureCollection, findCollectionByRoot, folderRoot, forgetCollection, getCollection, listCollections, setWatchState, type WatchState } from './db/collections';
 import { countQueued, dequeueCovered, enqueuePaths, queueMark, WHOLE_FOLDER } from './db/import-queue';
 import { WatchManager, type WatchStatus } from './watch/watch-manager';
+import { sharedParsePool } from './ingest/parse/parse-pool';
+import type { ParseRequest } from './ingest/parse/parse-file';
 import { insertEvalReport } from './db/eval-reports';
 import { indexStatus, runDoctor, type IndexStatus } from './db/health';
 import { openDatabase, type Db } from './db/open';
@@ -77,6 +79,13 @@ export interface EngineOptions {
    * restart interrupted (core/watch/). Not for the CLI, which never starts work by itself.
    */
   watch?: boolean;
+  /**
+   * The parse worker's script (core/ingest/parse/): the bundled parse-worker.cjs in the desktop app,
+   * worker-bootstrap.mjs when run from source (the default); null parses in-process.
+   */
+  parseWorker?: string | URL | null;
+  /** A file's parse limits (time, memory); defaults in parse-pool.ts. */
+  parseLimits?: { timeoutMs?: number; maxMemoryMb?: number };
   /** Watch timings, for tests. */
   watchTimings?: { debounceMs?: number; maxWaitMs?: number };
 }
@@ -168,6 +177,11 @@ export function createEngine(options: EngineOptions): Engine {
   let importsQueued = 0;
   const importLockFile = dbPath === ':memory:' ? null : `${path.resolve(dbPath)}.import-lock`;
 
+  // One parse worker per process, started on the first file and replaced when a file kills it.
+  const workerScript = options.parseWorker === undefined ? new URL('./ingest/parse/worker-bootstrap.mjs', import.meta.url) : options.parseWorker;
+  const parser = workerScript === null ? null : sharedParsePool(workerScript, options.parseLimits);
+  const parse = parser ? { parse: (req: ParseRequest) => parser.parse(req) } : {};
+
   let gateway: OllamaGateway | null = null;
   const currentGateway = () => {
     const host = settings.get('ollamaHost');
@@ -187,6 +201,7 @@ export function createEngine(options: EngineOptions): Engine {
       numCtxCap: o.numCtxCap ?? settings.get('numCtx'),
       workDir: evalDir,
       keepPartial: true,
+      ...parse,
       ...(o.signal ? { signal: o.signal } : {}),
       ...(o.onProgress ? { onProgress: o.onProgress } : {}),
     });
@@ -259,6 +274,7 @@ export function createEngine(options: EngineOptions): Engine {
             ...(run.signal ? { signal: run.signal } : {}),
             ...(run.onProgress ? { onProgress: run.onProgress } : {}),
             ...(run.only ? { only: run.only } : {}),
+            ...parse,
           });
           finishQueued(queued, report);
           return report;

@@ -6,6 +6,7 @@
  * Order matters: the app:// scheme is made privileged and the sandbox enabled before ready; the
  * single-instance lock is taken at once; everything else happens on ready.
  */
+import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
 import * as sqliteVec from 'sqlite-vec';
 import { createEngine, restoreFrom, setAsideDamaged, type Engine, type Salvage } from '../core/engine';
@@ -91,6 +92,7 @@ function onReady(): void {
         }),
       sampleNotesDir: p.sampleNotesDir,
       evalDir: p.evalDir,
+      parseWorker: path.join(bundleDir(), 'parse-worker.cjs'),
       version: app.getVersion(),
       shell: createShellActions({ dialog, shell, getWindow }),
       resumeMigration: true,

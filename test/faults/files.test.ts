@@ -7,6 +7,7 @@ import type { ImportReport } from '../../electron/core/engine';
 import { runDoctor } from '../../electron/core/db/health';
 import { openDatabase, type Db } from '../../electron/core/db/open';
 import { importFolder, type ImportOptions } from '../../electron/core/ingest/pipeline';
+import { sharedParsePool } from '../../electron/core/ingest/parse/parse-pool';
 import { search } from '../../electron/core/retrieve/search';
 import { hangFile } from '../support/hung-file';
 import { NotesFolder } from '../support/notes';
@@ -26,6 +27,9 @@ interface Row {
   options?: Partial<ImportOptions>;
 }
 
+const PARSE_WORKER = new URL('../../electron/core/ingest/parse/worker-bootstrap.mjs', import.meta.url);
+const limitedPool = (limits: { timeoutMs?: number; maxMemoryMb?: number }) => sharedParsePool(PARSE_WORKER, limits);
+
 const isRoot = process.getuid?.() === 0;
 const posix = process.platform !== 'win32';
 const GOOD = { 'good/alpha.md': '# Alpha\n\nThe aardvark note.\n', 'good/beta.md': '# Beta\n\nThe bumblebee note.\n', 'good/gamma.txt': 'The chameleon note.\n' };
@@ -39,6 +43,20 @@ const ROWS: Row[] = [
   { name: 'invalid UTF-8 bytes in the text', setup: (n) => void n.write('broken.md', Buffer.from([0x23, 0x20, 0x41, 0x0a, 0x0a, 0xc3, 0x28, 0xa0, 0xa1, 0x0a])), expect: { failed: 'broken.md', code: 'UNDECODABLE_TEXT' } },
   { name: 'over the size cap', setup: (n) => void n.write('huge.md', 'x'.repeat(2048)), options: { maxFileBytes: 1024 }, expect: { skipped: 'huge.md', reason: 'too-large' } },
   { name: 'one long line (2 MB, no newline)', setup: (n) => void n.write('line.md', 'word '.repeat(400_000)), expect: { indexed: 'line.md' } },
+  // Parsing runs in a worker with a time and a memory limit (core/ingest/parse/); these limits are
+  // small so that an ordinary large file crosses them, as a crafted one would the real ones.
+  {
+    name: 'a file whose parse runs over its time limit',
+    setup: (n) => void n.write('slow.md', Array.from({ length: 40_000 }, (_, i) => `## Section ${i}\n\n${'Words that go on and on. '.repeat(8)}\n`).join('\n')),
+    options: { parse: (req) => limitedPool({ timeoutMs: 300 }).parse(req) },
+    expect: { failed: 'slow.md', code: 'PARSE_TIMEOUT' },
+  },
+  {
+    name: 'a file whose parse runs over its memory limit',
+    setup: (n) => void n.write('greedy.md', Array.from({ length: 60_000 }, (_, i) => `- item ${i} with **bold** and \`code\` and [a link](x${i})`).join('\n')),
+    options: { parse: (req) => limitedPool({ maxMemoryMb: 48, timeoutMs: 120_000 }).parse(req) },
+    expect: { failed: 'greedy.md', code: 'PARSE_MEMORY' },
+  },
   {
     name: 'a symlink loop',
     setup: (n) => {

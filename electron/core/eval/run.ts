@@ -10,7 +10,7 @@ import { openDatabase, type Db } from '../db/open';
 import { folderRoot } from '../db/collections';
 import { stmt } from '../db/statements';
 import { formatChunkerSpec, parseChunkerSpec } from '../ingest/chunkers/index';
-import { importFolder } from '../ingest/pipeline';
+import { importFolder, type ImportOptions } from '../ingest/pipeline';
 import type { ModelInfo, OllamaGateway } from '../ollama/gateway';
 import { search } from '../retrieve/search';
 import { configLabel } from './diff';
@@ -23,6 +23,8 @@ import { questionSetDigest } from './questions';
 
 export interface EvalOptions {
   docs: string;
+  /** Where files are parsed (the engine's worker); in-process when absent. */
+  parse?: ImportOptions['parse'];
   questions: Question[];
   /** How the report names the question set (a file name, "Saved from answers"…). */
   questionSetName: string;
@@ -83,7 +85,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         const db = openDatabase(path.join(opts.workDir, indexFileName(docs, embedModel, chunker.spec)));
         try {
           opts.onProgress?.(done, total, `indexing with ${embedModel}, ${chunker.spec}`);
-          await importFolder(db, docs, { embedding: { gateway: opts.gateway, model: embedModel }, chunker: chunker.config, ...(opts.signal ? { signal: opts.signal } : {}) });
+          await importFolder(db, docs, { embedding: { gateway: opts.gateway, model: embedModel }, chunker: chunker.config, ...(opts.parse ? { parse: opts.parse } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
           opts.signal?.throwIfAborted();
           const hashes = db.prepare("SELECT sha256 FROM documents WHERE status = 'ready'").pluck().all() as string[];
           const seen = { documents: hashes.length, fingerprint: corpusFingerprint(hashes) };

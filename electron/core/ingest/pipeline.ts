@@ -7,15 +7,15 @@ import { QuireError, toErrorShape } from '../../../shared/errors';
 import { ensureCollection, findCollectionByRoot, folderRoot } from '../db/collections';
 import { deleteDocument, documentIdFor, getDocument, listDocuments, moveDocument, recordFailure, touchDocument, writeDocumentVersion, type DocumentRow, type DocumentVersion } from '../db/documents';
 import type { Db } from '../db/open';
-import { chunkDocument, chunkerRecipe, contextualText } from './chunkers/index';
+import { chunkerRecipe, contextualText } from './chunkers/index';
 import { DEFAULT_CHUNKER, type ChunkerConfig } from './chunkers/types';
 import { EmbedQueue, type Completed } from './embed-queue';
-import { detectInjection } from '../text/injection';
 import { EmbeddingSession, hasMissingVectors, type EmbeddingRequest } from './embedding-session';
 import { readerFor, type Reader } from './readers/index';
 import { ReadAhead } from './read-ahead';
 import type { ImportProgress, ImportReport } from './types';
 import { walkFolder, walkPaths, type WalkedFile } from './walk';
+import { parseFile, type Parsed, type ParseRequest } from './parse/parse-file';
 import { stmt } from '../db/statements';
 
 export const DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -34,6 +34,8 @@ export interface ImportOptions {
    * watcher reports changes: the rest of the folder is neither read nor checked for deletions.
    */
   only?: readonly string[];
+  /** Where files are parsed: the engine's worker (parse/parse-pool.ts); in-process when absent. */
+  parse?: (req: ParseRequest) => Promise<Parsed>;
 }
 
 type Prepared = Pick<DocumentVersion, 'meta' | 'chunks'>;
@@ -125,7 +127,7 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
   };
 
   try {
-    const ctx: FileContext = { db, root, collectionId: collection.id, chunkerSpec, chunker, maxBytes, signal };
+    const ctx: FileContext = { db, root, parse: options.parse ?? parseFile, collectionId: collection.id, chunkerSpec, chunker, maxBytes, signal };
     const readAhead = new ReadAhead(walk.files.map((f) => f.absPath), (i) => needsRead(ctx, walk.files[i]!), {
       maxBytes,
       ...(options.readTimeoutMs !== undefined ? { timeoutMs: options.readTimeoutMs } : {}),
@@ -222,6 +224,7 @@ async function resolveFolder(folder: string): Promise<string> {
 interface FileContext {
   db: Db;
   root: string;
+  parse: (req: ParseRequest) => Promise<Parsed>;
   collectionId: string;
   chunkerSpec: string;
   chunker: ChunkerConfig;
@@ -238,11 +241,15 @@ function sameRecipe(d: DocumentRow, reader: Reader, chunkerSpec: string): boolea
   return d.status === 'ready' && d.reader === reader.name && d.readerVersion === reader.version && d.chunker === chunkerSpec;
 }
 
+const CONTENT_FAILURES = new Set(['BINARY_FILE', 'UNDECODABLE_TEXT', 'PARSE_TIMEOUT', 'PARSE_MEMORY']);
+
 /** Content that failed to decode last time, unchanged since, read by the same reader version. */
 function knownFailure(file: WalkedFile, reader: Reader, d: DocumentRow): boolean {
   return (
     d.status === 'error' &&
-    (d.statusCode === 'BINARY_FILE' || d.statusCode === 'UNDECODABLE_TEXT') &&
+    // Content errors: the same bytes fail the same way. A parse over its time or memory would cost
+    // that time again on every import, so it too waits for the file to change.
+    CONTENT_FAILURES.has(d.statusCode ?? '') &&
     d.reader === reader.name &&
     d.readerVersion === reader.version &&
     d.size === file.size &&
@@ -315,13 +322,7 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
     return null;
   }
   try {
-    const read = await reader.read(bytes);
-    const title = read.title ?? path.posix.basename(file.relPath, path.posix.extname(file.relPath));
-    // Injection checks run once, here, and the flags travel with the chunk from then on.
-    const chunks = chunkDocument({ text: read.text, title, firstLine: read.firstLine }, ctx.chunker).map((c) => ({
-      ...c,
-      flags: detectInjection(contextualText(c)),
-    }));
+    const { title, chunks } = await ctx.parse({ relPath: file.relPath, bytes, chunker: ctx.chunker });
     const movedFrom = existing?.sha256 === sha256 ? null : renamedFrom(ctx, sha256, reader, id, chunks);
     if (movedFrom) {
       moveDocument(db, movedFrom, { id, relPath: file.relPath, sourceUri: base.sourceUri, title, size: file.size, mtimeMs: file.mtimeMs }, chunks);

@@ -14,8 +14,12 @@
 //
 // Special tokens such as "<|endoftext|>" are plain text here: notes may quote them, and that must
 // neither throw nor count as one control token.
-import bpeRanks from 'gpt-tokenizer/bpeRanks/cl100k_base';
+import bpeRanksImport from 'gpt-tokenizer/bpeRanks/cl100k_base';
 import { CL100K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+
+// Loaded as ESM (tsx, vitest) the default import is the ranks; required from the Electron bundles
+// (CommonJS, with Node's interop) it is the module object, whose `default` holds them.
+const bpeRanks: typeof bpeRanksImport = Array.isArray(bpeRanksImport) ? bpeRanksImport : (bpeRanksImport as unknown as { default: typeof bpeRanksImport }).default;
 
 export const TOKENIZER_NAME = 'cl100k_base';
 

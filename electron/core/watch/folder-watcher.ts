@@ -1,5 +1,5 @@
 import path from 'node:path';
-import chokidar from 'chokidar';
+import { watch } from 'chokidar';
 import { ignoredDir } from '../ingest/walk';
 
 export interface FolderWatch {
@@ -22,7 +22,7 @@ export interface WatchCallbacks {
  */
 export function watchFolder(root: string, callbacks: WatchCallbacks): FolderWatch {
   const relative = (p: string) => path.relative(root, p).split(path.sep).join('/');
-  const watcher = chokidar.watch(root, {
+  const watcher = watch(root, {
     ignoreInitial: true,
     followSymlinks: false,
     // Editors save by writing a temporary file and renaming it over the note: one change, not two.

@@ -24,6 +24,8 @@ export const ERROR_MESSAGES: Record<ErrorCode | TransportCode, string> = {
   BINARY_FILE: 'The file is binary, not text.',
   UNDECODABLE_TEXT: 'The file is not valid text in a known encoding.',
   TOO_LARGE: 'The file is larger than Quire reads.',
+  PARSE_TIMEOUT: 'Reading the file took too long, so it was stopped; the rest of the folder was imported.',
+  PARSE_MEMORY: 'Reading the file needed too much memory, so it was stopped; the rest of the folder was imported.',
   CANCELLED: 'Cancelled.',
   INVALID_ARGUMENT: 'Quire could not accept that input.',
   INVALID_QUESTION_SET: 'That question set cannot be used as it is.',

@@ -1,4 +1,5 @@
 /** Reasons, statuses and flags from the engine, in words. */
+import type { DocumentType } from '../../../shared/contract';
 
 const SKIP_REASONS: Record<string, string> = {
   'unsupported-type': 'not a note format Quire reads (.md, .markdown, .txt, .docx, .html, .htm)',
@@ -61,6 +62,15 @@ export const CHECK_WORDS: Record<Check | 'pending', string> = {
   unsupported: 'not supported',
   'unknown-source': 'unknown source',
   pending: 'not checked yet',
+};
+
+/** Each format, as the library names it. */
+export const DOC_TYPES: Record<DocumentType, string> = {
+  markdown: 'Markdown',
+  text: 'Text',
+  pdf: 'PDF',
+  docx: 'Word',
+  html: 'HTML',
 };
 
 export const DOC_STATUS: Record<string, string> = {

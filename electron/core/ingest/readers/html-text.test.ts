@@ -52,6 +52,17 @@ describe('htmlToText', () => {
     expect(parseOutline(text, 'Doc').headings).toEqual([]);
   });
 
+  it('leaves a generated "¶" or "§" permalink out of the heading', () => {
+    expect(htmlToText('<h2>Install<a class="headerlink" href="#install">¶</a></h2><h2>Impls<a class="anchor">§</a></h2><h2>C#</h2>').text).toBe('## Install\n\n## Impls\n\n## C#');
+  });
+
+  it('reads only the main content of a page that marks it, else the whole page', () => {
+    const page = '<title>T</title><div class="menu-bar"><h1>Book</h1></div><div id="help"><h2>Keyboard shortcuts</h2></div><main><h1>Chapter</h1><p>Text.</p></main>';
+    expect(htmlToText(page)).toEqual({ text: '# Chapter\n\nText.', title: 'T' });
+    expect(htmlToText('<div role="main"><p>Inside.</p></div><p>Outside.</p>').text).toBe('Inside.');
+    expect(htmlToText('<script>"<main>"</script><p>No real main.</p>').text).toBe('No real main.');
+  });
+
   it('gives the heading path the chunkers build', () => {
     const { text } = htmlToText('<h1>Guide</h1><h2>Setup</h2><h3>Keys</h3><p>Rotate them.</p>');
     expect(parseOutline(text, 'Guide').headings.at(-1)?.path).toEqual(['Guide', 'Setup', 'Keys']);

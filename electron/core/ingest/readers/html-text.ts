@@ -45,11 +45,27 @@ interface Frame {
   drop?: boolean;
   /** This td/th holds the row's current cell. */
   cell?: boolean;
+  /** This element is the page's main content (<main>, role=main). */
+  main?: boolean;
   /** This tr is a row of its own (not nested inside another table's cell). */
   row?: boolean;
 }
 
+/**
+ * A page that marks its main content (<main> or role="main") is read from there only, so the
+ * furniture around it that no tag names (a site's menu bar, a help popup) stays out; the title
+ * still comes from <title>. When that leaves no text (the mark was only in a script, say), the
+ * whole page is read.
+ */
 export function htmlToText(html: string): HtmlText {
+  if (/<main[\s>]|\brole\s*=\s*["']?main\b/i.test(html)) {
+    const main = convert(html, true);
+    if (main.text.length > 0) return main;
+  }
+  return convert(html, false);
+}
+
+function convert(html: string, mainOnly: boolean): HtmlText {
   const lines: string[] = [];
   const stack: Frame[] = [];
   let inline: string[] = [];
@@ -57,6 +73,7 @@ export function htmlToText(html: string): HtmlText {
   let prefix = '';
   let dropped = 0;
   let sectioning = 0;
+  let main = 0;
   let inTitle = false;
   let titleText = '';
   let heading = 0;
@@ -96,6 +113,10 @@ export function htmlToText(html: string): HtmlText {
       return;
     }
     if (SECTIONING.has(name)) sectioning++;
+    if (name === 'main' || attrs.role?.trim().toLowerCase() === 'main') {
+      frame.main = true;
+      main++;
+    }
     if (name === 'title') {
       inTitle = true;
       return;
@@ -161,6 +182,7 @@ export function htmlToText(html: string): HtmlText {
       return;
     }
     if (SECTIONING.has(name)) sectioning--;
+    if (frame.main) main--;
     if (name === 'title') {
       inTitle = false;
       found.titleTag ??= collapse(titleText) || null;
@@ -203,7 +225,8 @@ export function htmlToText(html: string): HtmlText {
   };
 
   const emitHeading = () => {
-    const text = collapse(inline.join(''));
+    // Documentation generators end headings with a permalink, "¶" (Sphinx, MkDocs) or "§" (rustdoc): not part of the name.
+    const text = collapse(inline.join('')).replace(/\s*[¶§]$/, '');
     inline = [];
     const level = heading;
     heading = 0;
@@ -237,7 +260,7 @@ export function htmlToText(html: string): HtmlText {
       ontext: (data) => {
         if (dropped > 0) return;
         if (inTitle) titleText += data;
-        else inline.push(data);
+        else if (!mainOnly || main > 0) inline.push(data);
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },

@@ -73,10 +73,16 @@ export const StatusSchema = z.object({
   evaluation: z.object({ jobId: z.string(), startedAt: z.string(), done: z.number(), total: z.number(), label: z.string() }).nullable(),
 });
 
+/** The formats Quire reads. A document's type is the reader that read it (documents.reader). */
+export const DOCUMENT_TYPES = ['markdown', 'text', 'pdf', 'docx', 'html'] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
 export const DocumentSchema = z.object({
   id: z.string(),
   relPath: z.string(),
   title: z.string().nullable(),
+  /** null: read by a reader this version does not know (an index written by a newer Quire). */
+  type: z.enum(DOCUMENT_TYPES).nullable(),
   status: z.enum(['ready', 'needs-embedding', 'skipped', 'error']),
   statusCode: z.string().nullable(),
   statusMessage: z.string().nullable(),

@@ -19,7 +19,7 @@ const USAGE = `quire — answers from your own notes, offline
 Usage: npm run quire -- <command> [options]
 
 Commands:
-  import <folder>   index a folder of .md/.markdown/.txt notes (again: only changes are read)
+  import <folder>   index a folder of notes: .md/.markdown/.txt, .docx, .html/.htm (again: only changes are read)
       --model NAME      embedding model in Ollama (default embeddinggemma; remembered)
       --no-embed        index text only (keyword search); "quire embed" adds vectors later
       --chunker SPEC    heading:N (default: the app's chunk size, 256), recursive:1000/100, fixed:128/25

@@ -1,4 +1,4 @@
-import type { Output } from '../../../shared/contract';
+import { DOCUMENT_TYPES, type DocumentType, type Output } from '../../../shared/contract';
 import { QuireError } from '../../../shared/errors';
 import { countDocumentsMissingVectors } from '../db/documents';
 import { getActiveEmbeddingModel, listEmbeddingModels, storedVectorCount } from '../db/embedding-models';
@@ -12,7 +12,7 @@ export function libraryDocuments(db: Db, collectionId: string): LibraryDocument[
   const active = getActiveEmbeddingModel(db);
   const rows = db
     .prepare(
-      `SELECT d.id, d.rel_path, d.title, d.status, d.status_code, d.status_message, d.chunk_count, d.ingested_at,
+      `SELECT d.id, d.rel_path, d.title, d.reader, d.status, d.status_code, d.status_message, d.chunk_count, d.ingested_at,
               EXISTS (SELECT 1 FROM document_embeddings e WHERE e.document_id = d.id AND e.model_id = ?) AS embedded
          FROM documents d WHERE d.collection_id = ? ORDER BY d.rel_path`,
     )
@@ -20,6 +20,7 @@ export function libraryDocuments(db: Db, collectionId: string): LibraryDocument[
     id: string;
     rel_path: string;
     title: string | null;
+    reader: string | null;
     status: 'ready' | 'skipped' | 'error';
     status_code: string | null;
     status_message: string | null;
@@ -31,12 +32,18 @@ export function libraryDocuments(db: Db, collectionId: string): LibraryDocument[
     id: r.id,
     relPath: r.rel_path,
     title: r.title,
+    type: documentType(r.reader),
     status: r.status === 'ready' && r.chunk_count > 0 && !r.embedded ? 'needs-embedding' : r.status,
     statusCode: r.status_code,
     statusMessage: r.status_message,
     chunks: r.chunk_count,
     ingestedAt: r.ingested_at,
   }));
+}
+
+/** Reader names are the type names; a reader unknown to this version has no type to show. */
+function documentType(reader: string | null): DocumentType | null {
+  return (DOCUMENT_TYPES as readonly (string | null)[]).includes(reader) ? (reader as DocumentType) : null;
 }
 
 /** A chunk for the source panel, with its neighbours for context. */

@@ -23,6 +23,7 @@ export const ERROR_MESSAGES: Record<ErrorCode | TransportCode, string> = {
   WRITE_FAILED: 'Quire could not write to its index.',
   BINARY_FILE: 'The file is binary, not text.',
   UNDECODABLE_TEXT: 'The file is not valid text in a known encoding.',
+  CORRUPT_FILE: 'The file is damaged or not the type its name says, so Quire cannot read it.',
   TOO_LARGE: 'The file is larger than Quire reads.',
   PARSE_TIMEOUT: 'Reading the file took too long, so it was stopped; the rest of the folder was imported.',
   PARSE_MEMORY: 'Reading the file needed too much memory, so it was stopped; the rest of the folder was imported.',

@@ -21,8 +21,8 @@ const collection = {
   root: '/home/me/notes',
   createdAt: '2026-03-01T10:00:00Z',
   documents: [
-    { id: 'd1', relPath: 'keys.md', title: 'Keys', status: 'ready' as const, statusCode: null, statusMessage: null, chunks: 3, ingestedAt: '2026-03-01T10:00:00Z' },
-    { id: 'd2', relPath: 'bin.txt', title: null, status: 'error' as const, statusCode: 'BINARY_FILE', statusMessage: null, chunks: 0, ingestedAt: '2026-03-01T10:00:00Z' },
+    { id: 'd1', relPath: 'keys.md', title: 'Keys', type: 'markdown' as const, status: 'ready' as const, statusCode: null, statusMessage: null, chunks: 3, ingestedAt: '2026-03-01T10:00:00Z' },
+    { id: 'd2', relPath: 'bin.txt', title: null, type: 'text' as const, status: 'error' as const, statusCode: 'BINARY_FILE', statusMessage: null, chunks: 0, ingestedAt: '2026-03-01T10:00:00Z' },
   ],
   watch: { state: 'off' as const, busy: false, queued: 0, error: null },
   pending: [],

@@ -1,7 +1,8 @@
 /** Reasons, statuses and flags from the engine, in words. */
+import type { DocumentType } from '../../../shared/contract';
 
 const SKIP_REASONS: Record<string, string> = {
-  'unsupported-type': 'not a note format Quire reads (.md, .markdown, .txt)',
+  'unsupported-type': 'not a note format Quire reads (.md, .markdown, .txt, .docx, .html, .htm)',
   'too-large': 'larger than the size limit for one file',
   'symlink-outside-root': 'a link pointing outside the imported folder',
   'symlink-loop': 'a link that loops back on itself',
@@ -13,6 +14,7 @@ const SKIP_REASONS: Record<string, string> = {
 const FAIL_CODES: Record<string, string> = {
   BINARY_FILE: 'binary data, not text',
   UNDECODABLE_TEXT: 'text in an encoding Quire cannot decode',
+  CORRUPT_FILE: 'a damaged file, or not the type its name says',
   TOO_LARGE: 'larger than the size limit for one file',
   READ_FAILED: 'could not be read',
   READ_TIMEOUT: 'took too long to read',
@@ -60,6 +62,15 @@ export const CHECK_WORDS: Record<Check | 'pending', string> = {
   unsupported: 'not supported',
   'unknown-source': 'unknown source',
   pending: 'not checked yet',
+};
+
+/** Each format, as the library names it. */
+export const DOC_TYPES: Record<DocumentType, string> = {
+  markdown: 'Markdown',
+  text: 'Text',
+  pdf: 'PDF',
+  docx: 'Word',
+  html: 'HTML',
 };
 
 export const DOC_STATUS: Record<string, string> = {

@@ -1,13 +1,13 @@
 import type { Output } from '../../../../shared/contract';
 import { messageFor } from '../../api/messages';
 import { formatDate, formatNumber } from '../../common/format';
-import { DOC_STATUS } from '../../common/words';
+import { DOC_STATUS, DOC_TYPES } from '../../common/words';
 
 type Collection = Output<'library'>['collections'][number];
 type Doc = Collection['documents'][number];
 
 /**
- * A collection's documents with their status, chunk count, import time and any error; a change
+ * A collection's documents with their type, status, chunk count, import time and any error; a change
  * waiting to be imported shows as queued, and a new file not yet imported as a row of its own.
  */
 export function DocumentTable({ documents, pending = [] }: { documents: Doc[]; pending?: Collection['pending'] }) {
@@ -21,6 +21,7 @@ export function DocumentTable({ documents, pending = [] }: { documents: Doc[]; p
         <thead>
           <tr>
             <th scope="col">Document</th>
+            <th scope="col">Type</th>
             <th scope="col">Status</th>
             <th scope="col">Chunks</th>
             <th scope="col">Last imported</th>
@@ -33,6 +34,7 @@ export function DocumentTable({ documents, pending = [] }: { documents: Doc[]; p
               <td>
                 <span className="mono">{p.relPath}</span>
               </td>
+              <td />
               <td>
                 <span className="badge badge--queued">queued</span>
               </td>
@@ -47,6 +49,7 @@ export function DocumentTable({ documents, pending = [] }: { documents: Doc[]; p
                 <span className="mono">{d.relPath}</span>
                 {d.title && d.title !== d.relPath ? <span className="muted"> · {d.title}</span> : null}
               </td>
+              <td>{d.type ? <span className="badge badge--type">{DOC_TYPES[d.type]}</span> : null}</td>
               <td>
                 <span className={`badge badge--${d.status}`}>{DOC_STATUS[d.status] ?? d.status}</span>
                 {queued.has(d.relPath) && (

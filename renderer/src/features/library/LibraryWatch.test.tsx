@@ -8,7 +8,7 @@ import { watchSentence } from './WatchControls';
 type Collection = Output<'library'>['collections'][number];
 type Watch = Collection['watch'];
 
-const doc = (relPath: string) => ({ id: relPath, relPath, title: null, status: 'ready' as const, statusCode: null, statusMessage: null, chunks: 2, ingestedAt: '2026-03-01T10:00:00Z' });
+const doc = (relPath: string) => ({ id: relPath, relPath, title: null, type: 'markdown' as const, status: 'ready' as const, statusCode: null, statusMessage: null, chunks: 2, ingestedAt: '2026-03-01T10:00:00Z' });
 const folder = (watch: Watch, pending: Collection['pending'] = []): Collection => ({
   id: 'c1',
   root: '/home/me/notes',
@@ -61,7 +61,7 @@ describe('watching a folder from the library', () => {
     const card = await screen.findByRole('region', { name: 'Folder /home/me/notes' });
     expect(within(card).getByRole('status').textContent).toBe('Watching · 2 changes waiting');
     const rows = within(card).getAllByRole('row').slice(1);
-    const byPath = Object.fromEntries(rows.map((r) => [r.querySelector('.mono')!.textContent, r.querySelectorAll('.badge')]));
+    const byPath = Object.fromEntries(rows.map((r) => [r.querySelector('.mono')!.textContent, r.querySelectorAll('.badge:not(.badge--type)')]));
     expect([...byPath['new/c.md']!].map((b) => b.textContent)).toEqual(['queued']);
     expect([...byPath['b.md']!].map((b) => b.textContent)).toEqual(['ready', 'changed']);
     expect([...byPath['a.md']!].map((b) => b.textContent)).toEqual(['ready']);

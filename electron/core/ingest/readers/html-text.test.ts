@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { parseOutline } from '../chunkers/markdown';
+import { htmlToText } from './html-text';
+
+describe('htmlToText', () => {
+  it('keeps headings as # lines and paragraphs apart, collapsing whitespace', () => {
+    const { text } = htmlToText('<h1>Brewing\n  guide</h1><p>Water   first.</p><p>Then\tleaves.</p><h2>Kinds <em>of</em> tea</h2><p>Green.</p>');
+    expect(text).toBe('# Brewing guide\n\nWater first.\n\nThen leaves.\n\n## Kinds of tea\n\nGreen.');
+  });
+
+  it('decodes entities in text and title', () => {
+    const r = htmlToText('<title>Tea &amp; Biscuits</title><p>95&nbsp;&deg;C &mdash; not &lt;boiling&gt; &#x1F375;</p>');
+    expect(r.title).toBe('Tea & Biscuits');
+    expect(r.text).toBe('95 °C — not <boiling> 🍵');
+  });
+
+  it('drops scripts, styles, navigation, forms, embedded media and hidden parts', () => {
+    const { text } = htmlToText(
+      `<head><style>p{color:red}</style><script>var secret = 1;</script></head><body>
+       <header><nav><a href="/">Home</a></nav>Site banner</header>
+       <main><p>Kept.</p><noscript>Enable JS</noscript><template><p>template</p></template>
+       <aside>Related</aside><form><label>Name</label><input name=q><button>Go</button></form>
+       <iframe src="x"></iframe><svg><title>icon</title><text>drawn</text></svg><img src="x.png" alt="a picture">
+       <div hidden>hidden</div><div role="navigation">menu</div></main>
+       <footer>Copyright</footer></body>`,
+    );
+    expect(text).toBe('Kept.');
+  });
+
+  it('keeps an article’s own header (with its h1) but not the page banner', () => {
+    const { text, title } = htmlToText('<header>Banner</header><article><header><h1>Post</h1></header><p>Body.</p><footer>By me</footer></article>');
+    expect(text).toBe('# Post\n\nBody.\n\nBy me');
+    expect(title).toBe('Post');
+  });
+
+  it('writes lists as - or numbered lines and tables one row per line', () => {
+    const { text } = htmlToText(
+      '<p>Intro</p><ul><li>Green</li><li>Black<ul><li>Assam</li></ul></li></ul><ol start="3"><li>Steep</li><li>Pour</li></ol>' +
+        '<table><tr><th>Tea</th><th>Minutes</th></tr><tr><td><p>Green</p></td><td>2</td></tr><tr><td></td><td></td></tr></table><p>After</p>',
+    );
+    expect(text).toBe('Intro\n\n- Green\n- Black\n- Assam\n\n3. Steep\n4. Pour\n\nTea | Minutes\nGreen | 2\n\nAfter');
+  });
+
+  it('keeps preformatted text as a code fence longer than any backticks inside it', () => {
+    const { text } = htmlToText('<pre><code>```\n# comment\n  indented\n</code></pre><p>Next</p>');
+    expect(text).toBe('````\n```\n# comment\n  indented\n````\n\nNext');
+  });
+
+  it('escapes text lines the chunkers would read as headings or fences', () => {
+    const { text } = htmlToText('<p># not a heading</p><p>```not a fence</p><p>---</p>');
+    expect(text).toBe('\\# not a heading\n\n\\```not a fence\n\n\\---');
+    expect(parseOutline(text, 'Doc').headings).toEqual([]);
+  });
+
+  it('leaves a generated "¶" or "§" permalink out of the heading', () => {
+    expect(htmlToText('<h2>Install<a class="headerlink" href="#install">¶</a></h2><h2>Impls<a class="anchor">§</a></h2><h2>C#</h2>').text).toBe('## Install\n\n## Impls\n\n## C#');
+  });
+
+  it('reads only the main content of a page that marks it, else the whole page', () => {
+    const page = '<title>T</title><div class="menu-bar"><h1>Book</h1></div><div id="help"><h2>Keyboard shortcuts</h2></div><main><h1>Chapter</h1><p>Text.</p></main>';
+    expect(htmlToText(page)).toEqual({ text: '# Chapter\n\nText.', title: 'T' });
+    expect(htmlToText('<div role="main"><p>Inside.</p></div><p>Outside.</p>').text).toBe('Inside.');
+    expect(htmlToText('<script>"<main>"</script><p>No real main.</p>').text).toBe('No real main.');
+  });
+
+  it('gives the heading path the chunkers build', () => {
+    const { text } = htmlToText('<h1>Guide</h1><h2>Setup</h2><h3>Keys</h3><p>Rotate them.</p>');
+    expect(parseOutline(text, 'Guide').headings.at(-1)?.path).toEqual(['Guide', 'Setup', 'Keys']);
+  });
+
+  it('takes the title from <title>, else the first h1, else the first heading', () => {
+    expect(htmlToText('<title> A  page </title><h1>Heading</h1>').title).toBe('A page');
+    expect(htmlToText('<h2>Second</h2><h1>First one</h1>').title).toBe('First one');
+    expect(htmlToText('<h3>Only</h3>').title).toBe('Only');
+    expect(htmlToText('<p>None</p>').title).toBeNull();
+  });
+
+  it('survives unclosed and stray tags', () => {
+    expect(htmlToText('<p>unclosed <b>bold <i>both').text).toBe('unclosed bold both');
+    expect(htmlToText('</div></p>text<li>loose</td>').text).toBe('text\nloose');
+  });
+});

@@ -1,0 +1,286 @@
+// HTML → the Markdown-shaped text the chunkers read (chunkers/markdown.ts): headings as `#` lines
+// (so they make the heading path), paragraphs separated by blank lines, list items as `- ` / `1. `
+// lines, table rows as one line each with cells joined by ` | `, preformatted text as a code
+// fence. Used by the HTML reader and, on mammoth's output, by the DOCX reader: one conversion for
+// both. What a page shows around its content (scripts, styles, navigation, forms, embedded media)
+// is dropped; entities are decoded by the parser.
+//
+// Line numbers: the text's lines are its own, not the file's (an HTML file's lines hold markup, a
+// DOCX has none), so a chunk's lines say where it sits in the extracted text, and the heading path
+// is what locates it for a person.
+import { Parser } from 'htmlparser2';
+
+export interface HtmlText {
+  text: string;
+  /** `<title>`, else the first h1, else the first heading of any level; null when there is none. */
+  title: string | null;
+}
+
+/** Elements whose whole content is not part of the document's text. */
+const DROPPED = new Set([
+  'script', 'style', 'noscript', 'template', 'nav', 'aside', 'form', 'button', 'select', 'textarea', 'input',
+  'iframe', 'frame', 'frameset', 'object', 'embed', 'svg', 'canvas', 'audio', 'video', 'picture', 'img', 'map',
+]);
+
+/** ARIA roles of page furniture rather than content. */
+const DROPPED_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'search', 'complementary', 'menu', 'menubar']);
+
+/** Elements inside which a header or footer is the content's own (ARIA: not a banner or contentinfo). */
+const SECTIONING = new Set(['article', 'main', 'section']);
+
+const BLOCKS = new Set([
+  'address', 'article', 'blockquote', 'body', 'caption', 'center', 'dd', 'details', 'dialog', 'div', 'dl', 'dt',
+  'fieldset', 'figcaption', 'figure', 'footer', 'header', 'hgroup', 'hr', 'html', 'legend', 'main', 'p', 'section', 'summary',
+]);
+
+const HEADING = /^h([1-6])$/;
+
+/** A line the chunkers would take for structure (a heading, a code fence, a setext underline) but which is text here. */
+const LOOKS_STRUCTURAL = /^(?:#|`{3}|~{3})|^(?:=+|-+)$/;
+
+const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+interface Frame {
+  name: string;
+  drop?: boolean;
+  /** This td/th holds the row's current cell. */
+  cell?: boolean;
+  /** This element is the page's main content (<main>, role=main). */
+  main?: boolean;
+  /** This tr is a row of its own (not nested inside another table's cell). */
+  row?: boolean;
+}
+
+/**
+ * A page that marks its main content (<main> or role="main") is read from there only, so the
+ * furniture around it that no tag names (a site's menu bar, a help popup) stays out; the title
+ * still comes from <title>. When that leaves no text (the mark was only in a script, say), the
+ * whole page is read.
+ */
+export function htmlToText(html: string): HtmlText {
+  if (/<main[\s>]|\brole\s*=\s*["']?main\b/i.test(html)) {
+    const main = convert(html, true);
+    if (main.text.length > 0) return main;
+  }
+  return convert(html, false);
+}
+
+function convert(html: string, mainOnly: boolean): HtmlText {
+  const lines: string[] = [];
+  const stack: Frame[] = [];
+  let inline: string[] = [];
+  let needBlank = false;
+  let prefix = '';
+  let dropped = 0;
+  let sectioning = 0;
+  let main = 0;
+  let inTitle = false;
+  let titleText = '';
+  let heading = 0;
+  let inCell = false;
+  let pre = 0;
+  const lists: Array<{ ordered: boolean; n: number }> = [];
+  const rows: string[][] = [];
+  const found = { titleTag: null as string | null, h1: null as string | null, heading: null as string | null };
+
+  const emit = (line: string) => {
+    if (needBlank && lines.length > 0 && lines[lines.length - 1] !== '') lines.push('');
+    needBlank = false;
+    lines.push(line);
+  };
+  /** Ends the current line of text (a list item's or a paragraph's). */
+  const flushLine = () => {
+    const text = collapse(inline.join(''));
+    inline = [];
+    if (!text) return;
+    emit(prefix + (LOOKS_STRUCTURAL.test(text) ? `\\${text}` : text));
+    prefix = '';
+  };
+  /** Ends a paragraph: the next text starts after a blank line, except within a list or table, which stay one block. */
+  const breakBlock = () => {
+    flushLine();
+    if (lists.length === 0 && rows.length === 0) needBlank = true;
+  };
+  /** Inside a heading, a table cell or <title>, block elements only separate words. */
+  const inlineOnly = () => inTitle || heading > 0 || inCell;
+
+  const open = (name: string, attrs: Record<string, string>) => {
+    const frame: Frame = { name };
+    stack.push(frame);
+    if (dropped > 0 || drops(name, attrs, sectioning)) {
+      frame.drop = true;
+      dropped++;
+      return;
+    }
+    if (SECTIONING.has(name)) sectioning++;
+    if (name === 'main' || attrs.role?.trim().toLowerCase() === 'main') {
+      frame.main = true;
+      main++;
+    }
+    if (name === 'title') {
+      inTitle = true;
+      return;
+    }
+    if (pre > 0) {
+      if (name === 'br') inline.push('\n');
+      if (name === 'pre') pre++;
+      return;
+    }
+    if (inlineOnly()) {
+      if (isBlockish(name) || name === 'br') inline.push(' ');
+      return;
+    }
+    const level = HEADING.exec(name);
+    if (level) {
+      breakBlock();
+      needBlank = true;
+      heading = Number(level[1]);
+    } else if (name === 'pre') {
+      breakBlock();
+      needBlank = true;
+      pre = 1;
+    } else if (name === 'ul' || name === 'ol') {
+      if (lists.length === 0) breakBlock();
+      else flushLine();
+      lists.push({ ordered: name === 'ol', n: Number(attrs.start) > 0 ? Number(attrs.start) - 1 : 0 });
+    } else if (name === 'li') {
+      flushLine();
+      const list = lists[lists.length - 1];
+      if (list) prefix = list.ordered ? `${++list.n}. ` : '- ';
+    } else if (name === 'table') {
+      breakBlock();
+      needBlank = true;
+    } else if (name === 'tr') {
+      flushLine();
+      frame.row = true;
+      rows.push([]);
+    } else if (name === 'td' || name === 'th') {
+      if (rows.length > 0) {
+        inline = [];
+        frame.cell = true;
+        inCell = true;
+      }
+    } else if (name === 'br') {
+      flushLine();
+    } else if (BLOCKS.has(name)) {
+      if (lists.length > 0 || rows.length > 0) flushLine();
+      else breakBlock();
+    }
+  };
+
+  const close = (name: string) => {
+    const at = stack.findLastIndex((f) => f.name === name);
+    if (at < 0) return;
+    // Elements left open inside this one close with it.
+    for (const frame of stack.splice(at).reverse()) closeFrame(frame);
+  };
+
+  const closeFrame = (frame: Frame) => {
+    const { name } = frame;
+    if (frame.drop) {
+      dropped--;
+      return;
+    }
+    if (SECTIONING.has(name)) sectioning--;
+    if (frame.main) main--;
+    if (name === 'title') {
+      inTitle = false;
+      found.titleTag ??= collapse(titleText) || null;
+      return;
+    }
+    if (pre > 0) {
+      if (name === 'pre' && --pre === 0) emitFence();
+      return;
+    }
+    if (frame.cell) {
+      rows[rows.length - 1]!.push(collapse(inline.join('')));
+      inline = [];
+      inCell = false;
+      return;
+    }
+    if (inlineOnly()) {
+      const level = HEADING.exec(name);
+      if (level && Number(level[1]) === heading) emitHeading();
+      else if (isBlockish(name)) inline.push(' ');
+      return;
+    }
+    if (frame.row) {
+      const cells = rows.pop()!;
+      inline = [];
+      if (cells.some((c) => c.length > 0)) emit(cells.join(' | '));
+    } else if (name === 'ul' || name === 'ol') {
+      flushLine();
+      lists.pop();
+      if (lists.length === 0) breakBlock();
+    } else if (name === 'li') {
+      flushLine();
+      prefix = '';
+    } else if (name === 'table') {
+      breakBlock();
+      needBlank = true;
+    } else if (BLOCKS.has(name)) {
+      if (lists.length > 0 || rows.length > 0) flushLine();
+      else breakBlock();
+    }
+  };
+
+  const emitHeading = () => {
+    // Documentation generators end headings with a permalink, "¶" (Sphinx, MkDocs) or "§" (rustdoc): not part of the name.
+    const text = collapse(inline.join('')).replace(/\s*[¶§]$/, '');
+    inline = [];
+    const level = heading;
+    heading = 0;
+    if (!text) return;
+    needBlank = true;
+    emit(`${'#'.repeat(level)} ${text}`);
+    needBlank = true;
+    if (level === 1) found.h1 ??= text;
+    found.heading ??= text;
+  };
+
+  /** Preformatted text as a code fence longer than any backtick run inside it, so nothing in it reads as structure. */
+  const emitFence = () => {
+    const body = inline.join('').replace(/^\n/, '').replace(/\s+$/, '');
+    inline = [];
+    needBlank = true;
+    if (/\S/.test(body)) {
+      const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((r) => r.length));
+      const fence = '`'.repeat(Math.max(3, longest + 1));
+      emit(fence);
+      for (const line of body.split('\n')) lines.push(line);
+      lines.push(fence);
+    }
+    needBlank = true;
+  };
+
+  const parser = new Parser(
+    {
+      onopentag: (name, attrs) => open(name, attrs),
+      onclosetag: (name) => close(name),
+      ontext: (data) => {
+        if (dropped > 0) return;
+        if (inTitle) titleText += data;
+        else if (!mainOnly || main > 0) inline.push(data);
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(html);
+  parser.end(); // closes whatever the page left open
+  for (const frame of stack.splice(0).reverse()) closeFrame(frame);
+  flushLine();
+
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return { text: lines.join('\n'), title: found.titleTag ?? found.h1 ?? found.heading };
+}
+
+function drops(name: string, attrs: Record<string, string>, sectioning: number): boolean {
+  if (DROPPED.has(name)) return true;
+  if ((name === 'header' || name === 'footer') && sectioning === 0) return true;
+  if ('hidden' in attrs) return true;
+  return attrs.role !== undefined && DROPPED_ROLES.has(attrs.role.trim().toLowerCase());
+}
+
+function isBlockish(name: string): boolean {
+  return BLOCKS.has(name) || HEADING.test(name) || ['ul', 'ol', 'li', 'table', 'tr', 'td', 'th', 'pre'].includes(name);
+}

@@ -1,0 +1,24 @@
+import { render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { Output } from '../../../../shared/contract';
+import { DocumentTable } from './DocumentTable';
+
+type Doc = Output<'library'>['collections'][number]['documents'][number];
+
+const doc = (relPath: string, type: Doc['type']): Doc => ({ id: relPath, relPath, title: null, type, status: 'ready', statusCode: null, statusMessage: null, chunks: 1, ingestedAt: '2026-03-01T10:00:00Z' });
+
+describe('the document table', () => {
+  it("shows each document's type, and none for a type this version does not know", () => {
+    render(<DocumentTable documents={[doc('a.md', 'markdown'), doc('b.txt', 'text'), doc('c.pdf', 'pdf'), doc('d.docx', 'docx'), doc('e.html', 'html'), doc('f.epub', null)]} pending={[{ relPath: 'g.md', queuedAt: '2026-03-02T09:00:00Z' }]} />);
+    const table = screen.getByRole('table');
+    const column = within(table).getAllByRole('columnheader').findIndex((h) => h.textContent === 'Type');
+    expect(column).toBeGreaterThan(-1);
+    const types = Object.fromEntries(
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => [row.querySelector('.mono')!.textContent, within(row).getAllByRole('cell')[column]!.textContent]),
+    );
+    expect(types).toEqual({ 'a.md': 'Markdown', 'b.txt': 'Text', 'c.pdf': 'PDF', 'd.docx': 'Word', 'e.html': 'HTML', 'f.epub': '', 'g.md': '' });
+  });
+});

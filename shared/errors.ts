@@ -22,6 +22,10 @@ export const ERROR_CODES = [
   'BINARY_FILE',
   'UNDECODABLE_TEXT',
   'TOO_LARGE',
+  // PDF: no text to read (scanned pages), a password wanted, or a file broken past reading.
+  'NO_TEXT_LAYER',
+  'PASSWORD_PROTECTED',
+  'CORRUPT_FILE',
   'CANCELLED',
   'INVALID_ARGUMENT',
   'INVALID_QUESTION_SET',

@@ -14,7 +14,8 @@ import { detectInjection } from '../text/injection';
 import { EmbeddingSession, hasMissingVectors, type EmbeddingRequest } from './embedding-session';
 import { readerFor, type Reader } from './readers/index';
 import { ReadAhead } from './read-ahead';
-import type { ImportProgress, ImportReport } from './types';
+import { pagesOfLines } from './pages';
+import type { ImportProgress, ImportReport, SkipReason } from './types';
 import { walkFolder, walkPaths, type WalkedFile } from './walk';
 import { stmt } from '../db/statements';
 
@@ -238,11 +239,20 @@ function sameRecipe(d: DocumentRow, reader: Reader, chunkerSpec: string): boolea
   return d.status === 'ready' && d.reader === reader.name && d.readerVersion === reader.version && d.chunker === chunkerSpec;
 }
 
-/** Content that failed to decode last time, unchanged since, read by the same reader version. */
+/**
+ * What a reader refuses in a file's content, for good: the same bytes read by the same reader
+ * version fail the same way, so they are not read again. Some are skipped (nothing wrong with the
+ * file, Quire just cannot read it) rather than failed.
+ */
+const CONTENT_FAILURES: ReadonlySet<string> = new Set(['BINARY_FILE', 'UNDECODABLE_TEXT', 'CORRUPT_FILE', 'NO_TEXT_LAYER', 'PASSWORD_PROTECTED']);
+const SKIPPED_FOR: Partial<Record<string, SkipReason>> = { NO_TEXT_LAYER: 'no-text-layer', PASSWORD_PROTECTED: 'password-protected' };
+
+/** Content that a reader refused last time, unchanged since, read by the same reader version. */
 function knownFailure(file: WalkedFile, reader: Reader, d: DocumentRow): boolean {
   return (
-    d.status === 'error' &&
-    (d.statusCode === 'BINARY_FILE' || d.statusCode === 'UNDECODABLE_TEXT') &&
+    (d.status === 'error' || d.status === 'skipped') &&
+    d.statusCode !== null &&
+    CONTENT_FAILURES.has(d.statusCode) &&
     d.reader === reader.name &&
     d.readerVersion === reader.version &&
     d.size === file.size &&
@@ -277,8 +287,7 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
   }
   if (existing && knownFailure(file, reader, existing)) {
     // Same bytes that failed last time: report it again, without reading it again.
-    report.documents.failed++;
-    report.errors.push({ path: file.relPath, code: existing.statusCode!, message: existing.statusMessage ?? '' });
+    reportRefusal(report, file.relPath, { code: existing.statusCode!, message: existing.statusMessage ?? '' });
     return null;
   }
   if (file.size > ctx.maxBytes) {
@@ -320,6 +329,7 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
     // Injection checks run once, here, and the flags travel with the chunk from then on.
     const chunks = chunkDocument({ text: read.text, title, firstLine: read.firstLine }, ctx.chunker).map((c) => ({
       ...c,
+      ...(read.pages ? { pages: pagesOfLines(read.pages, c.startLine, c.endLine) } : {}),
       flags: detectInjection(contextualText(c)),
     }));
     const movedFrom = existing?.sha256 === sha256 ? null : renamedFrom(ctx, sha256, reader, id, chunks);
@@ -334,10 +344,21 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
     };
   } catch (e) {
     const shape = toErrorShape(e);
-    recordFailure(db, base, { status: 'error', code: shape.code, message: shape.message, keepOldVersion: false });
-    report.documents.failed++;
-    report.errors.push({ path: file.relPath, code: shape.code, message: shape.message });
+    recordFailure(db, base, { status: SKIPPED_FOR[shape.code] ? 'skipped' : 'error', code: shape.code, message: shape.message, keepOldVersion: false });
+    reportRefusal(report, file.relPath, shape);
     return null;
+  }
+}
+
+/** A file the reader refused: skipped with its reason (a PDF without text, or locked), else failed. */
+function reportRefusal(report: ImportReport, relPath: string, shape: { code: string; message: string }): void {
+  const reason = SKIPPED_FOR[shape.code];
+  if (reason) {
+    report.documents.skipped++;
+    report.skipped.push({ path: relPath, reason, message: shape.message });
+  } else {
+    report.documents.failed++;
+    report.errors.push({ path: relPath, code: shape.code, message: shape.message });
   }
 }
 

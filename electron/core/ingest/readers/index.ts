@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { markdownReader } from './markdown';
+import { pdfReader } from './pdf';
 import { textReader } from './text';
 import type { Reader } from './types';
 
 export type { Reader, ReadResult } from './types';
 
-const READERS: readonly Reader[] = [markdownReader, textReader];
+const READERS: readonly Reader[] = [markdownReader, textReader, pdfReader];
 
 const BY_EXTENSION = new Map<string, Reader>(READERS.flatMap((r) => r.extensions.map((ext) => [ext, r] as const)));
 

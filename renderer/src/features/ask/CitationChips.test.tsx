@@ -54,10 +54,10 @@ describe('citation chips', () => {
         answer: ANSWER,
         retrieval: candidates,
         citations: [
-          { chunkId: K0, path: 'notes/keys.md', lines: [3, 9], sentence: 'Keys rotate every 90 days.', check: 'supported', missing: [] },
-          { chunkId: K1, path: 'notes/keys.md', lines: [11, 14], sentence: 'Old keys stay valid for 48 hours.', check: 'weak', missing: [] },
-          { chunkId: K0, path: 'notes/keys.md', lines: [3, 9], sentence: 'Old keys stay valid for 48 hours.', check: 'unsupported', missing: ['48'] },
-          { chunkId: 'dead00beef00#9', path: null, lines: null, sentence: 'Nothing else.', check: 'unknown-source', missing: [] },
+          { chunkId: K0, path: 'notes/keys.md', lines: [3, 9], pages: null, sentence: 'Keys rotate every 90 days.', check: 'supported', missing: [] },
+          { chunkId: K1, path: 'notes/keys.md', lines: [11, 14], pages: null, sentence: 'Old keys stay valid for 48 hours.', check: 'weak', missing: [] },
+          { chunkId: K0, path: 'notes/keys.md', lines: [3, 9], pages: null, sentence: 'Old keys stay valid for 48 hours.', check: 'unsupported', missing: ['48'] },
+          { chunkId: 'dead00beef00#9', path: null, lines: null, pages: null, sentence: 'Nothing else.', check: 'unknown-source', missing: [] },
         ],
         flags: ['unknown-source', 'unsupported-citation'],
       }),
@@ -85,7 +85,7 @@ describe('citation chips', () => {
       result: answerResult({
         answer: ANSWER,
         retrieval: candidates,
-        citations: [{ chunkId: K0, path: 'notes/keys.md', lines: [3, 9], sentence: 'Keys rotate every 90 days.', check: 'supported', missing: [] }],
+        citations: [{ chunkId: K0, path: 'notes/keys.md', lines: [3, 9], pages: null, sentence: 'Keys rotate every 90 days.', check: 'supported', missing: [] }],
       }),
     });
     const chip = (await screen.findAllByTestId('citation-chip'))[0]!;

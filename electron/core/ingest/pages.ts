@@ -7,14 +7,10 @@ export function pagesOfLines(pageStarts: readonly number[] | undefined, startLin
   return [pageOfLine(pageStarts, startLine), pageOfLine(pageStarts, endLine)];
 }
 
-/** The last page starting on or before the line: pages without text share the next one's start and lose to it. */
+/**
+ * The last page starting on or before the line: a page without text shares the next one's start
+ * and loses to it. A linear scan: even a thousand pages cost less than reading one of them.
+ */
 function pageOfLine(starts: readonly number[], line: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= line) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
+  return Math.max(starts.findLastIndex((s) => s <= line), 0) + 1;
 }

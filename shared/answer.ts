@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorShape, Lines } from './common-schemas';
+import { ErrorShape, Lines, Pages } from './common-schemas';
 import { SearchModeSchema } from './search';
 
 export const CandidateSchema = z.object({
@@ -9,6 +9,8 @@ export const CandidateSchema = z.object({
   path: z.string(),
   heading: z.string(),
   lines: Lines,
+  /** For PDFs; null otherwise (and in runs recorded before pages). */
+  pages: Pages.default(null),
   lexicalRank: z.number().nullable(),
   denseRank: z.number().nullable(),
   distance: z.number().nullable(),
@@ -39,6 +41,8 @@ export const CitationSchema = z.object({
   chunkId: z.string(),
   path: z.string().nullable(),
   lines: Lines.nullable(),
+  /** The cited passage's pages, for PDFs: what "p. 12" shows. */
+  pages: Pages.default(null),
   sentence: z.string(),
   check: z.enum(['supported', 'weak', 'unsupported', 'unknown-source']),
   missing: z.array(z.string()),
@@ -58,8 +62,8 @@ export const AnswerResultSchema = z.object({
   flags: z.array(z.enum(['uncited', 'unknown-source', 'unsupported-citation', 'truncation-suspected', 'injection-in-sources', 'length-limit'])),
   budget: BudgetSchema.nullable(),
   retrieval: z.array(CandidateSchema),
-  /** The passages sent as sources, in prompt order: the cited id, the chunks joined, the lines they span. Absent in runs recorded before passages. */
-  sources: z.array(z.object({ chunkId: z.string(), chunkIds: z.array(z.string()), lines: Lines })).default([]),
+  /** The passages sent as sources, in prompt order: the cited id, the chunks joined, the lines (and PDF pages) they span. Absent in runs recorded before passages. */
+  sources: z.array(z.object({ chunkId: z.string(), chunkIds: z.array(z.string()), lines: Lines, pages: Pages.default(null) })).default([]),
   retrievalMode: SearchModeSchema,
   latencyMs: z.object({ retrieve: z.number(), rewrite: z.number(), generate: z.number(), total: z.number(), firstToken: z.number().nullable() }),
   ollama: z.object({ promptEvalCount: z.number().nullable(), evalCount: z.number().nullable(), doneReason: z.string().nullable(), tokensPerSecond: z.number().nullable() }),

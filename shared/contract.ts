@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EvalGridSchema, EvalReportSchema, EvalReportSummarySchema, EvalStorageSchema, ReportDiffSchema, QuestionSetRefSchema, QuestionSetSummarySchema, SavedQuestionSchema } from './eval';
 import { AnswerResultSchema, AskEventSchema, AskStepSchema, BudgetSchema, CandidateSchema, CitationSchema } from './answer';
-import { ErrorShape, Lines } from './common-schemas';
+import { ErrorShape, Lines, Pages } from './common-schemas';
 import { SearchModeSchema, SearchResponseSchema, SearchResultSchema } from './search';
 import { BOUNDS, SettingsSchema } from './settings';
 
@@ -51,7 +51,7 @@ export const ImportReportSchema = z.object({
   embedRequests: z.number(),
   errors: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })),
   skipped: z.array(
-    z.object({ path: z.string(), reason: z.enum(['unsupported-type', 'too-large', 'symlink-outside-root', 'symlink-loop', 'unreadable', 'not-a-regular-file', 'unsupported-file-name']), message: z.string().optional() }),
+    z.object({ path: z.string(), reason: z.enum(['unsupported-type', 'too-large', 'symlink-outside-root', 'symlink-loop', 'unreadable', 'not-a-regular-file', 'unsupported-file-name', 'no-text-layer', 'password-protected']), message: z.string().optional() }),
   ),
   /** ok: vectors written; off: not asked for; unavailable: Ollama or the model could not be used. */
   embedding: z.object({ model: z.string(), status: z.enum(['ok', 'off', 'unavailable']), error: ErrorShape.optional() }),
@@ -143,6 +143,8 @@ export const ChunkViewSchema = z.object({
   root: z.string(),
   heading: z.string(),
   lines: Lines,
+  /** For PDFs: the pages the chunk's text comes from (null for other formats). */
+  pages: Pages,
   text: z.string(),
   flags: z.array(z.string()),
   before: z.object({ chunkId: z.string(), text: z.string(), lines: Lines }).nullable(),

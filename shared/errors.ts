@@ -25,6 +25,9 @@ export const ERROR_CODES = [
   'TOO_LARGE',
   'PARSE_TIMEOUT',
   'PARSE_MEMORY',
+  // PDF: no text to read (scanned pages) or a password wanted.
+  'NO_TEXT_LAYER',
+  'PASSWORD_PROTECTED',
   'CANCELLED',
   'INVALID_ARGUMENT',
   'INVALID_QUESTION_SET',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Lines } from './common-schemas';
+import { Lines, Pages } from './common-schemas';
 
 export const SEARCH_MODES = ['lexical', 'dense', 'hybrid'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -15,6 +15,8 @@ export const SearchResultSchema = z.object({
   heading: z.string(),
   /** 1-based inclusive line range in the source file: the whole passage. */
   lines: Lines,
+  /** The pages the whole passage spans, for PDFs; null for formats without pages. */
+  pages: Pages,
   /**
    * The passage: the matched chunk with its neighbours in the same section (small-to-big), so a
    * detail arrives with the sentences that say what it is about.
@@ -23,7 +25,7 @@ export const SearchResultSchema = z.object({
   /** The chunks the passage joins, in document order; chunkId (the one that matched) is among them. */
   chunkIds: z.array(z.string()),
   /** Where the matched chunk sits in the passage: its lines in the file and its character range in `text`. */
-  hit: z.object({ lines: Lines, start: z.number().int(), end: z.number().int() }),
+  hit: z.object({ lines: Lines, pages: Pages, start: z.number().int(), end: z.number().int() }),
   /** The fusion's score (also in single-list modes, so scores compare across modes). */
   score: z.number(),
   lexicalRank: z.number().nullable(),

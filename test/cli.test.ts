@@ -107,8 +107,8 @@ describe('quire CLI', () => {
     const res = JSON.parse(stdout);
     expect(res.mode).toBe('hybrid');
     expect(res.results).toHaveLength(2);
-    expect(res.results[0]).toMatchObject({ path: 'ops/keys.md', heading: 'Keys', lines: [1, 5], lexicalRank: 1, denseRank: 1 });
-    expect(Object.keys(res.results[0]).sort()).toEqual(['chunkId', 'denseRank', 'heading', 'lexicalRank', 'lines', 'path', 'score', 'text']);
+    expect(res.results[0]).toMatchObject({ path: 'ops/keys.md', heading: 'Keys', lines: [1, 5], pages: null, lexicalRank: 1, denseRank: 1 });
+    expect(Object.keys(res.results[0]).sort()).toEqual(['chunkId', 'denseRank', 'heading', 'lexicalRank', 'lines', 'pages', 'path', 'score', 'text']);
   });
 
   it('searches lexically, and says so, when Ollama is not running', async () => {

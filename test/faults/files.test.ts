@@ -11,6 +11,7 @@ import { sharedParsePool } from '../../electron/core/ingest/parse/parse-pool';
 import { search } from '../../electron/core/retrieve/search';
 import { hangFile } from '../support/hung-file';
 import { NotesFolder } from '../support/notes';
+import { makePdf, truncatedPdf } from '../support/pdf';
 
 /**
  * The fault suite, files: one row per awkward file a notes folder can hold. Every row ends with
@@ -34,8 +35,15 @@ const isRoot = process.getuid?.() === 0;
 const posix = process.platform !== 'win32';
 const GOOD = { 'good/alpha.md': '# Alpha\n\nThe aardvark note.\n', 'good/beta.md': '# Beta\n\nThe bumblebee note.\n', 'good/gamma.txt': 'The chameleon note.\n' };
 
+const PDF_PAGES = [['The first page of the pelican manual.'], ['The second page.']];
+
 const ROWS: Row[] = [
   { name: 'a zero-byte note', setup: (n) => void n.write('empty.md', ''), expect: { indexed: 'empty.md' } },
+  { name: 'a PDF with a text layer', setup: (n) => void n.write('manual.pdf', makePdf({ pages: PDF_PAGES })), expect: { indexed: 'manual.pdf' } },
+  { name: 'a PDF locked by a password', setup: (n) => void n.write('locked.pdf', makePdf({ pages: PDF_PAGES, userPassword: 'pelican' })), expect: { skipped: 'locked.pdf', reason: 'password-protected' } },
+  { name: 'a PDF cut off part-way', setup: (n) => void n.write('cut.pdf', truncatedPdf({ pages: PDF_PAGES }, 0.5)), expect: { failed: 'cut.pdf', code: 'CORRUPT_FILE' } },
+  { name: 'a PDF of scanned pages (no text layer)', setup: (n) => void n.write('scan.pdf', makePdf({ pages: [[], [], []] })), expect: { skipped: 'scan.pdf', reason: 'no-text-layer' } },
+  { name: 'something else named .pdf', setup: (n) => void n.write('notes.pdf', '# Not a PDF\n\nJust Markdown.\n'), expect: { failed: 'notes.pdf', code: 'CORRUPT_FILE' } },
   { name: 'binary content named .md', setup: (n) => void n.write('photo.md', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])), expect: { failed: 'photo.md', code: 'BINARY_FILE' } },
   // Not UTF-8 and no BOM: any guess (Latin-1? Shift-JIS?) could index wrong text, so it fails, saying so.
   { name: 'Latin-1 text', setup: (n) => void n.write('latin1.md', Buffer.from('# Caf\xe9\n\nLa cr\xe8me br\xfbl\xe9e du caf\xe9.\n', 'latin1')), expect: { failed: 'latin1.md', code: 'UNDECODABLE_TEXT' } },

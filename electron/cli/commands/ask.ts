@@ -1,4 +1,5 @@
 import type { AnswerResult } from '../../../shared/answer';
+import { formatPages } from '../../../shared/pages';
 import { contractInput, numberFlag } from '../args';
 import { rememberModel, type CliContext } from '../context';
 
@@ -35,7 +36,7 @@ function toJson(r: AnswerResult) {
   return {
     answer: r.answer,
     refused: r.refused,
-    citations: r.citations.map((c) => ({ chunkId: c.chunkId, path: c.path, lines: c.lines, check: c.check, sentence: c.sentence, missing: c.missing })),
+    citations: r.citations.map((c) => ({ chunkId: c.chunkId, path: c.path, lines: c.lines, pages: c.pages, check: c.check, sentence: c.sentence, missing: c.missing })),
     flags: r.flags,
     budget: r.budget && {
       estimated: r.budget.estimated,
@@ -69,7 +70,8 @@ function human(r: AnswerResult, streamed: boolean): string {
       const key = `${c.chunkId}|${c.check}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const where = c.path ? `${c.path}:${c.lines?.[0]}-${c.lines?.[1]}` : '(unknown source)';
+      // A PDF's lines are lines of its extracted text; its pages are what a reader can look up.
+      const where = !c.path ? '(unknown source)' : c.pages ? `${c.path}, ${formatPages(c.pages)}` : `${c.path}:${c.lines?.[0]}-${c.lines?.[1]}`;
       out.push(`  [${c.chunkId}] ${where} — ${CHECK_LABEL[c.check]}${c.missing.length ? ` (not in the source: ${c.missing.join(', ')})` : ''}`);
     }
   }

@@ -224,7 +224,7 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
       else c.dropped = rank < maxK ? 'budget' : 'k';
       rank++;
     }
-    result.sources = fitted.sources.map((s) => ({ chunkId: s.chunkId, chunkIds: [...(s.chunkIds ?? [s.chunkId])], lines: s.lines }));
+    result.sources = fitted.sources.map((s) => ({ chunkId: s.chunkId, chunkIds: [...(s.chunkIds ?? [s.chunkId])], lines: s.lines, pages: s.pages ?? null }));
     result.budget = fitted.budget;
     yield { type: 'retrieval', mode: found.mode, candidates: result.retrieval, note };
     yield { type: 'budget', budget: fitted.budget };
@@ -295,6 +295,7 @@ function assess(result: AnswerResult, fitted: FittedPrompt): void {
         chunkId: c.chunkId,
         path: byId.get(c.chunkId)?.path ?? null,
         lines: byId.get(c.chunkId)?.lines ?? null,
+        pages: byId.get(c.chunkId)?.pages ?? null,
         sentence: c.sentence,
         check: c.check,
         missing: c.missing,
@@ -323,6 +324,7 @@ function toCandidate(r: SearchResult, dropped?: Candidate['dropped']): Candidate
     path: r.path,
     heading: r.heading,
     lines: r.lines,
+    pages: r.pages,
     lexicalRank: r.lexicalRank,
     denseRank: r.denseRank,
     distance: r.distance,
@@ -334,7 +336,7 @@ function toCandidate(r: SearchResult, dropped?: Candidate['dropped']): Candidate
 }
 
 export function toPromptSource(r: SearchResult): PromptSource {
-  return { chunkId: r.chunkId, chunkIds: r.chunkIds, path: r.path, heading: r.heading, lines: r.lines, text: r.text, flags: r.flags, hit: r.hit };
+  return { chunkId: r.chunkId, chunkIds: r.chunkIds, path: r.path, heading: r.heading, lines: r.lines, pages: r.pages, text: r.text, flags: r.flags, hit: r.hit };
 }
 
 export type { Budget };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { QuireError } from '../../../shared/errors';
-import { countMessages, fitPrompt, FULL_WINDOW_MARGIN, settleBudget, TRUNCATION_THRESHOLD } from './budget';
-import type { PromptSource } from './prompt';
+import { countMessages, fitPrompt, FULL_WINDOW_MARGIN, narrower, settleBudget, TRUNCATION_THRESHOLD } from './budget';
+import { formatSource, type PromptSource } from './prompt';
 
 const source = (i: number, words = 60): PromptSource => ({
   chunkId: `aaaaaaaaaaaa#${i}`,
@@ -121,6 +121,14 @@ describe('fitPrompt', () => {
     // Room for a line or two: nothing rather than a scrap.
     const scrap = fitPrompt({ ...base, candidates: wide, maxSourceTokens: whole + 40 });
     expect(scrap.sources).toHaveLength(1);
+  });
+
+  it('narrows a PDF passage\'s pages with its lines, and names them in the source block', () => {
+    const pdf: PromptSource = { ...passage(1), path: 'guide.pdf', pages: [2, 5], hit: { ...passage(1).hit!, pages: [3, 4] } };
+    expect(narrower(pdf).map((f) => f.pages)).toEqual([[2, 4], [3, 5], [3, 4]]);
+    expect(formatSource(pdf)).toMatch(/^<source id="aaaaaaaaaaaa#1" path="guide.pdf" heading="[^"]*" lines="\d+-\d+" pages="2-5">/);
+    expect(formatSource({ ...pdf, pages: [7, 7] })).toMatch(/ pages="7">/);
+    expect(formatSource(passage(1))).not.toMatch(/pages=/);
   });
 
   it('refuses to build a prompt that cannot fit one source', () => {

@@ -130,12 +130,16 @@ export function narrower(s: PromptSource): PromptSource[] {
   const at = ids.indexOf(s.chunkId);
   if (!s.hit || ids.length < 2 || at < 0) return [];
   const { start, end, lines } = s.hit;
+  // Pages narrow with the lines: from the passage's first page to the hit's last, and so on.
+  const pages = s.hit.pages ?? null;
+  const span = (from: [number, number] | null | undefined, to: [number, number] | null | undefined): [number, number] | null => (from && to ? [from[0], to[1]] : null);
+  const hit = { lines, pages, start, end };
   const forms: PromptSource[] = [];
   if (at > 0 && at < ids.length - 1) {
-    forms.push({ ...s, chunkIds: ids.slice(0, at + 1), text: s.text.slice(0, end), lines: [s.lines[0], lines[1]], hit: { lines, start, end } });
-    forms.push({ ...s, chunkIds: ids.slice(at), text: s.text.slice(start), lines: [lines[0], s.lines[1]], hit: { lines, start: 0, end: end - start } });
+    forms.push({ ...s, chunkIds: ids.slice(0, at + 1), text: s.text.slice(0, end), lines: [s.lines[0], lines[1]], pages: span(s.pages, pages), hit });
+    forms.push({ ...s, chunkIds: ids.slice(at), text: s.text.slice(start), lines: [lines[0], s.lines[1]], pages: span(pages, s.pages), hit: { ...hit, start: 0, end: end - start } });
   }
-  forms.push({ ...s, chunkIds: [s.chunkId], text: s.text.slice(start, end), lines, hit: { lines, start: 0, end: end - start } });
+  forms.push({ ...s, chunkIds: [s.chunkId], text: s.text.slice(start, end), lines, pages, hit: { ...hit, start: 0, end: end - start } });
   return forms;
 }
 

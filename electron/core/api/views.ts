@@ -50,12 +50,12 @@ function documentType(reader: string | null): DocumentType | null {
 export function chunkView(db: Db, chunkId: string): Output<'getChunk'> {
   const row = db
     .prepare(
-      `SELECT c.id, c.document_id, c.ordinal, c.heading_path, c.text, c.start_line, c.end_line, c.flags, d.rel_path, col.root
+      `SELECT c.id, c.document_id, c.ordinal, c.heading_path, c.text, c.start_line, c.end_line, c.page_start, c.page_end, c.flags, d.rel_path, col.root
          FROM chunks c JOIN documents d ON d.id = c.document_id JOIN collections col ON col.id = d.collection_id
         WHERE c.id = ?`,
     )
     .get(chunkId) as
-    | { id: string; document_id: string; ordinal: number; heading_path: string; text: string; start_line: number; end_line: number; flags: string; rel_path: string; root: string }
+    | { id: string; document_id: string; ordinal: number; heading_path: string; text: string; start_line: number; end_line: number; page_start: number | null; page_end: number | null; flags: string; rel_path: string; root: string }
     | undefined;
   if (!row) throw new QuireError('INVALID_ARGUMENT', 'That passage is no longer in the index (the file changed or was removed).');
   const neighbour = (ordinal: number) => {
@@ -70,6 +70,7 @@ export function chunkView(db: Db, chunkId: string): Output<'getChunk'> {
     root: row.root,
     heading: row.heading_path,
     lines: [row.start_line, row.end_line],
+    pages: row.page_start !== null && row.page_end !== null ? [row.page_start, row.page_end] : null,
     text: row.text,
     flags: JSON.parse(row.flags) as string[],
     before: neighbour(row.ordinal - 1),

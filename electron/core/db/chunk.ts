@@ -10,4 +10,6 @@ export interface Chunk {
   /** 1-based, inclusive, in the original file's line numbering. */
   startLine: number;
   endLine: number;
+  /** Paged formats (PDF): the 1-based first and last page the text comes from; absent otherwise. */
+  pages?: readonly [number, number] | null;
 }

@@ -76,10 +76,10 @@ export function writeDocumentVersion(db: Db, version: DocumentVersion): 'added' 
          chunker = excluded.chunker, chunk_count = excluded.chunk_count, ingested_at = excluded.ingested_at, status = 'ready', status_code = NULL, status_message = NULL`,
     ).run({ ...meta, chunkCount: chunks.length, ingestedAt: new Date().toISOString() });
     const insertChunk = stmt(db, 
-      'INSERT INTO chunks (id, document_id, ordinal, heading_path, text, token_count, start_line, end_line, flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO chunks (id, document_id, ordinal, heading_path, text, token_count, start_line, end_line, page_start, page_end, flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     chunks.forEach((c, i) => {
-      const { lastInsertRowid } = insertChunk.run(chunkIdFor(meta.id, c.ordinal), meta.id, c.ordinal, c.headingPath, c.text, c.tokenCount, c.startLine, c.endLine, JSON.stringify(c.flags));
+      const { lastInsertRowid } = insertChunk.run(chunkIdFor(meta.id, c.ordinal), meta.id, c.ordinal, c.headingPath, c.text, c.tokenCount, c.startLine, c.endLine, c.pages?.[0] ?? null, c.pages?.[1] ?? null, JSON.stringify(c.flags));
       if (embedding) insertVector(db, embedding.model, lastInsertRowid, embedding.vectors[i]!);
     });
     writeSections(db, meta.id, chunks);

@@ -13,7 +13,8 @@ import { EmbedQueue, type Completed } from './embed-queue';
 import { EmbeddingSession, hasMissingVectors, type EmbeddingRequest } from './embedding-session';
 import { readerFor, type Reader } from './readers/index';
 import { ReadAhead } from './read-ahead';
-import type { ImportProgress, ImportReport } from './types';
+import { pagesOfLines } from './pages';
+import type { ImportProgress, ImportReport, SkipReason } from './types';
 import { walkFolder, walkPaths, type WalkedFile } from './walk';
 import { parseFile, type Parsed, type ParseRequest } from './parse/parse-file';
 import { stmt } from '../db/statements';
@@ -241,15 +242,21 @@ function sameRecipe(d: DocumentRow, reader: Reader, chunkerSpec: string): boolea
   return d.status === 'ready' && d.reader === reader.name && d.readerVersion === reader.version && d.chunker === chunkerSpec;
 }
 
-const CONTENT_FAILURES = new Set(['BINARY_FILE', 'UNDECODABLE_TEXT', 'PARSE_TIMEOUT', 'PARSE_MEMORY']);
+/**
+ * What a reader refuses in a file's content, for good: the same bytes read by the same reader
+ * version fail the same way, so they are not read again. Some are skipped (nothing wrong with the
+ * file, Quire just cannot read it) rather than failed. A parse over its time or memory would cost
+ * that again on every import, so it too waits for the file to change.
+ */
+const CONTENT_FAILURES: ReadonlySet<string> = new Set(['BINARY_FILE', 'UNDECODABLE_TEXT', 'CORRUPT_FILE', 'NO_TEXT_LAYER', 'PASSWORD_PROTECTED', 'PARSE_TIMEOUT', 'PARSE_MEMORY']);
+const SKIPPED_FOR: Partial<Record<string, SkipReason>> = { NO_TEXT_LAYER: 'no-text-layer', PASSWORD_PROTECTED: 'password-protected' };
 
-/** Content that failed to decode last time, unchanged since, read by the same reader version. */
+/** Content that a reader refused last time, unchanged since, read by the same reader version. */
 function knownFailure(file: WalkedFile, reader: Reader, d: DocumentRow): boolean {
   return (
-    d.status === 'error' &&
-    // Content errors: the same bytes fail the same way. A parse over its time or memory would cost
-    // that time again on every import, so it too waits for the file to change.
-    CONTENT_FAILURES.has(d.statusCode ?? '') &&
+    (d.status === 'error' || d.status === 'skipped') &&
+    d.statusCode !== null &&
+    CONTENT_FAILURES.has(d.statusCode) &&
     d.reader === reader.name &&
     d.readerVersion === reader.version &&
     d.size === file.size &&
@@ -284,8 +291,7 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
   }
   if (existing && knownFailure(file, reader, existing)) {
     // Same bytes that failed last time: report it again, without reading it again.
-    report.documents.failed++;
-    report.errors.push({ path: file.relPath, code: existing.statusCode!, message: existing.statusMessage ?? '' });
+    reportRefusal(report, file.relPath, { code: existing.statusCode!, message: existing.statusMessage ?? '' });
     return null;
   }
   if (file.size > ctx.maxBytes) {
@@ -335,10 +341,21 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
     };
   } catch (e) {
     const shape = toErrorShape(e);
-    recordFailure(db, base, { status: 'error', code: shape.code, message: shape.message, keepOldVersion: false });
-    report.documents.failed++;
-    report.errors.push({ path: file.relPath, code: shape.code, message: shape.message });
+    recordFailure(db, base, { status: SKIPPED_FOR[shape.code] ? 'skipped' : 'error', code: shape.code, message: shape.message, keepOldVersion: false });
+    reportRefusal(report, file.relPath, shape);
     return null;
+  }
+}
+
+/** A file the reader refused: skipped with its reason (a PDF without text, or locked), else failed. */
+function reportRefusal(report: ImportReport, relPath: string, shape: { code: string; message: string }): void {
+  const reason = SKIPPED_FOR[shape.code];
+  if (reason) {
+    report.documents.skipped++;
+    report.skipped.push({ path: relPath, reason, message: shape.message });
+  } else {
+    report.documents.failed++;
+    report.errors.push({ path: relPath, code: shape.code, message: shape.message });
   }
 }
 

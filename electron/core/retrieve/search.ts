@@ -98,7 +98,7 @@ export function configuredFusion(db: Db): Fusion {
 
 function hydrate(db: Db, passages: Passage[], fused: Map<number, Fused>, distances: Map<number, number>): SearchResult[] {
   const get = db.prepare(
-    `SELECT c.id, c.document_id, c.heading_path, c.text, c.start_line, c.end_line, c.flags, d.rel_path, col.root
+    `SELECT c.id, c.document_id, c.heading_path, c.text, c.start_line, c.end_line, c.page_start, c.page_end, c.flags, d.rel_path, col.root
        FROM chunks c JOIN documents d ON d.id = c.document_id JOIN collections col ON col.id = d.collection_id
       WHERE c.rowid = ?`,
   );
@@ -118,9 +118,10 @@ function hydrate(db: Db, passages: Passage[], fused: Map<number, Fused>, distanc
         root: hit.root,
         heading: hit.heading_path,
         lines: [all[0]!.start_line, all[all.length - 1]!.end_line] as [number, number],
+        pages: pagesOf(all[0]!, all[all.length - 1]!),
         text: all.map((r) => r.text).join('\n'),
         chunkIds: all.map((r) => r.id),
-        hit: { lines: [hit.start_line, hit.end_line] as [number, number], start, end: start + hit.text.length },
+        hit: { lines: [hit.start_line, hit.end_line] as [number, number], pages: pagesOf(hit, hit), start, end: start + hit.text.length },
         score: f.score,
         lexicalRank: f.lexicalRank,
         denseRank: f.denseRank,
@@ -131,6 +132,11 @@ function hydrate(db: Db, passages: Passage[], fused: Map<number, Fused>, distanc
   });
 }
 
+/** From the first chunk's first page to the last one's last: null unless the document has pages. */
+function pagesOf(first: HydrateRow, last: HydrateRow): [number, number] | null {
+  return first.page_start !== null && last.page_end !== null ? [first.page_start, last.page_end] : null;
+}
+
 interface HydrateRow {
   id: string;
   document_id: string;
@@ -138,6 +144,8 @@ interface HydrateRow {
   text: string;
   start_line: number;
   end_line: number;
+  page_start: number | null;
+  page_end: number | null;
   flags: string;
   rel_path: string;
   root: string;

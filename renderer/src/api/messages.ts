@@ -27,6 +27,8 @@ export const ERROR_MESSAGES: Record<ErrorCode | TransportCode, string> = {
   TOO_LARGE: 'The file is larger than Quire reads.',
   PARSE_TIMEOUT: 'Reading the file took too long, so it was stopped; the rest of the folder was imported.',
   PARSE_MEMORY: 'Reading the file needed too much memory, so it was stopped; the rest of the folder was imported.',
+  NO_TEXT_LAYER: 'The PDF has no text layer (scanned pages or images), and Quire does not read text in images.',
+  PASSWORD_PROTECTED: 'The PDF is protected by a password. Save an unprotected copy to index it.',
   CANCELLED: 'Cancelled.',
   INVALID_ARGUMENT: 'Quire could not accept that input.',
   INVALID_QUESTION_SET: 'That question set cannot be used as it is.',

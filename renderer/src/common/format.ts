@@ -1,3 +1,5 @@
+import { formatPages } from '../../../shared/pages';
+
 /** Small formatting helpers for numbers people read. */
 
 export function formatBytes(n: number): string {
@@ -42,6 +44,11 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 export function formatLines(lines: readonly [number, number] | null): string {
   if (!lines) return 'lines unknown';
   return lines[0] === lines[1] ? `line ${lines[0]}` : `lines ${lines[0]}–${lines[1]}`;
+}
+
+/** Where a passage is: "p. 12" in a PDF (its lines are only those of the extracted text), else its lines. */
+export function formatPlace(lines: readonly [number, number] | null, pages: readonly [number, number] | null | undefined): string {
+  return pages ? formatPages(pages) : formatLines(lines);
 }
 
 /** Remaining time estimated from bytes done so far; null until there is enough to go on. */

@@ -2,13 +2,15 @@
 import type { DocumentType } from '../../../shared/contract';
 
 const SKIP_REASONS: Record<string, string> = {
-  'unsupported-type': 'not a note format Quire reads (.md, .markdown, .txt, .docx, .html, .htm)',
+  'unsupported-type': 'not a note format Quire reads (.md, .markdown, .txt, .pdf, .docx, .html, .htm)',
   'too-large': 'larger than the size limit for one file',
   'symlink-outside-root': 'a link pointing outside the imported folder',
   'symlink-loop': 'a link that loops back on itself',
   unreadable: 'could not be read (permissions or a vanished file)',
   'not-a-regular-file': 'not a file Quire can read (a named pipe, socket or device)',
   'unsupported-file-name': 'a name that is not valid UTF-8 (rename it to index it)',
+  'no-text-layer': 'a PDF without a text layer (scanned pages or images)',
+  'password-protected': 'a PDF protected by a password',
 };
 
 const FAIL_CODES: Record<string, string> = {
@@ -16,6 +18,8 @@ const FAIL_CODES: Record<string, string> = {
   UNDECODABLE_TEXT: 'text in an encoding Quire cannot decode',
   CORRUPT_FILE: 'a damaged file, or not the type its name says',
   TOO_LARGE: 'larger than the size limit for one file',
+  PARSE_TIMEOUT: 'took too long to read, so it was stopped',
+  PARSE_MEMORY: 'needed too much memory to read, so it was stopped',
   READ_FAILED: 'could not be read',
   READ_TIMEOUT: 'took too long to read',
   WRITE_FAILED: 'could not be written to the index',

@@ -36,7 +36,7 @@ export function budget(over: Partial<Budget> = {}): Budget {
 }
 
 export function candidate(chunkId: string, path: string, lines: [number, number], over: Partial<Candidate> = {}): Candidate {
-  return { chunkId, chunkIds: [chunkId], path, heading: 'Doc > Section', lines, lexicalRank: 1, denseRank: 2, distance: 0.4, score: 0.0325, sent: true, flags: [], ...over };
+  return { chunkId, chunkIds: [chunkId], path, heading: 'Doc > Section', lines, pages: null, lexicalRank: 1, denseRank: 2, distance: 0.4, score: 0.0325, sent: true, flags: [], ...over };
 }
 
 export function answerResult(over: Partial<AnswerResult> = {}): AnswerResult {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { chunkDocument, contextualText, type ChunkerConfig } from '../chunkers/index';
 import { readerFor } from '../readers/index';
+import { pagesOfLines } from '../pages';
 import { detectInjection } from '../../text/injection';
 import type { StoredChunk } from '../../db/documents';
 
@@ -28,6 +29,8 @@ export async function parseFile(req: ParseRequest): Promise<Parsed> {
   const title = read.title ?? path.posix.basename(req.relPath, path.posix.extname(req.relPath));
   const chunks = chunkDocument({ text: read.text, title, firstLine: read.firstLine }, req.chunker).map((c) => ({
     ...c,
+    // A paged document (PDF): each chunk gets the pages its lines fall on.
+    ...(read.pages ? { pages: pagesOfLines(read.pages, c.startLine, c.endLine) } : {}),
     flags: detectInjection(contextualText(c)),
   }));
   return { title, chunks };

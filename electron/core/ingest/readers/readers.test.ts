@@ -23,7 +23,8 @@ describe('reader registry', () => {
     ['notes/a.md', 'markdown'],
     ['A.MARKDOWN', 'markdown'],
     ['b.txt', 'text'],
-    ['c.pdf', null],
+    ['c.pdf', 'pdf'],
+    ['Scan.PDF', 'pdf'],
     ['image.svg', null],
     ['Makefile', null],
   ])('%s → %s', (file, reader) => {

@@ -5,6 +5,11 @@ export interface ReadResult {
   title: string | null;
   /** 1-based line in the file where `text` begins. */
   firstLine: number;
+  /**
+   * Paged formats (PDF): the line of `text` (numbered like chunk lines, from firstLine) on which
+   * each page begins, page 1 first. A page without text starts where the next text does.
+   */
+  pages?: readonly number[];
 }
 
 export interface Reader {

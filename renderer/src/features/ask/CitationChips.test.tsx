@@ -21,14 +21,15 @@ const CHUNK = {
   root: '/home/me/notes',
   heading: 'Rotating the deploy keys > Policy',
   lines: [3, 9] as [number, number],
+  pages: null,
   text: '# Policy\n\nWe rotate the deploy keys every 90 days,\nand at once when someone leaves.\n\nAsk ops first.\nDone.',
   flags: ['instructions'],
   before: { chunkId: 'a1b2c3d4e5f6#-1', text: 'Intro line', lines: [1, 2] as [number, number] },
   after: { chunkId: K1, text: 'Old keys stay valid for 48 hours.', lines: [11, 14] as [number, number] },
 };
 
-async function startAnswer() {
-  const h = renderWithFake(<Harness />, { ask: () => ({ jobId: 'job-1' }), getChunk: () => CHUNK, cancel: () => ({ cancelled: true }), search: () => ({}) });
+async function startAnswer(over: Parameters<typeof renderWithFake>[1] = {}) {
+  const h = renderWithFake(<Harness />, { ask: () => ({ jobId: 'job-1' }), getChunk: () => CHUNK, cancel: () => ({ cancelled: true }), search: () => ({}), ...over });
   const send = (event: AskEvent) => act(() => h.emit(askJobEvent('job-1', event)));
   fireEvent.change(screen.getByTestId('question'), { target: { value: 'How often are keys rotated?' } });
   fireEvent.keyDown(screen.getByTestId('question'), { key: 'Enter' });
@@ -54,10 +55,10 @@ describe('citation chips', () => {
         answer: ANSWER,
         retrieval: candidates,
         citations: [
-          { chunkId: K0, path: 'notes/keys.md', lines: [3, 9], sentence: 'Keys rotate every 90 days.', check: 'supported', missing: [] },
-          { chunkId: K1, path: 'notes/keys.md', lines: [11, 14], sentence: 'Old keys stay valid for 48 hours.', check: 'weak', missing: [] },
-          { chunkId: K0, path: 'notes/keys.md', lines: [3, 9], sentence: 'Old keys stay valid for 48 hours.', check: 'unsupported', missing: ['48'] },
-          { chunkId: 'dead00beef00#9', path: null, lines: null, sentence: 'Nothing else.', check: 'unknown-source', missing: [] },
+          { chunkId: K0, path: 'notes/keys.md', lines: [3, 9], pages: null, sentence: 'Keys rotate every 90 days.', check: 'supported', missing: [] },
+          { chunkId: K1, path: 'notes/keys.md', lines: [11, 14], pages: null, sentence: 'Old keys stay valid for 48 hours.', check: 'weak', missing: [] },
+          { chunkId: K0, path: 'notes/keys.md', lines: [3, 9], pages: null, sentence: 'Old keys stay valid for 48 hours.', check: 'unsupported', missing: ['48'] },
+          { chunkId: 'dead00beef00#9', path: null, lines: null, pages: null, sentence: 'Nothing else.', check: 'unknown-source', missing: [] },
         ],
         flags: ['unknown-source', 'unsupported-citation'],
       }),
@@ -85,7 +86,7 @@ describe('citation chips', () => {
       result: answerResult({
         answer: ANSWER,
         retrieval: candidates,
-        citations: [{ chunkId: K0, path: 'notes/keys.md', lines: [3, 9], sentence: 'Keys rotate every 90 days.', check: 'supported', missing: [] }],
+        citations: [{ chunkId: K0, path: 'notes/keys.md', lines: [3, 9], pages: null, sentence: 'Keys rotate every 90 days.', check: 'supported', missing: [] }],
       }),
     });
     const chip = (await screen.findAllByTestId('citation-chip'))[0]!;
@@ -104,6 +105,33 @@ describe('citation chips', () => {
     fireEvent.keyDown(window, { key: 'Escape' });
     await waitFor(() => expect(screen.queryByTestId('source-panel')).toBeNull());
     expect(document.activeElement).toBe(chip);
+  });
+
+  it('say the page of a PDF source, and its panel shows the page and offers to open the file (desktop)', async () => {
+    const PDF = 'b1b2b3b4b5b6#4';
+    const pdfChunk = { ...CHUNK, chunkId: PDF, path: 'manuals/handbook.pdf', lines: [40, 52] as [number, number], pages: [12, 12] as [number, number], flags: [], before: null, after: null };
+    const { send, transport } = await startAnswer({ getChunk: () => pdfChunk, status: () => ({ desktop: true }), openSourceFile: () => ({ supported: true, opened: true }) });
+    const answer = `The fog horn sounds every thirty seconds [${PDF}].`;
+    const pdfCandidates = [candidate(PDF, 'manuals/handbook.pdf', [40, 52], { pages: [12, 12] })];
+    send({ type: 'retrieval', mode: 'hybrid', candidates: pdfCandidates, note: null });
+    send({ type: 'token', text: answer });
+    send({
+      type: 'done',
+      result: answerResult({
+        answer,
+        retrieval: pdfCandidates,
+        citations: [{ chunkId: PDF, path: 'manuals/handbook.pdf', lines: [40, 52], pages: [12, 12], sentence: 'The fog horn sounds every thirty seconds.', check: 'supported', missing: [] }],
+      }),
+    });
+    const chip = (await screen.findAllByTestId('citation-chip'))[0]!;
+    await waitFor(() => expect(chip.getAttribute('aria-label')).toBe('Source 1: manuals/handbook.pdf p. 12, supported'));
+    fireEvent.click(chip);
+    const panel = await screen.findByTestId('source-panel');
+    await waitFor(() => expect(screen.getByTestId('source-pages').textContent).toBe('12'));
+    expect(panel.textContent).toContain('Page12');
+    expect(panel.textContent).not.toContain('Lines');
+    fireEvent.click(await screen.findByText('Open file'));
+    await waitFor(() => expect(transport.calls.filter((c) => c.method === 'openSourceFile').map((c) => c.input)).toEqual([{ chunkId: PDF }]));
   });
 
   it('shows a refusal as its own state, saying whether the model was asked', async () => {

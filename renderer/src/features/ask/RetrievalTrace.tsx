@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatLines } from '../../common/format';
+import { formatPlace } from '../../common/format';
 import type { Candidate } from '../../common/types';
 
 interface RetrievalTraceProps {
@@ -55,7 +55,7 @@ function TraceTable({ candidates }: { candidates: Candidate[] }) {
           {candidates.map((c) => (
             <tr key={c.chunkId} className={c.sent ? '' : 'row--dropped'}>
               <td>
-                {c.path} <span className="muted">{formatLines(c.lines)}</span>
+                {c.path} <span className="muted">{formatPlace(c.lines, c.pages)}</span>
               </td>
               <td>{c.heading}</td>
               <td className="num">{c.lexicalRank ?? '—'}</td>

@@ -8,7 +8,7 @@ import type { AnswerResult, Citation } from '../../common/types';
 import { answerResult, renderWithFake } from '../../test/harness';
 import { AnswerView } from './AnswerView';
 
-const cite = (chunkId: string, check: Citation['check'], sentence: string): Citation => ({ chunkId, path: 'ops/keys.md', lines: [3, 4], sentence, check, missing: [] });
+const cite = (chunkId: string, check: Citation['check'], sentence: string): Citation => ({ chunkId, path: 'ops/keys.md', lines: [3, 4], pages: null, sentence, check, missing: [] });
 
 function finished(question: string, result: Partial<AnswerResult>): Turn {
   const r = answerResult({ question, ...result });

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import type { Output } from '../../../../shared/contract';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
-import { formatLines } from '../../common/format';
+import { formatPlace } from '../../common/format';
+import { formatPages } from '../../../../shared/pages';
 import { ErrorNote } from '../../common/ErrorNote';
 
 type Mode = 'hybrid' | 'lexical' | 'dense';
@@ -69,11 +70,9 @@ export function SearchBox() {
             {res.results.map((r) => (
               <li key={r.chunkId}>
                 <p>
-                  <span className="mono">
-                    {r.path}:{r.lines[0]}–{r.lines[1]}
-                  </span>{' '}
+                  <span className="mono">{r.pages ? `${r.path}, ${formatPages(r.pages)}` : `${r.path}:${r.lines[0]}–${r.lines[1]}`}</span>{' '}
                   <span className="muted">{r.heading}</span>
-                  <span className="visually-hidden"> {formatLines(r.lines)}</span>
+                  <span className="visually-hidden"> {formatPlace(r.lines, r.pages)}</span>
                 </p>
                 <p className="search-results__text">{snippet(r)}</p>
               </li>

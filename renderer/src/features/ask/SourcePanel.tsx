@@ -5,6 +5,7 @@ import { useClient } from '../../app/client';
 import { useDesktop } from '../../common/desktop';
 import type { ChipInfo } from './citations';
 import { formatLines } from '../../common/format';
+import { formatPages } from '../../../../shared/pages';
 import { describeInjectionFlags, CHECK_WORDS } from '../../common/words';
 import { ErrorNote } from '../../common/ErrorNote';
 import { SourceLines } from './SourceLines';
@@ -22,7 +23,7 @@ interface SourcePanelProps {
 
 type ChunkView = Output<'getChunk'>;
 
-/** The cited passage with line numbers, its neighbours greyed for context, and its flags. */
+/** The cited passage with line numbers (and its page, in a PDF), its neighbours greyed for context, and its flags. */
 export function SourcePanel({ request, onClose }: SourcePanelProps) {
   const client = useClient();
   const desktop = useDesktop();
@@ -89,8 +90,18 @@ export function SourcePanel({ request, onClose }: SourcePanelProps) {
             <dd>{chunk.path}</dd>
             <dt>Heading</dt>
             <dd>{chunk.heading || '—'}</dd>
-            <dt>Lines</dt>
-            <dd>{formatLines(chunk.lines).replace(/^lines? /, '')}</dd>
+            {chunk.pages ? (
+              // A PDF: its page is what a person can turn to; its lines are only the extracted text's.
+              <>
+                <dt>{chunk.pages[0] === chunk.pages[1] ? 'Page' : 'Pages'}</dt>
+                <dd data-testid="source-pages">{formatPages(chunk.pages).replace(/^pp?\. /, '')}</dd>
+              </>
+            ) : (
+              <>
+                <dt>Lines</dt>
+                <dd>{formatLines(chunk.lines).replace(/^lines? /, '')}</dd>
+              </>
+            )}
           </dl>
           {injection && (
             <p className="warning" role="note">

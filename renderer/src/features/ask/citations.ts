@@ -1,5 +1,5 @@
 import type { Candidate, Citation } from '../../common/types';
-import { formatLines } from '../../common/format';
+import { formatPlace } from '../../common/format';
 import type { CiteNode } from './markdown';
 import { CHECK_WORDS, type Check } from '../../common/words';
 
@@ -11,6 +11,8 @@ export interface ChipInfo {
   check: ChipCheck;
   path: string | null;
   lines: [number, number] | null;
+  /** For PDFs: the pages the source spans. */
+  pages: [number, number] | null;
   /** The sentence this marker cites for, once the answer is checked. */
   sentence: string | null;
 }
@@ -22,16 +24,16 @@ export interface ChipInfo {
  */
 export function chipInfo(cite: CiteNode, citations: readonly Citation[] | null, candidates: readonly Candidate[]): ChipInfo {
   const candidate = candidates.find((c) => c.chunkId === cite.chunkId);
-  const base = { chunkId: cite.chunkId, n: cite.n, path: candidate?.path ?? null, lines: candidate?.lines ?? null, sentence: null };
+  const base = { chunkId: cite.chunkId, n: cite.n, path: candidate?.path ?? null, lines: candidate?.lines ?? null, pages: candidate?.pages ?? null, sentence: null };
   if (!citations) return { ...base, check: 'pending' };
   const mine = citations.filter((c) => c.chunkId === cite.chunkId);
   const c = mine[cite.occurrence] ?? mine[mine.length - 1];
   if (!c) return { ...base, check: candidate?.sent ? 'pending' : 'unknown-source' };
-  return { ...base, check: c.check, path: c.path ?? base.path, lines: c.lines ?? base.lines, sentence: c.sentence };
+  return { ...base, check: c.check, path: c.path ?? base.path, lines: c.lines ?? base.lines, pages: c.pages ?? base.pages, sentence: c.sentence };
 }
 
-/** "Source 1: notes/keys.md lines 3–9, supported". */
+/** "Source 1: notes/keys.md lines 3–9, supported"; "Source 2: guide.pdf p. 12, weakly supported". */
 export function chipLabel(info: ChipInfo): string {
-  const where = info.path ? `${info.path} ${formatLines(info.lines)}` : 'not among the passages sent';
+  const where = info.path ? `${info.path} ${formatPlace(info.lines, info.pages)}` : 'not among the passages sent';
   return `Source ${info.n}: ${where}, ${CHECK_WORDS[info.check]}`;
 }

@@ -3,7 +3,7 @@ import { answerResult } from '../../test/harness';
 import { saveAsTestInput } from './save-test';
 import type { Citation } from '../../common/types';
 
-const cite = (chunkId: string, check: Citation['check'], sentence: string): Citation => ({ chunkId, path: 'a.md', lines: [1, 2], sentence, check, missing: [] });
+const cite = (chunkId: string, check: Citation['check'], sentence: string): Citation => ({ chunkId, path: 'a.md', lines: [1, 2], pages: null, sentence, check, missing: [] });
 
 describe('saveAsTestInput', () => {
   it('uses the first supported citation, even when a weaker one comes first', () => {

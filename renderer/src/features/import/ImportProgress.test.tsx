@@ -33,7 +33,7 @@ const report: ImportReport = {
   embedRequests: 0,
   errors: [{ path: 'photo.md', code: 'BINARY_FILE', message: 'The file contains NUL bytes.' }],
   skipped: [
-    { path: 'scan.pdf', reason: 'unsupported-type' },
+    { path: 'scan.tiff', reason: 'unsupported-type' },
     { path: 'huge.txt', reason: 'too-large', message: '12 MB' },
   ],
   embedding: { model: 'embeddinggemma', status: 'unavailable', error: { code: 'OLLAMA_UNREACHABLE', message: 'connect ECONNREFUSED' } },
@@ -81,7 +81,7 @@ describe('import progress', () => {
     const summary = await screen.findByTestId('import-summary');
     expect(screen.queryByTestId('import-progress')).toBeNull();
     expect(summary.textContent).toMatch(/3 added.*1 updated.*10 unchanged.*2 deleted.*2 skipped.*1 failed.*42 chunks/);
-    expect(summary.textContent).toContain('scan.pdf — not a note format Quire reads (.md, .markdown, .txt, .docx, .html, .htm)');
+    expect(summary.textContent).toContain('scan.tiff — not a note format Quire reads (.md, .markdown, .txt, .pdf, .docx, .html, .htm)');
     expect(summary.textContent).toContain('photo.md — binary data, not text');
     expect(summary.textContent).toContain('Embedding was not available');
   });

@@ -66,6 +66,15 @@ describe('the Electron bundles', () => {
       expect(parsed.chunks).toHaveLength(1);
       expect(parsed.chunks[0]!.text).toMatch(/^# Keys\n+We rotate the deploy keys every 90 days\.$/);
       expect(parsed.chunks[0]!.tokenCount).toBeGreaterThan(5);
+      // pdfjs-dist and mammoth, required from CommonJS as the app's worker requires them.
+      const { makePdf } = await import('./support/pdf');
+      const { docx } = await import('./support/docx');
+      const pdf = await pool.parse({ relPath: 'guide.pdf', bytes: makePdf({ pages: [['The lighthouse keeper.'], ['The fog horn sounds at dusk.']] }), chunker: { kind: 'heading', maxTokens: 256 } });
+      expect(pdf.chunks.map((c) => c.pages)).toEqual([[1, 2]]);
+      expect(pdf.chunks.some((c) => c.text.includes('fog horn'))).toBe(true);
+      const word = await pool.parse({ relPath: 'plan.docx', bytes: docx([{ heading: 1, text: 'Plan' }, { text: 'Plant the tulips in October.' }]), chunker: { kind: 'heading', maxTokens: 256 } });
+      expect(word.title).toBe('Plan');
+      expect(word.chunks.some((c) => c.text.includes('tulips in October'))).toBe(true);
     } finally {
       await pool.close();
     }

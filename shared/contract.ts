@@ -34,6 +34,11 @@ export const ImportProgressSchema = z.object({
   currentFile: z.string().nullable(),
 });
 
+export const DOCUMENT_TYPES = ['markdown', 'text', 'pdf', 'docx', 'html'] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+/** Each format as people name it (the library, the import summary, the CLI). */
+export const DOCUMENT_TYPE_LABELS: Record<DocumentType, string> = { markdown: 'Markdown', text: 'Text', pdf: 'PDF', docx: 'Word', html: 'HTML' };
+
 export const ImportReportSchema = z.object({
   collection: z.object({ id: z.string(), root: z.string() }),
   documents: z.object({
@@ -57,6 +62,8 @@ export const ImportReportSchema = z.object({
   embedding: z.object({ model: z.string(), status: z.enum(['ok', 'off', 'unavailable']), error: ErrorShape.optional() }),
   cancelled: z.boolean(),
   ms: z.number(),
+  /** The folder's documents indexed (text searchable) after the import, by type. */
+  indexedByType: z.partialRecord(z.enum(DOCUMENT_TYPES), z.number()).default({}),
 });
 
 export const StatusSchema = z.object({
@@ -74,8 +81,6 @@ export const StatusSchema = z.object({
 });
 
 /** The formats Quire reads. A document's type is the reader that read it (documents.reader). */
-export const DOCUMENT_TYPES = ['markdown', 'text', 'pdf', 'docx', 'html'] as const;
-export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
 export const DocumentSchema = z.object({
   id: z.string(),

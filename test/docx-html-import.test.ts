@@ -64,6 +64,7 @@ describe('importing DOCX and HTML', () => {
     writeFixtures();
     const report = await importNotes();
     expect(report.documents).toMatchObject({ added: 3, failed: 1, skipped: 0 });
+    expect(report.indexedByType).toEqual({ markdown: 1, docx: 1, html: 1 });
     expect(report.errors).toEqual([{ path: 'broken.docx', code: 'CORRUPT_FILE', message: expect.stringMatching(/damaged|not a \.docx/) }]);
     expect(db.prepare("SELECT status, status_code FROM documents WHERE rel_path = 'broken.docx'").get()).toEqual({ status: 'error', status_code: 'CORRUPT_FILE' });
 

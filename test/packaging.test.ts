@@ -36,6 +36,8 @@ describe('electron-builder.yml', () => {
   it('keeps sources out of the package and points main at the bundle', () => {
     has(/"!\{electron,renderer,shared,scripts,test,bench-results,test-results\}\/\*\*"/);
     has(/main: dist\/electron\/main\.cjs/);
+    // pdfjs-dist's optional native canvas stays out: text extraction does not need it.
+    has(/"!\*\*\/node_modules\/@napi-rs\/\*\*"/);
   });
 });
 

@@ -50,6 +50,7 @@ describe('PDF import', () => {
     writePdfs();
     const report = await f.engine.importFolder({ path: f.notes.root });
     expect(report.documents).toMatchObject({ added: 2, skipped: 2, failed: 1 });
+    expect(report.indexedByType).toEqual({ markdown: 1, pdf: 1 });
     expect(report.skipped).toEqual(
       expect.arrayContaining([
         { path: 'locked.pdf', reason: 'password-protected', message: expect.stringMatching(/password/) },

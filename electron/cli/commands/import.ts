@@ -1,4 +1,5 @@
 import type { ImportReport } from '../../core/engine';
+import { DOCUMENT_TYPE_LABELS, type DocumentType } from '../../../shared/contract';
 import { contractInput, numberFlag } from '../args';
 import { rememberModel, type CliContext } from '../context';
 
@@ -45,6 +46,7 @@ function toJson(r: ImportReport) {
     embedding: r.embedding,
     cancelled: r.cancelled,
     collection: r.collection,
+    indexedByType: r.indexedByType,
   };
 }
 
@@ -55,6 +57,8 @@ function human(r: ImportReport): string {
     `  documents: ${d.added} added, ${d.updated} updated, ${d.unchanged} unchanged, ${d.moved} moved, ${d.deleted} deleted, ${d.skipped} skipped, ${d.failed} failed`,
     `  chunks written: ${r.chunks}; embedded: ${r.embedded} in ${r.embedRequests} requests`,
   ];
+  const types = Object.entries(r.indexedByType).filter(([, n]) => n > 0);
+  if (types.length > 0) lines.push(`  in the index now: ${types.map(([t, n]) => `${n} ${DOCUMENT_TYPE_LABELS[t as DocumentType]}`).join(', ')}`);
   if (r.embedding.status === 'unavailable') {
     lines.push(`  embeddings: not made (${r.embedding.error?.message}) — keyword search works; run "quire embed" later.`);
   } else if (r.embedding.status === 'off') {

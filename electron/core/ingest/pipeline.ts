@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { QuireError, toErrorShape } from '../../../shared/errors';
+import { DOCUMENT_TYPES, type DocumentType } from '../../../shared/contract';
 import { ensureCollection, findCollectionByRoot, folderRoot } from '../db/collections';
 import { deleteDocument, documentIdFor, getDocument, listDocuments, moveDocument, recordFailure, touchDocument, writeDocumentVersion, type DocumentRow, type DocumentVersion } from '../db/documents';
 import type { Db } from '../db/open';
@@ -65,6 +66,7 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
     embedding: { model: options.embedding?.model ?? '', status: options.embedding ? 'ok' : 'off' },
     cancelled: false,
     ms: 0,
+    indexedByType: {},
   };
   const progress: ImportProgress = { phase: 'scanning', filesDone: 0, filesTotal: 0, chunks: 0, bytesDone: 0, bytesTotal: 0, currentFile: null };
   const emit = () => options.onProgress?.({ ...progress });
@@ -201,6 +203,7 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
   if (report.embedding.status === 'ok' && session?.unavailableError) {
     report.embedding = { model: options.embedding!.model, status: 'unavailable', error: session.unavailableError };
   }
+  report.indexedByType = indexedByType(db, collection.id);
   report.ms = Math.round(performance.now() - started);
   progress.phase = 'done';
   progress.currentFile = null;
@@ -376,6 +379,14 @@ function renamedFrom(ctx: FileContext, sha256: string, reader: Reader, id: strin
     if (same) return c.id;
   }
   return null;
+}
+
+/** The folder's searchable documents by type (a reader's name is its document type). */
+function indexedByType(db: Db, collectionId: string): ImportReport['indexedByType'] {
+  const rows = stmt(db, "SELECT reader, count(*) AS n FROM documents WHERE collection_id = ? AND status = 'ready' GROUP BY reader").all(collectionId) as Array<{ reader: string | null; n: number }>;
+  const byType: ImportReport['indexedByType'] = {};
+  for (const r of rows) if (r.reader && (DOCUMENT_TYPES as readonly string[]).includes(r.reader)) byType[r.reader as DocumentType] = r.n;
+  return byType;
 }
 
 function pathToUri(abs: string): string {

@@ -54,6 +54,7 @@ describe('App', () => {
         result: {
           collection: { id: 'c1', root: '/app/resources/sample-notes' },
           documents: { added: 4, updated: 0, unchanged: 0, moved: 0, deleted: 0, skipped: 0, failed: 0 },
+          indexedByType: { markdown: 4 },
           chunks: 12,
           embedded: 12,
           embedRequests: 1,

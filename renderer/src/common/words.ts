@@ -1,5 +1,5 @@
 /** Reasons, statuses and flags from the engine, in words. */
-import type { DocumentType } from '../../../shared/contract';
+import { DOCUMENT_TYPE_LABELS, type DocumentType } from '../../../shared/contract';
 
 const SKIP_REASONS: Record<string, string> = {
   'unsupported-type': 'not a note format Quire reads (.md, .markdown, .txt, .pdf, .docx, .html, .htm)',
@@ -69,13 +69,7 @@ export const CHECK_WORDS: Record<Check | 'pending', string> = {
 };
 
 /** Each format, as the library names it. */
-export const DOC_TYPES: Record<DocumentType, string> = {
-  markdown: 'Markdown',
-  text: 'Text',
-  pdf: 'PDF',
-  docx: 'Word',
-  html: 'HTML',
-};
+export const DOC_TYPES: Record<DocumentType, string> = DOCUMENT_TYPE_LABELS;
 
 export const DOC_STATUS: Record<string, string> = {
   ready: 'ready',

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../../shared/contract';
 import { useImportJob } from './import-job';
@@ -28,6 +28,7 @@ function Harness() {
 const report: ImportReport = {
   collection: { id: 'c1', root: '/home/me/notes' },
   documents: { added: 3, updated: 1, unchanged: 10, moved: 0, deleted: 2, skipped: 2, failed: 1 },
+  indexedByType: { markdown: 12, pdf: 1, html: 1 },
   chunks: 42,
   embedded: 0,
   embedRequests: 0,
@@ -82,6 +83,7 @@ describe('import progress', () => {
     expect(screen.queryByTestId('import-progress')).toBeNull();
     expect(summary.textContent).toMatch(/3 added.*1 updated.*10 unchanged.*2 deleted.*2 skipped.*1 failed.*42 chunks/);
     expect(summary.textContent).toContain('scan.tiff — not a note format Quire reads (.md, .markdown, .txt, .pdf, .docx, .html, .htm)');
+    expect(within(summary).getByTestId('import-types').textContent).toBe('In the index now: 12 Markdown, 1 PDF, 1 HTML');
     expect(summary.textContent).toContain('photo.md — binary data, not text');
     expect(summary.textContent).toContain('Embedding was not available');
   });

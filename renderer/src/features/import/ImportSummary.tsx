@@ -1,10 +1,11 @@
 import { formatDuration, formatNumber } from '../../common/format';
 import type { ImportReport } from '../../common/types';
-import { failReason, skipReason } from '../../common/words';
+import { DOC_TYPES, failReason, skipReason } from '../../common/words';
 
 /** What an import did, file by file where something was left out. */
 export function ImportSummary({ report }: { report: ImportReport }) {
   const d = report.documents;
+  const types = (Object.entries(report.indexedByType) as Array<[keyof typeof DOC_TYPES, number]>).filter(([, n]) => n > 0);
   const counts: Array<[string, number]> = [
     ['added', d.added],
     ['updated', d.updated],
@@ -30,6 +31,11 @@ export function ImportSummary({ report }: { report: ImportReport }) {
           <strong data-fact="chunks">{formatNumber(report.chunks)}</strong> chunks
         </li>
       </ul>
+      {types.length > 0 && (
+        <p className="muted small" data-testid="import-types">
+          In the index now: {types.map(([t, n]) => `${formatNumber(n)} ${DOC_TYPES[t]}`).join(', ')}
+        </p>
+      )}
       {report.embedding.status === 'unavailable' && (
         <p className="warning" role="note">
           Embedding was not available ({report.embedding.model}

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { QuireError, toErrorShape } from '../../../shared/errors';
-import { DOCUMENT_TYPES, type DocumentType } from '../../../shared/contract';
+import { DOCUMENT_TYPES } from '../../../shared/contract';
 import { ensureCollection, findCollectionByRoot, folderRoot } from '../db/collections';
 import { deleteDocument, documentIdFor, getDocument, listDocuments, moveDocument, recordFailure, touchDocument, writeDocumentVersion, type DocumentRow, type DocumentVersion } from '../db/documents';
 import type { Db } from '../db/open';
@@ -385,7 +385,11 @@ function renamedFrom(ctx: FileContext, sha256: string, reader: Reader, id: strin
 function indexedByType(db: Db, collectionId: string): ImportReport['indexedByType'] {
   const rows = stmt(db, "SELECT reader, count(*) AS n FROM documents WHERE collection_id = ? AND status = 'ready' GROUP BY reader").all(collectionId) as Array<{ reader: string | null; n: number }>;
   const byType: ImportReport['indexedByType'] = {};
-  for (const r of rows) if (r.reader && (DOCUMENT_TYPES as readonly string[]).includes(r.reader)) byType[r.reader as DocumentType] = r.n;
+  // In DOCUMENT_TYPES' order, so every summary lists them alike.
+  for (const type of DOCUMENT_TYPES) {
+    const n = rows.find((r) => r.reader === type)?.n;
+    if (n) byType[type] = n;
+  }
   return byType;
 }
 

@@ -1,6 +1,7 @@
 /**
  * Measures import and search on the real corpora in ../shared/corpora (not shipped with the app;
- * a clone without them says so and exits). Rerun: npm run perf [-- --corpus rust-book|tldr]
+ * a clone without them says so and exits). Rerun: npm run perf [-- --corpus rust-book|tldr] [--parse worker|inline]
+ * (worker, the default, parses as the app does: in the parse worker thread; inline on the main thread).
  * Prints a table and writes bench-results/perf-<date>.json.
  *
  * Embedding numbers use the Ollama stand-in (hashed n-grams on this CPU), so they time Quire's
@@ -12,6 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../../electron/core/db/open';
 import { importFolder } from '../../electron/core/ingest/pipeline';
+import { sharedParsePool } from '../../electron/core/ingest/parse/parse-pool';
 import type { ImportReport } from '../../electron/core/ingest/types';
 import { OllamaGateway } from '../../electron/core/ollama/gateway';
 import { search } from '../../electron/core/retrieve/search';
@@ -25,7 +27,9 @@ const CORPORA: Record<string, string> = {
   tldr: path.resolve(REPO, '../shared/corpora/tldr/pages'),
 };
 
-const { values } = parseArgs({ options: { corpus: { type: 'string', multiple: true }, repeats: { type: 'string', default: '5' } } });
+const { values } = parseArgs({ options: { corpus: { type: 'string', multiple: true }, repeats: { type: 'string', default: '5' }, parse: { type: 'string', default: 'worker' } } });
+const pool = sharedParsePool(new URL('../../electron/core/ingest/parse/worker-bootstrap.mjs', import.meta.url));
+const parseIn = values.parse === 'inline' ? {} : { parse: (req: Parameters<typeof pool.parse>[0]) => pool.parse(req) };
 const names = values.corpus ?? Object.keys(CORPORA);
 const repeats = Number(values.repeats);
 
@@ -63,16 +67,16 @@ try {
     const out: Record<string, unknown> = { folder };
 
     const lexDb = openDatabase(path.join(tmp, `${name}-lexical.db`));
-    const lexical = await importFolder(lexDb, folder, { embedding: null });
+    const lexical = await importFolder(lexDb, folder, { embedding: null, ...parseIn });
     out.importLexical = summarise(lexical);
-    const rescan = await importFolder(lexDb, folder, { embedding: null });
+    const rescan = await importFolder(lexDb, folder, { embedding: null, ...parseIn });
     out.rescanUnchanged = { seconds: rescan.ms / 1000, unchanged: rescan.documents.unchanged };
     lexDb.close();
     console.error(`  lexical import: ${lexical.documents.added} documents, ${lexical.chunks} chunks, ${(lexical.ms / 1000).toFixed(2)} s; re-scan ${(rescan.ms / 1000).toFixed(2)} s`);
 
     const dbFile = path.join(tmp, `${name}-hybrid.db`);
     const db = openDatabase(dbFile);
-    const hybrid = await importFolder(db, folder, { embedding: { gateway, model: 'embeddinggemma' } });
+    const hybrid = await importFolder(db, folder, { embedding: { gateway, model: 'embeddinggemma' }, ...parseIn });
     out.importWithStandin = summarise(hybrid);
     out.skipped = hybrid.skipped;
     out.errors = hybrid.errors;

@@ -109,6 +109,8 @@ export const WatchStatusSchema = z.object({
 export const CollectionSchema = z.object({
   id: z.string(),
   root: z.string(),
+  /** What a person calls the folder (its base name unless renamed): usable in a question's scope. */
+  name: z.string(),
   createdAt: z.string(),
   documents: z.array(DocumentSchema),
   watch: WatchStatusSchema,
@@ -184,6 +186,7 @@ export const API = {
   cancel: method(JobRef.strict(), z.object({ cancelled: z.boolean() })),
   library: method(Empty, z.object({ collections: z.array(CollectionSchema) })),
   removeCollection: method(z.object({ collectionId: z.string().min(1).max(64) }).strict(), z.object({ documents: z.number() })),
+  renameCollection: method(z.object({ collectionId: z.string().min(1).max(64), name: z.string().min(1).max(100) }).strict(), z.object({ name: z.string() })),
   /** Watch a folder (its changes imported as they happen), pause watching, or stop. */
   setWatch: method(z.object({ collectionId: z.string().min(1).max(64), state: z.enum(['off', 'watching', 'paused']) }).strict(), WatchStatusSchema),
   search: method(

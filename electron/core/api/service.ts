@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiEvent } from '../../../shared/contract';
 import { QuireError, toErrorShape } from '../../../shared/errors';
-import { getCollection, listCollections, forgetCollection } from '../db/collections';
+import { getCollection, listCollections, forgetCollection, renameCollection } from '../db/collections';
 import { indexStatus } from '../db/health';
 import { queuedPaths } from '../db/import-queue';
 import { pendingSwitch } from '../db/embedding-models';
@@ -130,12 +130,19 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
         collections: listCollections(db).map((c) => ({
           id: c.id,
           root: c.root,
+          name: c.name,
           createdAt: c.createdAt,
           documents: libraryDocuments(db, c.id),
           watch: engine.watchStatus(c.id),
           pending: queuedPaths(db, c.id, PENDING_SHOWN),
         })),
       };
+    },
+
+    async renameCollection({ collectionId, name }) {
+      const renamed = renameCollection(db, collectionId, name);
+      emit({ type: 'library.changed' });
+      return { name: renamed.name };
     },
 
     async setWatch({ collectionId, state }) {

@@ -12,12 +12,14 @@ export type WatchState = 'off' | 'watching' | 'paused';
 export interface CollectionRow {
   id: string;
   root: string;
+  /** What a person calls it (the folder's base name unless renamed); unique, case aside. */
+  name: string;
   createdAt: string;
   /** Whether changes in the folder are imported as they happen (see core/watch/). */
   watch: WatchState;
 }
 
-const COLUMNS = 'id, root, created_at, watch, watch_paused';
+const COLUMNS = 'id, root, name, created_at, watch, watch_paused';
 
 /**
  * The root a folder is known by, resolved as imports resolve it: absolute, symlinks followed. A
@@ -41,9 +43,10 @@ export function collectionIdFor(root: string): string {
 export function ensureCollection(db: Db, root: string): CollectionRow {
   const existing = findCollectionByRoot(db, root);
   if (existing) return existing;
-  const row: CollectionRow = { id: collectionIdFor(root), root, createdAt: new Date().toISOString(), watch: 'off' };
+  const row: CollectionRow = { id: collectionIdFor(root), root, name: '', createdAt: new Date().toISOString(), watch: 'off' };
   db.transaction(() => {
-    db.prepare('INSERT INTO collections (id, root, created_at) VALUES (?, ?, ?)').run(row.id, row.root, row.createdAt);
+    row.name = freeName(db, path.basename(root) || root);
+    db.prepare('INSERT INTO collections (id, root, name, created_at) VALUES (?, ?, ?, ?)').run(row.id, row.root, row.name, row.createdAt);
     appendEvent(db, { kind: 'collection.added', collectionId: row.id, path: root });
   }).immediate();
   return row;
@@ -63,6 +66,43 @@ export function getCollection(db: Db, id: string): CollectionRow {
 
 export function listCollections(db: Db): CollectionRow[] {
   return (db.prepare(`SELECT ${COLUMNS} FROM collections ORDER BY root`).all() as RawRow[]).map(fromRaw);
+}
+
+/** `wanted`, or `wanted (2)`, `wanted (3)`… : the first no other folder is called (case aside). */
+function freeName(db: Db, wanted: string, exceptId?: string): string {
+  const taken = (n: string) => db.prepare('SELECT 1 FROM collections WHERE lower(name) = lower(?) AND id IS NOT ?').get(n, exceptId ?? null) !== undefined;
+  if (!taken(wanted)) return wanted;
+  for (let i = 2; ; i++) if (!taken(`${wanted} (${i})`)) return `${wanted} (${i})`;
+}
+
+/** Renames a folder in the library; refuses an empty name or one another folder has. */
+export function renameCollection(db: Db, id: string, name: string): CollectionRow {
+  const wanted = name.replace(/\s+/g, ' ').trim();
+  if (wanted === '') throw new QuireError('INVALID_ARGUMENT', 'A folder needs a name.');
+  if (wanted.length > 100) throw new QuireError('INVALID_ARGUMENT', 'A folder name can be at most 100 characters.');
+  return db.transaction(() => {
+    getCollection(db, id);
+    if (freeName(db, wanted, id) !== wanted) throw new QuireError('INVALID_ARGUMENT', `Another folder is already called “${wanted}”.`);
+    db.prepare('UPDATE collections SET name = ? WHERE id = ?').run(wanted, id);
+    return getCollection(db, id);
+  }).immediate();
+}
+
+/**
+ * The folders a scope names: each by its path (as imports resolve it) or its name, case aside.
+ * An unknown one is refused with the folders there are, so a typo never widens a question to all.
+ */
+export function resolveCollections(db: Db, refs: readonly string[]): CollectionRow[] {
+  const all = listCollections(db);
+  return [...new Set(refs)].map((ref) => {
+    const byPath = findCollectionByRoot(db, folderRoot(ref));
+    const found = byPath ?? all.find((c) => c.id === ref) ?? all.find((c) => c.name.toLowerCase() === ref.trim().toLowerCase());
+    if (!found) {
+      const names = all.map((c) => `“${c.name}”`).join(', ');
+      throw new QuireError('COLLECTION_NOT_FOUND', `No imported folder is called or found at “${ref}”.${names ? ` Folders: ${names}.` : ' Nothing is imported yet.'}`);
+    }
+    return found;
+  });
 }
 
 /** Turns watching on, holds it, or turns it off; the folder's queued work is kept in every case. */
@@ -99,11 +139,12 @@ export function forgetCollection(db: Db, collection: CollectionRow): { documents
 interface RawRow {
   id: string;
   root: string;
+  name: string | null;
   created_at: string;
   watch: number;
   watch_paused: number;
 }
 
 function fromRaw(r: RawRow): CollectionRow {
-  return { id: r.id, root: r.root, createdAt: r.created_at, watch: r.watch === 0 ? 'off' : r.watch_paused === 1 ? 'paused' : 'watching' };
+  return { id: r.id, root: r.root, name: r.name ?? (path.basename(r.root) || r.root), createdAt: r.created_at, watch: r.watch === 0 ? 'off' : r.watch_paused === 1 ? 'paused' : 'watching' };
 }

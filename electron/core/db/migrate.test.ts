@@ -180,3 +180,23 @@ describe('a damaged database', () => {
     expect(fs.readFileSync(file, 'utf8').startsWith('these are my notes')).toBe(true);
   });
 });
+
+describe('migration 0007: collection names', () => {
+  it('names existing folders by their base name, numbering a repeated one in the order they were added', () => {
+    const raw = new Database(path.join(dir, 'names.db'));
+    migrate(raw, MIGRATIONS.filter((m) => m.version < 7));
+    const add = raw.prepare('INSERT INTO collections (id, root, created_at) VALUES (?, ?, ?)');
+    add.run('c', '/home/b/notes', '2026-01-03');
+    add.run('a', '/home/a/notes', '2026-01-01');
+    add.run('w', 'C:\\Users\\me\\Work Notes', '2026-01-02');
+    add.run('z', '/srv/Notes', '2026-01-04');
+    migrate(raw, MIGRATIONS);
+    expect(raw.prepare('SELECT id, name FROM collections ORDER BY id').all()).toEqual([
+      { id: 'a', name: 'notes' },
+      { id: 'c', name: 'notes (2)' },
+      { id: 'w', name: 'Work Notes' },
+      { id: 'z', name: 'Notes (3)' },
+    ]);
+    raw.close();
+  });
+});

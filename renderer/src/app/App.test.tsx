@@ -19,6 +19,7 @@ const status = (connected: boolean): Status => ({
 const collection = {
   id: 'c1',
   root: '/home/me/notes',
+  name: 'notes',
   createdAt: '2026-03-01T10:00:00Z',
   documents: [
     { id: 'd1', relPath: 'keys.md', title: 'Keys', type: 'markdown' as const, status: 'ready' as const, statusCode: null, statusMessage: null, chunks: 3, ingestedAt: '2026-03-01T10:00:00Z' },

@@ -12,6 +12,7 @@ const doc = (relPath: string) => ({ id: relPath, relPath, title: null, type: 'ma
 const folder = (watch: Watch, pending: Collection['pending'] = []): Collection => ({
   id: 'c1',
   root: '/home/me/notes',
+  name: 'notes',
   createdAt: '2026-03-01T10:00:00Z',
   documents: [doc('a.md'), doc('b.md')],
   watch,

@@ -69,6 +69,8 @@ export const AnswerResultSchema = z.object({
   ollama: z.object({ promptEvalCount: z.number().nullable(), evalCount: z.number().nullable(), doneReason: z.string().nullable(), tokensPerSecond: z.number().nullable() }),
   model: z.object({ chat: z.string(), chatDigest: z.string().nullable(), embed: z.string().nullable(), embedDigest: z.string().nullable() }),
   error: ErrorShape.nullable(),
+  /** The folders the question was limited to; empty: all of them. */
+  scope: z.array(z.object({ id: z.string(), name: z.string() })).default([]),
 });
 
 export const AskStepSchema = z.discriminatedUnion('type', [

@@ -18,6 +18,8 @@ export { AnswerResultSchema, AskEventSchema, AskStepSchema, BudgetSchema, Candid
 // ---- shared pieces --------------------------------------------------------------------------
 
 const JobRef = z.object({ jobId: z.string() });
+/** A question's scope: folders by id, name or path. */
+const Scope = z.array(z.string().min(1).max(4096)).max(100);
 const Empty = z.object({}).strict();
 
 // The engine's own types are inferred from these schemas (electron/core/ingest/types.ts), and
@@ -190,7 +192,7 @@ export const API = {
   /** Watch a folder (its changes imported as they happen), pause watching, or stop. */
   setWatch: method(z.object({ collectionId: z.string().min(1).max(64), state: z.enum(['off', 'watching', 'paused']) }).strict(), WatchStatusSchema),
   search: method(
-    z.object({ query: z.string().min(1).max(2000), k: z.number().int().min(BOUNDS.searchK.min).max(BOUNDS.searchK.max).optional(), mode: SearchModeSchema.optional() }).strict(),
+    z.object({ query: z.string().min(1).max(2000), k: z.number().int().min(BOUNDS.searchK.min).max(BOUNDS.searchK.max).optional(), mode: SearchModeSchema.optional(), collections: Scope.optional() }).strict(),
     SearchResponseSchema,
   ),
   ask: method(
@@ -201,6 +203,8 @@ export const API = {
         k: z.number().int().min(BOUNDS.k.min).max(BOUNDS.k.max).optional(),
         numCtx: z.number().int().min(BOUNDS.numCtx.min).max(BOUNDS.numCtx.max).optional(),
         chatModel: z.string().min(1).max(200).optional(),
+        /** Only these folders (ids, names or paths); omitted or empty: every folder. */
+        collections: Scope.optional(),
       })
       .strict(),
     JobRef,

@@ -27,10 +27,12 @@ Commands:
   search <query>    ranked passages with file, heading path and line range
       --k N             how many passages (default 8, at most 100)
       --mode M          lexical | dense | hybrid (default: hybrid when vectors exist)
+      --collection NAME only this folder (its name or path; repeatable; default: every folder)
   ask <question>    an answer from your documents, streamed, with checked citations
       --model NAME      chat model in Ollama (default llama3.2; remembered)
       --k N             the most passages to send (1-20; default: the app's setting, 6; fewer past 1,600 source tokens or num_ctx)
       --num-ctx N       context window to ask Ollama for (512 or more; default: the model's, up to the app's cap, 8192)
+      --collection NAME only this folder (its name or path; repeatable; default: every folder)
   eval <questions.json> --docs DIR   score configurations on your own question set
       --chat-models a,b --embed-models x,y --chunkers heading:256,fixed:128/25
       --k 3,5 --modes lexical,hybrid --fusion rrf:60,weighted:0.3 --repeat N --out report.json
@@ -92,6 +94,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
         out: { type: 'string' },
         rerun: { type: 'string' },
         into: { type: 'string' },
+        collection: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -133,9 +136,9 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
           batch: v.batch,
         });
       case 'search':
-        return await searchCommand(ctx, needsArg('query'), { k: v.k, mode: v.mode });
+        return await searchCommand(ctx, needsArg('query'), { k: v.k, mode: v.mode, collections: v.collection });
       case 'ask':
-        return await askCommand(ctx, needsArg('question'), { k: v.k, model: v.model, numCtx: v['num-ctx'] });
+        return await askCommand(ctx, needsArg('question'), { k: v.k, model: v.model, numCtx: v['num-ctx'], collections: v.collection });
       case 'eval':
         return await evalCommand(ctx, rest.length > 0 ? rest.join(' ') : null, {
           docs: v.docs,

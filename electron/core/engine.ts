@@ -18,7 +18,7 @@ import type { Settings } from '../../shared/settings';
 import { ask } from './answer/ask';
 import { dispatch, type DispatchResult, type Handlers } from './api/dispatch';
 import { createService, type ShellActions } from './api/service';
-import { ensureCollection, findCollectionByRoot, folderRoot, forgetCollection, getCollection, listCollections, setWatchState, type WatchState } from './db/collections';
+import { ensureCollection, findCollectionByRoot, folderRoot, forgetCollection, getCollection, listCollections, resolveCollections, setWatchState, type WatchState } from './db/collections';
 import { countQueued, dequeueCovered, enqueuePaths, queueMark, WHOLE_FOLDER } from './db/import-queue';
 import { WatchManager, type WatchStatus } from './watch/watch-manager';
 import { sharedParsePool } from './ingest/parse/parse-pool';
@@ -146,6 +146,8 @@ export interface Engine {
   evaluate(options: EvaluateOptions): Promise<EvalReport>;
   /** What is indexed, in more detail than the contract's status (the CLI's status). */
   indexStatus(): IndexStatus;
+  /** The folders a question's scope names (ids, names or paths); COLLECTION_NOT_FOUND for an unknown one. */
+  resolveScope(refs: readonly string[] | undefined): Array<{ id: string; name: string }>;
   /** Checks the index is whole. */
   doctor(): ReturnType<typeof runDoctor>;
   /** Turns a folder's watching on, holds it or turns it off (takes effect where the engine watches). */
@@ -287,10 +289,12 @@ export function createEngine(options: EngineOptions): Engine {
       }
     },
 
-    search(input, signal) {
+    async search(input, signal) {
       // The fusion setting is read by search itself (retrieve/search.ts configuredFusion).
+      const scope = resolveScope(db, input.collections);
       return search(db, input.query, {
         gateway: currentGateway(),
+        ...(scope.length > 0 ? { collectionIds: scope.map((c) => c.id) } : {}),
         ...(input.k !== undefined ? { k: input.k } : {}),
         ...(input.mode ? { mode: input.mode } : {}),
         ...(signal ? { signal } : {}),
@@ -299,8 +303,10 @@ export function createEngine(options: EngineOptions): Engine {
 
     ask(input, signal) {
       const s: Settings = settings.all();
+      const scope = resolveScope(db, input.collections);
       return ask(db, currentGateway(), input.question, {
         history: input.history ?? [],
+        scope,
         k: input.k ?? s.k,
         chatModel: input.chatModel ?? s.chatModel,
         numCtxCap: s.numCtx,
@@ -331,6 +337,7 @@ export function createEngine(options: EngineOptions): Engine {
 
     evaluate: async (o) => (await evaluateAndStore(o)).report,
 
+    resolveScope: (refs) => resolveScope(db, refs),
     indexStatus: () => indexStatus(db, dbPath),
     doctor: () => runDoctor(db),
 
@@ -395,6 +402,11 @@ export function createEngine(options: EngineOptions): Engine {
     setImmediate(() => void engine.dispatch('embedMissing', {}));
   }
   return engine;
+}
+
+/** A scope's folders by id and name; empty (every folder) when none are named. */
+function resolveScope(db: Db, refs: readonly string[] | undefined): Array<{ id: string; name: string }> {
+  return refs && refs.length > 0 ? resolveCollections(db, refs).map((c) => ({ id: c.id, name: c.name })) : [];
 }
 
 /** The absolute folder a path names (`~` is the home folder), or NOT_A_FOLDER. */

@@ -7,11 +7,12 @@ export interface AskFlags {
   k?: string | undefined;
   model?: string | undefined;
   numCtx?: string | undefined;
+  collections?: string[] | undefined;
 }
 
 /** Streams an answer to the terminal, then its citations and their checks, and the token budget. */
 export async function askCommand(ctx: CliContext, question: string, flags: AskFlags): Promise<number> {
-  const input = contractInput('ask', { question, k: numberFlag('k', flags.k), numCtx: numberFlag('num-ctx', flags.numCtx) }, { numCtx: '--num-ctx', k: '--k' });
+  const input = contractInput('ask', { question, k: numberFlag('k', flags.k), numCtx: numberFlag('num-ctx', flags.numCtx), collections: flags.collections }, { numCtx: '--num-ctx', k: '--k' });
   rememberModel(ctx, 'chatModel', flags.model);
   const stream = !ctx.out.json;
   let streamed = false;
@@ -51,6 +52,7 @@ function toJson(r: AnswerResult) {
     latencyMs: { retrieve: r.latencyMs.retrieve, generate: r.latencyMs.generate, total: r.latencyMs.total },
     model: { chat: r.model.chat, embed: r.model.embed },
     standaloneQuery: r.standaloneQuery,
+    scope: r.scope.map((c) => c.name),
     runId: r.runId,
     error: r.error,
   };
@@ -63,6 +65,7 @@ function human(r: AnswerResult, streamed: boolean): string {
   // Streamed tokens are already on screen; otherwise (a refusal without the model) print it now.
   out.push(streamed ? '' : r.answer);
   if (r.refusedWithoutModel) out.push('(No passage in your documents matched, so the model was not asked.)');
+  if (r.scope.length > 0) out.push(`(Asked of ${r.scope.map((c) => `“${c.name}”`).join(', ')} only.)`);
   if (r.citations.length > 0) {
     out.push('\nCitations:');
     const seen = new Set<string>();

@@ -5,11 +5,11 @@ import { collapseWhitespace } from '../../core/engine';
 import { contractInput, numberFlag } from '../args';
 import type { CliContext } from '../context';
 
-export async function searchCommand(ctx: CliContext, query: string, flags: { k?: string | undefined; mode?: string | undefined }): Promise<number> {
+export async function searchCommand(ctx: CliContext, query: string, flags: { k?: string | undefined; mode?: string | undefined; collections?: string[] | undefined }): Promise<number> {
   if (flags.mode !== undefined && !(SEARCH_MODES as readonly string[]).includes(flags.mode)) {
     throw new QuireError('INVALID_ARGUMENT', `--mode must be one of ${SEARCH_MODES.join(', ')}.`);
   }
-  const input = contractInput('search', { query, k: numberFlag('k', flags.k) ?? 8, mode: flags.mode });
+  const input = contractInput('search', { query, k: numberFlag('k', flags.k) ?? 8, mode: flags.mode, collections: flags.collections });
   const res = await ctx.engine.search(input, ctx.signal);
   if (res.fallback) ctx.out.note(`Note: ${res.fallback.requested} search was not possible (${res.fallback.reason}); used keyword search.`);
   ctx.out.result(

@@ -49,7 +49,8 @@ export interface AskOptions {
   mode?: SearchMode;
   /** How hybrid joins its rankings; omitted: the saved setting. */
   fusion?: Fusion;
-  collectionId?: string;
+  /** Only these folders (recorded on the run); all when absent or empty. */
+  scope?: ReadonlyArray<{ id: string; name: string }>;
   signal?: AbortSignal;
 }
 
@@ -103,6 +104,7 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
     ollama: { promptEvalCount: null, evalCount: null, doneReason: null, tokensPerSecond: null },
     model: { chat: chatModelName, chatDigest: null, embed: null, embedDigest: null },
     error: null,
+    scope: [...(options.scope ?? [])],
   };
   let finished = false;
   // The last event before retrieval read any passage: deletions after it are checked when the run is stored.
@@ -169,7 +171,7 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
       gateway,
       ...(options.mode ? { mode: options.mode } : {}),
       ...(options.fusion ? { fusion: options.fusion } : {}),
-      ...(options.collectionId ? { collectionId: options.collectionId } : {}),
+      ...(options.scope && options.scope.length > 0 ? { collectionIds: options.scope.map((c) => c.id) } : {}),
       ...(signal ? { signal } : {}),
     });
     result.latencyMs.retrieve = Math.round(performance.now() - tRetrieve);

@@ -163,6 +163,8 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     },
 
     async ask(input) {
+      // An unknown folder in the scope is refused now, while the person still sees the question box.
+      engine.resolveScope(input.collections);
       return job(async (jobId, signal) => {
         for await (const event of engine.ask(input, signal)) {
           if (event.type === 'done' || event.type === 'error') emit({ type: 'job.done', jobId, kind: 'ask', result: event.result, error: event.type === 'error' ? event.error : null });

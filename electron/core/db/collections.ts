@@ -94,15 +94,17 @@ export function renameCollection(db: Db, id: string, name: string): CollectionRo
  */
 export function resolveCollections(db: Db, refs: readonly string[]): CollectionRow[] {
   const all = listCollections(db);
-  return [...new Set(refs)].map((ref) => {
+  const found = [...new Set(refs)].map((ref) => {
     const byPath = findCollectionByRoot(db, folderRoot(ref));
-    const found = byPath ?? all.find((c) => c.id === ref) ?? all.find((c) => c.name.toLowerCase() === ref.trim().toLowerCase());
-    if (!found) {
+    const match = byPath ?? all.find((c) => c.id === ref) ?? all.find((c) => c.name.toLowerCase() === ref.trim().toLowerCase());
+    if (!match) {
       const names = all.map((c) => `“${c.name}”`).join(', ');
       throw new QuireError('COLLECTION_NOT_FOUND', `No imported folder is called or found at “${ref}”.${names ? ` Folders: ${names}.` : ' Nothing is imported yet.'}`);
     }
-    return found;
+    return match;
   });
+  // A folder named twice (by path and by name) is in the scope once.
+  return found.filter((c, i) => found.findIndex((o) => o.id === c.id) === i);
 }
 
 /** Turns watching on, holds it, or turns it off; the folder's queued work is kept in every case. */

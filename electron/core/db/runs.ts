@@ -115,7 +115,7 @@ function writeRun(db: Db, r: AnswerResult): void {
        retrieval = @retrieval, sent_chunk_ids = @sent, k = @k, num_ctx = @numCtx, budget = @budget, estimated_tokens = @estimated,
        prompt_eval_count = @promptEvalCount, eval_count = @evalCount, done_reason = @doneReason, truncation_suspected = @truncation,
        latency = @latency, chat_model = @chatModel, chat_digest = @chatDigest, embed_model = @embedModel, embed_digest = @embedDigest,
-       answer = @answer, citations = @citations, flags = @flags, error_code = @errorCode, error_message = @errorMessage
+       answer = @answer, citations = @citations, flags = @flags, error_code = @errorCode, error_message = @errorMessage, scope = @scope
      WHERE id = @id`,
   ).run({
     id: r.runId,
@@ -144,6 +144,7 @@ function writeRun(db: Db, r: AnswerResult): void {
     flags: JSON.stringify(r.flags),
     errorCode: r.error?.code ?? null,
     errorMessage: r.error?.message ?? null,
+    scope: JSON.stringify(r.scope),
   });
 }
 
@@ -170,6 +171,8 @@ export interface RunRow {
   citations: string;
   flags: string;
   error_code: string | null;
+  /** JSON [{ id, name }]: the folders the question was limited to; '[]' for all. */
+  scope: string;
 }
 
 export function getRun(db: Db, id: number): RunRow | null {

@@ -2,6 +2,7 @@ import type { Db } from '../db/open';
 import { sectionOfChunk } from '../db/sections';
 import type { Ranked } from './fusion';
 import { toMatchExpression } from './fts-query';
+import { scopeParam, type ScopeFilter } from './scope';
 
 /** Heading path weighs twice the body: a query naming a section should find that section. */
 const HEADING_WEIGHT = 2.0;
@@ -46,10 +47,10 @@ interface SectionHit {
  * Keyword search: chunks ranked by their own, their section's and their neighbours' bm25. Each
  * result carries its score (higher is better) for weighted fusion.
  */
-export function lexicalSearch(db: Db, query: string, limit: number, filter: { collectionId?: string } = {}): Ranked[] {
+export function lexicalSearch(db: Db, query: string, limit: number, filter: ScopeFilter = {}): Ranked[] {
   const expression = toMatchExpression(query);
   if (expression === null) return [];
-  const collection = filter.collectionId ?? null;
+  const collections = scopeParam(filter);
   const chunkHits = db
     .prepare(
       `SELECT f.rowid AS rowid, -bm25(chunks_fts, ${HEADING_WEIGHT}, ${BODY_WEIGHT}) AS score, c.document_id, c.ordinal,
@@ -59,11 +60,11 @@ export function lexicalSearch(db: Db, query: string, limit: number, filter: { co
          JOIN documents d ON d.id = c.document_id
          LEFT JOIN sections s ON ${sectionOfChunk('c')}
         WHERE chunks_fts MATCH @expression
-          AND (@collection IS NULL OR d.collection_id = @collection)
+          AND (@collections IS NULL OR d.collection_id IN (SELECT value FROM json_each(@collections)))
         ORDER BY score DESC, f.rowid
         LIMIT @limit`,
     )
-    .all({ expression, collection, limit: Math.max(CHUNK_CANDIDATES, limit) }) as ChunkHit[];
+    .all({ expression, collections, limit: Math.max(CHUNK_CANDIDATES, limit) }) as ChunkHit[];
   if (chunkHits.length === 0) return [];
   const sectionHits = db
     .prepare(
@@ -72,11 +73,11 @@ export function lexicalSearch(db: Db, query: string, limit: number, filter: { co
          JOIN sections s ON s.rowid = f.rowid
          JOIN documents d ON d.id = s.document_id
         WHERE sections_fts MATCH @expression
-          AND (@collection IS NULL OR d.collection_id = @collection)
+          AND (@collections IS NULL OR d.collection_id IN (SELECT value FROM json_each(@collections)))
         ORDER BY score DESC, f.rowid
         LIMIT @limit`,
     )
-    .all({ expression, collection, limit: SECTION_CANDIDATES }) as SectionHit[];
+    .all({ expression, collections, limit: SECTION_CANDIDATES }) as SectionHit[];
 
   const chunkBest = Math.max(...chunkHits.map((h) => h.score), Number.MIN_VALUE);
   const sectionBest = Math.max(...sectionHits.map((h) => h.score), Number.MIN_VALUE);

@@ -15,7 +15,8 @@ export interface SearchOptions {
   k?: number;
   /** Omitted: hybrid when the active model has vectors, lexical otherwise. */
   mode?: SearchMode;
-  collectionId?: string;
+  /** Only these folders; all when absent or empty. */
+  collectionIds?: readonly string[];
   /** How hybrid joins the two rankings; omitted: the saved setting, else rrf:60. */
   fusion?: Fusion;
   /** How to embed the query; null when Ollama is not to be asked. */
@@ -31,7 +32,7 @@ export async function search(db: Db, query: string, options: SearchOptions): Pro
   const k = options.k ?? 8;
   if (!Number.isInteger(k) || k < 1 || k > 1000) throw new QuireError('INVALID_ARGUMENT', 'k must be a whole number from 1 to 1000.');
   const depth = Math.max(CANDIDATES_PER_LIST, k);
-  const filter = options.collectionId ? { collectionId: options.collectionId } : {};
+  const filter = options.collectionIds ? { collectionIds: options.collectionIds } : {};
   const requested = options.mode;
 
   let mode: SearchMode = requested ?? 'hybrid';

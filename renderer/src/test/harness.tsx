@@ -58,6 +58,7 @@ export function answerResult(over: Partial<AnswerResult> = {}): AnswerResult {
     ollama: { promptEvalCount: 5050, evalCount: 40, doneReason: 'stop', tokensPerSecond: 30 },
     model: { chat: 'qwen3:4b', chatDigest: null, embed: 'embeddinggemma', embedDigest: null },
     error: null,
+    scope: [],
     ...over,
   };
 }

@@ -39,6 +39,11 @@ export function AnswerView({ turn, onOpenSource }: AnswerViewProps) {
       </div>
       {result?.status === 'cancelled' && <p className="muted">Cancelled.</p>}
       {turn.error && <ErrorNote error={turn.error} />}
+      {result && result.scope.length > 0 && (
+        <p className="muted small" data-testid="answer-scope">
+          Asked of {result.scope.map((c) => c.name).join(', ')} only.
+        </p>
+      )}
       {result && <AnswerFlags flags={result.flags} />}
       <BudgetMeter budget={turn.budget} pending={turn.running} />
       <RetrievalTrace candidates={turn.candidates} mode={turn.mode} note={turn.note} />

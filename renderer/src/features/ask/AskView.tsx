@@ -3,6 +3,7 @@ import type { Conversation } from './conversation';
 import type { ChipInfo } from './citations';
 import { AnswerView } from './AnswerView';
 import { QuestionBox } from './QuestionBox';
+import { ScopePicker } from './ScopePicker';
 import { SearchBox } from './SearchBox';
 import { SourcePanel, type SourceRequest } from './SourcePanel';
 import { Suggestions } from './Suggestions';
@@ -29,6 +30,7 @@ export function AskView({ conversation, suggestions, focusTick }: AskViewProps) 
             <AnswerView key={t.id} turn={t} onOpenSource={open} />
           ))}
         </div>
+        <ScopePicker />
         <QuestionBox running={conversation.running} onAsk={(q) => void conversation.ask(q)} onCancel={conversation.cancel} focusTick={focusTick} followUp={turns.length > 0} />
         {turns.length > 0 && !conversation.running && (
           <button type="button" className="button button--quiet" onClick={conversation.clear}>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { scopeInput } from './scope';
 import type { Output } from '../../../../shared/contract';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
@@ -22,7 +23,7 @@ export function SearchBox() {
     setBusy(true);
     setError(null);
     try {
-      setRes(await client.search({ query: query.trim(), mode, k: 10 }));
+      setRes(await client.search({ query: query.trim(), mode, k: 10, ...scopeInput() }));
     } catch (e) {
       setRes(null);
       setError(describeError(e));

@@ -4,6 +4,7 @@ import { useClient } from '../../app/client';
 import { useJob } from '../../app/job';
 import { useThrottledState } from '../../common/throttle';
 import { applyAskStep, finishTurn, historyOf, newTurn, type Turn } from './turn';
+import { scopeInput } from './scope';
 
 export interface Conversation {
   turns: Turn[];
@@ -56,7 +57,7 @@ export function useConversation(): Conversation {
       ref.current = [...ref.current, newTurn(id, q)];
       setNow(ref.current);
       asking.current = id;
-      const started = await start(() => client.ask(history.length > 0 ? { question: q, history } : { question: q }));
+      const started = await start(() => client.ask({ question: q, ...(history.length > 0 ? { history } : {}), ...scopeInput() }));
       if (started.started) {
         const { jobId } = started;
         update(id, (t) => ({ ...t, jobId }), true);

@@ -9,6 +9,7 @@ import { ErrorNote } from '../../common/ErrorNote';
 import { ImportPanel } from '../import/ImportPanel';
 import { DocumentTable } from './DocumentTable';
 import { WatchControls } from './WatchControls';
+import { CollectionName } from './CollectionName';
 
 type Collection = Output<'library'>['collections'][number];
 
@@ -49,6 +50,7 @@ export function CollectionCard({ collection }: { collection: Collection }) {
       <header className="card__head">
         <div>
           <h2 className="mono card__title">{collection.root}</h2>
+          <CollectionName collectionId={collection.id} name={collection.name} />
           <p className="muted small">
             {formatNumber(collection.documents.length)} documents · {formatNumber(chunks)} chunks · added {formatDate(collection.createdAt)}
           </p>

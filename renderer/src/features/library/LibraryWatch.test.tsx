@@ -105,3 +105,23 @@ describe('the library under a stream of changes', () => {
     expect(calls).toBe(3);
   });
 });
+
+describe('a folder’s name', () => {
+  it('is renamed in place through renameCollection', async () => {
+    let name = 'notes';
+    const h = renderWithFake(<LibraryView />, {
+      library: () => ({ collections: [{ ...folder(watch()), name }] }),
+      renameCollection: (input: { name: string }) => {
+        name = input.name;
+        return { name };
+      },
+    });
+    const card = await screen.findByRole('region', { name: 'Folder /home/me/notes' });
+    fireEvent.click(within(card).getByRole('button', { name: 'Rename notes' }));
+    fireEvent.change(within(card).getByLabelText('Folder name'), { target: { value: 'Work notes' } });
+    fireEvent.click(within(card).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'renameCollection')?.input).toEqual({ collectionId: 'c1', name: 'Work notes' }));
+    act(() => h.emit({ type: 'library.changed' }));
+    expect(await within(card).findByText('Work notes', { selector: 'strong' })).toBeTruthy();
+  });
+});

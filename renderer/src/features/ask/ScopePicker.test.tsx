@@ -1,0 +1,62 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Output } from '../../../../shared/contract';
+import { renderWithFake, answerResult } from '../../test/harness';
+import { AnswerView } from './AnswerView';
+import { ScopePicker } from './ScopePicker';
+import { scopeInput, setScope } from './scope';
+import { SearchBox } from './SearchBox';
+import { finishTurn, newTurn } from './turn';
+
+type Collection = Output<'library'>['collections'][number];
+const folder = (id: string, name: string): Collection => ({
+  id,
+  name,
+  root: `/home/me/${name}`,
+  createdAt: '2026-03-01T10:00:00Z',
+  documents: [],
+  watch: { state: 'off', busy: false, queued: 0, error: null },
+  pending: [],
+});
+afterEach(() => setScope([]));
+
+describe('asking of some folders', () => {
+  it('ticks folders into the scope that questions and searches send; All folders clears it', async () => {
+    const h = renderWithFake(
+      <>
+        <ScopePicker />
+        <SearchBox />
+      </>,
+      {
+        library: () => ({ collections: [folder('c1', 'work'), folder('c2', 'home')] }),
+        search: () => ({ mode: 'lexical', embedModel: null, embedDigest: null, results: [], ms: 1 }),
+      },
+    );
+    const picker = await screen.findByTestId('scope-picker');
+    expect(within(picker).getByText('All folders', { selector: 'strong' })).toBeTruthy();
+    fireEvent.click(within(picker).getByLabelText('home'));
+    expect(scopeInput()).toEqual({ collections: ['c2'] });
+    expect(within(picker).getByText('home', { selector: 'strong' })).toBeTruthy();
+    fireEvent.change(screen.getByTestId('search-box'), { target: { value: 'keys' } });
+    fireEvent.submit(screen.getByTestId('search-box').closest('form')!);
+    await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'search')?.input).toMatchObject({ query: 'keys', collections: ['c2'] }));
+    fireEvent.click(within(picker).getByLabelText('All folders'));
+    expect(scopeInput()).toEqual({});
+  });
+
+  it('is not offered with a single folder, and a folder that leaves the library leaves the scope', async () => {
+    let collections = [folder('c1', 'work'), folder('c2', 'home')];
+    const h = renderWithFake(<ScopePicker />, { library: () => ({ collections }) });
+    fireEvent.click(within(await screen.findByTestId('scope-picker')).getByLabelText('home'));
+    collections = [folder('c1', 'work')];
+    act(() => h.emit({ type: 'library.changed' }));
+    await waitFor(() => expect(screen.queryByTestId('scope-picker')).toBeNull());
+    expect(scopeInput()).toEqual({});
+  });
+
+  it('an answer says which folders it was limited to', () => {
+    const turn = finishTurn(newTurn(1, 'q'), answerResult({ answer: 'Every year.', scope: [{ id: 'c2', name: 'home' }] }), null);
+    renderWithFake(<AnswerView turn={turn} onOpenSource={() => {}} />);
+    expect(screen.getByTestId('answer-scope').textContent).toBe('Asked of home only.');
+  });
+});

@@ -10,9 +10,9 @@ export interface CliContext {
 }
 
 /** `env` is where QUIRE_DB (the database when --db is not given) and OLLAMA_HOST are read: process.env for the real CLI. */
-export function createContext(opts: { db?: string | undefined }, out: Output, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): CliContext {
+export function createContext(opts: { db?: string | undefined; parseWorker?: URL | undefined }, out: Output, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): CliContext {
   const dbPath = opts.db ?? defaultDatabasePath(env);
-  return { dbPath, engine: createEngine({ dbPath, env }), out, signal };
+  return { dbPath, engine: createEngine({ dbPath, env, ...(opts.parseWorker ? { parseWorker: opts.parseWorker } : {}) }), out, signal };
 }
 
 /** A model named by a flag is remembered as the app's setting, as choosing it in Settings would. */

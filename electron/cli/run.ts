@@ -13,40 +13,8 @@ import { importCommand } from './commands/import';
 import { rebuildCommand } from './commands/rebuild';
 import { searchCommand } from './commands/search';
 import { statusCommand } from './commands/status';
+import { programName, usage } from './usage';
 
-const USAGE = `quire — answers from your own notes, offline
-
-Usage: npm run quire -- <command> [options]
-
-Commands:
-  import <folder>   index a folder of notes: .md/.markdown/.txt, .docx, .html/.htm (again: only changes are read)
-      --model NAME      embedding model in Ollama (default embeddinggemma; remembered)
-      --no-embed        index text only (keyword search); "quire embed" adds vectors later
-      --chunker SPEC    heading:N (default: the app's chunk size, 256), recursive:1000/100, fixed:128/25
-      --max-file-mb N   skip files larger than N MB (default 20)
-  search <query>    ranked passages with file, heading path and line range
-      --k N             how many passages (default 8, at most 100)
-      --mode M          lexical | dense | hybrid (default: hybrid when vectors exist)
-      --collection NAME only this folder (its name or path; repeatable; default: every folder)
-  ask <question>    an answer from your documents, streamed, with checked citations
-      --model NAME      chat model in Ollama (default llama3.2; remembered)
-      --k N             the most passages to send (1-20; default: the app's setting, 6; fewer past 1,600 source tokens or num_ctx)
-      --num-ctx N       context window to ask Ollama for (512 or more; default: the model's, up to the app's cap, 8192)
-      --collection NAME only this folder (its name or path; repeatable; default: every folder)
-  eval <questions.json> --docs DIR   score configurations on your own question set
-      --chat-models a,b --embed-models x,y --chunkers heading:256,fixed:128/25
-      --k 3,5 --modes lexical,hybrid --fusion rrf:60,weighted:0.3 --repeat N --out report.json
-      (no --chat-models: retrieval metrics only)
-  eval --rerun report.json   repeat a saved run and show what changed (exit 3 if anything did)
-  embed             add vectors for documents that lack them (no file is re-read)
-  status            what is indexed, and whether Ollama is reachable
-  doctor            check the index is whole; exits 1 if not
-  forget <folder>   remove a folder and everything derived from it from the index
-  rebuild [folder…] a new index from your folders when the database (--db) is damaged; it is left as it was
-      --into PATH       the new database file (default: quire-rebuilt-<date>.db beside the damaged one)
-
-Every command: --db PATH (or QUIRE_DB; default ~/.local/share/quire/quire.db), --json.
-Ollama: OLLAMA_HOST (default http://127.0.0.1:11434).`;
 
 /**
  * What a run of the CLI touches outside itself. The real process (main.ts) passes nothing and gets
@@ -61,6 +29,8 @@ export interface CliIo {
   env?: NodeJS.ProcessEnv;
   /** Cancels the command as Ctrl-C does; without it, SIGINT and SIGTERM do. */
   signal?: AbortSignal;
+  /** The bundled parse worker beside the built `quire` (dist/cli/); from source the engine finds its own. */
+  parseWorker?: URL;
 }
 
 /** Runs one CLI command and resolves to its exit code; it never exits the process itself. */
@@ -99,13 +69,13 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
       },
     });
   } catch (e) {
-    stderr.write(`${terminalSafe((e as Error).message)}\n\n${USAGE}\n`);
+    stderr.write(`${terminalSafe((e as Error).message)}\n\n${usage(env)}\n`);
     return 2;
   }
   const { values: v, positionals } = parsed;
   const [command, ...rest] = positionals;
   if (v.help || !command) {
-    (command ? stdout : stderr).write(`${USAGE}\n`);
+    (v.help ? stdout : stderr).write(`${usage(env)}\n`);
     return v.help ? 0 : 2;
   }
   const out = createOutput(v.json, stdout, stderr);
@@ -120,12 +90,12 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
   let ctx: CliContext | null = null;
   try {
     const needsArg = (name: string) => {
-      if (rest.length === 0) throw new QuireError('INVALID_ARGUMENT', `"${command}" needs a ${name}. See: npm run quire -- --help`);
+      if (rest.length === 0) throw new QuireError('INVALID_ARGUMENT', `"${command}" needs a ${name}. See: ${programName(env)} --help`);
       return rest.join(' ');
     };
     // The damaged database cannot be opened: rebuild never opens it as an engine.
     if (command === 'rebuild') return await rebuildCommand({ dbPath: v.db ?? defaultDatabasePath(env), out, signal: controller.signal, env }, rest, { into: v.into });
-    ctx = createContext({ db: v.db }, out, controller.signal, env);
+    ctx = createContext({ db: v.db, parseWorker: io.parseWorker }, out, controller.signal, env);
     switch (command) {
       case 'import':
         return await importCommand(ctx, needsArg('folder'), {

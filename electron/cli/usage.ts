@@ -1,0 +1,46 @@
+/**
+ * The CLI's usage text, kept apart from the commands so that `quire --help` answers without
+ * loading the engine, the database driver or any reader (main.ts imports the rest only to run one).
+ */
+
+/** How this run was started, so that every command we print works as typed. */
+export function programName(env: NodeJS.ProcessEnv = process.env): string {
+  return env.npm_lifecycle_event === 'quire' ? 'npm run quire --' : 'quire';
+}
+
+export function usage(env: NodeJS.ProcessEnv = process.env): string {
+  const program = programName(env);
+  return `quire — answers from your own notes, offline
+
+Usage: ${program} <command> [options]
+
+Commands:
+  import <folder>   index a folder of notes: .md/.markdown/.txt, .pdf, .docx, .html/.htm (again: only changes are read)
+      --model NAME      embedding model in Ollama (default embeddinggemma; remembered)
+      --no-embed        index text only (keyword search); "quire embed" adds vectors later
+      --chunker SPEC    heading:N (default: the app's chunk size, 256), recursive:1000/100, fixed:128/25
+      --max-file-mb N   skip files larger than N MB (default 20)
+  search <query>    ranked passages with file, heading path and line range
+      --k N             how many passages (default 8, at most 100)
+      --mode M          lexical | dense | hybrid (default: hybrid when vectors exist)
+      --collection NAME only this folder (its name or path; repeatable; default: every folder)
+  ask <question>    an answer from your documents, streamed, with checked citations
+      --model NAME      chat model in Ollama (default llama3.2; remembered)
+      --k N             the most passages to send (1-20; default: the app's setting, 6; fewer past 1,600 source tokens or num_ctx)
+      --num-ctx N       context window to ask Ollama for (512 or more; default: the model's, up to the app's cap, 8192)
+      --collection NAME only this folder (its name or path; repeatable; default: every folder)
+  eval <questions.json> --docs DIR   score configurations on your own question set
+      --chat-models a,b --embed-models x,y --chunkers heading:256,fixed:128/25
+      --k 3,5 --modes lexical,hybrid --fusion rrf:60,weighted:0.3 --repeat N --out report.json
+      (no --chat-models: retrieval metrics only)
+  eval --rerun report.json   repeat a saved run and show what changed (exit 3 if anything did)
+  embed             add vectors for documents that lack them (no file is re-read)
+  status            what is indexed, and whether Ollama is reachable
+  doctor            check the index is whole; exits 1 if not
+  forget <folder>   remove a folder and everything derived from it from the index
+  rebuild [folder…] a new index from your folders when the database (--db) is damaged; it is left as it was
+      --into PATH       the new database file (default: quire-rebuilt-<date>.db beside the damaged one)
+
+Every command: --db PATH (or QUIRE_DB; default ~/.local/share/quire/quire.db), --json.
+Ollama: OLLAMA_HOST (default http://127.0.0.1:11434).`;
+}

@@ -1,0 +1,35 @@
+/**
+ * Bundles the `quire` command line into dist/cli/ with esbuild, so the `bin` runs plain JavaScript
+ * (no TypeScript compiled on each run). Runs from `npm install`/`npm ci` (the `prepare` script).
+ * Packages stay external: better-sqlite3 and sqlite-vec load their native code from node_modules.
+ * The parse worker is its own file beside it; the CLI hands its path to the engine.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+export const CLI_OUT = path.join(ROOT, 'dist', 'cli');
+
+export async function buildCli(): Promise<{ cli: string; parseWorker: string }> {
+  const common = { bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', logLevel: 'warning' } as const;
+  const cli = path.join(CLI_OUT, 'quire.mjs');
+  const parseWorker = path.join(CLI_OUT, 'parse-worker.mjs');
+  fs.rmSync(CLI_OUT, { recursive: true, force: true });
+  // Split: main's dynamic import of the commands is a chunk of its own, so --help loads none of them.
+  await build({
+    ...common,
+    entryPoints: { quire: path.join(ROOT, 'electron/cli/main.ts'), 'parse-worker': path.join(ROOT, 'electron/core/ingest/parse/worker-main.ts') },
+    outdir: CLI_OUT,
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+  });
+  fs.chmodSync(cli, 0o755);
+  return { cli, parseWorker };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  const out = await buildCli();
+  process.stderr.write(`built ${path.relative(ROOT, out.cli)}\n`);
+}

@@ -1,7 +1,7 @@
 /**
  * Every real injection phrasing of injection-set.json must be flagged, and an instruction hidden in
- * an HTML comment must either not reach the index (Markdown: the reader drops comments) or reach it
- * flagged (plain text keeps the comment's words). The false-positive side is the corpus bench:
+ * an HTML comment must either not reach the index (Markdown and HTML: the readers drop comments) or
+ * reach it flagged (plain text keeps the comment's words). The false-positive side is the corpus bench:
  * npm run bench:flags.
  */
 import fs from 'node:fs';
@@ -37,6 +37,14 @@ describe('an instruction hidden in an HTML comment', () => {
     expect(all).toContain('quarterly numbers');
     expect(all).not.toMatch(/<!--|AI/);
     expect(chunks.flatMap((c) => c.flags)).toEqual([]);
+  });
+
+  it.each(hidden.map((c) => [c.text]))('never reaches the index from HTML either: %j', async (text) => {
+    const html = `<html><body><h1>Notes</h1><p>The quarterly numbers are final.</p>${text}</body></html>`;
+    const { chunks } = await parseFile({ relPath: 'notes.html', bytes: new TextEncoder().encode(html), chunker: DEFAULT_CHUNKER });
+    const all = chunks.map((c) => c.text).join('\n');
+    expect(all).toContain('quarterly numbers');
+    expect(all).not.toMatch(/<!--|AI/);
   });
 
   it.each(hidden.map((c) => [c.text]))('reaches it flagged from plain text: %j', async (text) => {

@@ -4,6 +4,7 @@ import { countDocumentsMissingVectors } from '../db/documents';
 import { getActiveEmbeddingModel, listEmbeddingModels, storedVectorCount } from '../db/embedding-models';
 import { withTag } from '../ollama/gateway';
 import type { Db } from '../db/open';
+import { warningFlags } from '../text/injection';
 
 type LibraryDocument = Output<'library'>['collections'][number]['documents'][number];
 
@@ -72,7 +73,7 @@ export function chunkView(db: Db, chunkId: string): Output<'getChunk'> {
     lines: [row.start_line, row.end_line],
     pages: row.page_start !== null && row.page_end !== null ? [row.page_start, row.page_end] : null,
     text: row.text,
-    flags: JSON.parse(row.flags) as string[],
+    flags: warningFlags(JSON.parse(row.flags) as string[]),
     before: neighbour(row.ordinal - 1),
     after: neighbour(row.ordinal + 1),
   };

@@ -8,6 +8,7 @@ import { denseSearch, type DenseHit } from './dense';
 import { fuseWith, type Fused } from './fusion';
 import { lexicalSearch } from './lexical';
 import { toPassages, type Passage } from './passages';
+import { warningFlags } from '../text/injection';
 import { SettingsStore } from '../settings';
 import { DEFAULT_FUSION, parseFusion, type Fusion } from '../../../shared/fusion';
 
@@ -127,7 +128,7 @@ function hydrate(db: Db, passages: Passage[], fused: Map<number, Fused>, distanc
         lexicalRank: f.lexicalRank,
         denseRank: f.denseRank,
         distance: distances.get(p.rowid) ?? null,
-        flags: [...new Set(all.flatMap((r) => JSON.parse(r.flags) as string[]))],
+        flags: [...new Set(all.flatMap((r) => warningFlags(JSON.parse(r.flags) as string[])))],
       },
     ];
   });

@@ -5,19 +5,43 @@
  * addressed to an assistant, and the ambiguous ones also need an imperative position.
  *
  * INSTRUCTION_PATTERNS run on a flattened copy of the text: NFKC, invisible characters removed,
- * lower case, emphasis markers removed, straight quotes, runs of spaces/tabs as one space.
+ * lower case, emphasis markers removed, straight quotes, runs of spaces/tabs as one space, line breaks
+ * without the spaces and quote markers around them.
  * ROLE_MARKER_PATTERNS run on the text with only invisible characters removed (line starts matter).
  */
 
 // An imperative position: start of a line or sentence, after a comma, or after a softener
 // ("please", "now", "you must"). "Some models ignore the system prompt" is description, not a command.
 const IMPERATIVE = String.raw`(?:^|[.!?:;>"'(\[-] ?|, ?|\b(?:please|now|then|and|so|just|also|you (?:must|should|will|need to)) )`;
-const rx = (source: string) => new RegExp(source, 'm');
+// A space in a pattern also matches one line break, so an instruction broken over lines ("Ignore all
+// previous\ninstructions") is still one phrase, while a blank line (two breaks) still ends it.
+const rx = (source: string) => new RegExp(source.replace(/ /g, '[ \\n]'), 'm');
+
+// The same overrides in the languages notes are most often written in besides English. As above, the
+// qualifier ("anteriores", "précédentes", "vorherigen", "之前") is what makes it an override.
+const OTHER_LANGUAGES: readonly RegExp[] = [
+  // Spanish: "Ignora todas las instrucciones anteriores", "olvida las instrucciones previas".
+  rx(String.raw`\b(?:ignora|ignore|ignoren|olvida|olvide|olviden|omite|omita|descarta) (?:(?:todas|todos|las|los|tus|sus) )*(?:instrucciones|indicaciones|reglas|órdenes|directrices) (?:anteriores|previas|precedentes|de arriba)`),
+  rx(String.raw`\ba partir de ahora,? (?:eres|serás|responde|responderás|actúa|actuarás|ignora)\b`),
+  // Portuguese: "Ignore todas as instruções anteriores", "esqueça as instruções anteriores".
+  rx(String.raw`\b(?:ignore|ignora|ignorem|esqueça|esqueca|esquece|desconsidere) (?:(?:todas|todos|as|os|suas|tuas) )*(?:instruções|instrucoes|regras|orientações|diretrizes|ordens) (?:anteriores|prévias|previas|acima)`),
+  rx(String.raw`\ba partir de agora,? (?:você é|voce é|és|responda|responderá|aja|ignore)\b`),
+  // French: "Ignorez toutes les instructions précédentes", "oublie les consignes précédentes".
+  rx(String.raw`\b(?:ignore|ignorez|ignores|oublie|oubliez|oublies) (?:(?:toutes|tous|les|tes|vos) )*(?:instructions|consignes|règles|directives|ordres) (?:précédentes|precedentes|antérieures|anterieures|ci-dessus|d'avant)`),
+  rx(String.raw`à partir de maintenant,? (?:tu es|vous êtes|réponds|répondez|ignore|ignorez)\b`),
+  // German: "Ignoriere alle vorherigen Anweisungen", "vergiss alle bisherigen Anweisungen", "du bist jetzt ein ... Assistent".
+  rx(String.raw`\b(?:ignoriere|ignorier|ignorieren sie|vergiss|vergessen sie|missachte|missachten sie) (?:(?:alle|die|deine|ihre|sämtliche) )*(?:vorherigen|bisherigen|obigen|vorigen|früheren|vorangegangenen) (?:anweisungen|instruktionen|regeln|befehle|vorgaben)`),
+  rx(String.raw`\bdu bist (?:jetzt|ab jetzt|nun) (?:ein|eine|der|die) (?:[\wäöüß-]+ ){0,2}?(?:assistent|ki|bot|chatbot|sprachmodell|modell)\b`),
+  // Chinese (simplified and traditional): "忽略之前的所有指令", "请忽略以上所有说明", "现在你是一个…AI".
+  rx(String.raw`(?:忽略|无视|無視|忘记|忘記|忘掉|不要理会|不要理會)(?:所有|全部|一切)?(?:之前|以上|上面|前面|先前|此前|上述)的?(?:所有|全部|一切)?的?(?:指令|指示|说明|說明|提示|规则|規則|命令|要求)`),
+  rx(String.raw`(?:现在|現在|从现在起|從現在起)你是(?:一个|一個)?[^。\n]{0,12}?(?:ai|助手|机器人|機器人|模型)`),
+];
 
 export const INSTRUCTION_PATTERNS: readonly RegExp[] = [
   // "Ignore all previous instructions", "disregard the prior rules", "forget your original guidelines".
   // The qualifier (previous/prior/above/...) is what makes it an override, not "ignore the instructions in the README".
-  rx(String.raw`\b(?:ignore|disregard|forget) (?:(?:all|any|every|each|of|the|your|my|these|those) )*(?:previous|prior|preceding|earlier|above|foregoing|original|initial|system) (?:instructions?|prompts?|rules|directives?|directions|guidelines|constraints|programming|orders)\b`),
+  // "system" is not one: "some models ignore the system prompt" is description (the imperative form is below).
+  rx(String.raw`\b(?:ignore|disregard|forget) (?:(?:all|any|every|each|of|the|your|my|these|those) )*(?:previous|prior|preceding|earlier|above|foregoing|original|initial) (?:instructions?|prompts?|rules|directives?|directions|guidelines|constraints|programming|orders)\b`),
   // "Ignore all instructions", "forget your instructions": only as a command.
   rx(String.raw`${IMPERATIVE}(?:ignore|disregard|forget) (?:all|any|your) (?:instructions|prompts?|directives)\b`),
   // "Ignore everything above", "disregard anything you were told before." — but not "ignore everything
@@ -49,6 +73,9 @@ export const INSTRUCTION_PATTERNS: readonly RegExp[] = [
   rx(String.raw`\b(?:ai|llm|assistant|chatbot|language model)s? (?:reading|processing) this\b`),
   rx(String.raw`\b(?:note|message|attention) (?:to|for) (?:the |any |all )?(?:ai|llm|chatbot|language model|ai assistant)s?(?= ?(?:[.!,;:]|$|reading\b|that\b|you\b))`),
   rx(String.raw`\bfrom now on,? (?:you (?:will|must|shall|are to) )?(?:respond|answer|reply|act as|behave|pretend|ignore|only (?:respond|answer|reply))\b`),
+  // "Your new task is to ...": a replacement for the task the reader was given.
+  rx(String.raw`\byour (?:new|real|actual|true) (?:task|instructions?|goal|objective|role|job) (?:is|are|will be)\b`),
+  ...OTHER_LANGUAGES,
 ];
 
 /**

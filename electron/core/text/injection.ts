@@ -7,7 +7,21 @@
 import { CONTROL_TOKENS, INSTRUCTION_PATTERNS, ROLE_MARKER_PATTERNS } from './injection-patterns';
 import { removeAllInvisibles, removeInvisibles, suspiciousInvisibles } from './invisible-chars';
 
-export type InjectionFlag = 'instructions' | 'role-marker' | 'invisible-characters' | 'remote-link' | 'remote-image';
+/**
+ * Warnings about a passage. Ordinary links are not among them: notes are full of links (82% of tldr
+ * pages end with "More information: <https://…>"), and a warning on nearly every passage means
+ * nothing. Remote images stay: rendering one fetches it, which can carry data out in its URL.
+ */
+export type InjectionFlag = 'instructions' | 'role-marker' | 'invisible-characters' | 'remote-image';
+const WARNING_FLAGS: ReadonlySet<string> = new Set<InjectionFlag>(['instructions', 'role-marker', 'invisible-characters', 'remote-image']);
+
+/**
+ * The warnings among a chunk's stored flags. Chunks indexed before links became neutral still carry
+ * 'remote-link'; reading through this keeps the prompt, the answer's flags and the UI from showing it.
+ */
+export function warningFlags(stored: readonly string[]): InjectionFlag[] {
+  return stored.filter((f): f is InjectionFlag => WARNING_FLAGS.has(f));
+}
 
 /** Flattened copy for phrase matching; see INSTRUCTION_PATTERNS. */
 function flatten(text: string): string {
@@ -17,6 +31,7 @@ function flatten(text: string): string {
     .replace(/[\u2018\u2019]/g, "'")
     .replace(/[\u201C\u201D]/g, '"')
     .replace(/[*_~`]+/g, '') // "**ignore** previous instructions" is the same sentence
+    .replace(/[^\S\n]*\n[^\S\n]*(?:>[^\S\n]*)*/g, '\n') // "…everything\n> you were told" continues the line
     .replace(/[^\S\n]+/g, ' ');
 }
 
@@ -39,31 +54,21 @@ export function isRemoteUrl(url: string): boolean {
 }
 
 // Markdown images ![alt](url "title") and HTML <img src="url">: rendering one fetches it, which can
-// leak data in the URL, so they are reported apart from links.
+// leak data in the URL. Links (bare, autolinked, Markdown) are neutral and not looked at.
 const MD_IMAGE = /!\[[^\]\n]*\]\(\s*(<[^>\n]*>|[^\s)]+)[^)\n]*\)/g;
 const HTML_IMAGE = /<img\b[^>]*?\bsrc\s*=\s*["']?([^"'\s>]+)[^>]*>/gi;
-// Bare and autolinked URLs; markdown link targets are found the same way.
-const URL_IN_TEXT = /\b(?:https?:\/\/)[^\s<>()[\]{}"'`]+/gi;
 
-function linkFlags(text: string): InjectionFlag[] {
-  const flags: InjectionFlag[] = [];
-  let rest = text;
+function hasRemoteImage(text: string): boolean {
   for (const re of [MD_IMAGE, HTML_IMAGE]) {
-    rest = rest.replace(re, (_m, url: string) => {
-      if (isRemoteUrl(url)) flags.push('remote-image');
-      return ' ';
-    });
+    for (const m of text.matchAll(re)) if (isRemoteUrl(m[1] ?? '')) return true;
   }
-  // Protocol-relative markdown link targets, "[x](//host/p)", are remote too.
-  const targets = [...rest.matchAll(URL_IN_TEXT)].map((m) => m[0]);
-  for (const m of rest.matchAll(/\]\(\s*<?(\/\/[^\s)>]+)/g)) targets.push(m[1] ?? '');
-  if (targets.some(isRemoteUrl)) flags.push('remote-link');
-  return flags;
+  return false;
 }
 
 /** Injection signals in a text, sorted and unique. */
 export function detectInjection(text: string): InjectionFlag[] {
-  const flags = new Set<InjectionFlag>(linkFlags(text));
+  const flags = new Set<InjectionFlag>();
+  if (hasRemoteImage(text)) flags.add('remote-image');
   if (suspiciousInvisibles(text).length > 0) flags.add('invisible-characters');
   const flat = flatten(text);
   if (INSTRUCTION_PATTERNS.some((re) => re.test(flat))) flags.add('instructions');
@@ -76,12 +81,11 @@ const PHRASES: Record<InjectionFlag, string> = {
   instructions: 'text that gives instructions to an AI assistant',
   'role-marker': 'chat role markers or prompt delimiters',
   'invisible-characters': 'invisible characters',
-  'remote-link': 'links to remote websites',
   'remote-image': 'images loaded from remote websites',
 };
-const ORDER: readonly InjectionFlag[] = ['instructions', 'role-marker', 'invisible-characters', 'remote-image', 'remote-link'];
+const ORDER: readonly InjectionFlag[] = ['instructions', 'role-marker', 'invisible-characters', 'remote-image'];
 
-/** One sentence for people, e.g. "This passage contains invisible characters and links to remote websites." */
+/** One sentence for people, e.g. "This passage contains invisible characters and images loaded from remote websites." */
 export function describeFlags(flags: readonly InjectionFlag[]): string {
   const parts = ORDER.filter((f) => flags.includes(f)).map((f) => PHRASES[f]);
   if (parts.length === 0) return 'No signs of prompt injection were found in this passage.';

@@ -37,11 +37,10 @@ const INJECTION: Record<string, string> = {
   instructions: 'text that gives instructions to an AI assistant',
   'role-marker': 'chat role markers or prompt delimiters',
   'invisible-characters': 'invisible characters',
-  'remote-link': 'links to remote websites',
   'remote-image': 'images loaded from remote websites',
 };
 
-/** "This passage contains invisible characters and links to remote websites." */
+/** "This passage contains invisible characters." Links are not among the flags: they are ordinary in notes. */
 export function describeInjectionFlags(flags: readonly string[]): string | null {
   if (flags.length === 0) return null;
   const parts = flags.map((f) => INJECTION[f] ?? f);

@@ -69,6 +69,8 @@ export const AnswerResultSchema = z.object({
   ollama: z.object({ promptEvalCount: z.number().nullable(), evalCount: z.number().nullable(), doneReason: z.string().nullable(), tokensPerSecond: z.number().nullable() }),
   model: z.object({ chat: z.string(), chatDigest: z.string().nullable(), embed: z.string().nullable(), embedDigest: z.string().nullable() }),
   error: ErrorShape.nullable(),
+  /** The stored conversation the answer belongs to (set by the engine once the turn is stored). */
+  conversationId: z.number().optional(),
 });
 
 export const AskStepSchema = z.discriminatedUnion('type', [

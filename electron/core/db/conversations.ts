@@ -45,15 +45,16 @@ export function requireConversation(db: Db, id: number): void {
 
 /** A conversation with its turns, each with its stored answer (null where the run is gone). */
 export function getConversation(db: Db, id: number): StoredConversation {
-  return db.transaction(() => {
-    const turns = stmt(db, 'SELECT ordinal, question, asked_at AS askedAt, run_id AS runId FROM conversation_turns WHERE conversation_id = ? ORDER BY ordinal').all(id) as Array<{
-      ordinal: number;
-      question: string;
-      askedAt: string;
-      runId: number;
-    }>;
-    return { ...summary(db, id), turns: turns.map((t) => ({ ...t, result: storedResult(db, t.runId) })) };
-  })();
+  // Read without a transaction (which would take the write lock): in this process nothing runs
+  // between these statements, and another process's change at worst shows a turn as removed.
+  const head = summary(db, id);
+  const turns = stmt(db, 'SELECT ordinal, question, asked_at AS askedAt, run_id AS runId FROM conversation_turns WHERE conversation_id = ? ORDER BY ordinal').all(id) as Array<{
+    ordinal: number;
+    question: string;
+    askedAt: string;
+    runId: number;
+  }>;
+  return { ...head, turns: turns.map((t) => ({ ...t, result: storedResult(db, t.runId) })) };
 }
 
 /**

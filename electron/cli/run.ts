@@ -5,6 +5,7 @@ import { createContext, type CliContext } from './context';
 import { createOutput, type TextSink } from './output';
 import { terminalSafe, terminalSafeJson } from './terminal-text';
 import { askCommand } from './commands/ask';
+import { conversationsCommand } from './commands/conversations';
 import { doctorCommand } from './commands/doctor';
 import { embedCommand } from './commands/embed';
 import { evalCommand } from './commands/eval';
@@ -31,6 +32,8 @@ Commands:
       --model NAME      chat model in Ollama (default llama3.2; remembered)
       --k N             the most passages to send (1-20; default: the app's setting, 6; fewer past 1,600 source tokens or num_ctx)
       --num-ctx N       context window to ask Ollama for (512 or more; default: the model's, up to the app's cap, 8192)
+      --conversation ID continue a stored conversation (its earlier answers are the history)
+  conversations [text]  stored conversations, newest first (titles containing text)
   eval <questions.json> --docs DIR   score configurations on your own question set
       --chat-models a,b --embed-models x,y --chunkers heading:256,fixed:128/25
       --k 3,5 --modes lexical,hybrid --fusion rrf:60,weighted:0.3 --repeat N --out report.json
@@ -92,6 +95,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
         out: { type: 'string' },
         rerun: { type: 'string' },
         into: { type: 'string' },
+        conversation: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -135,7 +139,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
       case 'search':
         return await searchCommand(ctx, needsArg('query'), { k: v.k, mode: v.mode });
       case 'ask':
-        return await askCommand(ctx, needsArg('question'), { k: v.k, model: v.model, numCtx: v['num-ctx'] });
+        return await askCommand(ctx, needsArg('question'), { k: v.k, model: v.model, numCtx: v['num-ctx'], conversation: v.conversation });
       case 'eval':
         return await evalCommand(ctx, rest.length > 0 ? rest.join(' ') : null, {
           docs: v.docs,
@@ -155,6 +159,8 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
         return await statusCommand(ctx);
       case 'doctor':
         return await doctorCommand(ctx);
+      case 'conversations':
+        return await conversationsCommand(ctx, rest.length > 0 ? rest.join(' ') : null);
       case 'forget':
         return await forgetCommand(ctx, needsArg('folder'));
       default:

@@ -71,6 +71,8 @@ export const AnswerResultSchema = z.object({
   error: ErrorShape.nullable(),
   /** The folders the question was limited to; empty: all of them. */
   scope: z.array(z.object({ id: z.string(), name: z.string() })).default([]),
+  /** The stored conversation the answer belongs to (set by the engine once the turn is stored). */
+  conversationId: z.number().optional(),
 });
 
 export const AskStepSchema = z.discriminatedUnion('type', [

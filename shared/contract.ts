@@ -4,6 +4,7 @@ import { AnswerResultSchema, AskEventSchema, AskStepSchema, BudgetSchema, Candid
 import { ErrorShape, Lines, Pages } from './common-schemas';
 import { SearchModeSchema, SearchResponseSchema, SearchResultSchema } from './search';
 import { BOUNDS, SettingsSchema } from './settings';
+import { ConversationSchema, ConversationSummarySchema, TITLE_MAX } from './conversations';
 
 // The renderer reads these shapes through the contract, whichever file declares them.
 export { AnswerResultSchema, AskEventSchema, AskStepSchema, BudgetSchema, CandidateSchema, CitationSchema, ErrorShape, SearchResponseSchema, SearchResultSchema, SettingsSchema };
@@ -205,10 +206,19 @@ export const API = {
         chatModel: z.string().min(1).max(200).optional(),
         /** Only these folders (ids, names or paths); omitted or empty: every folder. */
         collections: Scope.optional(),
+        /** The stored conversation this question continues (its turns are the history when none is given); omitted: a new one. */
+        conversationId: z.number().int().min(1).optional(),
       })
       .strict(),
     JobRef,
   ),
+  /** Stored conversations, newest first; `query` keeps those whose title contains it. */
+  conversations: method(z.object({ query: z.string().max(200).optional() }).strict(), z.object({ conversations: z.array(ConversationSummarySchema) })),
+  /** One conversation with its turns: each stored answer as it was, or null where its run was deleted. */
+  conversation: method(z.object({ id: z.number().int().min(1) }).strict(), ConversationSchema),
+  renameConversation: method(z.object({ id: z.number().int().min(1), title: z.string().trim().min(1).max(TITLE_MAX) }).strict(), z.object({ title: z.string() })),
+  /** Deletes a conversation with its turns and the runs that answered them (nothing else). */
+  deleteConversation: method(z.object({ id: z.number().int().min(1) }).strict(), z.object({ runs: z.number() })),
   getChunk: method(z.object({ chunkId: z.string().min(1).max(100) }).strict(), ChunkViewSchema),
   getSettings: method(Empty, SettingsSchema),
   setSettings: method(SettingsSchema.partial().strict(), SettingsSchema),

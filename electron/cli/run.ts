@@ -5,6 +5,7 @@ import { createContext, type CliContext } from './context';
 import { createOutput, type TextSink } from './output';
 import { terminalSafe, terminalSafeJson } from './terminal-text';
 import { askCommand } from './commands/ask';
+import { conversationsCommand } from './commands/conversations';
 import { doctorCommand } from './commands/doctor';
 import { embedCommand } from './commands/embed';
 import { evalCommand } from './commands/eval';
@@ -65,6 +66,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
         rerun: { type: 'string' },
         into: { type: 'string' },
         collection: { type: 'string', multiple: true },
+        conversation: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -108,7 +110,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
       case 'search':
         return await searchCommand(ctx, needsArg('query'), { k: v.k, mode: v.mode, collections: v.collection });
       case 'ask':
-        return await askCommand(ctx, needsArg('question'), { k: v.k, model: v.model, numCtx: v['num-ctx'], collections: v.collection });
+        return await askCommand(ctx, needsArg('question'), { k: v.k, model: v.model, numCtx: v['num-ctx'], collections: v.collection, conversation: v.conversation });
       case 'eval':
         return await evalCommand(ctx, rest.length > 0 ? rest.join(' ') : null, {
           docs: v.docs,
@@ -128,6 +130,8 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
         return await statusCommand(ctx);
       case 'doctor':
         return await doctorCommand(ctx);
+      case 'conversations':
+        return await conversationsCommand(ctx, rest.length > 0 ? rest.join(' ') : null);
       case 'forget':
         return await forgetCommand(ctx, needsArg('folder'));
       default:

@@ -29,6 +29,8 @@ Commands:
       --k N             the most passages to send (1-20; default: the app's setting, 6; fewer past 1,600 source tokens or num_ctx)
       --num-ctx N       context window to ask Ollama for (512 or more; default: the model's, up to the app's cap, 8192)
       --collection NAME only this folder (its name or path; repeatable; default: every folder)
+      --conversation ID continue a stored conversation (its earlier answers are the history)
+  conversations [text]  stored conversations, newest first (titles containing text)
   eval <questions.json> --docs DIR   score configurations on your own question set
       --chat-models a,b --embed-models x,y --chunkers heading:256,fixed:128/25
       --k 3,5 --modes lexical,hybrid --fusion rrf:60,weighted:0.3 --repeat N --out report.json

@@ -25,6 +25,7 @@ import { sharedParsePool } from './ingest/parse/parse-pool';
 import type { ParseRequest } from './ingest/parse/parse-file';
 import { insertEvalReport } from './db/eval-reports';
 import { indexStatus, runDoctor, type IndexStatus } from './db/health';
+import { conversationHistory, recordTurn, requireConversation } from './db/conversations';
 import { openDatabase, type Db } from './db/open';
 import { removeIndexes } from './eval/index-files';
 import { lockHolder } from './eval/run-lock';
@@ -304,8 +305,11 @@ export function createEngine(options: EngineOptions): Engine {
     ask(input, signal) {
       const s: Settings = settings.all();
       const scope = resolveScope(db, input.collections);
-      return ask(db, currentGateway(), input.question, {
-        history: input.history ?? [],
+      const conversationId = input.conversationId ?? null;
+      if (conversationId !== null) requireConversation(db, conversationId);
+      const answer = ask(db, currentGateway(), input.question, {
+        // A follow-up continues its stored conversation: its turns are the history unless the caller sends its own.
+        history: input.history ?? (conversationId !== null ? conversationHistory(db, conversationId) : []),
         scope,
         k: input.k ?? s.k,
         chatModel: input.chatModel ?? s.chatModel,
@@ -313,6 +317,7 @@ export function createEngine(options: EngineOptions): Engine {
         ...(input.numCtx ? { numCtx: input.numCtx } : {}),
         ...(signal ? { signal } : {}),
       });
+      return inConversation(db, conversationId, input.question, answer);
     },
 
     async embedMissing(input, run = {}) {
@@ -511,3 +516,16 @@ function applySalvagedSettings(engine: Engine, found: Salvage): number {
 
 /** The contract's handlers of an engine, for tests that drive it as a transport would. */
 export type EngineHandlers = Handlers;
+
+/**
+ * An answer stream stored as a turn of a conversation (a new one when `conversationId` is null)
+ * once the run is finished; the ending event's result names the conversation.
+ */
+async function* inConversation(db: Db, conversationId: number | null, question: string, answer: AsyncGenerator<AskEvent>): AsyncGenerator<AskEvent> {
+  for await (const event of answer) {
+    if (event.type === 'done' || event.type === 'error') {
+      const stored = recordTurn(db, conversationId, question, event.result.runId);
+      yield { ...event, result: stored === null ? event.result : { ...event.result, conversationId: stored } };
+    } else yield event;
+  }
+}

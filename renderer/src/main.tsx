@@ -7,6 +7,7 @@ import { ClientProvider } from './app/client';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/ask.css';
+import './styles/conversations.css';
 import './styles/evidence.css';
 import './styles/views.css';
 import './styles/evaluate.css';

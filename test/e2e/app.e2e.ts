@@ -175,4 +175,27 @@ describe('Quire in a browser', () => {
     const [r, g, b] = (bg.match(/\d+/g) ?? ['255', '255', '255']).map(Number);
     expect((r! + g! + b!) / 3).toBeLessThan(80);
   });
+
+  it('keeps the conversation over a reload: reopened from the database as it was, listed in the sidebar', async () => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.getByTestId('nav-ask').click();
+    await expect.poll(() => page.evaluate('window.location.hash')).toMatch(/^#conversation=\d+$/);
+    await page.reload();
+    await page.getByTestId('nav-ask').click();
+    // The first answer, its checked citation and its budget, read back from the database.
+    await expect.poll(() => page.getByTestId('answer').first().innerText(), { timeout: 15_000 }).toMatch(/every 90 days/);
+    await expect.poll(() => page.getByTestId('citation-chip').first().getAttribute('aria-label')).toMatch(/supported/);
+    await page.getByTestId('refusal').first().waitFor();
+    expect(await page.getByTestId('budget-meter').count()).toBeGreaterThanOrEqual(3);
+    const current = page.locator('[data-testid="conversation"][aria-current="true"]');
+    expect(await current.innerText()).toBe('How often are the deploy keys rotated?');
+    await page.evaluate('window.scrollTo(0, 0)');
+    await shot('12-conversation-reopened');
+
+    // A follow-up continues it: still one conversation, one more turn.
+    await page.getByTestId('question').fill('Who owns the rotation?');
+    await page.getByTestId('ask-button').click();
+    await expect.poll(() => page.getByTestId('answer').count(), { timeout: 20_000 }).toBe(4);
+    await expect.poll(async () => (await engine.call('conversations', {})).conversations.map((c) => c.turnCount)).toEqual([4]);
+  });
 });

@@ -8,11 +8,17 @@ export interface AskFlags {
   model?: string | undefined;
   numCtx?: string | undefined;
   collections?: string[] | undefined;
+  /** A stored conversation to continue. */
+  conversation?: string | undefined;
 }
 
 /** Streams an answer to the terminal, then its citations and their checks, and the token budget. */
 export async function askCommand(ctx: CliContext, question: string, flags: AskFlags): Promise<number> {
-  const input = contractInput('ask', { question, k: numberFlag('k', flags.k), numCtx: numberFlag('num-ctx', flags.numCtx), collections: flags.collections }, { numCtx: '--num-ctx', k: '--k' });
+  const input = contractInput(
+    'ask',
+    { question, k: numberFlag('k', flags.k), numCtx: numberFlag('num-ctx', flags.numCtx), conversationId: numberFlag('conversation', flags.conversation), collections: flags.collections },
+    { numCtx: '--num-ctx', k: '--k', conversationId: '--conversation' },
+  );
   rememberModel(ctx, 'chatModel', flags.model);
   const stream = !ctx.out.json;
   let streamed = false;
@@ -54,6 +60,7 @@ function toJson(r: AnswerResult) {
     standaloneQuery: r.standaloneQuery,
     scope: r.scope.map((c) => c.name),
     runId: r.runId,
+    conversationId: r.conversationId ?? null,
     error: r.error,
   };
 }
@@ -95,5 +102,6 @@ function human(r: AnswerResult, streamed: boolean): string {
     );
   }
   out.push(`Models: ${r.model.chat}${r.model.embed ? ` + ${r.model.embed}` : ''} · retrieve ${r.latencyMs.retrieve} ms · generate ${r.latencyMs.generate} ms · run #${r.runId}`);
+  if (r.conversationId !== undefined) out.push(`Conversation #${r.conversationId}: continue it with --conversation ${r.conversationId}`);
   return out.join('\n');
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApiEvent } from '../../../shared/contract';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import { getCollection, listCollections, forgetCollection, renameCollection } from '../db/collections';
+import { deleteConversation, getConversation, listConversations, renameConversation, requireConversation } from '../db/conversations';
 import { indexStatus } from '../db/health';
 import { queuedPaths } from '../db/import-queue';
 import { pendingSwitch } from '../db/embedding-models';
@@ -165,12 +166,30 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     async ask(input) {
       // An unknown folder in the scope is refused now, while the person still sees the question box.
       engine.resolveScope(input.collections);
+      // Refused at once, not as a failed job: the person is still looking at the conversation.
+      if (input.conversationId !== undefined) requireConversation(db, input.conversationId);
       return job(async (jobId, signal) => {
         for await (const event of engine.ask(input, signal)) {
           if (event.type === 'done' || event.type === 'error') emit({ type: 'job.done', jobId, kind: 'ask', result: event.result, error: event.type === 'error' ? event.error : null });
           else emit({ type: 'job.progress', jobId, kind: 'ask', progress: event });
         }
       });
+    },
+
+    async conversations({ query }) {
+      return { conversations: listConversations(db, query) };
+    },
+
+    async conversation({ id }) {
+      return getConversation(db, id);
+    },
+
+    async renameConversation({ id, title }) {
+      return { title: renameConversation(db, id, title) };
+    },
+
+    async deleteConversation({ id }) {
+      return { runs: deleteConversation(db, id) };
     },
 
     async getChunk({ chunkId }) {

@@ -1,4 +1,4 @@
-import type { AnswerResult } from '../../../shared/answer';
+import { AnswerResultSchema, type AnswerResult } from '../../../shared/answer';
 import type { Db } from './open';
 import { stmt } from './statements';
 
@@ -177,4 +177,37 @@ export interface RunRow {
 
 export function getRun(db: Db, id: number): RunRow | null {
   return (stmt(db, 'SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined) ?? null;
+}
+
+/**
+ * A stored run as the answer it was (what reopening a conversation shows): its answer, citations
+ * with their checks, budget, retrieval trace and flags. The passages sent are the candidates marked
+ * sent; Ollama's speed is not stored. null when the run is gone.
+ */
+export function storedResult(db: Db, id: number): AnswerResult | null {
+  const row = stmt(db, 'SELECT * FROM runs WHERE id = ?').get(id) as (RunRow & { retrieval_mode: string | null; done_reason: string | null; error_message: string | null }) | undefined;
+  if (!row) return null;
+  const retrieval = AnswerResultSchema.shape.retrieval.parse(JSON.parse(row.retrieval));
+  // A run still marked running was cut off (the process ended) before it finished.
+  const interrupted = row.status === 'running';
+  return AnswerResultSchema.parse({
+    runId: row.id,
+    status: interrupted ? 'error' : row.status,
+    question: row.question,
+    standaloneQuery: row.standalone_query,
+    answer: row.answer ?? '',
+    refused: row.status === 'refused',
+    // Quire refuses by itself before calling the model, so Ollama counted nothing.
+    refusedWithoutModel: row.status === 'refused' && row.prompt_eval_count === null,
+    citations: JSON.parse(row.citations),
+    flags: JSON.parse(row.flags),
+    budget: row.budget ? JSON.parse(row.budget) : null,
+    retrieval,
+    sources: retrieval.filter((c) => c.sent).map((c) => ({ chunkId: c.chunkId, chunkIds: c.chunkIds, lines: c.lines, pages: c.pages })),
+    retrievalMode: row.retrieval_mode ?? 'lexical',
+    latencyMs: row.latency ? JSON.parse(row.latency) : { retrieve: 0, rewrite: 0, generate: 0, total: 0, firstToken: null },
+    ollama: { promptEvalCount: row.prompt_eval_count, evalCount: row.eval_count, doneReason: row.done_reason, tokensPerSecond: null },
+    model: { chat: row.chat_model ?? '', chatDigest: row.chat_digest, embed: row.embed_model, embedDigest: row.embed_digest },
+    error: interrupted ? { code: 'CANCELLED', message: 'This answer was cut off before it finished.' } : row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+  });
 }

@@ -34,6 +34,7 @@ export const ERROR_MESSAGES: Record<ErrorCode | TransportCode, string> = {
   INVALID_QUESTION_SET: 'That question set cannot be used as it is.',
   NOT_FOUND_IN_INDEX: 'That is no longer in the index. It may have been removed or re-imported.',
   EVAL_REPORT_NOT_FOUND: 'That evaluation report no longer exists.',
+  CONVERSATION_NOT_FOUND: 'That conversation no longer exists. It may have been deleted.',
   EVAL_ALREADY_RUNNING: 'An evaluation is already running. Wait for it to finish, or cancel it, first.',
   INTERNAL: 'Something went wrong inside Quire.',
   UNAUTHORIZED: 'This page is not signed in to Quire. Open the address Quire printed when it started (it includes a token).',

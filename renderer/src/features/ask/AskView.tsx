@@ -7,6 +7,9 @@ import { ScopePicker } from './ScopePicker';
 import { SearchBox } from './SearchBox';
 import { SourcePanel, type SourceRequest } from './SourcePanel';
 import { Suggestions } from './Suggestions';
+import { ErrorNote } from '../../common/ErrorNote';
+import { ConversationSidebar } from '../conversations/ConversationSidebar';
+import { RemovedTurn } from '../conversations/RemovedTurn';
 
 interface AskViewProps {
   conversation: Conversation;
@@ -14,7 +17,7 @@ interface AskViewProps {
   focusTick: number;
 }
 
-/** The conversation, the question box, passage search, and the source panel beside them. */
+/** The stored conversations, the open one, the question box, passage search, and the source panel beside them. */
 export function AskView({ conversation, suggestions, focusTick }: AskViewProps) {
   const [source, setSource] = useState<SourceRequest | null>(null);
   const open = useCallback((info: ChipInfo, chip: HTMLButtonElement) => setSource({ info, opener: chip }), []);
@@ -22,21 +25,16 @@ export function AskView({ conversation, suggestions, focusTick }: AskViewProps) 
   const { turns } = conversation;
   return (
     <div className={source ? 'ask ask--with-panel' : 'ask'}>
+      <ConversationSidebar conversation={conversation} />
       <div className="ask__main">
         <h1 className="visually-hidden">Ask</h1>
+        {conversation.openError && <ErrorNote error={conversation.openError} />}
         {turns.length === 0 && <Suggestions questions={suggestions} onPick={(q) => void conversation.ask(q)} />}
         <div className="turns">
-          {turns.map((t) => (
-            <AnswerView key={t.id} turn={t} onOpenSource={open} />
-          ))}
+          {turns.map((t) => (t.removed ? <RemovedTurn key={t.id} question={t.question} /> : <AnswerView key={t.id} turn={t} onOpenSource={open} />))}
         </div>
         <ScopePicker />
         <QuestionBox running={conversation.running} onAsk={(q) => void conversation.ask(q)} onCancel={conversation.cancel} focusTick={focusTick} followUp={turns.length > 0} />
-        {turns.length > 0 && !conversation.running && (
-          <button type="button" className="button button--quiet" onClick={conversation.clear}>
-            New conversation
-          </button>
-        )}
         <SearchBox />
       </div>
       {source && <SourcePanel request={source} onClose={close} />}

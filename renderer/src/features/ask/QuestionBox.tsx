@@ -52,7 +52,8 @@ export function QuestionBox({ running, onAsk, onCancel, focusTick, followUp }: Q
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
-        placeholder="e.g. How often are the deploy keys rotated?"
+        // Never one folder's example question: it would mislead once other folders are imported.
+        placeholder={followUp ? 'Ask more about this answer' : 'Ask a question your notes can answer'}
         aria-describedby="question-hint"
       />
       <div className="question-box__row">

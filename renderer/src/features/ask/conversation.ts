@@ -1,23 +1,34 @@
-import { useCallback, useRef } from 'react';
-import { describeError } from '../../api/messages';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
 import { useJob } from '../../app/job';
 import { useThrottledState } from '../../common/throttle';
 import { applyAskStep, finishTurn, historyOf, newTurn, type Turn } from './turn';
 import { scopeInput } from './scope';
+import { readOpenConversation, rememberOpenConversation } from '../conversations/open-conversation';
+import { turnsOf } from '../conversations/stored-turns';
 
 export interface Conversation {
   turns: Turn[];
   running: boolean;
+  /** The stored conversation shown (null: a new one, stored when its first answer ends). */
+  id: number | null;
+  /** Changes whenever a turn is stored, so lists of conversations know to look again. */
+  savedTick: number;
+  /** Why the stored conversation could not be opened. */
+  openError: DescribedError | null;
   ask(question: string): Promise<void>;
   cancel(): void;
   clear(): void;
+  /** Shows a stored conversation as it was; follow-ups continue it. */
+  open(id: number): Promise<void>;
 }
 
 /**
  * The conversation: each question becomes an `ask` job whose steps stream into its turn, and
  * whose result ends it. Tokens re-render at most ~30 times a second; other steps render at once.
- * Follow-ups send the earlier exchanges as history.
+ * Follow-ups send the earlier exchanges as history, and the stored conversation's id (the engine
+ * stores every answer as a turn of it); a reload reopens the conversation that was open.
  */
 export function useConversation(): Conversation {
   const client = useClient();
@@ -26,6 +37,15 @@ export function useConversation(): Conversation {
   const nextId = useRef(1);
   /** The turn the running job answers. */
   const asking = useRef<number | null>(null);
+  const [id, setIdState] = useState<number | null>(null);
+  const idRef = useRef<number | null>(null);
+  const [savedTick, setSavedTick] = useState(0);
+  const [openError, setOpenError] = useState<DescribedError | null>(null);
+  const setId = useCallback((next: number | null) => {
+    idRef.current = next;
+    setIdState(next);
+    rememberOpenConversation(next);
+  }, []);
 
   const update = useCallback(
     (id: number, fn: (t: Turn) => Turn, now: boolean) => {
@@ -44,6 +64,10 @@ export function useConversation(): Conversation {
       const id = asking.current;
       asking.current = null;
       if (id !== null) update(id, (t) => finishTurn(t, result, error ? describeError(error) : null), true);
+      if (result?.conversationId !== undefined) {
+        setId(result.conversationId);
+        setSavedTick((n) => n + 1);
+      }
     },
   });
   const { start, cancel } = job;
@@ -57,7 +81,8 @@ export function useConversation(): Conversation {
       ref.current = [...ref.current, newTurn(id, q)];
       setNow(ref.current);
       asking.current = id;
-      const started = await start(() => client.ask({ question: q, ...(history.length > 0 ? { history } : {}), ...scopeInput() }));
+      const conversationId = idRef.current;
+      const started = await start(() => client.ask({ question: q, ...(history.length > 0 ? { history } : {}), ...(conversationId !== null ? { conversationId } : {}), ...scopeInput() }));
       if (started.started) {
         const { jobId } = started;
         update(id, (t) => ({ ...t, jobId }), true);
@@ -73,7 +98,36 @@ export function useConversation(): Conversation {
     if (ref.current.some((t) => t.running)) return;
     ref.current = [];
     setNow([]);
-  }, [setNow]);
+    setId(null);
+    setOpenError(null);
+  }, [setNow, setId]);
 
-  return { turns, running: turns.some((t) => t.running), ask, cancel, clear };
+  const open = useCallback(
+    async (conversationId: number) => {
+      if (ref.current.some((t) => t.running)) return;
+      try {
+        const stored = await client.conversation({ id: conversationId });
+        ref.current = turnsOf(stored, nextId.current);
+        nextId.current += stored.turns.length;
+        setNow(ref.current);
+        setId(conversationId);
+        setOpenError(null);
+      } catch (e) {
+        // Deleted meanwhile (or elsewhere): start afresh, saying why.
+        ref.current = [];
+        setNow([]);
+        setId(null);
+        setOpenError(describeError(e));
+      }
+    },
+    [client, setNow, setId],
+  );
+
+  // After a reload: the conversation that was open.
+  useEffect(() => {
+    const remembered = readOpenConversation();
+    if (remembered !== null) void open(remembered);
+  }, [open]);
+
+  return { turns, running: turns.some((t) => t.running), id, savedTick, openError, ask, cancel, clear, open };
 }

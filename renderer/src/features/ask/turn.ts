@@ -15,6 +15,8 @@ export interface Turn {
   result: AnswerResult | null;
   error: DescribedError | null;
   running: boolean;
+  /** A stored turn whose answer was deleted (with a forgotten folder it quoted): only the question is left. */
+  removed?: boolean;
 }
 
 export function newTurn(id: number, question: string): Turn {

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { AnswerResultSchema } from './answer';
+
+/** A stored conversation as the sidebar lists it. */
+export const ConversationSummarySchema = z.object({
+  id: z.number(),
+  /** The first question, unless renamed. */
+  title: z.string(),
+  createdAt: z.string(),
+  /** When its last turn was asked (or when it was renamed): the list is newest first by this. */
+  updatedAt: z.string(),
+  turnCount: z.number(),
+});
+
+export const ConversationTurnSchema = z.object({
+  ordinal: z.number(),
+  question: z.string(),
+  askedAt: z.string(),
+  runId: z.number(),
+  /** The stored answer; null when its run was deleted (e.g. with a forgotten folder it quoted). */
+  result: AnswerResultSchema.nullable(),
+});
+
+export const ConversationSchema = ConversationSummarySchema.extend({ turns: z.array(ConversationTurnSchema) });
+
+/** How long a title may be; a first question longer than this is cut at a word. */
+export const TITLE_MAX = 120;
+
+export type ConversationSummary = z.infer<typeof ConversationSummarySchema>;
+export type ConversationTurn = z.infer<typeof ConversationTurnSchema>;
+export type StoredConversation = z.infer<typeof ConversationSchema>;

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../electron/cli/run';
+import { startStandin, type Standin } from './support/ollama-standin/server';
+import { NotesFolder, tempDbPath } from './support/notes';
+
+// `quire conversations` and `quire ask --conversation ID` (#16.1), run in-process.
+
+let ollama: Standin;
+let notes: NotesFolder;
+let db: ReturnType<typeof tempDbPath>;
+
+async function quire(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: { OLLAMA_HOST: ollama.url, QUIRE_DB: db.file },
+  });
+  return { code, stdout, stderr };
+}
+
+beforeAll(async () => {
+  ollama = await startStandin();
+  notes = new NotesFolder('quire-cli-conv-');
+  notes.write('ops/keys.md', '# Keys\n\n## Rotation\n\nRotate the deploy keys every ninety days. The platform team owns it.\n');
+  db = tempDbPath('quire-cli-conv-db-');
+});
+
+afterAll(async () => {
+  await ollama?.close();
+  notes?.dispose();
+  db?.dispose();
+});
+
+describe('quire conversations', () => {
+  it('lists none at first, then each question as a conversation, and ask --conversation continues one', async () => {
+    expect(JSON.parse((await quire(['conversations', '--json'])).stdout)).toEqual({ conversations: [] });
+    expect((await quire(['import', notes.root, '--json'])).code).toBe(0);
+
+    const first = await quire(['ask', 'How often are the deploy keys rotated?', '--json']);
+    expect(first.code).toBe(0);
+    const id = JSON.parse(first.stdout).conversationId as number;
+    expect(id).toEqual(expect.any(Number));
+
+    const followUp = await quire(['ask', 'Who owns it?', '--conversation', String(id)]);
+    expect(followUp.code).toBe(0);
+    expect(followUp.stdout).toContain(`Conversation #${id}: continue it with --conversation ${id}`);
+
+    const listed = JSON.parse((await quire(['conversations', '--json'])).stdout) as { conversations: Array<{ id: number; title: string; turnCount: number }> };
+    expect(listed.conversations).toEqual([expect.objectContaining({ id, title: 'How often are the deploy keys rotated?', turnCount: 2 })]);
+
+    const human = await quire(['conversations']);
+    expect(human.stdout).toMatch(new RegExp(`^${id}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+2 turns\\s+How often are the deploy keys rotated\\?$`, 'm'));
+    expect((await quire(['conversations', 'nothing like this'])).stdout).toContain('No conversation');
+  });
+
+  it('ask --conversation with an unknown or malformed id fails clearly', async () => {
+    const unknown = await quire(['ask', 'Anything?', '--conversation', '9999', '--json']);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr + unknown.stdout).toContain('CONVERSATION_NOT_FOUND');
+    const malformed = await quire(['ask', 'Anything?', '--conversation', 'abc']);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain('--conversation takes a whole number');
+  });
+});

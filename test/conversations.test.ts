@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import type { AnswerResult } from '../shared/answer';
+import type { Input, MethodName, Output } from '../shared/contract';
+import { useEngineFixture } from './support/engine-fixture';
+
+// Conversations that last (#16.1): every ask is stored as a turn of a conversation, which can be
+// listed, searched by title, reopened as it was, continued with its history, renamed and deleted.
+
+const f = useEngineFixture({
+  prefix: 'quire-conv',
+  notes: {
+    'ops/keys.md': '# Keys\n\nWe rotate the deploy keys every 90 days. The platform team owns the rotation.\n',
+    'kitchen/bread.md': '# Sourdough\n\nThe sourdough loaf bakes at 250 degrees for 40 minutes.\n',
+  },
+});
+
+async function call<M extends MethodName>(method: M, input: Input<M>): Promise<Output<M>> {
+  return f.engine.call(method, input);
+}
+
+async function ask(question: string, conversationId?: number): Promise<AnswerResult> {
+  let result: AnswerResult | null = null;
+  for await (const e of f.engine.ask(conversationId === undefined ? { question } : { question, conversationId })) if (e.type === 'done' || e.type === 'error') result = e.result;
+  if (!result) throw new Error('no result');
+  return result;
+}
+
+async function imported(): Promise<void> {
+  await f.engine.importFolder({ path: f.notes.root });
+}
+
+describe('conversations', () => {
+  it('stores each answer as a turn and reopens the conversation exactly as it was answered', async () => {
+    await imported();
+    const first = await ask('How often are the deploy keys rotated?');
+    expect(first.conversationId).toEqual(expect.any(Number));
+    expect(first.citations.length).toBeGreaterThan(0);
+
+    const stored = await call('conversation', { id: first.conversationId! });
+    expect(stored).toMatchObject({ id: first.conversationId, title: 'How often are the deploy keys rotated?', turnCount: 1 });
+    expect(stored.turns).toHaveLength(1);
+    const turn = stored.turns[0]!;
+    expect(turn.runId).toBe(first.runId);
+    // The same answer, citations with their checks, budget, retrieval trace and flags.
+    expect(turn.result?.answer).toBe(first.answer);
+    expect(turn.result?.citations).toEqual(first.citations);
+    expect(turn.result?.budget).toEqual(first.budget);
+    expect(turn.result?.retrieval).toEqual(first.retrieval);
+    expect(turn.result?.flags).toEqual(first.flags);
+    expect(turn.result?.status).toBe(first.status);
+  });
+
+  it('continues a conversation: the follow-up is a second turn and its stored turns are the history', async () => {
+    await imported();
+    const first = await ask('How often are the deploy keys rotated?');
+    const id = first.conversationId!;
+    const second = await ask('Who owns that?', id);
+    expect(second.conversationId).toBe(id);
+    // The run records how many earlier exchanges it was sent; the rewrite prompt carries the first question.
+    expect(f.db.prepare('SELECT history_turns FROM runs WHERE id = ?').pluck().get(second.runId)).toBe(1);
+    expect(JSON.stringify(f.ollama.calls.entries.filter((c) => c.path === '/api/chat').map((c) => c.body))).toContain('How often are the deploy keys rotated?');
+
+    const stored = await call('conversation', { id });
+    expect(stored.turns.map((t) => t.question)).toEqual(['How often are the deploy keys rotated?', 'Who owns that?']);
+    expect((await call('conversations', {})).conversations).toHaveLength(1);
+  });
+
+  it('lists newest first, searches titles, and renames', async () => {
+    await imported();
+    const keys = (await ask('How often are the deploy keys rotated?')).conversationId!;
+    const bread = (await ask('How hot does the sourdough bake?')).conversationId!;
+    expect((await call('conversations', {})).conversations.map((c) => c.id)).toEqual([bread, keys]);
+    // Continuing the older one makes it the newest.
+    await ask('Who owns the rotation?', keys);
+    expect((await call('conversations', {})).conversations.map((c) => c.id)).toEqual([keys, bread]);
+
+    expect((await call('conversations', { query: 'SOURDOUGH' })).conversations.map((c) => c.id)).toEqual([bread]);
+    // LIKE's wildcards are matched as typed.
+    expect((await call('conversations', { query: '%' })).conversations).toEqual([]);
+
+    expect(await call('renameConversation', { id: bread, title: '  Oven temperature  ' })).toEqual({ title: 'Oven temperature' });
+    expect((await call('conversations', { query: 'oven' })).conversations.map((c) => [c.id, c.title])).toEqual([[bread, 'Oven temperature']]);
+    await expect(call('renameConversation', { id: 999, title: 'x' })).rejects.toMatchObject({ code: 'CONVERSATION_NOT_FOUND' });
+  });
+
+  it('deleting a conversation removes its turns and its runs, and nothing else', async () => {
+    await imported();
+    const keep = await ask('How hot does the sourdough bake?');
+    const gone = await ask('How often are the deploy keys rotated?');
+    await ask('Who owns the rotation?', gone.conversationId!);
+    const runs = () => f.db.prepare('SELECT id FROM runs ORDER BY id').pluck().all();
+    expect(runs()).toHaveLength(3);
+
+    expect(await call('deleteConversation', { id: gone.conversationId! })).toEqual({ runs: 2 });
+    expect(runs()).toEqual([keep.runId]);
+    expect(f.db.prepare('SELECT count(*) FROM conversation_turns').pluck().get()).toBe(1);
+    expect((await call('conversations', {})).conversations.map((c) => c.id)).toEqual([keep.conversationId]);
+    await expect(call('conversation', { id: gone.conversationId! })).rejects.toMatchObject({ code: 'CONVERSATION_NOT_FOUND' });
+    // A follow-up to a deleted conversation is refused at once.
+    expect(await f.engine.dispatch('ask', { question: 'And then?', conversationId: gone.conversationId! })).toMatchObject({ ok: false, error: { code: 'CONVERSATION_NOT_FOUND' } });
+  });
+
+  it('a turn whose run was deleted with a forgotten folder shows as removed, and is left out of the history', async () => {
+    await imported();
+    const first = await ask('How often are the deploy keys rotated?');
+    const id = first.conversationId!;
+    expect(first.citations.some((c) => c.path?.startsWith('ops/'))).toBe(true);
+    f.engine.forgetFolder(f.notes.root);
+
+    const stored = await call('conversation', { id });
+    expect(stored.turns).toHaveLength(1);
+    expect(stored.turns[0]).toMatchObject({ question: 'How often are the deploy keys rotated?', runId: first.runId, result: null });
+    const next = await ask('And the sourdough?', id);
+    expect(f.db.prepare('SELECT history_turns FROM runs WHERE id = ?').pluck().get(next.runId)).toBe(0);
+  });
+});

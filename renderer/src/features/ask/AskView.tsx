@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import type { Conversation } from './conversation';
 import type { ChipInfo } from './citations';
 import { AnswerView } from './AnswerView';
+import { ExportConversation } from './ExportConversation';
 import { QuestionBox } from './QuestionBox';
 import { SearchBox } from './SearchBox';
 import { SourcePanel, type SourceRequest } from './SourcePanel';
@@ -31,9 +32,12 @@ export function AskView({ conversation, suggestions, focusTick }: AskViewProps) 
         </div>
         <QuestionBox running={conversation.running} onAsk={(q) => void conversation.ask(q)} onCancel={conversation.cancel} focusTick={focusTick} followUp={turns.length > 0} />
         {turns.length > 0 && !conversation.running && (
-          <button type="button" className="button button--quiet" onClick={conversation.clear}>
-            New conversation
-          </button>
+          <div className="row ask__actions">
+            <button type="button" className="button button--quiet" onClick={conversation.clear}>
+              New conversation
+            </button>
+            <ExportConversation turns={turns} />
+          </div>
         )}
         <SearchBox />
       </div>

@@ -24,22 +24,25 @@ export function AskView({ conversation, suggestions, focusTick }: AskViewProps) 
     <div className={source ? 'ask ask--with-panel' : 'ask'}>
       <div className="ask__main">
         <h1 className="visually-hidden">Ask</h1>
-        {turns.length === 0 && <Suggestions questions={suggestions} onPick={(q) => void conversation.ask(q)} />}
-        <div className="turns">
-          {turns.map((t) => (
-            <AnswerView key={t.id} turn={t} onOpenSource={open} />
-          ))}
+        {/* The conversation scrolls on its own, above the question box, which so never covers it. */}
+        <div className="ask__scroll" data-testid="ask-scroll">
+          {turns.length === 0 && <Suggestions questions={suggestions} onPick={(q) => void conversation.ask(q)} />}
+          <div className="turns">
+            {turns.map((t) => (
+              <AnswerView key={t.id} turn={t} onOpenSource={open} />
+            ))}
+          </div>
+          {turns.length > 0 && !conversation.running && (
+            <div className="row ask__actions">
+              <button type="button" className="button button--quiet" onClick={conversation.clear}>
+                New conversation
+              </button>
+              <ExportConversation turns={turns} />
+            </div>
+          )}
+          <SearchBox />
         </div>
         <QuestionBox running={conversation.running} onAsk={(q) => void conversation.ask(q)} onCancel={conversation.cancel} focusTick={focusTick} followUp={turns.length > 0} />
-        {turns.length > 0 && !conversation.running && (
-          <div className="row ask__actions">
-            <button type="button" className="button button--quiet" onClick={conversation.clear}>
-              New conversation
-            </button>
-            <ExportConversation turns={turns} />
-          </div>
-        )}
-        <SearchBox />
       </div>
       {source && <SourcePanel request={source} onClose={close} />}
     </div>

@@ -30,6 +30,7 @@ export function Nav({ view, onChange }: NavProps) {
               data-testid={`nav-${item.view}`}
               onClick={() => onChange(item.view)}
               title={item.label}
+              aria-label={item.label}
             >
               <span className="nav__icon" aria-hidden="true">
                 {item.icon}

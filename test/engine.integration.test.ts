@@ -77,7 +77,8 @@ describe('engine, end to end', () => {
     // Batches of 4 across documents: ceil(chunks / 4) requests, not one per document.
     expect(r.embedRequests).toBe(Math.ceil(r.chunks / 4));
     expect(ollama.calls.count('/api/embed')).toBe(r.embedRequests);
-    expect(progress.at(-1)).toBe(7);
+    // Files Quire reads only: the image and the file over the size cap are reported, not counted.
+    expect(progress.at(-1)).toBe(5);
     expect(count("SELECT count(*) FROM events WHERE kind = 'document.added'")).toBe(3);
     expect(count("SELECT count(*) FROM events WHERE kind = 'document.failed'")).toBe(3); // 2 undecodable + too-large
     doctorOk();

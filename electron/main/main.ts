@@ -30,6 +30,9 @@ let paths: AppPaths | null = null;
 
 const getWindow = (): BrowserWindow | null => (mainWindow && !mainWindow.isDestroyed() ? mainWindow : null);
 
+/** A web or mail link clicked in an answer or a passage: the system browser opens it, never our window. */
+const openLink = (url: string): void => void shell.openExternal(url).catch(() => {});
+
 function note(line: string): void {
   process.stderr.write(`Quire: ${line}\n`);
 }
@@ -45,7 +48,7 @@ function createWindow(preload: string): BrowserWindow {
     // DevTools cannot be opened at all in packaged builds.
     webPreferences: { ...secureWebPreferences(preload), devTools: isDev },
   });
-  hardenContents(win.webContents);
+  hardenContents(win.webContents, openLink);
   win.once('ready-to-show', () => win.show());
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = null;
@@ -204,7 +207,7 @@ function start(): void {
   });
 
   // Any other webContents (DevTools' own, or one that slips through) gets the same locks.
-  app.on('web-contents-created', (_event, contents) => hardenContents(contents));
+  app.on('web-contents-created', (_event, contents) => hardenContents(contents, openLink));
 
   app.on('before-quit', shutdown);
 

@@ -73,6 +73,14 @@ describe('hardenContents', () => {
     for (const url of ['https://example.com/', 'app://quire/index.html', 'about:blank']) expect(f.open(url)).toEqual({ action: 'deny' });
   });
 
+  it('hands web and mail links to the system browser, and still opens no window', () => {
+    const f = fakeContents();
+    const openExternal = vi.fn();
+    hardenContents(f.contents, openExternal);
+    for (const url of ['https://example.com/a', 'mailto:a@b.example', 'app://quire/index.html', 'file:///etc/passwd', 'javascript:alert(1)']) expect(f.open(url)).toEqual({ action: 'deny' });
+    expect(openExternal.mock.calls).toEqual([['https://example.com/a'], ['mailto:a@b.example']]);
+  });
+
   it('never attaches a webview', () => {
     const f = fakeContents();
     hardenContents(f.contents);

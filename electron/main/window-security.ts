@@ -27,11 +27,21 @@ type HardenableContents = Pick<WebContents, 'on' | 'setWindowOpenHandler'>;
 
 const hardened = new WeakSet<object>();
 
+/** Addresses a link in an answer or a passage may open in the system browser: web and mail only. */
+export function isExternalLink(rawUrl: string): boolean {
+  try {
+    return ['http:', 'https:', 'mailto:'].includes(new URL(rawUrl).protocol);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Navigation (top frame, subframes, redirects) only within the app origin; every window.open and
- * target=_blank denied; <webview> never attached. Idempotent per webContents.
+ * target=_blank denied (a web or mail link is handed to `openExternal`, the system browser, instead
+ * of a window of ours); <webview> never attached. Idempotent per webContents.
  */
-export function hardenContents(contents: HardenableContents): void {
+export function hardenContents(contents: HardenableContents, openExternal?: (url: string) => void): void {
   if (hardened.has(contents)) return;
   hardened.add(contents);
   const onlyApp = (event: { url: string; preventDefault(): void }) => {
@@ -41,7 +51,10 @@ export function hardenContents(contents: HardenableContents): void {
   contents.on('will-frame-navigate', onlyApp);
   contents.on('will-redirect', onlyApp);
   contents.on('will-attach-webview', (event) => event.preventDefault());
-  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  contents.setWindowOpenHandler(({ url }) => {
+    if (openExternal && isExternalLink(url)) openExternal(url);
+    return { action: 'deny' };
+  });
 }
 
 /**

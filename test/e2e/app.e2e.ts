@@ -80,8 +80,11 @@ describe('Quire in a browser', () => {
     await page.getByTestId('import-summary').waitFor({ timeout: 30_000 });
     const summary = await page.getByTestId('import-summary').innerText();
     expect(summary).toMatch(/10 added/);
-    expect(summary).toMatch(/photo\.png/);
+    // Skipped files grouped by kind and reason, the list a click away; failures listed.
+    expect(summary).toMatch(/1 image \(\.png 1\) — not a note format/);
     expect(summary).toMatch(/broken\.txt/);
+    await page.getByTestId('skip-groups').getByText('1 image').click();
+    await page.getByTestId('skip-groups').getByText('photo.png').waitFor();
     await shot('02-import-done');
   });
 
@@ -98,7 +101,7 @@ describe('Quire in a browser', () => {
     await chip.click();
     const panel = page.getByTestId('source-panel');
     await panel.waitFor();
-    expect(await panel.innerText()).toMatch(/ops\/key-rotation\.md/);
+    await expect.poll(() => panel.innerText()).toMatch(/ops\/key-rotation\.md/);
     const highlighted = await page.getByTestId('source-highlight').allInnerTexts();
     expect(highlighted.join('\n')).toMatch(/every 90 days/);
     await shot('04-source-panel');
@@ -198,4 +201,67 @@ describe('Quire in a browser', () => {
     await expect.poll(() => page.getByTestId('answer').count(), { timeout: 20_000 }).toBe(4);
     await expect.poll(async () => (await engine.call('conversations', {})).conversations.map((c) => c.turnCount)).toEqual([4]);
   });
+
+  it('holds its layout at 800×600 and 1280×800, light and dark: a readable answer beside the open source panel, the follow-up box clear of it', async () => {
+    await page.getByTestId('nav-ask').click();
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByTestId('question').fill('How often are the deploy keys rotated?');
+    await page.getByTestId('ask-button').click();
+    const chip = page.getByTestId('citation-chip').first();
+    await expect.poll(() => chip.getAttribute('aria-label'), { timeout: 20_000 }).toMatch(/supported/);
+    await page.getByTestId('save-as-test').last().waitFor();
+    for (const [width, height] of [
+      [800, 600],
+      [1280, 800],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await chip.click();
+      await page.getByTestId('source-highlight').first().waitFor();
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const m = await measureLayout();
+        // At least 45 characters per line, in the part of the answer nothing covers.
+        expect(m.charsPerLine, `${width}×${height} ${scheme}: ${JSON.stringify(m)}`).toBeGreaterThanOrEqual(45);
+        expect(m.answerRight, 'the answer reflows left of the panel').toBeLessThanOrEqual(m.panelLeft + 1);
+        expect(m.highlightVisible, 'the cited lines are in view in the panel').toBe(true);
+        await shot(`13-layout-${width}x${height}-${scheme}`);
+      }
+      await page.keyboard.press('Escape');
+      await page.getByTestId('source-panel').waitFor({ state: 'detached' });
+      // The last answer's buttons, scrolled into view, are clear of the follow-up box and receive clicks.
+      const buttons = page.getByTestId('answer').last().locator('xpath=ancestor::article').locator('button');
+      const box = (await page.locator('.question-box').boundingBox())!;
+      for (const b of await buttons.all()) {
+        if (!(await b.isVisible())) continue;
+        await b.scrollIntoViewIfNeeded();
+        const r = (await b.boundingBox())!;
+        const overlaps = r.x < box.x + box.width && box.x < r.x + r.width && r.y < box.y + box.height && box.y < r.y + r.height;
+        expect(overlaps, `${width}×${height}: ${await b.innerText()} under the follow-up box`).toBe(false);
+        // Nothing else is on top of its centre: a click there reaches this button.
+        const onTop = await page.evaluate(`(() => { const t = document.elementFromPoint(${r.x + r.width / 2}, ${r.y + r.height / 2}); const b = t && t.closest('button'); return b ? b.innerText : null; })()`);
+        expect(onTop).toBe(await b.innerText());
+      }
+    }
+  });
 });
+
+/** Characters per line of the last answer (its uncovered width over the average width of a character of its font), and where the panel is. Runs in the page (a string: these tests compile without the DOM's types). */
+async function measureLayout(): Promise<{ charsPerLine: number; answerRight: number; panelLeft: number; highlightVisible: boolean }> {
+  return (await page.evaluate(`(() => {
+    const answers = document.querySelectorAll('[data-testid="answer"]');
+    const answer = answers[answers.length - 1];
+    const panel = document.querySelector('[data-testid="source-panel"]');
+    const a = answer.getBoundingClientRect();
+    const p = panel.getBoundingClientRect();
+    const probe = document.createElement('span');
+    probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
+    // Ordinary prose, so the average is that of the text people read.
+    probe.textContent = 'We rotate the deploy keys every 90 days, and at once when someone leaves the team.';
+    answer.appendChild(probe);
+    const charWidth = probe.getBoundingClientRect().width / probe.textContent.length;
+    probe.remove();
+    const visible = Math.min(a.right, p.left > a.left ? p.left : a.right) - a.left;
+    const hit = panel.querySelector('[data-testid="source-highlight"]').getBoundingClientRect();
+    return { charsPerLine: Math.floor(visible / charWidth), answerRight: a.right, panelLeft: p.left, highlightVisible: hit.top >= p.top && hit.bottom <= p.bottom };
+  })()`)) as { charsPerLine: number; answerRight: number; panelLeft: number; highlightVisible: boolean };
+}

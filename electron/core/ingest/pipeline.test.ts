@@ -119,6 +119,23 @@ describe('importFolder', () => {
     }
   });
 
+  it('counts only files it will read in the progress totals: no images, no files over the size cap', async () => {
+    notes.write('a.md', '# A\n\nalpha\n');
+    notes.write('b.txt', 'bravo bravo\n');
+    notes.write('big.md', `# Big\n\n${'x'.repeat(400)}\n`);
+    for (let i = 0; i < 5; i++) notes.write(`img/p${i}.png`, new Uint8Array(1000));
+    notes.write('logo.svg', '<svg/>');
+    const seen: Array<{ filesDone: number; filesTotal: number; bytesDone: number; bytesTotal: number }> = [];
+    const r = await importFolder(db, notes.root, { embedding: null, maxFileBytes: 300, onProgress: ({ filesDone, filesTotal, bytesDone, bytesTotal }) => void seen.push({ filesDone, filesTotal, bytesDone, bytesTotal }) });
+    expect(r.documents.added).toBe(2);
+    const readBytes = fs.statSync(notes.path('a.md')).size + fs.statSync(notes.path('b.txt')).size;
+    const last = seen.at(-1)!;
+    expect(last).toEqual({ filesDone: 2, filesTotal: 2, bytesDone: readBytes, bytesTotal: readBytes });
+    expect(seen.every((p) => p.filesDone <= p.filesTotal && p.bytesDone <= p.bytesTotal)).toBe(true);
+    // Still reported as skipped, each with its reason.
+    expect(r.skipped.map((s) => s.reason).sort()).toEqual([...Array(6).fill('unsupported-type'), 'too-large'].sort());
+  });
+
   it('refuses something that is not a folder with NOT_A_FOLDER', async () => {
     notes.write('file.md', 'x');
     await expect(importFolder(db, notes.path('file.md'), { embedding: null })).rejects.toMatchObject({ code: 'NOT_A_FOLDER' });

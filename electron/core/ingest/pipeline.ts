@@ -74,8 +74,12 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
 
   const walk = options.only ? await walkPaths(root, options.only) : await walkFolder(root);
   for (const s of walk.skipped) report.skipped.push({ path: s.relPath, reason: s.reason, ...(s.message ? { message: s.message } : {}) });
-  progress.filesTotal = walk.files.length;
-  progress.bytesTotal = walk.files.reduce((n, f) => n + f.size, 0);
+  // Totals (and so the time estimate) count only files Quire will read: a folder of photos with a
+  // few notes must not promise a long import, nor finish at "12 of 340".
+  const willRead = (f: WalkedFile) => readerFor(f.relPath) !== null && f.size <= maxBytes;
+  const readable = walk.files.filter(willRead);
+  progress.filesTotal = readable.length;
+  progress.bytesTotal = readable.reduce((n, f) => n + f.size, 0);
   progress.phase = 'indexing';
 
   // Forgotten while it is imported (in this process or another): nothing more of it can be written
@@ -153,8 +157,10 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
         }
         progress.chunks += prepared.chunks.length;
       }
-      progress.filesDone++;
-      progress.bytesDone += file.size;
+      if (willRead(file)) {
+        progress.filesDone++;
+        progress.bytesDone += file.size;
+      }
       emit();
     }
     if (queue) {

@@ -1,10 +1,11 @@
 export type View = 'ask' | 'library' | 'evaluate' | 'settings';
 
-const ITEMS: Array<{ view: View; label: string }> = [
-  { view: 'ask', label: 'Ask' },
-  { view: 'library', label: 'Library' },
-  { view: 'evaluate', label: 'Evaluate' },
-  { view: 'settings', label: 'Settings' },
+// The icon is all a narrow window shows (layout.css); the label stays the button's name.
+const ITEMS: Array<{ view: View; label: string; icon: string }> = [
+  { view: 'ask', label: 'Ask', icon: '?' },
+  { view: 'library', label: 'Library', icon: '▤' },
+  { view: 'evaluate', label: 'Evaluate', icon: '✓' },
+  { view: 'settings', label: 'Settings', icon: '⚙' },
 ];
 
 interface NavProps {
@@ -28,8 +29,13 @@ export function Nav({ view, onChange }: NavProps) {
               aria-current={item.view === view ? 'page' : undefined}
               data-testid={`nav-${item.view}`}
               onClick={() => onChange(item.view)}
+              title={item.label}
+              aria-label={item.label}
             >
-              {item.label}
+              <span className="nav__icon" aria-hidden="true">
+                {item.icon}
+              </span>
+              <span className="nav__label">{item.label}</span>
             </button>
           </li>
         ))}

@@ -1,4 +1,4 @@
-import type { CiteNode } from './markdown';
+import type { CiteNode } from './remark-cites';
 import { chipInfo, type ChipInfo } from './citations';
 import type { Turn } from './turn';
 import { ErrorNote } from '../../common/ErrorNote';

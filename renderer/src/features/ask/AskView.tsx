@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import type { Conversation } from './conversation';
 import type { ChipInfo } from './citations';
 import { AnswerView } from './AnswerView';
+import { ExportConversation } from './ExportConversation';
 import { QuestionBox } from './QuestionBox';
 import { ScopePicker } from './ScopePicker';
 import { SearchBox } from './SearchBox';
@@ -29,13 +30,21 @@ export function AskView({ conversation, suggestions, focusTick }: AskViewProps) 
       <div className="ask__main">
         <h1 className="visually-hidden">Ask</h1>
         {conversation.openError && <ErrorNote error={conversation.openError} />}
-        {turns.length === 0 && <Suggestions questions={suggestions} onPick={(q) => void conversation.ask(q)} />}
-        <div className="turns">
-          {turns.map((t) => (t.removed ? <RemovedTurn key={t.id} question={t.question} /> : <AnswerView key={t.id} turn={t} onOpenSource={open} />))}
+        {/* The conversation scrolls on its own, above the question box, which so never covers it. */}
+        <div className="ask__scroll" data-testid="ask-scroll">
+          {turns.length === 0 && <Suggestions questions={suggestions} onPick={(q) => void conversation.ask(q)} />}
+          <div className="turns">
+            {turns.map((t) => (t.removed ? <RemovedTurn key={t.id} question={t.question} /> : <AnswerView key={t.id} turn={t} onOpenSource={open} />))}
+          </div>
+          {turns.length > 0 && !conversation.running && (
+            <div className="row ask__actions">
+              <ExportConversation turns={turns} />
+            </div>
+          )}
+          <SearchBox />
         </div>
         <ScopePicker />
         <QuestionBox running={conversation.running} onAsk={(q) => void conversation.ask(q)} onCancel={conversation.cancel} focusTick={focusTick} followUp={turns.length > 0} />
-        <SearchBox />
       </div>
       {source && <SourcePanel request={source} onClose={close} />}
     </div>

@@ -1,5 +1,7 @@
-import { Fragment, useMemo, type ReactNode } from 'react';
-import { parseMarkdown, type Block, type CiteNode, type Inline } from './markdown';
+import { useMemo, useRef, type ComponentProps, type ReactNode } from 'react';
+import ReactMarkdown, { type Components } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+import { remarkCites, type CiteNode } from './remark-cites';
 
 interface MarkdownProps {
   text: string;
@@ -7,67 +9,59 @@ interface MarkdownProps {
   renderCite?: (cite: CiteNode) => ReactNode;
 }
 
+const PLUGINS = [remarkGfm, remarkCites];
+
 /**
- * Safe Markdown: the parsed tree becomes React elements and text nodes only. Nothing is ever set
- * as HTML; links are shown as text with their address (never clickable, never fetched) and images
- * as "[image: alt]" (never loaded).
+ * CommonMark + GFM (tables, task lists, strikethrough) through react-markdown. Safe by default:
+ * without rehype-raw, raw HTML is turned into text by react-markdown itself, never into elements;
+ * its URL filter drops `javascript:` and other unsafe schemes. On top of that, images are never
+ * loaded (their alt text is shown) and links open outside the app (a new tab in a browser; in
+ * the desktop app, the window-open handler hands them to the system browser).
  */
 export function Markdown({ text, renderCite }: MarkdownProps) {
-  const parsed = useMemo(() => parseMarkdown(text), [text]);
-  const cite = renderCite ?? ((c: CiteNode) => <span className="md-cite-raw">[{c.chunkId}]</span>);
-  return <div className="markdown">{parsed.blocks.map((b, i) => <BlockView key={i} block={b} cite={cite} />)}</div>;
+  // The components keep their identity across renders (a new one would remount every chip, and
+  // the source panel would lose the chip it returns focus to); the latest renderCite is read at render.
+  const cite = useRef(renderCite ?? rawCite);
+  cite.current = renderCite ?? rawCite;
+  const components = useMemo<Components>(() => {
+    return {
+      a: ({ href, children }) => <ExternalLink href={href}>{children}</ExternalLink>,
+      img: ({ alt }) => <span className="md-image">[image: {alt || 'no description'}]</span>,
+      span: (props) => citeOrSpan(props, cite.current),
+      table: ({ children }) => (
+        <div className="table-wrap">
+          <table className="table md-table">{children}</table>
+        </div>
+      ),
+    };
+  }, []);
+  return (
+    <div className="markdown">
+      <ReactMarkdown remarkPlugins={PLUGINS} components={components}>
+        {text}
+      </ReactMarkdown>
+    </div>
+  );
 }
 
-function BlockView({ block, cite }: { block: Block; cite: (c: CiteNode) => ReactNode }) {
-  switch (block.t) {
-    case 'p':
-      return <p>{inlines(block.c, cite)}</p>;
-    case 'h':
-      return (
-        <p className={`md-heading md-heading-${Math.min(block.level, 3)}`}>
-          <strong>{inlines(block.c, cite)}</strong>
-        </p>
-      );
-    case 'code':
-      return (
-        <pre className="md-code" data-lang={block.lang || undefined}>
-          <code>{block.v}</code>
-        </pre>
-      );
-    case 'list': {
-      const items = block.items.map((it, i) => <li key={i}>{inlines(it, cite)}</li>);
-      return block.ordered ? <ol start={block.start}>{items}</ol> : <ul>{items}</ul>;
-    }
-    case 'quote':
-      return <blockquote>{inlines(block.c, cite)}</blockquote>;
-    case 'hr':
-      return <hr />;
-  }
+const rawCite = (c: CiteNode) => <span className="md-cite-raw">[{c.chunkId}]</span>;
+
+type SpanProps = ComponentProps<'span'> & { 'data-cite'?: string; 'data-n'?: number; 'data-occurrence'?: number; 'data-index'?: number };
+
+/** Spans made by remarkCites become the caller's citation element; any other span stays a span. */
+function citeOrSpan(props: SpanProps & { node?: unknown }, cite: (c: CiteNode) => ReactNode): ReactNode {
+  const { node: _node, ...rest } = props;
+  const id = rest['data-cite'];
+  if (id === undefined) return <span {...rest} />;
+  return cite({ chunkId: id, n: Number(rest['data-n']), occurrence: Number(rest['data-occurrence']), index: Number(rest['data-index']) });
 }
 
-function inlines(nodes: Inline[], cite: (c: CiteNode) => ReactNode): ReactNode[] {
-  return nodes.map((n, i) => <Fragment key={i}>{inlineView(n, cite)}</Fragment>);
-}
-
-function inlineView(n: Inline, cite: (c: CiteNode) => ReactNode): ReactNode {
-  switch (n.t) {
-    case 'text':
-      return n.v;
-    case 'code':
-      return <code className="md-inline-code">{n.v}</code>;
-    case 'em':
-      return <em>{inlines(n.c, cite)}</em>;
-    case 'strong':
-      return <strong>{inlines(n.c, cite)}</strong>;
-    case 'link':
-      return (
-        <span className="md-link" title="Links are not opened from answers">
-          {n.text && n.text !== n.url ? `${n.text} (${n.url})` : n.url}
-        </span>
-      );
-    case 'image':
-      return <span className="md-image">[image: {n.alt || 'no description'}]</span>;
-    case 'cite':
-      return cite(n);
-  }
+/** Only web and mail addresses become links; anything else is shown as its text. */
+function ExternalLink({ href, children }: { href: string | undefined; children: ReactNode }) {
+  if (!href || !/^(?:https?:|mailto:)/i.test(href)) return <span className="md-link">{children}</span>;
+  return (
+    <a className="md-link" href={href} target="_blank" rel="noopener noreferrer" title={`${href} (opens outside Quire)`}>
+      {children}
+    </a>
+  );
 }

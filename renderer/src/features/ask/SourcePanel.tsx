@@ -30,6 +30,7 @@ export function SourcePanel({ request, onClose }: SourcePanelProps) {
   const [chunk, setChunk] = useState<ChunkView | null>(null);
   const [error, setError] = useState<DescribedError | null>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
+  const panelRef = useRef<HTMLElement>(null);
   const { info, opener } = request;
 
   useEffect(() => {
@@ -48,6 +49,15 @@ export function SourcePanel({ request, onClose }: SourcePanelProps) {
   useEffect(() => {
     closeRef.current?.focus();
   }, [info.chunkId]);
+
+  // Once the passage is in, the panel scrolls so the first highlighted line sits a third of the way
+  // down, where the eye lands; the panel scrolls by itself, so the conversation stays where it was.
+  useEffect(() => {
+    const panel = panelRef.current;
+    const hit = panel?.querySelector('[data-testid="source-highlight"]');
+    if (!panel || !hit) return;
+    panel.scrollTop += hit.getBoundingClientRect().top - panel.getBoundingClientRect().top - panel.clientHeight / 3;
+  }, [chunk]);
 
   const close = () => {
     onClose();
@@ -68,7 +78,7 @@ export function SourcePanel({ request, onClose }: SourcePanelProps) {
 
   const injection = chunk ? describeInjectionFlags(chunk.flags) : null;
   return (
-    <aside className="source-panel" data-testid="source-panel" role="dialog" aria-modal="false" aria-labelledby="source-panel-title">
+    <aside ref={panelRef} className="source-panel" data-testid="source-panel" role="dialog" aria-modal="false" aria-labelledby="source-panel-title">
       <header className="source-panel__head">
         <h2 id="source-panel-title">Source {info.n}</h2>
         {desktop && chunk && (

@@ -1,6 +1,6 @@
 import type { Candidate, Citation } from '../../common/types';
 import { formatPlace } from '../../common/format';
-import type { CiteNode } from './markdown';
+import type { CiteNode } from './remark-cites';
 import { CHECK_WORDS, type Check } from '../../common/words';
 
 export type ChipCheck = Check | 'pending';

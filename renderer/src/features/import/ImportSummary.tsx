@@ -1,8 +1,9 @@
-import { formatDuration, formatNumber } from '../../common/format';
+import { formatDuration, formatNumber, plural } from '../../common/format';
 import type { ImportReport } from '../../common/types';
-import { DOC_TYPES, failReason, skipReason } from '../../common/words';
+import { DOC_TYPES, failReason } from '../../common/words';
+import { groupSkipped } from './skip-groups';
 
-/** What an import did, file by file where something was left out. */
+/** What an import did; what it left out, grouped by reason and kind, with each list a click away. */
 export function ImportSummary({ report }: { report: ImportReport }) {
   const d = report.documents;
   const types = (Object.entries(report.indexedByType) as Array<[keyof typeof DOC_TYPES, number]>).filter(([, n]) => n > 0);
@@ -47,18 +48,32 @@ export function ImportSummary({ report }: { report: ImportReport }) {
       {report.skipped.length > 0 && (
         <>
           <h4 className="subtitle">Skipped</h4>
-          <ul className="file-list">
-            {report.skipped.map((s) => (
-              <li key={s.path}>
-                <span className="mono">{s.path}</span> — {skipReason(s.reason)}
+          <ul className="skip-groups" data-testid="skip-groups">
+            {groupSkipped(report.skipped).map((g) => (
+              <li key={`${g.reason} ${g.title}`}>
+                {/* The list is one click away, so a long one never pushes "Start asking" off screen. */}
+                <details>
+                  <summary>
+                    <strong>{g.title}</strong> — {g.why}
+                  </summary>
+                  <ul className="file-list">
+                    {g.paths.map((p) => (
+                      <li key={p} className="mono">
+                        {p}
+                      </li>
+                    ))}
+                  </ul>
+                </details>
               </li>
             ))}
           </ul>
         </>
       )}
       {report.errors.length > 0 && (
-        <>
-          <h4 className="subtitle">Failed</h4>
+        <details className="import-failed" open={report.errors.length <= 5}>
+          <summary>
+            <strong>{plural(report.errors.length, 'file')} failed</strong>
+          </summary>
           <ul className="file-list">
             {report.errors.map((e) => (
               <li key={e.path}>
@@ -67,7 +82,7 @@ export function ImportSummary({ report }: { report: ImportReport }) {
               </li>
             ))}
           </ul>
-        </>
+        </details>
       )}
     </section>
   );

@@ -1,0 +1,53 @@
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { ImportReport } from '../../common/types';
+import { ImportSummary } from './ImportSummary';
+import { groupSkipped } from './skip-groups';
+
+const skipped: ImportReport['skipped'] = [
+  ...Array.from({ length: 23 }, (_, i) => ({ path: `img/icon-${String(i).padStart(2, '0')}.svg`, reason: 'unsupported-type' as const })),
+  ...Array.from({ length: 5 }, (_, i) => ({ path: `photos/p${i}.PNG`, reason: 'unsupported-type' as const })),
+  { path: 'data/export.zip', reason: 'unsupported-type' },
+  { path: 'Makefile', reason: 'unsupported-type' },
+  { path: 'big.md', reason: 'too-large', message: '30 MB' },
+  { path: 'huge.txt', reason: 'too-large', message: '40 MB' },
+];
+
+describe('skipped files in an import summary', () => {
+  it('groups them by reason and kind, largest first, with extensions by count', () => {
+    const groups = groupSkipped(skipped);
+    expect(groups.map((g) => [g.title, g.reason, g.paths.length])).toEqual([
+      ['28 images (.svg 23, .png 5)', 'unsupported-type', 28],
+      ['2 files (.md 1, .txt 1)', 'too-large', 2],
+      ['1 archive (.zip 1)', 'unsupported-type', 1],
+      ['1 file (no extension 1)', 'unsupported-type', 1],
+    ]);
+    expect(groups[0]!.why).toMatch(/^not a note format/);
+  });
+
+  it('shows one line per group with its file list one click away', () => {
+    const report: ImportReport = {
+      collection: { id: 'c1', root: '/home/me/notes' },
+      documents: { added: 3, updated: 0, unchanged: 0, moved: 0, deleted: 0, skipped: skipped.length, failed: 0 },
+      indexedByType: { markdown: 3 },
+      chunks: 9,
+      embedded: 9,
+      embedRequests: 1,
+      errors: [],
+      skipped,
+      embedding: { model: 'embeddinggemma', status: 'ok' },
+      cancelled: false,
+      ms: 900,
+    };
+    render(<ImportSummary report={report} />);
+    const groups = within(screen.getByTestId('skip-groups')).getAllByRole('group');
+    expect(groups).toHaveLength(4);
+    const images = groups[0]!;
+    expect(images.querySelector('summary')!.textContent).toBe('28 images (.svg 23, .png 5) — not a note format Quire reads (.md, .markdown, .txt, .pdf, .docx, .html, .htm)');
+    expect(images.hasAttribute('open')).toBe(false);
+    fireEvent.click(images.querySelector('summary')!);
+    expect(images.hasAttribute('open')).toBe(true);
+    expect(images.querySelectorAll('li')).toHaveLength(28);
+    expect(images.textContent).toContain('photos/p4.PNG');
+  });
+});

@@ -14,6 +14,7 @@ interface ConversationSidebarProps {
 export function ConversationSidebar({ conversation }: ConversationSidebarProps) {
   const client = useClient();
   const [query, setQuery] = useState('');
+  const [shown, setShown] = useState(false);
   const [list, setList] = useState<ConversationSummary[] | null>(null);
   const [error, setError] = useState<DescribedError | null>(null);
   const [reloadTick, setReloadTick] = useState(0);
@@ -50,7 +51,11 @@ export function ConversationSidebar({ conversation }: ConversationSidebarProps) 
   };
 
   return (
-    <aside className="conversations" aria-labelledby="conversations-title">
+    <aside className={shown ? 'conversations conversations--shown' : 'conversations'} aria-labelledby="conversations-title">
+      {/* Narrow windows: the list is a menu over the page, opened here, so the answer keeps its width. */}
+      <button type="button" className="button conversations__toggle" aria-expanded={shown} onClick={() => setShown((s) => !s)}>
+        {shown ? 'Close conversations' : 'Conversations'}
+      </button>
       <h2 id="conversations-title" className="section-title">
         Conversations
       </h2>
@@ -69,7 +74,10 @@ export function ConversationSidebar({ conversation }: ConversationSidebarProps) 
             key={c.id}
             conversation={c}
             current={c.id === openId}
-            onOpen={() => void conversation.open(c.id)}
+            onOpen={() => {
+              setShown(false);
+              void conversation.open(c.id);
+            }}
             onRename={(title) => rename(c.id, title)}
             onDelete={() => remove(c.id)}
           />

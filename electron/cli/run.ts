@@ -20,7 +20,7 @@ Usage: npm run quire -- <command> [options]
 
 Commands:
   import <folder>   index a folder of notes: .md/.markdown/.txt, .docx, .html/.htm (again: only changes are read)
-      --model NAME      embedding model in Ollama (default embeddinggemma; remembered)
+      --model NAME      embedding model in Ollama (default embeddinggemma; remembered once Ollama lists it)
       --no-embed        index text only (keyword search); "quire embed" adds vectors later
       --chunker SPEC    heading:N (default: the app's chunk size, 256), recursive:1000/100, fixed:128/25
       --max-file-mb N   skip files larger than N MB (default 20)
@@ -28,7 +28,7 @@ Commands:
       --k N             how many passages (default 8, at most 100)
       --mode M          lexical | dense | hybrid (default: hybrid when vectors exist)
   ask <question>    an answer from your documents, streamed, with checked citations
-      --model NAME      chat model in Ollama (default llama3.2; remembered)
+      --model NAME      chat model in Ollama (default llama3.2; remembered once Ollama lists it)
       --k N             the most passages to send (1-20; default: the app's setting, 6; fewer past 1,600 source tokens or num_ctx)
       --num-ctx N       context window to ask Ollama for (512 or more; default: the model's, up to the app's cap, 8192)
   eval <questions.json> --docs DIR   score configurations on your own question set
@@ -37,14 +37,17 @@ Commands:
       (no --chat-models: retrieval metrics only)
   eval --rerun report.json   repeat a saved run and show what changed (exit 3 if anything did)
   embed             add vectors for documents that lack them (no file is re-read)
-  status            what is indexed, and whether Ollama is reachable
+  status            what is indexed, the models, and whether Ollama is reachable
   doctor            check the index is whole; exits 1 if not
   forget <folder>   remove a folder and everything derived from it from the index
   rebuild [folder…] a new index from your folders when the database (--db) is damaged; it is left as it was
       --into PATH       the new database file (default: quire-rebuilt-<date>.db beside the damaged one)
 
 Every command: --db PATH (or QUIRE_DB; default ~/.local/share/quire/quire.db), --json.
-Ollama: OLLAMA_HOST (default http://127.0.0.1:11434).`;
+  --force                   remember a --model Ollama does not list yet (one you will pull)
+  --ollama-header "N: V"    send this header to Ollama, this run only (repeatable)
+Ollama: OLLAMA_HOST (default http://127.0.0.1:11434; https:// for a shared server),
+  QUIRE_OLLAMA_HEADERS='{"Authorization": "Bearer …"}' (headers for every request; or in Settings).`;
 
 /**
  * What a run of the CLI touches outside itself. The real process (main.ts) passes nothing and gets
@@ -92,6 +95,8 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
         out: { type: 'string' },
         rerun: { type: 'string' },
         into: { type: 'string' },
+        force: { type: 'boolean', default: false },
+        'ollama-header': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -122,7 +127,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
     };
     // The damaged database cannot be opened: rebuild never opens it as an engine.
     if (command === 'rebuild') return await rebuildCommand({ dbPath: v.db ?? defaultDatabasePath(env), out, signal: controller.signal, env }, rest, { into: v.into });
-    ctx = createContext({ db: v.db }, out, controller.signal, env);
+    ctx = createContext({ db: v.db, force: v.force, ollamaHeaders: v['ollama-header'] }, out, controller.signal, env);
     switch (command) {
       case 'import':
         return await importCommand(ctx, needsArg('folder'), {

@@ -12,7 +12,7 @@ export interface AskFlags {
 /** Streams an answer to the terminal, then its citations and their checks, and the token budget. */
 export async function askCommand(ctx: CliContext, question: string, flags: AskFlags): Promise<number> {
   const input = contractInput('ask', { question, k: numberFlag('k', flags.k), numCtx: numberFlag('num-ctx', flags.numCtx) }, { numCtx: '--num-ctx', k: '--k' });
-  rememberModel(ctx, 'chatModel', flags.model);
+  await rememberModel(ctx, 'chatModel', flags.model);
   const stream = !ctx.out.json;
   let streamed = false;
   let result: AnswerResult | null = null;

@@ -13,6 +13,7 @@ import { openableSourceFile } from './source-file';
 import { chunkView, libraryDocuments, vectorStores } from './views';
 import { dropEmbeddingModel, listEmbeddingModels } from '../db/embedding-models';
 import { withTag } from '../ollama/gateway';
+import { isLoopbackHost } from '../ollama/host';
 import { loadQuestionSet } from '../eval/question-sets';
 
 export interface ServiceDeps {
@@ -99,7 +100,8 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
         error = toErrorShape(e).message;
       }
       return {
-        ollama: { host: g.host, connected: version !== null, version, error },
+        ollama: { host: g.host, connected: version !== null, version, error, remote: !isLoopbackHost(g.host), headers: g.headerNames },
+        chatModel: engine.settings.get('chatModel'),
         documents: st.documents,
         chunks: st.chunks,
         collections: st.collections.length,
@@ -176,12 +178,12 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     },
 
     async getSettings() {
-      return engine.settings.all();
+      return engine.settings.view();
     },
 
     async setSettings(patch) {
       const before = engine.settings.get('embedModel');
-      const after = engine.settings.set(patch);
+      const after = await engine.saveSettings(patch);
       if (after.embedModel !== before) emit({ type: 'library.changed' });
       return after;
     },

@@ -6,7 +6,8 @@ import { App } from './App';
 
 type Status = Output<'status'>;
 const status = (connected: boolean): Status => ({
-  ollama: { host: 'http://127.0.0.1:11434', connected, version: connected ? '0.12.3' : null, error: connected ? null : 'connect ECONNREFUSED' },
+  ollama: { host: 'http://127.0.0.1:11434', connected, version: connected ? '0.12.3' : null, error: connected ? null : 'connect ECONNREFUSED', remote: false, headers: [] },
+  chatModel: 'llama3.2',
   documents: { ready: 4, needsEmbedding: 0, skipped: 1, error: 0, total: 5 },
   chunks: 17,
   migration: null,

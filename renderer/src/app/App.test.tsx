@@ -86,6 +86,17 @@ describe('App', () => {
     await waitFor(() => expect(bar.textContent).toContain('Ollama not running — keyword search only. Start it with ollama serve.'));
   });
 
+  it('status bar: the chat model, and plainly where questions go when Ollama is on another machine', async () => {
+    let ollama: Status['ollama'] = { ...status(true).ollama };
+    const h = renderWithFake(<App />, { library: () => ({ collections: [collection] }), status: () => ({ ...status(true), ollama, chatModel: 'qwen2.5:0.5b' }), search: () => ({}) });
+    const bar = await screen.findByTestId('status-bar');
+    await waitFor(() => expect(bar.textContent).toContain('Chat model qwen2.5:0.5b'));
+    expect(bar.textContent).not.toContain('go to');
+    ollama = { ...ollama, host: 'https://gpu.example.org:443', remote: true, headers: ['Authorization'] };
+    act(() => h.emit({ type: 'library.changed' }));
+    await waitFor(() => expect(bar.textContent).toContain('Questions and document text go to https://gpu.example.org:443'));
+  });
+
   it('status bar: a change of embedding model under way says which, and how many documents are left', async () => {
     let migration: Status['migration'] = { to: 'nomic-embed-text:latest', documentsLeft: 1234 };
     const h = renderWithFake(<App />, { library: () => ({ collections: [collection] }), status: () => ({ ...status(true), migration }), search: () => ({}) });

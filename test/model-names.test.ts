@@ -20,12 +20,15 @@ describe('model names are remembered only when Ollama has them', () => {
   it('Settings: a mistyped chat model is refused, naming the installed models; the saved one stays', async () => {
     const r = await fx.engine.dispatch('setSettings', { chatModel: 'llama3.3', k: 3 });
     expect(r).toMatchObject({ ok: false, error: { code: 'MODEL_NOT_FOUND' } });
+    expect(fx.events.slice(1)).toEqual([]); // [0]: the fixture's saving of the stand-in's host
     if (!r.ok) expect(r.error.message).toMatch(/has no model "llama3\.3"\. Installed: .*llama3\.2.*qwen2\.5:0\.5b.*Nothing was saved\./);
     expect(fx.engine.settings.all()).toMatchObject({ chatModel: 'llama3.2', k: 6 });
   });
 
   it('Settings: an installed model (with or without :latest) is saved, and a model just pulled counts', async () => {
     expect((await fx.engine.call('setSettings', { chatModel: 'qwen2.5:0.5b' })).chatModel).toBe('qwen2.5:0.5b');
+    // The status bar re-reads status on this event, so it shows the new chat model at once.
+    expect(fx.events.filter((e) => e.type === 'library.changed')).toHaveLength(2); // the fixture's host, then this
     expect((await fx.engine.call('setSettings', { embedModel: 'nomic-embed-text' })).embedModel).toBe('nomic-embed-text');
     await expect(fx.engine.call('setSettings', { chatModel: 'mistral' })).rejects.toMatchObject({ code: 'MODEL_NOT_FOUND' });
     fx.ollama.addModel({ name: 'mistral:latest', arch: 'llama', capabilities: ['completion'], contextLength: 32768, embeddingLength: 4096, parameterSize: '7B', quantization: 'Q4_0', size: 1 });

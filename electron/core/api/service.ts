@@ -182,9 +182,11 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     },
 
     async setSettings(patch) {
-      const before = engine.settings.get('embedModel');
+      const shown = (v: { embedModel: string; chatModel: string; ollamaHost: string }) => [v.embedModel, v.chatModel, v.ollamaHost].join('\n');
+      const before = shown(engine.settings.all());
       const after = await engine.saveSettings(patch);
-      if (after.embedModel !== before) emit({ type: 'library.changed' });
+      // What the status bar shows changed (it re-reads status on this event), or the vectors searched.
+      if (shown(after) !== before || patch.ollamaHeaders !== undefined) emit({ type: 'library.changed' });
       return after;
     },
 

@@ -14,7 +14,7 @@ const UNCONFIRMED = new Set(['MODEL_NOT_FOUND', 'OLLAMA_UNREACHABLE', 'OLLAMA_TI
 
 /** The form's fields; labels and bounds come from the one settings table (shared/settings.ts). */
 const FIELDS: Array<{ key: Field; label: string; hint: string; type: 'text' | 'number'; min?: number; max?: number; models?: true }> = [
-  { key: 'ollamaHost', label: SETTINGS.ollamaHost.label, hint: `Where Ollama listens, e.g. ${DEFAULT_OLLAMA_HOST}, or a shared server such as https://ollama.example.org`, type: 'text' },
+  { key: 'ollamaHost', label: SETTINGS.ollamaHost.label, hint: `Where Ollama listens, e.g. ${DEFAULT_OLLAMA_HOST}, or a shared server (an https address)`, type: 'text' },
   { key: 'chatModel', label: SETTINGS.chatModel.label, hint: 'Writes the answers; pick an installed model or type one', type: 'text', models: true },
   { key: 'embedModel', label: SETTINGS.embedModel.label, hint: 'Turns passages into vectors for meaning search', type: 'text', models: true },
   { key: 'k', label: SETTINGS.k.label, hint: `${BOUNDS.k.min} to ${BOUNDS.k.max}`, type: 'number', ...BOUNDS.k },

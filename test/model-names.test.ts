@@ -21,7 +21,7 @@ describe('model names are remembered only when Ollama has them', () => {
     const r = await fx.engine.dispatch('setSettings', { chatModel: 'llama3.3', k: 3 });
     expect(r).toMatchObject({ ok: false, error: { code: 'MODEL_NOT_FOUND' } });
     expect(fx.events.slice(1)).toEqual([]); // [0]: the fixture's saving of the stand-in's host
-    if (!r.ok) expect(r.error.message).toMatch(/has no model "llama3\.3"\. Installed: .*llama3\.2.*qwen2\.5:0\.5b.*Nothing was saved\./);
+    if (!r.ok) expect(r.error.message).toMatch(/^Chat model "llama3\.3" was not saved: Ollama at \S+ has no model "llama3\.3"\. Installed: .*llama3\.2.*qwen2\.5:0\.5b\./);
     expect(fx.engine.settings.all()).toMatchObject({ chatModel: 'llama3.2', k: 6 });
   });
 
@@ -71,7 +71,7 @@ describe('model names are remembered only when Ollama has them', () => {
   it('the CLI: a mistyped --model fails before any work, listing the installed models; --force saves it', async () => {
     const asked = await cli(['ask', 'How often are the keys rotated?', '--model', 'lama3.2']);
     expect(asked.code).toBe(1);
-    expect(asked.out).toMatch(/Error \(MODEL_NOT_FOUND\): Ollama at .* has no model "lama3\.2"\. Installed: .*llama3\.2/);
+    expect(asked.out).toMatch(/Error \(MODEL_NOT_FOUND\): Chat model "lama3\.2" was not saved: Ollama at .* has no model "lama3\.2"\. Installed: .*llama3\.2/);
     expect(fx.ollama.calls.count('/api/chat')).toBe(0);
     const imported = await cli(['import', fx.notes.root, '--model', 'nomic-embed-txt']);
     expect(imported.code).toBe(1);

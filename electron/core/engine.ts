@@ -211,7 +211,7 @@ export function createEngine(options: EngineOptions): Engine {
       try {
         await g.requireListed(values[key]!, signal ? AbortSignal.any([signal, AbortSignal.timeout(10_000)]) : AbortSignal.timeout(10_000));
       } catch (e) {
-        if (e instanceof QuireError && (e.code === 'MODEL_NOT_FOUND' || e.code === 'CANCELLED')) throw new QuireError(e.code, `${e.message} Nothing was saved.`);
+        if (e instanceof QuireError && (e.code === 'MODEL_NOT_FOUND' || e.code === 'CANCELLED')) throw new QuireError(e.code, `${SETTINGS[key].label} "${values[key]}" was not saved: ${e.message}`);
         const reason = e instanceof QuireError ? e.message : String(e);
         throw new QuireError(e instanceof QuireError ? e.code : 'OLLAMA_ERROR', `${SETTINGS[key].label} "${values[key]}" was not saved: Ollama could not confirm it has it. ${reason} Save it anyway only if you will pull it later (--force; "Save anyway" in Settings).`);
       }

@@ -182,11 +182,19 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     },
 
     async setSettings(patch) {
-      const shown = (v: { embedModel: string; chatModel: string; ollamaHost: string }) => [v.embedModel, v.chatModel, v.ollamaHost].join('\n');
-      const before = shown(engine.settings.all());
+      const watched = ['embedModel', 'chatModel', 'ollamaHost'] as const;
+      // Read without failing: a bad OLLAMA_HOST must not stop a good host being saved over it.
+      const read = (k: (typeof watched)[number]) => {
+        try {
+          return engine.settings.get(k);
+        } catch {
+          return null;
+        }
+      };
+      const before = watched.map(read);
       const after = await engine.saveSettings(patch);
       // What the status bar shows changed (it re-reads status on this event), or the vectors searched.
-      if (shown(after) !== before || patch.ollamaHeaders !== undefined) emit({ type: 'library.changed' });
+      if (watched.some((k, i) => after[k] !== before[i]) || patch.ollamaHeaders !== undefined) emit({ type: 'library.changed' });
       return after;
     },
 

@@ -50,7 +50,7 @@ export function HeadersFields({ saved, draft, onChange }: { saved: Saved; draft:
           </ul>
         )}
         <div className="row">
-          <input aria-label="Header name" placeholder="Authorization" value={draft.name} spellCheck={false} autoComplete="off" onChange={(e) => onChange({ ...draft, name: e.target.value })} />
+          <input type="text" aria-label="Header name" placeholder="Authorization" value={draft.name} spellCheck={false} autoComplete="off" onChange={(e) => onChange({ ...draft, name: e.target.value })} />
           <input aria-label="Header value" placeholder="Bearer …" type="password" value={draft.value} autoComplete="off" onChange={(e) => onChange({ ...draft, value: e.target.value })} />
         </div>
       </div>

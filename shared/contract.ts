@@ -3,7 +3,7 @@ import { EvalGridSchema, EvalReportSchema, EvalReportSummarySchema, EvalStorageS
 import { AnswerResultSchema, AskEventSchema, AskStepSchema, BudgetSchema, CandidateSchema, CitationSchema } from './answer';
 import { ErrorShape, Lines, Pages } from './common-schemas';
 import { SearchModeSchema, SearchResponseSchema, SearchResultSchema } from './search';
-import { BOUNDS, SettingsSchema } from './settings';
+import { BOUNDS, SettingsPatchSchema, SettingsSchema, SettingsViewSchema } from './settings';
 import { ConversationSchema, ConversationSummarySchema, TITLE_MAX } from './conversations';
 
 // The renderer reads these shapes through the contract, whichever file declares them.
@@ -70,7 +70,18 @@ export const ImportReportSchema = z.object({
 });
 
 export const StatusSchema = z.object({
-  ollama: z.object({ host: z.string(), connected: z.boolean(), version: z.string().nullable(), error: z.string().nullable() }),
+  ollama: z.object({
+    host: z.string(),
+    connected: z.boolean(),
+    version: z.string().nullable(),
+    error: z.string().nullable(),
+    /** The host is another machine: questions and the passages sent with them go there. */
+    remote: z.boolean(),
+    /** The names (never the values) of the request headers sent to it. */
+    headers: z.array(z.string()),
+  }),
+  /** The chat model in Settings: the one answers use. */
+  chatModel: z.string(),
   documents: z.object({ ready: z.number(), needsEmbedding: z.number(), skipped: z.number(), error: z.number(), total: z.number() }),
   chunks: z.number(),
   collections: z.number(),
@@ -220,8 +231,14 @@ export const API = {
   /** Deletes a conversation with its turns and the runs that answered them (nothing else). */
   deleteConversation: method(z.object({ id: z.number().int().min(1) }).strict(), z.object({ runs: z.number() })),
   getChunk: method(z.object({ chunkId: z.string().min(1).max(100) }).strict(), ChunkViewSchema),
-  getSettings: method(Empty, SettingsSchema),
-  setSettings: method(SettingsSchema.partial().strict(), SettingsSchema),
+  /** The settings; of the Ollama request headers only their names (values are write-only). */
+  getSettings: method(Empty, SettingsViewSchema),
+  /**
+   * Saves the settings given. A chat or embedding model that differs from the saved one is saved
+   * only once Ollama lists it (MODEL_NOT_FOUND names the installed ones; OLLAMA_UNREACHABLE when it
+   * cannot be asked), unless `force`: a model still to be pulled. Nothing is saved on refusal.
+   */
+  setSettings: method(SettingsPatchSchema.extend({ force: z.boolean().optional() }).strict(), SettingsViewSchema),
   listModels: method(Empty, z.object({ models: z.array(ModelSchema) })),
   pullModel: method(z.object({ model: z.string().min(1).max(200) }).strict(), JobRef),
   /** Adds vectors for documents that lack them for the embedding model (no file is re-read). */

@@ -69,3 +69,65 @@ export type Settings = z.output<typeof SettingsSchema>;
 
 /** Which settings hold numbers (stored as text, read back as numbers). */
 export const NUMERIC_SETTINGS: readonly SettingKey[] = ['k', 'chunkTokens', 'numCtx'];
+
+// ---- request headers for Ollama ------------------------------------------------------------
+
+/**
+ * Headers sent with every request to Ollama: a team's shared Ollama behind a reverse proxy wants,
+ * say, `Authorization: Bearer …`. Their values are secrets: written (Settings, QUIRE_OLLAMA_HEADERS,
+ * the CLI's --ollama-header) and sent, never read back, logged or echoed in an error. They are not
+ * in SETTINGS because nothing returns them; only their names are shown.
+ */
+export const OLLAMA_HEADERS = { storageKey: 'ollama_headers', env: 'QUIRE_OLLAMA_HEADERS', label: 'Ollama request headers', maxCount: 20 } as const;
+
+/** RFC 9110's token characters. */
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
+/** Set by the client itself, or by the connection: a header of ours would be dropped or break the request. */
+const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'accept', 'user-agent', 'transfer-encoding', 'connection']);
+
+const headerName = z
+  .string()
+  .regex(HEADER_NAME, { error: 'a header name is letters, digits and - (e.g. Authorization)' })
+  .refine((n) => !RESERVED_HEADERS.has(n.toLowerCase()), { error: 'that header is set by Quire itself' });
+// Messages never quote the value: it is a secret.
+const headerValue = z.string().max(4096, { error: 'a header value is at most 4,096 characters' }).regex(/^[^\r\n\0]*$/, { error: 'a header value may not hold line breaks' });
+
+/** Headers as stored and sent: name → value. */
+export const OllamaHeadersSchema = z
+  .record(headerName, headerValue)
+  .refine((h) => Object.keys(h).length <= OLLAMA_HEADERS.maxCount, { error: `at most ${OLLAMA_HEADERS.maxCount} headers` });
+export type OllamaHeaders = z.output<typeof OllamaHeadersSchema>;
+
+/** A change to the saved headers: a value sets the header, null removes it; headers not named are kept. */
+export const OllamaHeadersPatchSchema = z.record(headerName, headerValue.nullable());
+export type OllamaHeadersPatch = z.output<typeof OllamaHeadersPatchSchema>;
+
+/**
+ * What may be shown of the headers in effect: each one's name and where it comes from (Settings
+ * override QUIRE_OLLAMA_HEADERS name by name). Never a value.
+ */
+export const OllamaHeadersViewSchema = z.array(z.object({ name: z.string(), source: z.enum(['settings', 'environment']) }));
+
+/** Header names are case-insensitive: a patch's `authorization` replaces a saved `Authorization`. */
+export function mergeHeaders(base: OllamaHeaders, patch: OllamaHeadersPatch): OllamaHeaders {
+  const out: OllamaHeaders = {};
+  const patched = new Set(Object.keys(patch).map((n) => n.toLowerCase()));
+  for (const [name, value] of Object.entries(base)) if (!patched.has(name.toLowerCase())) out[name] = value;
+  for (const [name, value] of Object.entries(patch)) if (value !== null) out[name] = value;
+  return out;
+}
+
+/** `Name: value` as typed on a command line, or null when there is no colon after a name. */
+export function parseHeaderLine(line: string): [string, string] | null {
+  const colon = line.indexOf(':');
+  if (colon <= 0) return null;
+  return [line.slice(0, colon).trim(), line.slice(colon + 1).trim()];
+}
+
+/** setSettings' input: any settings, and changes to the headers (write-only). */
+export const SettingsPatchSchema = SettingsSchema.partial().extend({ ollamaHeaders: OllamaHeadersPatchSchema.optional() }).strict();
+export type SettingsPatch = z.input<typeof SettingsPatchSchema>;
+
+/** What getSettings returns: the settings, and of the headers only their names. */
+export const SettingsViewSchema = SettingsSchema.extend({ ollamaHeaders: OllamaHeadersViewSchema });
+export type SettingsView = z.output<typeof SettingsViewSchema>;

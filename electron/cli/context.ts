@@ -1,4 +1,6 @@
 import { createEngine, defaultDatabasePath, type Engine } from '../core/engine';
+import { QuireError } from '../../shared/errors';
+import { parseHeaderLine } from '../../shared/settings';
 import type { Output } from './output';
 
 export interface CliContext {
@@ -7,15 +9,48 @@ export interface CliContext {
   engine: Engine;
   out: Output;
   signal: AbortSignal;
+  /** --force: remember a model Ollama does not list (yet), as "Save anyway" in Settings does. */
+  force: boolean;
 }
 
-/** `env` is where QUIRE_DB (the database when --db is not given) and OLLAMA_HOST are read: process.env for the real CLI. */
-export function createContext(opts: { db?: string | undefined; parseWorker?: URL | undefined }, out: Output, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): CliContext {
+export interface ContextOptions {
+  db?: string | undefined;
+  force?: boolean | undefined;
+  /** --ollama-header "Name: value", repeatable: for this run only, over the saved and QUIRE_OLLAMA_HEADERS ones. */
+  ollamaHeaders?: readonly string[] | undefined;
+  /** The bundled parse worker beside the built `quire`; from source the engine finds its own. */
+  parseWorker?: URL | undefined;
+}
+
+/** `env` is where QUIRE_DB (the database when --db is not given), OLLAMA_HOST and QUIRE_OLLAMA_HEADERS are read: process.env for the real CLI. */
+export function createContext(opts: ContextOptions, out: Output, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): CliContext {
   const dbPath = opts.db ?? defaultDatabasePath(env);
-  return { dbPath, engine: createEngine({ dbPath, env, ...(opts.parseWorker ? { parseWorker: opts.parseWorker } : {}) }), out, signal };
+  const ollamaHeaders = headerFlags(opts.ollamaHeaders ?? []);
+  return {
+    dbPath,
+    engine: createEngine({ dbPath, env, ...(ollamaHeaders ? { ollamaHeaders } : {}), ...(opts.parseWorker ? { parseWorker: opts.parseWorker } : {}) }),
+    out,
+    signal,
+    force: opts.force === true,
+  };
 }
 
-/** A model named by a flag is remembered as the app's setting, as choosing it in Settings would. */
-export function rememberModel(ctx: CliContext, key: 'chatModel' | 'embedModel', flag: string | undefined): void {
-  if (flag !== undefined && flag.trim() !== '') ctx.engine.settings.set({ [key]: flag.trim() });
+/** The flags as a header map; a malformed one is refused without repeating it (it may hold a token). */
+function headerFlags(lines: readonly string[]): Record<string, string> | null {
+  if (lines.length === 0) return null;
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const pair = parseHeaderLine(line);
+    if (!pair) throw new QuireError('INVALID_ARGUMENT', '--ollama-header takes "Name: value", e.g. --ollama-header "Authorization: Bearer …".');
+    headers[pair[0]] = pair[1];
+  }
+  return headers;
+}
+
+/**
+ * A model named by a flag is remembered as the app's setting, as choosing it in Settings would:
+ * only once Ollama lists it (a mistyped name fails here, naming the installed ones), or with --force.
+ */
+export async function rememberModel(ctx: CliContext, key: 'chatModel' | 'embedModel', flag: string | undefined): Promise<void> {
+  if (flag !== undefined && flag.trim() !== '') await ctx.engine.saveSettings({ [key]: flag.trim(), ...(ctx.force ? { force: true } : {}) }, ctx.signal);
 }

@@ -67,6 +67,8 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
         into: { type: 'string' },
         collection: { type: 'string', multiple: true },
         conversation: { type: 'string' },
+        force: { type: 'boolean', default: false },
+        'ollama-header': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -97,7 +99,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
     };
     // The damaged database cannot be opened: rebuild never opens it as an engine.
     if (command === 'rebuild') return await rebuildCommand({ dbPath: v.db ?? defaultDatabasePath(env), out, signal: controller.signal, env }, rest, { into: v.into });
-    ctx = createContext({ db: v.db, parseWorker: io.parseWorker }, out, controller.signal, env);
+    ctx = createContext({ db: v.db, force: v.force, ollamaHeaders: v['ollama-header'], parseWorker: io.parseWorker }, out, controller.signal, env);
     switch (command) {
       case 'import':
         return await importCommand(ctx, needsArg('folder'), {

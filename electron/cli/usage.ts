@@ -16,7 +16,7 @@ Usage: ${program} <command> [options]
 
 Commands:
   import <folder>   index a folder of notes: .md/.markdown/.txt, .pdf, .docx, .html/.htm (again: only changes are read)
-      --model NAME      embedding model in Ollama (default embeddinggemma; remembered)
+      --model NAME      embedding model in Ollama (default embeddinggemma; remembered once Ollama lists it)
       --no-embed        index text only (keyword search); "quire embed" adds vectors later
       --chunker SPEC    heading:N (default: the app's chunk size, 256), recursive:1000/100, fixed:128/25
       --max-file-mb N   skip files larger than N MB (default 20)
@@ -25,7 +25,7 @@ Commands:
       --mode M          lexical | dense | hybrid (default: hybrid when vectors exist)
       --collection NAME only this folder (its name or path; repeatable; default: every folder)
   ask <question>    an answer from your documents, streamed, with checked citations
-      --model NAME      chat model in Ollama (default llama3.2; remembered)
+      --model NAME      chat model in Ollama (default llama3.2; remembered once Ollama lists it)
       --k N             the most passages to send (1-20; default: the app's setting, 6; fewer past 1,600 source tokens or num_ctx)
       --num-ctx N       context window to ask Ollama for (512 or more; default: the model's, up to the app's cap, 8192)
       --collection NAME only this folder (its name or path; repeatable; default: every folder)
@@ -37,12 +37,15 @@ Commands:
       (no --chat-models: retrieval metrics only)
   eval --rerun report.json   repeat a saved run and show what changed (exit 3 if anything did)
   embed             add vectors for documents that lack them (no file is re-read)
-  status            what is indexed, and whether Ollama is reachable
+  status            what is indexed, the models, and whether Ollama is reachable
   doctor            check the index is whole; exits 1 if not
   forget <folder>   remove a folder and everything derived from it from the index
   rebuild [folder…] a new index from your folders when the database (--db) is damaged; it is left as it was
       --into PATH       the new database file (default: quire-rebuilt-<date>.db beside the damaged one)
 
 Every command: --db PATH (or QUIRE_DB; default ~/.local/share/quire/quire.db), --json.
-Ollama: OLLAMA_HOST (default http://127.0.0.1:11434).`;
+  --force                   remember a --model Ollama does not list yet (one you will pull)
+  --ollama-header "N: V"    send this header to Ollama, this run only (repeatable)
+Ollama: OLLAMA_HOST (default http://127.0.0.1:11434; https:// for a shared server),
+  QUIRE_OLLAMA_HEADERS='{"Authorization": "Bearer …"}' (headers for every request; or in Settings).`;
 }

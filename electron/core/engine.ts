@@ -14,7 +14,6 @@ import type { ApiEvent, Input, MethodName, Output } from '../../shared/contract'
 import type { EvalGrid, EvalReport, Question } from '../../shared/eval';
 import { QuireError } from '../../shared/errors';
 import type { SearchResponse } from '../../shared/search';
-import type { Settings } from '../../shared/settings';
 import { ask } from './answer/ask';
 import { dispatch, type DispatchResult, type Handlers } from './api/dispatch';
 import { createService, type ShellActions } from './api/service';
@@ -41,7 +40,7 @@ import { search } from './retrieve/search';
 import { SettingsStore } from './settings';
 import { salvage, type Salvage } from './db/salvage';
 import { activateCompleteModel, pendingSwitch } from './db/embedding-models';
-import { NUMERIC_SETTINGS, SETTING_KEYS, SETTINGS } from '../../shared/settings';
+import { mergeHeaders, NUMERIC_SETTINGS, SETTING_KEYS, SETTINGS, type Settings, type SettingsView } from '../../shared/settings';
 import { packageVersion } from './version';
 
 export type { ShellActions } from './api/service';
@@ -68,8 +67,10 @@ export interface EngineOptions {
   evalDir?: string;
   /** What only a desktop shell can do. */
   shell?: ShellActions;
-  /** OLLAMA_HOST and friends; process.env unless given. */
-  env?: { OLLAMA_HOST?: string | undefined };
+  /** OLLAMA_HOST, QUIRE_OLLAMA_HEADERS; process.env unless given. */
+  env?: { OLLAMA_HOST?: string | undefined; QUIRE_OLLAMA_HEADERS?: string | undefined };
+  /** Request headers for this engine's life only, over the saved and environment ones (the CLI's --ollama-header). */
+  ollamaHeaders?: Readonly<Record<string, string>>;
   /**
    * A long-lived shell (the app, browser mode): carry on a change of embedding model that a
    * restart interrupted, as a job whose events reach the window. Not for the CLI.
@@ -129,7 +130,12 @@ export interface EvaluateOptions {
 export interface Engine {
   readonly dbPath: string;
   readonly settings: SettingsStore;
-  /** The Ollama gateway at the saved host (one per host, so its model cache is kept). */
+  /**
+   * Saves settings as a person's choice (Settings, a CLI flag): a changed chat or embedding model
+   * only once Ollama at the (new) host lists it, unless `force`. Nothing is saved on refusal.
+   */
+  saveSettings(patch: Input<'setSettings'>, signal?: AbortSignal): Promise<SettingsView>;
+  /** The Ollama gateway at the saved host with the headers in effect (one per both, so its model cache is kept). */
   gateway(): OllamaGateway;
   /** The contract's methods, validated in and out: what a transport calls. */
   dispatch(method: string, input: unknown): Promise<DispatchResult>;
@@ -185,11 +191,34 @@ export function createEngine(options: EngineOptions): Engine {
   const parser = workerScript === null ? null : sharedParsePool(workerScript, options.parseLimits);
   const parse = parser ? { parse: (req: ParseRequest) => parser.parse(req) } : {};
 
-  let gateway: OllamaGateway | null = null;
+  let gateway: { key: string; gateway: OllamaGateway } | null = null;
+  const gatewayFor = (host: string, saved: Record<string, string>) => {
+    const headers = mergeHeaders(saved, options.ollamaHeaders ?? {});
+    const key = JSON.stringify([host, Object.entries(headers).sort()]);
+    return { key, make: () => new OllamaGateway({ host, headers }) };
+  };
   const currentGateway = () => {
-    const host = settings.get('ollamaHost');
-    if (!gateway || gateway.host !== host) gateway = new OllamaGateway({ host });
-    return gateway;
+    const wanted = gatewayFor(settings.get('ollamaHost'), settings.headers());
+    if (gateway?.key !== wanted.key) gateway = { key: wanted.key, gateway: wanted.make() };
+    return gateway.gateway;
+  };
+
+  /** Each model the patch changes must be listed by the Ollama the patch leaves in effect. */
+  const confirmModels = async (patch: Input<'setSettings'>, signal?: AbortSignal) => {
+    const { values, headers } = settings.check(patch);
+    const changed = (['chatModel', 'embedModel'] as const).filter((k) => values[k] !== undefined && values[k] !== settings.get(k));
+    if (changed.length === 0) return;
+    const target = gatewayFor(values.ollamaHost ?? settings.get('ollamaHost'), headers ? mergeHeaders(settings.headers(), headers) : settings.headers());
+    const g = target.key === gateway?.key ? gateway.gateway : target.make();
+    for (const key of changed) {
+      try {
+        await g.requireListed(values[key]!, signal ? AbortSignal.any([signal, AbortSignal.timeout(10_000)]) : AbortSignal.timeout(10_000));
+      } catch (e) {
+        if (e instanceof QuireError && (e.code === 'MODEL_NOT_FOUND' || e.code === 'CANCELLED')) throw new QuireError(e.code, `${SETTINGS[key].label} "${values[key]}" was not saved: ${e.message}`);
+        const reason = e instanceof QuireError ? e.message : String(e);
+        throw new QuireError(e instanceof QuireError ? e.code : 'OLLAMA_ERROR', `${SETTINGS[key].label} "${values[key]}" was not saved: Ollama could not confirm it has it. ${reason} Save it anyway only if you will pull it later (--force; "Save anyway" in Settings).`);
+      }
+    }
   };
 
   /** Runs a question set and stores the report where the Evaluate view lists it (CLI runs too). */
@@ -229,6 +258,11 @@ export function createEngine(options: EngineOptions): Engine {
   const engine: Engine = {
     dbPath,
     settings,
+    async saveSettings({ force, ...patch }, signal) {
+      if (!force) await confirmModels(patch, signal);
+      settings.set(patch);
+      return settings.view();
+    },
     gateway: currentGateway,
     dispatch: (method, input) => dispatch(service.handlers, method, input),
     async call(method, input) {

@@ -1,9 +1,29 @@
 import { QuireError, toErrorShape, type QuireErrorShape } from '../../shared/errors';
 import { formatFusion, parseFusion } from '../../shared/fusion';
-import { NUMERIC_SETTINGS, SETTING_KEYS, SETTINGS, SettingsSchema, type SettingKey, type Settings } from '../../shared/settings';
+import {
+  mergeHeaders,
+  NUMERIC_SETTINGS,
+  OLLAMA_HEADERS,
+  SETTING_KEYS,
+  SETTINGS,
+  SettingsPatchSchema,
+  type OllamaHeaders,
+  type SettingKey,
+  type Settings,
+  type SettingsPatch,
+  type SettingsView,
+} from '../../shared/settings';
 import type { Db } from './db/open';
 import { getSetting, setSetting } from './db/settings';
+import { checkHeaders, parseHeadersJson } from './ollama/headers';
 import { resolveOllamaHost } from './ollama/host';
+
+/** A patch checked and normalised, ready to store: the settings, and the saved headers after it. */
+export interface CheckedPatch {
+  values: Partial<Settings>;
+  /** The saved headers once the patch's changes are applied; null when the patch leaves them alone. */
+  headers: OllamaHeaders | null;
+}
 
 /**
  * The settings the app saved, read and written only here (the table of keys, defaults and bounds
@@ -13,8 +33,8 @@ import { resolveOllamaHost } from './ollama/host';
 export class SettingsStore {
   constructor(
     private readonly db: Db,
-    /** The environment's OLLAMA_HOST: the host when none is saved. */
-    private readonly env: { OLLAMA_HOST?: string | undefined } = process.env,
+    /** The environment's OLLAMA_HOST (the host when none is saved) and QUIRE_OLLAMA_HEADERS (headers Settings do not override). */
+    private readonly env: { OLLAMA_HOST?: string | undefined; QUIRE_OLLAMA_HEADERS?: string | undefined } = process.env,
     /** Told after a patch is stored, with the embedding model before and the settings after (the engine reacts to a new model). */
     private readonly onChange?: (before: Pick<Settings, 'embedModel'>, after: Settings) => void,
     /** Told when onChange throws; a process warning (stderr) unless given. */
@@ -37,17 +57,47 @@ export class SettingsStore {
     return Object.fromEntries(SETTING_KEYS.map((k) => [k, this.get(k)])) as Settings;
   }
 
-  /** Validates the whole patch first; a bad value is refused with a sentence and nothing is stored. */
-  set(patch: Partial<Record<SettingKey, unknown>>): Settings {
-    const checked = SettingsSchema.partial().strict().safeParse(patch);
+  /** The settings with, of the request headers, only their names. */
+  view(): SettingsView {
+    const saved = this.savedHeaders();
+    const env = this.environmentHeaders();
+    const names = [
+      ...Object.keys(saved).map((name) => ({ name, source: 'settings' as const })),
+      ...Object.keys(mergeHeaders(env, Object.fromEntries(Object.keys(saved).map((n) => [n, null])))).map((name) => ({ name, source: 'environment' as const })),
+    ];
+    return { ...this.all(), ollamaHeaders: names };
+  }
+
+  /** The headers every request to Ollama carries: QUIRE_OLLAMA_HEADERS, overridden name by name by the saved ones. */
+  headers(): OllamaHeaders {
+    return mergeHeaders(this.environmentHeaders(), this.savedHeaders());
+  }
+
+  private savedHeaders(): OllamaHeaders {
+    try {
+      return parseHeadersJson(getSetting(this.db, OLLAMA_HEADERS.storageKey) ?? undefined, OLLAMA_HEADERS.label);
+    } catch {
+      return {}; // a stored value that no longer passes, like any stale setting
+    }
+  }
+
+  /** Refused with a sentence naming the variable: a bad QUIRE_OLLAMA_HEADERS is not silently dropped. */
+  private environmentHeaders(): OllamaHeaders {
+    return parseHeadersJson(this.env.QUIRE_OLLAMA_HEADERS, OLLAMA_HEADERS.env);
+  }
+
+  /** Validates and normalises a whole patch without storing it; a bad value is refused with a sentence. */
+  check(patch: SettingsPatch | Partial<Record<SettingKey, unknown>>): CheckedPatch {
+    const checked = SettingsPatchSchema.safeParse(patch);
     if (!checked.success) {
       const issue = checked.error.issues[0]!;
-      const key = issue.path[0] as SettingKey | undefined;
-      const label = key && key in SETTINGS ? SETTINGS[key].label : String(key ?? 'setting');
+      const key = issue.path[0] as SettingKey | 'ollamaHeaders' | undefined;
+      if (key === 'ollamaHeaders') checkHeaders(Object.fromEntries(Object.entries((patch as SettingsPatch).ollamaHeaders ?? {}).map(([n, v]) => [n, v ?? ''])), OLLAMA_HEADERS.label);
+      const label = key === 'ollamaHeaders' ? OLLAMA_HEADERS.label : key && key in SETTINGS ? SETTINGS[key].label : String(key ?? 'setting');
       const sentence = issue.message.startsWith(label) ? issue.message : `${label}: ${issue.message}`;
       throw new QuireError('INVALID_ARGUMENT', `${sentence}. The saved value is kept.`);
     }
-    const values = checked.data as Partial<Settings>;
+    const { ollamaHeaders, ...values } = checked.data as Partial<Settings> & { ollamaHeaders?: SettingsPatch['ollamaHeaders'] };
     if (values.ollamaHost !== undefined) {
       try {
         values.ollamaHost = resolveOllamaHost(values.ollamaHost);
@@ -55,12 +105,20 @@ export class SettingsStore {
         throw new QuireError('INVALID_ARGUMENT', `${SETTINGS.ollamaHost.label}: ${(e as Error).message} The saved value is kept.`);
       }
     }
+    const headers = ollamaHeaders ? checkHeaders(mergeHeaders(this.savedHeaders(), ollamaHeaders), OLLAMA_HEADERS.label) : null;
+    return { values, headers };
+  }
+
+  /** Validates the whole patch first; a bad value is refused with a sentence and nothing is stored. */
+  set(patch: SettingsPatch | Partial<Record<SettingKey, unknown>>): Settings {
+    const { values, headers } = this.check(patch);
     // Read after the checks, and without the host: a bad OLLAMA_HOST must not stop a good host being saved.
     const before = this.onChange ? { embedModel: this.get('embedModel') } : null;
     const write = this.db.transaction(() => {
       for (const key of Object.keys(values) as SettingKey[]) {
         setSetting(this.db, SETTINGS[key].storageKey, String(normalise(key, values[key] as Settings[typeof key])));
       }
+      if (headers) setSetting(this.db, OLLAMA_HEADERS.storageKey, JSON.stringify(headers));
     });
     write.immediate();
     const after = this.all();

@@ -139,6 +139,25 @@ describe('Quire in a browser', () => {
     await page.getByTestId('nav-ask').click();
   });
 
+  it('Settings: a mistyped chat model is refused naming the installed ones, the picker offers them, the status bar shows the chat model', async () => {
+    await page.getByTestId('nav-settings').click();
+    const chat = page.getByLabel('Chat model');
+    await chat.fill('lama3.2');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText(/has no model "lama3\.2"\. Installed: .*llama3\.2/).first().waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'Save anyway' }).waitFor();
+    await shot('08a-settings-mistyped-model', page.locator('.settings-form'));
+    expect(await chat.getAttribute('list')).toBe('installed-models');
+    expect(await page.locator('#installed-models option').evaluateAll((os) => os.map((o) => o.getAttribute('value')))).toContain('qwen2.5:0.5b');
+    await chat.fill('qwen2.5:0.5b');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByTestId('status-bar').getByText('qwen2.5:0.5b').waitFor({ timeout: 10_000 });
+    await chat.fill('llama3.2');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByTestId('status-bar').getByText('llama3.2').waitFor({ timeout: 10_000 });
+    await page.getByTestId('nav-ask').click();
+  });
+
   it('with Ollama stopped: the status bar says keyword search only, and search still works', async () => {
     await ollama.stop();
     try {

@@ -19,7 +19,7 @@ export async function askCommand(ctx: CliContext, question: string, flags: AskFl
     { question, k: numberFlag('k', flags.k), numCtx: numberFlag('num-ctx', flags.numCtx), conversationId: numberFlag('conversation', flags.conversation), collections: flags.collections },
     { numCtx: '--num-ctx', k: '--k', conversationId: '--conversation' },
   );
-  rememberModel(ctx, 'chatModel', flags.model);
+  await rememberModel(ctx, 'chatModel', flags.model);
   const stream = !ctx.out.json;
   let streamed = false;
   let result: AnswerResult | null = null;

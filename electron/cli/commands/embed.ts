@@ -5,7 +5,7 @@ import { rememberModel, type CliContext } from '../context';
 export async function embedCommand(ctx: CliContext, flags: { model?: string | undefined; batch?: string | undefined }): Promise<number> {
   const started = performance.now();
   const input = contractInput('embedMissing', { batch: numberFlag('batch', flags.batch) }, { batch: '--batch' });
-  rememberModel(ctx, 'embedModel', flags.model);
+  await rememberModel(ctx, 'embedModel', flags.model);
   const outcome = await ctx.engine.embedMissing(input, {
     signal: ctx.signal,
     onProgress: ({ documents }) => ctx.out.progress(0, `${documents} documents embedded`),

@@ -17,7 +17,7 @@ export async function importCommand(ctx: CliContext, folder: string, flags: Impo
     { path: folder, chunker: flags.chunker, maxFileMb: numberFlag('max-file-mb', flags.maxFileMb, { integer: false }), batch: numberFlag('batch', flags.batch), embed: !flags.noEmbed },
     { maxFileMb: '--max-file-mb', batch: '--batch', chunker: '--chunker' },
   );
-  rememberModel(ctx, 'embedModel', flags.model);
+  await rememberModel(ctx, 'embedModel', flags.model);
   const report = await ctx.engine.importFolder(input, {
     signal: ctx.signal,
     onProgress: (p) => {

@@ -16,7 +16,9 @@ export async function dispatch(handlers: Handlers, method: string, rawInput: unk
   const parsed = spec.input.safeParse(rawInput ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? ` (${issue.path.join('.')})` : '';
+    // A record's bad key is not repeated: it may be a secret typed in the wrong field (a header's name).
+    const path = issue?.code === 'invalid_key' ? issue.path.slice(0, -1) : (issue?.path ?? []);
+    const where = path.length ? ` (${path.join('.')})` : '';
     return { ok: false, error: { code: 'INVALID_ARGUMENT', message: `Invalid input for ${method}${where}: ${issue?.message ?? 'rejected'}` } };
   }
   try {

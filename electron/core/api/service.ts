@@ -14,6 +14,7 @@ import { openableSourceFile } from './source-file';
 import { chunkView, libraryDocuments, vectorStores } from './views';
 import { dropEmbeddingModel, listEmbeddingModels } from '../db/embedding-models';
 import { withTag } from '../ollama/gateway';
+import { isLoopbackHost } from '../ollama/host';
 import { loadQuestionSet } from '../eval/question-sets';
 
 export interface ServiceDeps {
@@ -100,7 +101,8 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
         error = toErrorShape(e).message;
       }
       return {
-        ollama: { host: g.host, connected: version !== null, version, error },
+        ollama: { host: g.host, connected: version !== null, version, error, remote: !isLoopbackHost(g.host), headers: g.headerNames },
+        chatModel: engine.settings.get('chatModel'),
         documents: st.documents,
         chunks: st.chunks,
         collections: st.collections.length,
@@ -197,13 +199,23 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     },
 
     async getSettings() {
-      return engine.settings.all();
+      return engine.settings.view();
     },
 
     async setSettings(patch) {
-      const before = engine.settings.get('embedModel');
-      const after = engine.settings.set(patch);
-      if (after.embedModel !== before) emit({ type: 'library.changed' });
+      const watched = ['embedModel', 'chatModel', 'ollamaHost'] as const;
+      // Read without failing: a bad OLLAMA_HOST must not stop a good host being saved over it.
+      const read = (k: (typeof watched)[number]) => {
+        try {
+          return engine.settings.get(k);
+        } catch {
+          return null;
+        }
+      };
+      const before = watched.map(read);
+      const after = await engine.saveSettings(patch);
+      // What the status bar shows changed (it re-reads status on this event), or the vectors searched.
+      if (watched.some((k, i) => after[k] !== before[i]) || patch.ollamaHeaders !== undefined) emit({ type: 'library.changed' });
       return after;
     },
 

@@ -10,6 +10,14 @@ export function mapOllamaError(e: unknown, context: { host: string; model?: stri
   if (err?.name === 'AbortError') return new QuireError('CANCELLED', 'Cancelled.', { cause: e });
   if (typeof err?.status_code === 'number') {
     const message = err.message ?? '';
+    // A reverse proxy in front of a shared Ollama: the fix is the headers, whose values we never repeat.
+    if (err.status_code === 401 || err.status_code === 403) {
+      return new QuireError(
+        'OLLAMA_ERROR',
+        `The server at ${context.host} refused the request (${err.status_code}${message ? `: ${message.slice(0, 200)}` : ''}). If a proxy guards it, check the Ollama request headers (Settings, QUIRE_OLLAMA_HEADERS or --ollama-header).`,
+        { cause: e },
+      );
+    }
     if (err.status_code === 404 || /not found/i.test(message)) {
       const model = context.model ?? 'the model';
       return new QuireError('MODEL_NOT_FOUND', `Ollama does not have ${model}. Pull it with: ollama pull ${context.model ?? '<model>'}`, { cause: e });

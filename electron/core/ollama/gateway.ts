@@ -5,6 +5,11 @@ import { resolveOllamaHost } from './host';
 
 export interface GatewayOptions {
   host?: string;
+  /**
+   * Sent with every request (a reverse proxy's Authorization in front of a shared Ollama). Kept
+   * only here and handed to the client: never logged, never in an error or a status.
+   */
+  headers?: Readonly<Record<string, string>>;
   /** Per request. Embedding a batch on a CPU can take a while, hence the generous default. */
   timeoutMs?: number;
   /** Attempts after the first, for connection errors, timeouts and 5xx. */
@@ -90,6 +95,11 @@ export class OllamaGateway {
     return new OllamaGateway({ ...this.options, host: this.host, ...overrides }, this.cache);
   }
 
+  /** The names of the headers every request carries (their values stay in here). */
+  get headerNames(): string[] {
+    return Object.keys(this.options.headers ?? {});
+  }
+
   /** Forget the model list (after a pull, or when Ollama says a model is missing). */
   forgetModels(): void {
     this.cache.invalidate();
@@ -116,6 +126,19 @@ export class OllamaGateway {
     );
     if (this.cache.generation === generation) this.cache.list = { at: Date.now(), models };
     return models;
+  }
+
+  /**
+   * The model as Ollama lists it now (asked afresh: a model just pulled counts), or MODEL_NOT_FOUND
+   * naming the installed ones, so a mistyped name is seen for what it is before it is saved.
+   */
+  async requireListed(model: string, signal?: AbortSignal): Promise<ModelListing> {
+    const name = withTag(model.trim());
+    const models = await this.listModels(signal, { fresh: true });
+    const found = models.find((m) => m.name === name);
+    if (found) return found;
+    const installed = models.length > 0 ? `Installed: ${models.map((m) => m.name.replace(/:latest$/, '')).join(', ')}.` : 'It has no models yet.';
+    throw new QuireError('MODEL_NOT_FOUND', `Ollama at ${this.host} has no model "${model.trim()}". ${installed} To use one not yet pulled: ollama pull ${model.trim()}`);
   }
 
   /** Name, digest and context/embedding lengths of one model; MODEL_NOT_FOUND if Ollama lacks it. */
@@ -189,7 +212,7 @@ export class OllamaGateway {
    * construct clients (test/architecture.test.ts checks).
    */
   client(signal?: AbortSignal): Ollama {
-    return new Ollama({ host: this.host, fetch: (url, init) => fetch(url, signal ? { ...init, signal } : init) });
+    return new Ollama({ host: this.host, ...(this.options.headers ? { headers: { ...this.options.headers } } : {}), fetch: (url, init) => fetch(url, signal ? { ...init, signal } : init) });
   }
 
   /** Runs fn with a client whose every request carries our timeout and the caller's signal. */

@@ -41,3 +41,17 @@ export function resolveOllamaHost(value: string | undefined = process.env.OLLAMA
   const port = url.port !== '' ? url.port : explicitScheme ? (url.protocol === 'https:' ? '443' : '80') : '11434';
   return `${url.protocol}//${url.hostname}:${port}${url.pathname.replace(/\/+$/, '')}`;
 }
+
+/**
+ * This machine's own address (127.0.0.0/8, ::1, localhost): what is sent there stays here. Any
+ * other host receives the questions and the passages sent with them, which the status says.
+ */
+export function isLoopbackHost(host: string): boolean {
+  let name: string;
+  try {
+    name = new URL(host).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return name === 'localhost' || name.endsWith('.localhost') || name === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(name);
+}

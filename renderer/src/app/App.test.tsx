@@ -6,7 +6,8 @@ import { App } from './App';
 
 type Status = Output<'status'>;
 const status = (connected: boolean): Status => ({
-  ollama: { host: 'http://127.0.0.1:11434', connected, version: connected ? '0.12.3' : null, error: connected ? null : 'connect ECONNREFUSED' },
+  ollama: { host: 'http://127.0.0.1:11434', connected, version: connected ? '0.12.3' : null, error: connected ? null : 'connect ECONNREFUSED', remote: false, headers: [] },
+  chatModel: 'llama3.2',
   documents: { ready: 4, needsEmbedding: 0, skipped: 1, error: 0, total: 5 },
   chunks: 17,
   migration: null,
@@ -83,6 +84,17 @@ describe('App', () => {
     up = false;
     act(() => h.emit({ type: 'library.changed' }));
     await waitFor(() => expect(bar.textContent).toContain('Ollama not running — keyword search only. Start it with ollama serve.'));
+  });
+
+  it('status bar: the chat model, and plainly where questions go when Ollama is on another machine', async () => {
+    let ollama: Status['ollama'] = { ...status(true).ollama };
+    const h = renderWithFake(<App />, { library: () => ({ collections: [collection] }), status: () => ({ ...status(true), ollama, chatModel: 'qwen2.5:0.5b' }), search: () => ({}) });
+    const bar = await screen.findByTestId('status-bar');
+    await waitFor(() => expect(bar.textContent).toContain('Chat model qwen2.5:0.5b'));
+    expect(bar.textContent).not.toContain('go to');
+    ollama = { ...ollama, host: 'https://gpu.example.org:443', remote: true, headers: ['Authorization'] };
+    act(() => h.emit({ type: 'library.changed' }));
+    await waitFor(() => expect(bar.textContent).toContain('Questions and document text go to https://gpu.example.org:443'));
   });
 
   it('status bar: a change of embedding model under way says which, and how many documents are left', async () => {

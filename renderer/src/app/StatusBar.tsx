@@ -1,7 +1,7 @@
 import { useStatus } from './status';
 import { formatNumber } from '../common/format';
 
-/** Always at the bottom: Ollama's state, what is indexed, and the active embedding model. */
+/** Always at the bottom: Ollama's state (and where it is, when not this machine), the models, and what is indexed. */
 export function StatusBar() {
   const { status, error } = useStatus();
   return (
@@ -21,6 +21,14 @@ export function StatusBar() {
               <span className="dot dot--bad" aria-hidden="true" /> Ollama not running — keyword search only. Start it with <code>ollama serve</code>.
             </span>
           )}
+          {status.ollama.remote && (
+            <span className="status-bar__item status--warn" data-remote="">
+              Questions and document text go to <span className="mono">{status.ollama.host}</span>
+            </span>
+          )}
+          <span className="status-bar__item">
+            Chat model <span className="mono">{status.chatModel}</span>
+          </span>
           <span className="status-bar__item">
             {formatNumber(status.documents.ready + status.documents.needsEmbedding)} documents · {formatNumber(status.chunks)} chunks
             {status.documents.needsEmbedding > 0 ? ` · ${formatNumber(status.documents.needsEmbedding)} need embedding` : ''}

@@ -1,17 +1,22 @@
 import { useState } from 'react';
-import type { Output } from '../../../../shared/contract';
+import type { Input, Output } from '../../../../shared/contract';
 import { BOUNDS, DEFAULT_OLLAMA_HOST, SETTINGS } from '../../../../shared/settings';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
 import { ErrorNote } from '../../common/ErrorNote';
+import { EMPTY_HEADERS, HeadersFields, headersPatch, type HeadersDraft } from './HeadersFields';
 
 type Settings = Output<'getSettings'>;
+type Field = Exclude<keyof Settings, 'ollamaHeaders'>;
+
+/** Errors after which "Save anyway" makes sense: Ollama lacks the model, or could not be asked. */
+const UNCONFIRMED = new Set(['MODEL_NOT_FOUND', 'OLLAMA_UNREACHABLE', 'OLLAMA_TIMEOUT', 'OLLAMA_ERROR']);
 
 /** The form's fields; labels and bounds come from the one settings table (shared/settings.ts). */
-const FIELDS: Array<{ key: keyof Settings; label: string; hint: string; type: 'text' | 'number'; min?: number; max?: number }> = [
-  { key: 'ollamaHost', label: SETTINGS.ollamaHost.label, hint: `Where Ollama listens, e.g. ${DEFAULT_OLLAMA_HOST}`, type: 'text' },
-  { key: 'chatModel', label: SETTINGS.chatModel.label, hint: 'Writes the answers', type: 'text' },
-  { key: 'embedModel', label: SETTINGS.embedModel.label, hint: 'Turns passages into vectors for meaning search', type: 'text' },
+const FIELDS: Array<{ key: Field; label: string; hint: string; type: 'text' | 'number'; min?: number; max?: number; models?: true }> = [
+  { key: 'ollamaHost', label: SETTINGS.ollamaHost.label, hint: `Where Ollama listens, e.g. ${DEFAULT_OLLAMA_HOST}, or a shared server (an https address)`, type: 'text' },
+  { key: 'chatModel', label: SETTINGS.chatModel.label, hint: 'Writes the answers; pick an installed model or type one', type: 'text', models: true },
+  { key: 'embedModel', label: SETTINGS.embedModel.label, hint: 'Turns passages into vectors for meaning search', type: 'text', models: true },
   { key: 'k', label: SETTINGS.k.label, hint: `${BOUNDS.k.min} to ${BOUNDS.k.max}`, type: 'number', ...BOUNDS.k },
   { key: 'chunkTokens', label: SETTINGS.chunkTokens.label, hint: 'Applies to files imported from now on', type: 'number', ...BOUNDS.chunkTokens },
   { key: 'numCtx', label: SETTINGS.numCtx.label, hint: 'Tokens Ollama reads per request', type: 'number', ...BOUNDS.numCtx },
@@ -20,31 +25,37 @@ const FIELDS: Array<{ key: keyof Settings; label: string; hint: string; type: 't
 
 interface SettingsFormProps {
   settings: Settings;
+  /** The installed models' names, offered in the model fields (null: Ollama could not be asked). */
+  models: string[] | null;
   onSaved: (before: Settings, after: Settings) => void;
 }
 
 /** The editable settings; only changed fields are sent. */
-export function SettingsForm({ settings, onSaved }: SettingsFormProps) {
+export function SettingsForm({ settings, models, onSaved }: SettingsFormProps) {
   const client = useClient();
-  const [draft, setDraft] = useState<Record<keyof Settings, string>>(() => toDraft(settings));
+  const [draft, setDraft] = useState<Record<Field, string>>(() => toDraft(settings));
+  const [headers, setHeaders] = useState<HeadersDraft>(EMPTY_HEADERS);
   const [error, setError] = useState<DescribedError | null>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
 
-  const save = async () => {
-    const patch: Partial<Settings> = {};
+  const save = async (force: boolean) => {
+    const patch: Input<'setSettings'> = {};
     for (const f of FIELDS) {
       const raw = draft[f.key].trim();
       const value = f.type === 'number' ? Number(raw) : raw;
       if (value !== settings[f.key]) (patch as Record<string, unknown>)[f.key] = value;
     }
+    const headerPatch = headersPatch(headers);
+    if (headerPatch) patch.ollamaHeaders = headerPatch;
     setError(null);
     setSaved(false);
     if (Object.keys(patch).length === 0) return setSaved(true);
     setBusy(true);
     try {
-      const after = await client.setSettings(patch);
+      const after = await client.setSettings(force ? { ...patch, force: true } : patch);
       setDraft(toDraft(after));
+      setHeaders(EMPTY_HEADERS); // the value typed is gone from the page once saved
       setSaved(true);
       onSaved(settings, after);
     } catch (e) {
@@ -60,7 +71,7 @@ export function SettingsForm({ settings, onSaved }: SettingsFormProps) {
       aria-labelledby="settings-title"
       onSubmit={(e) => {
         e.preventDefault();
-        void save();
+        void save(false);
       }}
     >
       <h2 id="settings-title" className="section-title">
@@ -78,12 +89,19 @@ export function SettingsForm({ settings, onSaved }: SettingsFormProps) {
             onChange={(e) => setDraft({ ...draft, [f.key]: e.target.value })}
             aria-describedby={`setting-${f.key}-hint`}
             spellCheck={false}
+            {...(f.models ? { list: 'installed-models', autoComplete: 'off' } : {})}
           />
           <span id={`setting-${f.key}-hint`} className="muted small">
             {f.hint}
           </span>
         </div>
       ))}
+      <datalist id="installed-models">
+        {(models ?? []).map((m) => (
+          <option key={m} value={m.replace(/:latest$/, '')} />
+        ))}
+      </datalist>
+      <HeadersFields saved={settings.ollamaHeaders} draft={headers} onChange={setHeaders} />
       <div className="row">
         <button type="submit" className="button button--primary" disabled={busy}>
           Save settings
@@ -91,10 +109,18 @@ export function SettingsForm({ settings, onSaved }: SettingsFormProps) {
         {saved && <span role="status">Saved.</span>}
       </div>
       {error && <ErrorNote error={error} />}
+      {error && UNCONFIRMED.has(error.code) && (
+        <p className="row">
+          <span className="muted small">Nothing was saved. For a model you will pull later:</span>
+          <button type="button" className="button" disabled={busy} onClick={() => void save(true)}>
+            Save anyway
+          </button>
+        </p>
+      )}
     </form>
   );
 }
 
-function toDraft(s: Settings): Record<keyof Settings, string> {
+function toDraft(s: Settings): Record<Field, string> {
   return { ollamaHost: s.ollamaHost, chatModel: s.chatModel, embedModel: s.embedModel, k: String(s.k), chunkTokens: String(s.chunkTokens), numCtx: String(s.numCtx), fusion: s.fusion };
 }

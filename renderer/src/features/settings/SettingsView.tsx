@@ -42,14 +42,15 @@ export function SettingsView() {
   const onSaved = (before: Settings, after: Settings) => {
     setSettings(after);
     if (after.embedModel !== before.embedModel) setReembed(after.embedModel);
-    if (after.ollamaHost !== before.ollamaHost) loadModels();
+    // A new host or header (a token replaced keeps its name) may change what Ollama lists.
+    loadModels();
   };
 
   return (
     <div className="settings">
       <h1>Settings</h1>
       {error && <ErrorNote error={error} />}
-      {settings && <SettingsForm settings={settings} onSaved={onSaved} />}
+      {settings && <SettingsForm settings={settings} models={models && models.map((m) => m.name)} onSaved={onSaved} />}
       {reembed && <ReembedBox model={reembed} />}
       <ModelList models={models} error={modelError} onRefresh={loadModels} />
       <PullBox onPulled={loadModels} />

@@ -1,0 +1,65 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError, type Output } from '../../../../shared/contract';
+import { renderWithFake } from '../../test/harness';
+import { SettingsForm } from './SettingsForm';
+
+type Settings = Output<'getSettings'>;
+const settings: Settings = {
+  ollamaHost: 'http://127.0.0.1:11434',
+  chatModel: 'llama3.2',
+  embedModel: 'embeddinggemma',
+  k: 6,
+  chunkTokens: 256,
+  numCtx: 8192,
+  fusion: 'rrf:60',
+  ollamaHeaders: [
+    { name: 'Authorization', source: 'settings' },
+    { name: 'X-Team', source: 'environment' },
+  ],
+};
+const setCalls = (h: { transport: { calls: Array<{ method: string; input: unknown }> } }) => h.transport.calls.filter((c) => c.method === 'setSettings').map((c) => c.input);
+
+describe('SettingsForm', () => {
+  it('offers the installed models in the model fields, free text still allowed', () => {
+    const { container } = renderWithFake(<SettingsForm settings={settings} models={['llama3.2:latest', 'qwen2.5:0.5b']} onSaved={() => {}} />);
+    expect(screen.getByLabelText('Chat model').getAttribute('list')).toBe('installed-models');
+    expect(screen.getByLabelText('Embedding model').getAttribute('list')).toBe('installed-models');
+    expect([...container.querySelectorAll('#installed-models option')].map((o) => o.getAttribute('value'))).toEqual(['llama3.2', 'qwen2.5:0.5b']);
+  });
+
+  it('shows header names with the values masked, and sends a new header and a removal write-only', async () => {
+    const onSaved = vi.fn();
+    const after: Settings = { ...settings, ollamaHeaders: [{ name: 'X-Proxy-Key', source: 'settings' }, settings.ollamaHeaders[1]!] };
+    const h = renderWithFake(<SettingsForm settings={settings} models={null} onSaved={onSaved} />, { setSettings: () => after });
+    expect(screen.getByTestId('saved-headers').textContent).toContain('Authorization: ••••••');
+    expect(screen.getByTestId('saved-headers').textContent).toContain('X-Team: •••••• (from QUIRE_OLLAMA_HEADERS)');
+    fireEvent.click(screen.getByRole('checkbox'));
+    fireEvent.change(screen.getByLabelText('Header name'), { target: { value: 'X-Proxy-Key' } });
+    fireEvent.change(screen.getByLabelText('Header value'), { target: { value: 'k-123' } });
+    expect(screen.getByLabelText('Header value').getAttribute('type')).toBe('password');
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledWith(settings, after));
+    expect(setCalls(h)).toEqual([{ ollamaHeaders: { Authorization: null, 'X-Proxy-Key': 'k-123' } }]);
+    expect((screen.getByLabelText('Header value') as HTMLInputElement).value).toBe('');
+  });
+
+  it('a model Ollama lacks: the error, nothing saved, and "Save anyway" sends force', async () => {
+    let attempt = 0;
+    const onSaved = vi.fn();
+    const h = renderWithFake(<SettingsForm settings={settings} models={['llama3.2:latest']} onSaved={onSaved} />, {
+      setSettings: () => {
+        if (attempt++ === 0) throw new ApiError('MODEL_NOT_FOUND', 'Ollama at http://127.0.0.1:11434 has no model "llama3.3". Installed: llama3.2.');
+        return { ...settings, chatModel: 'llama3.3' };
+      },
+    });
+    fireEvent.change(screen.getByLabelText('Chat model'), { target: { value: 'llama3.3' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await screen.findByText(/Installed: llama3\.2/);
+    expect(onSaved).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Save anyway' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(setCalls(h)).toEqual([{ chatModel: 'llama3.3' }, { chatModel: 'llama3.3', force: true }]);
+    expect(screen.queryByRole('button', { name: 'Save anyway' })).toBeNull();
+  });
+});

@@ -250,6 +250,8 @@ export const API = {
   sampleNotes: method(Empty, z.object({ path: z.string(), questions: z.array(z.string()) })),
   /** The desktop shell's native folder picker; browser mode answers supported: false. */
   chooseFolder: method(Empty, z.object({ supported: z.boolean(), path: z.string().nullable() })),
+  /** Folders completing a path being typed (inside the home folder only); for the import field. */
+  completeFolder: method(z.object({ prefix: z.string().max(4096) }).strict(), z.object({ folders: z.array(z.string()) })),
   /** Opens a cited file in the system's app; only files inside an imported folder. */
   openSourceFile: method(z.object({ chunkId: z.string().min(1).max(100) }).strict(), z.object({ supported: z.boolean(), opened: z.boolean() })),
 

@@ -11,6 +11,7 @@ import { importableFolder, type Engine } from '../engine';
 import type { Handlers } from './dispatch';
 import { createEvaluation, type EvaluationDeps } from './evaluation';
 import { openableSourceFile } from './source-file';
+import { folderCompletions } from './folder-completions';
 import { chunkView, libraryDocuments, vectorStores } from './views';
 import { dropEmbeddingModel, listEmbeddingModels } from '../db/embedding-models';
 import { withTag } from '../ollama/gateway';
@@ -270,6 +271,10 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
       const dropped = dropEmbeddingModel(db, model, 'deleted in Settings');
       emit({ type: 'library.changed' });
       return dropped;
+    },
+
+    async completeFolder({ prefix }) {
+      return { folders: folderCompletions(prefix) };
     },
 
     async chooseFolder() {

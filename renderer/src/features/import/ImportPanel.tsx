@@ -6,6 +6,7 @@ import type { ImportJob } from './import-job';
 import { ErrorNote } from '../../common/ErrorNote';
 import { ImportProgress } from './ImportProgress';
 import { ImportSummary } from './ImportSummary';
+import { useFolderCompletions } from './folder-completions';
 
 interface ImportPanelProps {
   job: ImportJob;
@@ -19,6 +20,19 @@ export function ImportPanel({ job, withForm = true, autoFocus = false }: ImportP
   const [path, setPath] = useState('');
   const client = useClient();
   const desktop = useDesktop();
+  const completions = useFolderCompletions(path);
+  const [dropNote, setDropNote] = useState<string | null>(null);
+  // A browser tells a page a dropped folder's name, never where it is: say so, and keep the name
+  // to type after (the field completes the path as it is typed).
+  const onDrop = (e: React.DragEvent) => {
+    e.preventDefault();
+    const name = e.dataTransfer.files[0]?.name ?? e.dataTransfer.items[0]?.getAsFile()?.name ?? null;
+    setDropNote(
+      name
+        ? `Your browser does not tell Quire where “${name}” is on this computer. Type or paste its path; the field suggests folders as you type.`
+        : 'Your browser does not tell Quire where a dropped folder is. Type or paste its path; the field suggests folders as you type.',
+    );
+  };
   const choose = async () => {
     const picked = await client.chooseFolder({}).catch(() => null);
     if (picked?.path) {
@@ -33,6 +47,9 @@ export function ImportPanel({ job, withForm = true, autoFocus = false }: ImportP
       {withForm && (
         <form
           className="row"
+          data-testid="import-form"
+          onDragOver={(e) => e.preventDefault()}
+          onDrop={onDrop}
           onSubmit={(e) => {
             e.preventDefault();
             if (path.trim() && !job.running) void job.start(path.trim());
@@ -44,7 +61,11 @@ export function ImportPanel({ job, withForm = true, autoFocus = false }: ImportP
             data-testid="import-path"
             type="text"
             value={path}
-            onChange={(e) => setPath(e.target.value)}
+            onChange={(e) => {
+              setPath(e.target.value);
+              setDropNote(null);
+            }}
+            list="import-path-completions"
             placeholder="/home/you/notes"
             autoFocus={autoFocus}
             spellCheck={false}
@@ -55,10 +76,20 @@ export function ImportPanel({ job, withForm = true, autoFocus = false }: ImportP
               Choose…
             </button>
           )}
+          <datalist id="import-path-completions" data-testid="import-path-completions">
+            {completions.map((f) => (
+              <option key={f} value={f} />
+            ))}
+          </datalist>
           <button type="submit" className="button button--primary" data-testid="import-start" disabled={job.running || !path.trim()}>
             Import
           </button>
         </form>
+      )}
+      {dropNote && (
+        <p className="muted small" role="status" data-testid="import-drop-note">
+          {dropNote}
+        </p>
       )}
       {job.error && <ErrorNote error={job.error} />}
       {job.running && <ImportProgress progress={job.progress} elapsedMs={elapsed} onCancel={job.cancel} />}

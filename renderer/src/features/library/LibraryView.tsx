@@ -20,6 +20,15 @@ export function LibraryView() {
   // A watched folder changes the library often: one load at a time, and one more after it if
   // anything changed meanwhile, however many events arrived.
   const loading = useRef<'idle' | 'busy' | 'again'>('idle');
+  // The sample notes stay a click away after the first run, for a second look or a fresh index.
+  const trySample = async () => {
+    try {
+      await importJob.start((await client.sampleNotes({})).path);
+    } catch (e) {
+      setError(describeError(e));
+    }
+  };
+
   const load = useCallback(() => {
     if (loading.current !== 'idle') {
       loading.current = 'again';
@@ -57,6 +66,9 @@ export function LibraryView() {
           Import a folder
         </h2>
         <ImportPanel job={importJob} />
+        <button type="button" className="button button--quiet" data-testid="try-sample-notes" disabled={importJob.running} onClick={() => void trySample()}>
+          Try the sample notes
+        </button>
       </section>
       {error && <ErrorNote error={error} />}
       {library && library.collections.length === 0 && <p className="muted">Nothing imported yet.</p>}

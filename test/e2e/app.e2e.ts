@@ -262,6 +262,38 @@ describe('Quire in a browser', () => {
       }
     }
   });
+
+  it('asks of one folder only: the picker limits the question, and the answer says so', async () => {
+    const garden = new NotesFolder('quire-e2e-garden-');
+    try {
+      garden.write('bulbs.md', '# Bulbs\n\nPlant the deploy tulips every 90 days in the north bed.\n');
+      // Imported as the Library does, as a job: its end tells the window the library changed.
+      const imported = new Promise<void>((resolve) => engine.onEvent((e) => e.type === 'job.done' && e.kind === 'import' && resolve()));
+      await engine.call('importFolder', { path: garden.root });
+      await imported;
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.getByTestId('nav-ask').click();
+      await page.getByTestId('new-conversation').click();
+      const picker = page.getByTestId('scope-picker');
+      await picker.locator('summary').click();
+      const name = (await engine.call('library', {})).collections.find((c) => c.root === garden.root)!.name;
+      await picker.getByLabel(name).check();
+      await page.getByTestId('question').fill('How often are the deploy keys rotated?');
+      await page.getByTestId('ask-button').click();
+      await expect.poll(() => page.getByTestId('answer-scope').last().textContent(), { timeout: 20_000 }).toBe(`Asked of ${name} only.`);
+      const run = (await engine.call('conversations', {})).conversations[0]!;
+      expect(run.title).toBe('How often are the deploy keys rotated?');
+      // Nothing from the other folder was a candidate.
+      const trace = await page.getByTestId('answer').last().innerText();
+      expect(trace).not.toMatch(/platform team/);
+      await shot('14-scoped-answer', page.getByTestId('answer-scope').last());
+      await picker.getByLabel('All folders').check();
+    } finally {
+      await engine.forgetFolder(garden.root);
+      garden.dispose();
+    }
+  });
 });
 
 /** Characters per line of the last answer (its uncovered width over the average width of a character of its font), and where the panel is. Runs in the page (a string: these tests compile without the DOM's types). */

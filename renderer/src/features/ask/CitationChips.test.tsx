@@ -107,6 +107,26 @@ describe('citation chips', () => {
     expect(document.activeElement).toBe(chip);
   });
 
+  it('show the passage formatted as Markdown on request: a table as a table, raw HTML as text', async () => {
+    const formatted = { ...CHUNK, text: '# Policy\n\n| Key | Rotated |\n| --- | --- |\n| deploy | every 90 days |\n\n<b>bold?</b> <img src="https://example.invalid/x.png" alt="diagram">' };
+    const { send } = await startAnswer({ getChunk: () => formatted });
+    send({ type: 'retrieval', mode: 'hybrid', candidates, note: null });
+    send({ type: 'token', text: ANSWER });
+    send({ type: 'done', result: answerResult({ answer: ANSWER, retrieval: candidates, citations: [{ chunkId: K0, path: 'notes/keys.md', lines: [3, 9], pages: null, sentence: 'Keys rotate every 90 days.', check: 'supported', missing: [] }] }) });
+    fireEvent.click((await screen.findAllByTestId('citation-chip'))[0]!);
+    const panel = await screen.findByTestId('source-panel');
+    await waitFor(() => expect(panel.querySelector('.source-text')).not.toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Formatted' }));
+    const view = screen.getByTestId('source-formatted');
+    expect(view.querySelector('table td')?.textContent).toBe('deploy');
+    expect(view.querySelector('b')).toBeNull();
+    expect(view.querySelector('img')).toBeNull();
+    expect(view.textContent).toContain('<b>bold?</b>');
+    expect(screen.getByRole('button', { name: 'Formatted' }).getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(screen.getByRole('button', { name: 'Numbered' }));
+    expect(panel.querySelector('.source-text')).not.toBeNull();
+  });
+
   it('say the page of a PDF source, and its panel shows the page and offers to open the file (desktop)', async () => {
     const PDF = 'b1b2b3b4b5b6#4';
     const pdfChunk = { ...CHUNK, chunkId: PDF, path: 'manuals/handbook.pdf', lines: [40, 52] as [number, number], pages: [12, 12] as [number, number], flags: [], before: null, after: null };

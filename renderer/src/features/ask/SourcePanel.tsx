@@ -9,6 +9,7 @@ import { formatPages } from '../../../../shared/pages';
 import { describeInjectionFlags, CHECK_WORDS } from '../../common/words';
 import { ErrorNote } from '../../common/ErrorNote';
 import { SourceLines } from './SourceLines';
+import { Markdown } from './Markdown';
 
 export interface SourceRequest {
   info: ChipInfo;
@@ -28,6 +29,8 @@ export function SourcePanel({ request, onClose }: SourcePanelProps) {
   const client = useClient();
   const desktop = useDesktop();
   const [chunk, setChunk] = useState<ChunkView | null>(null);
+  /** Numbered lines, with the cited ones highlighted, or the passage formatted as Markdown. */
+  const [view, setView] = useState<'lines' | 'formatted'>('lines');
   const [error, setError] = useState<DescribedError | null>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLElement>(null);
@@ -123,11 +126,26 @@ export function SourcePanel({ request, onClose }: SourcePanelProps) {
               Cited for: <q>{info.sentence}</q>
             </p>
           )}
-          <div className="source-text" tabIndex={0} aria-label="Passage text with line numbers">
-            {chunk.before && <SourceLines text={chunk.before.text} first={chunk.before.lines[0]} role="context" />}
-            <SourceLines text={chunk.text} first={chunk.lines[0]} role="cited" sentence={info.sentence} />
-            {chunk.after && <SourceLines text={chunk.after.text} first={chunk.after.lines[0]} role="context" />}
+          <div className="row source-panel__views" role="group" aria-label="Show the passage">
+            <button type="button" className="button button--small button--quiet" aria-pressed={view === 'lines'} onClick={() => setView('lines')}>
+              Numbered
+            </button>
+            <button type="button" className="button button--small button--quiet" aria-pressed={view === 'formatted'} onClick={() => setView('formatted')}>
+              Formatted
+            </button>
           </div>
+          {view === 'lines' ? (
+            <div className="source-text" tabIndex={0} aria-label="Passage text with line numbers">
+              {chunk.before && <SourceLines text={chunk.before.text} first={chunk.before.lines[0]} role="context" />}
+              <SourceLines text={chunk.text} first={chunk.lines[0]} role="cited" sentence={info.sentence} />
+              {chunk.after && <SourceLines text={chunk.after.text} first={chunk.after.lines[0]} role="context" />}
+            </div>
+          ) : (
+            // As its author would read it: the same Markdown renderer as answers (no raw HTML, no remote images).
+            <div className="source-formatted" data-testid="source-formatted" tabIndex={0} aria-label="Passage text, formatted">
+              <Markdown text={[chunk.before?.text, chunk.text, chunk.after?.text].filter((t) => t !== undefined).join('\n\n')} />
+            </div>
+          )}
         </>
       )}
     </aside>

@@ -95,5 +95,9 @@ describe('a question limited to some folders', () => {
     expect(asked).toBe(0);
     expect(human).toContain(`(Asked of “${homeFolder.name}” only.)`);
     expect(human).toContain('365');
+    // status names each folder as --collection takes it.
+    let status = '';
+    await main(['status', '--db', f.dbFile], { stdout: { write: (t: string) => (status += t) }, stderr: { write: () => {} }, env: { OLLAMA_HOST: f.ollama.url } });
+    expect(status).toContain(`  ${homeFolder.name}: ${homeFolder.root} (1 document)`);
   });
 });

@@ -1,3 +1,4 @@
+import { programName } from '../usage';
 import type { CliContext } from '../context';
 
 export async function statusCommand(ctx: CliContext): Promise<number> {
@@ -20,9 +21,10 @@ export async function statusCommand(ctx: CliContext): Promise<number> {
     ];
     if (status.collections.length > 0) {
       lines.push('Folders:');
-      for (const c of status.collections) lines.push(`  ${c.root} (${c.documents} documents)`);
+      // The name is what --collection takes.
+      for (const c of status.collections) lines.push(`  ${c.name}: ${c.root} (${c.documents} ${c.documents === 1 ? 'document' : 'documents'})`);
     } else {
-      lines.push('No folders imported yet. Try: npm run quire -- import ~/notes');
+      lines.push(`No folders imported yet. Try: ${programName()} import ~/notes`);
     }
     return lines.join('\n');
   });

@@ -97,7 +97,7 @@ function vectorCounts(db: Db, model: EmbeddingModelRow): { expected: number; act
 export interface IndexStatus {
   schemaVersion: number;
   sizeBytes: number | null;
-  collections: Array<{ id: string; root: string; documents: number }>;
+  collections: Array<{ id: string; root: string; name: string; documents: number }>;
   documents: { ready: number; needsEmbedding: number; skipped: number; error: number; total: number };
   chunks: number;
   activeModel: { name: string; digest: string; dimension: number; vectors: number } | null;
@@ -118,7 +118,7 @@ export function indexStatus(db: Db, file?: string): IndexStatus {
   return {
     schemaVersion: schemaVersion(db),
     sizeBytes,
-    collections: (db.prepare('SELECT c.id, c.root, (SELECT count(*) FROM documents d WHERE d.collection_id = c.id) AS documents FROM collections c ORDER BY c.root').all() as IndexStatus['collections']),
+    collections: (db.prepare('SELECT c.id, c.root, coalesce(c.name, c.root) AS name, (SELECT count(*) FROM documents d WHERE d.collection_id = c.id) AS documents FROM collections c ORDER BY c.root').all() as IndexStatus['collections']),
     documents: { ready: byStatus('ready') - needs, needsEmbedding: needs, skipped: byStatus('skipped'), error: byStatus('error'), total: count('SELECT count(*) FROM documents') },
     chunks: count('SELECT count(*) FROM chunks'),
     activeModel: activeRow ? { name: activeRow.name, digest: activeRow.digest, dimension: activeRow.dimension, vectors: activeRow.vectors } : null,

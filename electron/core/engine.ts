@@ -245,7 +245,7 @@ export function createEngine(options: EngineOptions): Engine {
   // import removes the watched changes it covered, those queued before it began.
   let closing = false;
   const startQueued = (folder: string, only: readonly string[] | undefined) => {
-    const collectionId = ensureCollection(db, fs.realpathSync(folder)).id;
+    const collectionId = ensureCollection(db, folderRoot(folder)).id;
     if (!only) enqueuePaths(db, collectionId, [WHOLE_FOLDER]);
     return { collectionId, mark: queueMark(db), only };
   };

@@ -1,5 +1,4 @@
 /** Reasons, statuses and flags from the engine, in words. */
-import { DOCUMENT_TYPE_LABELS, type DocumentType } from '../../../shared/contract';
 
 const SKIP_REASONS: Record<string, string> = {
   'unsupported-type': 'not a note format Quire reads (.md, .markdown, .txt, .pdf, .docx, .html, .htm)',
@@ -67,8 +66,6 @@ export const CHECK_WORDS: Record<Check | 'pending', string> = {
   pending: 'not checked yet',
 };
 
-/** Each format, as the library names it. */
-export const DOC_TYPES: Record<DocumentType, string> = DOCUMENT_TYPE_LABELS;
 
 export const DOC_STATUS: Record<string, string> = {
   ready: 'ready',

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Output } from '../../../../shared/contract';
 import { useClient, useJobs } from '../../app/client';
-import { setScope, useScope } from './scope';
+import { getScope, setScope, useScope } from './scope';
 
 type Folder = Pick<Output<'library'>['collections'][number], 'id' | 'name' | 'root'>;
 
@@ -18,8 +18,10 @@ export function ScopePicker() {
         (l) => {
           const list = l.collections.map((c) => ({ id: c.id, name: c.name, root: c.root }));
           setFolders(list);
-          // A folder that left the library leaves the scope too.
-          if (scope.some((id) => !list.some((f) => f.id === id))) setScope(scope.filter((id) => list.some((f) => f.id === id)));
+          // A folder that left the library leaves the scope too. Read, not depended on: ticking a
+          // folder must not reload the library.
+          const now = getScope();
+          if (now.some((id) => !list.some((f) => f.id === id))) setScope(now.filter((id) => list.some((f) => f.id === id)));
         },
         () => setFolders([]),
       );
@@ -27,7 +29,7 @@ export function ScopePicker() {
     return jobs.onEvent((e) => {
       if (e.type === 'library.changed') void load();
     });
-  }, [client, jobs, scope]);
+  }, [client, jobs]);
 
   if (folders.length < 2) return null;
   const label = scope.length === 0 ? 'All folders' : folders.filter((f) => scope.includes(f.id)).map((f) => f.name).join(', ');

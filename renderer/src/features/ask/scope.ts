@@ -8,6 +8,11 @@ import { useSyncExternalStore } from 'react';
 let current: readonly string[] = [];
 const listeners = new Set<() => void>();
 
+/** The scope now (outside render: a loader pruning folders that left the library). */
+export function getScope(): readonly string[] {
+  return current;
+}
+
 export function setScope(ids: readonly string[]): void {
   current = [...new Set(ids)];
   for (const l of listeners) l();

@@ -1,12 +1,13 @@
 import { formatDuration, formatNumber, plural } from '../../common/format';
 import type { ImportReport } from '../../common/types';
-import { DOC_TYPES, failReason } from '../../common/words';
+import { DOCUMENT_TYPE_LABELS } from '../../../../shared/contract';
+import { failReason } from '../../common/words';
 import { groupSkipped } from './skip-groups';
 
 /** What an import did; what it left out, grouped by reason and kind, with each list a click away. */
 export function ImportSummary({ report }: { report: ImportReport }) {
   const d = report.documents;
-  const types = (Object.entries(report.indexedByType) as Array<[keyof typeof DOC_TYPES, number]>).filter(([, n]) => n > 0);
+  const types = (Object.entries(report.indexedByType) as Array<[keyof typeof DOCUMENT_TYPE_LABELS, number]>).filter(([, n]) => n > 0);
   const counts: Array<[string, number]> = [
     ['added', d.added],
     ['updated', d.updated],
@@ -34,7 +35,7 @@ export function ImportSummary({ report }: { report: ImportReport }) {
       </ul>
       {types.length > 0 && (
         <p className="muted small" data-testid="import-types">
-          In the index now: {types.map(([t, n]) => `${formatNumber(n)} ${DOC_TYPES[t]}`).join(', ')}
+          In the index now: {types.map(([t, n]) => `${formatNumber(n)} ${DOCUMENT_TYPE_LABELS[t]}`).join(', ')}
         </p>
       )}
       {report.embedding.status === 'unavailable' && (

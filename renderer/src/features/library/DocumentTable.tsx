@@ -1,7 +1,8 @@
 import type { Output } from '../../../../shared/contract';
 import { messageFor } from '../../api/messages';
 import { formatDate, formatNumber } from '../../common/format';
-import { DOC_STATUS, DOC_TYPES } from '../../common/words';
+import { DOCUMENT_TYPE_LABELS } from '../../../../shared/contract';
+import { DOC_STATUS } from '../../common/words';
 
 type Collection = Output<'library'>['collections'][number];
 type Doc = Collection['documents'][number];
@@ -49,7 +50,7 @@ export function DocumentTable({ documents, pending = [] }: { documents: Doc[]; p
                 <span className="mono">{d.relPath}</span>
                 {d.title && d.title !== d.relPath ? <span className="muted"> · {d.title}</span> : null}
               </td>
-              <td>{d.type ? <span className="badge badge--type">{DOC_TYPES[d.type]}</span> : null}</td>
+              <td>{d.type ? <span className="badge badge--type">{DOCUMENT_TYPE_LABELS[d.type]}</span> : null}</td>
               <td>
                 <span className={`badge badge--${d.status}`}>{DOC_STATUS[d.status] ?? d.status}</span>
                 {queued.has(d.relPath) && (

@@ -3,8 +3,8 @@
  * one CommonJS file (dist/electron/preload.cjs) because a sandboxed preload can require only
  * 'electron'.
  */
-import { contextBridge, ipcRenderer } from 'electron';
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import { METHOD_NAMES } from '../../shared/contract';
 import { buildBridge } from './expose';
 
-contextBridge.exposeInMainWorld('quire', buildBridge(METHOD_NAMES, ipcRenderer));
+contextBridge.exposeInMainWorld('quire', buildBridge(METHOD_NAMES, ipcRenderer, webUtils));

@@ -3,6 +3,8 @@ import { ApiError, type ApiEvent, type MethodName, type Transport } from '../../
 /** window.quire as the Electron preload exposes it: one named function per method, and events. */
 export type Bridge = { [M in MethodName]?: (input: unknown) => Promise<unknown> } & {
   onEvent(listener: (event: ApiEvent) => void): () => void;
+  /** The path of a file dropped on the window (desktop only; see dropped-path.ts). */
+  pathForFile?(file: File): string | null;
 };
 
 type Envelope = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { renderWithFake } from '../../test/harness';
 import { LibraryView } from '../library/LibraryView';
 
-describe('the import field in browser mode', () => {
+describe('the import field', () => {
   it('suggests folders completing the typed path, asked after a pause in typing', async () => {
     const h = renderWithFake(<LibraryView />, {
       library: () => ({ collections: [] }),
@@ -25,6 +25,25 @@ describe('the import field in browser mode', () => {
       fireEvent.drop(form, { dataTransfer: { files: [file], items: [] } });
     });
     expect(screen.getByTestId('import-drop-note').textContent).toMatch(/does not tell Quire where “Work notes” is on this computer\. Type or paste its path/);
+  });
+
+  it('in the desktop app, imports a dropped folder from the path the preload gives', async () => {
+    const asked: unknown[] = [];
+    window.quire = { onEvent: () => () => {}, pathForFile: (f: File) => (asked.push(f), '/home/ana/Work notes') };
+    try {
+      const h = renderWithFake(<LibraryView />, { library: () => ({ collections: [] }), importFolder: () => ({ jobId: 'imp-2' }) });
+      const form = await screen.findByTestId('import-form');
+      const file = new File([''], 'Work notes');
+      act(() => {
+        fireEvent.drop(form, { dataTransfer: { files: [file], items: [] } });
+      });
+      expect(asked).toEqual([file]);
+      await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'importFolder')?.input).toEqual({ path: '/home/ana/Work notes' }));
+      expect((screen.getByTestId('import-path') as HTMLInputElement).value).toBe('/home/ana/Work notes');
+      expect(screen.queryByTestId('import-drop-note')).toBeNull();
+    } finally {
+      delete window.quire;
+    }
   });
 
   it('keeps “Try the sample notes” a click away in the library', async () => {

@@ -7,6 +7,7 @@ import { ErrorNote } from '../../common/ErrorNote';
 import { ImportProgress } from './ImportProgress';
 import { ImportSummary } from './ImportSummary';
 import { useFolderCompletions } from './folder-completions';
+import { droppedPath } from '../../api/dropped-path';
 
 interface ImportPanelProps {
   job: ImportJob;
@@ -22,11 +23,19 @@ export function ImportPanel({ job, withForm = true, autoFocus = false }: ImportP
   const desktop = useDesktop();
   const completions = useFolderCompletions(path);
   const [dropNote, setDropNote] = useState<string | null>(null);
-  // A browser tells a page a dropped folder's name, never where it is: say so, and keep the name
-  // to type after (the field completes the path as it is typed).
+  // The desktop app is told where a dropped folder is, and imports it. A browser tells a page its
+  // name only: say so, and keep the name to type after (the field completes paths as they are typed).
   const onDrop = (e: React.DragEvent) => {
     e.preventDefault();
-    const name = e.dataTransfer.files[0]?.name ?? e.dataTransfer.items[0]?.getAsFile()?.name ?? null;
+    const file = e.dataTransfer.files[0] ?? e.dataTransfer.items[0]?.getAsFile() ?? null;
+    const where = droppedPath(file);
+    if (where) {
+      setPath(where);
+      setDropNote(null);
+      if (!job.running) void job.start(where);
+      return;
+    }
+    const name = file?.name ?? null;
     setDropNote(
       name
         ? `Your browser does not tell Quire where “${name}” is on this computer. Type or paste its path; the field suggests folders as you type.`

@@ -1,0 +1,104 @@
+// SentencePiece ("llama" in GGUF) the way llama.cpp runs it: spaces become "▁" (with one put in
+// front when the vocabulary asks), the text starts as one symbol per character, and adjacent
+// symbols whose concatenation is a piece are merged, highest-scoring piece first, leftmost among
+// equals. A character the vocabulary lacks is written as its UTF-8 bytes ("<0xE2>"), or as the
+// unknown token when there are no byte pieces.
+import { PairMap, MAX_SYMBOLS, mergeSymbols, symbolBuffer } from '../text/bpe-merge';
+import { SpecialTokens } from './special-tokens';
+import type { ModelTokenizer } from './tokenizer';
+import { TokenType, type Vocabulary } from './vocabulary';
+
+const SPACE = '▁';
+
+export class SentencePiece implements ModelTokenizer {
+  readonly kind = 'llama' as const;
+  readonly bos: number | null;
+  readonly addBos: boolean;
+  private readonly addSpacePrefix: boolean;
+  private readonly ids = new Map<string, number>();
+  private readonly byteIds = new Int32Array(256).fill(-1);
+  private readonly unknown: number;
+  private readonly pairs: PairMap;
+  private readonly special: SpecialTokens;
+
+  constructor(v: Vocabulary) {
+    this.bos = v.bos;
+    this.addBos = v.addBos;
+    this.addSpacePrefix = v.addSpacePrefix;
+    let unknown = -1;
+    v.tokens.forEach((t, id) => {
+      const type = v.types[id];
+      if (type === TokenType.byte) {
+        const m = /^<0x([0-9A-Fa-f]{2})>$/.exec(t);
+        if (m) this.byteIds[parseInt(m[1]!, 16)] = id;
+        return;
+      }
+      if (type === TokenType.unknown && unknown < 0) unknown = id;
+      // User-defined pieces merge like normal ones: Gemma's runs of "▁" are user-defined.
+      if ((type === TokenType.normal || type === TokenType.userDefined) && !this.ids.has(t)) this.ids.set(t, id);
+    });
+    this.unknown = unknown;
+    // Scores become ranks (0 = highest) so the shared merge loop, which takes the lowest rank
+    // first, takes the highest score first; equal scores share a rank, leaving position to decide.
+    const order = [...this.ids.values()].sort((a, b) => v.scores[b]! - v.scores[a]!);
+    const rank = new Int32Array(v.tokens.length);
+    let r = 0;
+    order.forEach((id, i) => {
+      if (i > 0 && v.scores[id] !== v.scores[order[i - 1]!]) r++;
+      rank[id] = r;
+    });
+    // Every way of writing each piece as two pieces: merging then needs no string work.
+    this.pairs = new PairMap(v.tokens.length * 4);
+    for (const [text, id] of this.ids) {
+      const chars = Array.from(text);
+      let at = 0;
+      for (let k = 1; k < chars.length; k++) {
+        at += chars[k - 1]!.length;
+        const left = this.ids.get(text.slice(0, at));
+        const right = left === undefined ? undefined : this.ids.get(text.slice(at));
+        if (left !== undefined && right !== undefined) this.pairs.set(left, right, rank[id]!, id);
+      }
+    }
+    this.special = new SpecialTokens(v.tokens, v.types);
+  }
+
+  encode(text: string): number[] {
+    const out: number[] = [];
+    let first = true;
+    for (const seg of this.special.split(text)) {
+      if ('special' in seg) out.push(seg.special);
+      else this.encodeOrdinary(first && this.addSpacePrefix ? ` ${seg.text}` : seg.text, out);
+      first = false;
+    }
+    return out;
+  }
+
+  count(text: string): number {
+    return this.encode(text).length;
+  }
+
+  private encodeOrdinary(raw: string, out: number[]): void {
+    const text = raw.replaceAll(' ', SPACE);
+    const chars = Array.from(text);
+    for (let s = 0; s < chars.length; s += MAX_SYMBOLS) this.mergeRun(chars.slice(s, s + MAX_SYMBOLS), out);
+  }
+
+  private mergeRun(chars: readonly string[], out: number[]): void {
+    const n = chars.length;
+    const symbols = symbolBuffer(n);
+    // A character outside the vocabulary is a negative symbol (never paired): -1 - its index.
+    for (let i = 0; i < n; i++) symbols[i] = this.ids.get(chars[i]!) ?? -1 - i;
+    const merged: number[] = [];
+    mergeSymbols(this.pairs, n, merged);
+    for (const t of merged) {
+      if (t >= 0) out.push(t);
+      else this.fallback(chars[-1 - t]!, out);
+    }
+  }
+
+  private fallback(char: string, out: number[]): void {
+    const bytes = Buffer.from(char, 'utf8');
+    if (bytes.every((b) => this.byteIds[b]! >= 0)) for (const b of bytes) out.push(this.byteIds[b]!);
+    else if (this.unknown >= 0) out.push(this.unknown);
+  }
+}

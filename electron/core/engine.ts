@@ -35,7 +35,9 @@ import { EmbeddingSession, hasMissingVectors } from './ingest/embedding-session'
 import { importFolder } from './ingest/pipeline';
 import type { ImportProgress, ImportReport } from './ingest/types';
 import { OllamaGateway } from './ollama/gateway';
-import { evalIndexDir } from './paths';
+import { ModelTokens } from './tokens/model-tokens';
+import { VocabularyStore } from './tokens/vocabulary-store';
+import { evalIndexDir, vocabularyDir } from './paths';
 import { search } from './retrieve/search';
 import { SettingsStore } from './settings';
 import { salvage, type Salvage } from './db/salvage';
@@ -202,6 +204,14 @@ export function createEngine(options: EngineOptions): Engine {
     if (gateway?.key !== wanted.key) gateway = { key: wanted.key, gateway: wanted.make() };
     return gateway.gateway;
   };
+  // The models' own tokenizers, their vocabularies kept beside the database by model digest.
+  const vocabularies = dbPath === ':memory:' ? null : new VocabularyStore(vocabularyDir(dbPath));
+  let tokens: { gateway: OllamaGateway; tokens: ModelTokens } | null = null;
+  const currentTokens = () => {
+    const g = currentGateway();
+    if (tokens?.gateway !== g) tokens = { gateway: g, tokens: new ModelTokens(g, vocabularies) };
+    return tokens.tokens;
+  };
 
   /** Each model the patch changes must be listed by the Ollama the patch leaves in effect. */
   const confirmModels = async (patch: Input<'setSettings'>, signal?: AbortSignal) => {
@@ -348,6 +358,7 @@ export function createEngine(options: EngineOptions): Engine {
         k: input.k ?? s.k,
         chatModel: input.chatModel ?? s.chatModel,
         numCtxCap: s.numCtx,
+        tokens: currentTokens(),
         ...(input.numCtx ? { numCtx: input.numCtx } : {}),
         ...(signal ? { signal } : {}),
       });

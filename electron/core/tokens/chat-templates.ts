@@ -30,7 +30,7 @@ export function templateFamily(template: string | null | undefined): TemplateFam
   if (has('<|im_start|>', '<|im_end|>')) return 'chatml';
   if (has('<start_of_turn>', '<end_of_turn>')) return 'gemma';
   if (has('[INST]', '[/INST]')) return 'mistral';
-  if (has('<|user|>', '<|end|>', '<|assistant|>')) return 'phi3';
+  if (has('<|end|>', '<|assistant|>')) return 'phi3';
   return null;
 }
 

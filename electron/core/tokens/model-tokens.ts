@@ -29,7 +29,7 @@ const COUNTED = new Set(['gpt2', 'llama']);
 
 export class ModelTokens {
   private readonly byDigest = new Map<string, Promise<TokenizerResult>>();
-  private evicted = false;
+  private eviction: Promise<string[]> | null = null;
 
   constructor(
     private readonly gateway: OllamaGateway,
@@ -83,19 +83,26 @@ export class ModelTokens {
     return { ok: true, tokenizer: createTokenizer(parsed.vocabulary) };
   }
 
-  /** Deletes stored vocabularies of digests Ollama no longer lists (once per process, after a fetch). */
-  async evictGone(signal?: AbortSignal): Promise<string[]> {
-    if (!this.store || this.evicted) return [];
-    this.evicted = true;
-    try {
-      const models = await this.gateway.listModels(signal, { fresh: true });
-      const gone = this.store.evictExcept(new Set(models.map((m) => m.digest)));
-      for (const d of gone) this.byDigest.delete(d);
-      return gone;
-    } catch {
-      this.evicted = false;
-      return [];
-    }
+  /**
+   * Deletes stored vocabularies of digests Ollama no longer lists: once per process, after the
+   * first fetch (later calls get the same answer).
+   */
+  evictGone(signal?: AbortSignal): Promise<string[]> {
+    const store = this.store;
+    if (!store) return Promise.resolve([]);
+    this.eviction ??= (async () => {
+      try {
+        const models = await this.gateway.listModels(signal, { fresh: true });
+        const gone = store.evictExcept(new Set(models.map((m) => m.digest)));
+        for (const d of gone) this.byDigest.delete(d);
+        return gone;
+      } catch {
+        // Ollama unreachable: nothing is deleted, and the next fetch tries again.
+        this.eviction = null;
+        return [];
+      }
+    })();
+    return this.eviction;
   }
 }
 

@@ -66,22 +66,58 @@ export class Embedder {
   async embedDocuments(docs: readonly DocumentInput[], signal?: AbortSignal): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     for (let i = 0; i < docs.length; i += this.batchSize) {
-      const batch = docs.slice(i, i + this.batchSize).map((d) => this.prefixes.document(d.text, d.title));
-      out.push(...(await this.embedRaw(batch, signal)));
+      const batch = docs.slice(i, i + this.batchSize);
+      try {
+        out.push(...(await this.embedRaw(batch.map((d) => this.prefixes.document(d.text, d.title)), signal)));
+      } catch (e) {
+        if (!(e instanceof QuireError && e.code === 'INPUT_TOO_LONG')) throw e;
+        // Some passage is longer than the model's context: embed them one by one, splitting the long ones.
+        for (const d of batch) out.push(await this.embedDocument(d, signal, 0));
+      }
     }
     return out;
   }
 
+  /**
+   * One passage Ollama refused as too long (it is never cut silently: requests say truncate:
+   * false): embedded in halves, split at a line or word break, whose vectors are averaged, so every
+   * word of it counts towards its vector.
+   */
+  private async embedDocument(doc: DocumentInput, signal: AbortSignal | undefined, depth: number): Promise<Float32Array> {
+    try {
+      const [v] = await this.embedRaw([this.prefixes.document(doc.text, doc.title)], signal);
+      return v!;
+    } catch (e) {
+      if (!(e instanceof QuireError && e.code === 'INPUT_TOO_LONG') || depth >= MAX_SPLIT_DEPTH || doc.text.length < 2) throw e;
+      const [a, b] = halves(doc.text);
+      const parts = [await this.embedDocument({ ...doc, text: a }, signal, depth + 1), await this.embedDocument({ ...doc, text: b }, signal, depth + 1)];
+      return meanDirection(parts, [a.length, b.length]);
+    }
+  }
+
   async embedQuery(query: string, signal?: AbortSignal): Promise<Float32Array> {
-    const [v] = await this.embedRaw([this.prefixes.query(query)], signal);
+    let v: Float32Array | undefined;
+    try {
+      [v] = await this.embedRaw([this.prefixes.query(query)], signal);
+    } catch (e) {
+      // A question is not split: half a question finds other passages. Search falls back to keywords and says why.
+      if (e instanceof QuireError && e.code === 'INPUT_TOO_LONG') {
+        throw new QuireError('INPUT_TOO_LONG', `The question is longer than ${this.name} can read at once, so it was searched by keywords only. Ask a shorter question.`, { cause: e });
+      }
+      throw e;
+    }
     if (!v) throw new QuireError('OLLAMA_ERROR', 'Ollama returned no embedding for the query.');
     return v;
   }
 
   private async embedRaw(inputs: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     this.requests++;
-    const vectors = await this.gateway.embed(this.name, inputs, signal);
-    return vectors.map((v) => Float32Array.from(v, (x) => x)).map((v) => {
+    const { embeddings, promptEvalCount } = await this.gateway.embedCounted(this.name, inputs, signal);
+    // Ollama reads at least one token per input; fewer means it read less than it was sent.
+    if (promptEvalCount !== null && inputs.some((t) => t.length > 0) && promptEvalCount < inputs.filter((t) => t.length > 0).length) {
+      throw new QuireError('OLLAMA_ERROR', `Ollama read only ${promptEvalCount} tokens of ${inputs.length} inputs to ${this.name}.`);
+    }
+    return embeddings.map((v) => Float32Array.from(v, (x) => x)).map((v) => {
       this.checkDimension(v.length);
       return v;
     });
@@ -103,4 +139,35 @@ export class Embedder {
       );
     }
   }
+}
+
+/** Halving a passage ten times makes 1,024 parts: far beyond any chunk size Quire allows. */
+const MAX_SPLIT_DEPTH = 10;
+
+/** The text in two, at the line break nearest the middle, else a space, else the middle itself. */
+export function halves(text: string): [string, string] {
+  const mid = Math.floor(text.length / 2);
+  const near = (ch: string) => {
+    const before = text.lastIndexOf(ch, mid);
+    const after = text.indexOf(ch, mid);
+    const best = [before, after].filter((i) => i > 0 && i < text.length - 1).sort((x, y) => Math.abs(x - mid) - Math.abs(y - mid))[0];
+    return best === undefined ? -1 : best;
+  };
+  let at = near('\n');
+  if (at < 0 || Math.abs(at - mid) > text.length / 4) at = near(' ');
+  if (at < 0) at = mid;
+  // Never between the halves of a surrogate pair.
+  if (/[\uD800-\uDBFF]/.test(text[at - 1] ?? '')) at++;
+  return [text.slice(0, at), text.slice(at)];
+}
+
+/** The length-weighted mean of unit vectors, scaled back to unit length (Ollama's vectors are L2-normalised). */
+export function meanDirection(vectors: readonly Float32Array[], weights: readonly number[]): Float32Array {
+  const out = new Float32Array(vectors[0]!.length);
+  vectors.forEach((v, k) => {
+    for (let i = 0; i < v.length; i++) out[i]! += v[i]! * weights[k]!;
+  });
+  const norm = Math.sqrt(out.reduce((s, x) => s + x * x, 0)) || 1;
+  for (let i = 0; i < out.length; i++) out[i]! /= norm;
+  return out;
 }

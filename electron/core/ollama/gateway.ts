@@ -194,15 +194,24 @@ export class OllamaGateway {
   }
 
   async embed(model: string, input: string[], signal?: AbortSignal): Promise<number[][]> {
+    return (await this.embedCounted(model, input, signal)).embeddings;
+  }
+
+  /**
+   * Vectors and the tokens Ollama read (prompt_eval_count). Sent with truncate: false, so an input
+   * longer than the model's context is refused (INPUT_TOO_LONG) instead of silently cut: the
+   * caller splits it or says so (ollama/embedder.ts).
+   */
+  async embedCounted(model: string, input: string[], signal?: AbortSignal): Promise<{ embeddings: number[][]; promptEvalCount: number | null }> {
     const name = withTag(model);
-    const res = await this.call({ signal, model: name }, (c) => c.embed({ model: name, input, truncate: true })).catch((e: unknown) => {
+    const res = await this.call({ signal, model: name }, (c) => c.embed({ model: name, input, truncate: false })).catch((e: unknown) => {
       if (e instanceof QuireError && e.code === 'MODEL_NOT_FOUND') this.cache.invalidate();
       throw e;
     });
     if (!Array.isArray(res.embeddings) || res.embeddings.length !== input.length) {
       throw new QuireError('OLLAMA_ERROR', `Ollama returned ${res.embeddings?.length ?? 0} embeddings for ${input.length} inputs.`);
     }
-    return res.embeddings;
+    return { embeddings: res.embeddings, promptEvalCount: typeof res.prompt_eval_count === 'number' ? res.prompt_eval_count : null };
   }
 
   /**

@@ -9,6 +9,7 @@ import type { ModelTokenizer } from './tokenizer';
 import { TokenType, type Vocabulary } from './vocabulary';
 
 const SPACE = '▁';
+const CACHE_MAX_ENTRIES = 50_000;
 
 export class SentencePiece implements ModelTokenizer {
   readonly kind = 'llama' as const;
@@ -20,6 +21,13 @@ export class SentencePiece implements ModelTokenizer {
   private readonly unknown: number;
   private readonly pairs: PairMap;
   private readonly special: SpecialTokens;
+  /**
+   * Pieces that hold "▁" after another character (Gemma has one, ">▁</"). Without any, no merge can
+   * cross the start of a word (a run of "▁" and what follows), so each word can be merged alone
+   * and its tokens reused: the same result, and fast on long prompts. Null: too many to work around.
+   */
+  private readonly innerSpace: string[] | null;
+  private readonly cache = new Map<string, number[]>();
 
   constructor(v: Vocabulary) {
     this.bos = v.bos;
@@ -60,6 +68,8 @@ export class SentencePiece implements ModelTokenizer {
       }
     }
     this.special = new SpecialTokens(v.tokens, v.types);
+    const inner = [...this.ids.keys()].filter((t) => /[^▁]▁/.test(t));
+    this.innerSpace = inner.length <= 64 ? inner : null;
   }
 
   encode(text: string): number[] {
@@ -79,6 +89,48 @@ export class SentencePiece implements ModelTokenizer {
 
   private encodeOrdinary(raw: string, out: number[]): void {
     const text = raw.replaceAll(' ', SPACE);
+    if (this.innerSpace === null) {
+      this.encodeRun(text, out);
+      return;
+    }
+    let from = 0;
+    for (const at of this.wordStarts(text)) {
+      this.encodeWord(text.slice(from, at), out);
+      from = at;
+    }
+    this.encodeWord(text.slice(from), out);
+  }
+
+  /** Where a run of "▁" follows another character, except inside a piece that spans such a place. */
+  private wordStarts(text: string): number[] {
+    const blocked = new Set<number>();
+    for (const piece of this.innerSpace ?? []) {
+      for (let at = text.indexOf(piece); at >= 0; at = text.indexOf(piece, at + 1)) {
+        for (let i = at + 1; i < at + piece.length; i++) blocked.add(i);
+      }
+    }
+    const starts: number[] = [];
+    for (let i = text.indexOf(SPACE, 1); i > 0; i = text.indexOf(SPACE, i + 1)) {
+      if (text[i - 1] !== SPACE && !blocked.has(i)) starts.push(i);
+    }
+    return starts;
+  }
+
+  private encodeWord(word: string, out: number[]): void {
+    if (word === '') return;
+    const cached = this.cache.get(word);
+    if (cached) {
+      for (const t of cached) out.push(t);
+      return;
+    }
+    const tokens: number[] = [];
+    this.encodeRun(word, tokens);
+    if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
+    this.cache.set(word, tokens);
+    for (const t of tokens) out.push(t);
+  }
+
+  private encodeRun(text: string, out: number[]): void {
     const chars = Array.from(text);
     for (let s = 0; s < chars.length; s += MAX_SYMBOLS) this.mergeRun(chars.slice(s, s + MAX_SYMBOLS), out);
   }

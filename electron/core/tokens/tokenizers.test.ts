@@ -28,6 +28,8 @@ const HARD: Array<[string, string]> = [
   ['bytes outside BMP', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 𐍈 𓀀 \u{10FFFD}'],
   ['lone spaces', ' '],
   ['leading space', '  leading and trailing  '],
+  // Gemma has one piece with a space inside (">▁</"): words must not be merged apart across it.
+  ['HTML with spaced tags', '<b>bold</b> </i> <p> </p>x > </div>  </span>'],
 ];
 
 const VOCABS: VocabularyName[] = ['llama3', 'qwen2', 'gemma3'];

@@ -3,7 +3,7 @@
 // The numbers (sizes, parameter counts) are plausible, not copied from real manifests; what matters
 // to Quire is that context_length, embedding_length, capabilities and digests behave as in Ollama.
 import { createHash } from 'node:crypto';
-import { GENERIC_TEMPLATE, TEMPLATES } from './templates.js';
+import { TEMPLATES } from './templates.js';
 import { type ModelTokenizer, GENERIC_TOKENIZER, vocabularyTokenizer } from './tokens.js';
 import { type VocabularyName, standinVocabulary } from './vocabularies.js';
 
@@ -33,6 +33,11 @@ export interface ModelSpec {
    * absent: o200k counts and the stand-in's own "<role>" template.
    */
   vocabulary?: VocabularyName;
+  /**
+   * The chat template, when not the vocabulary's own: 'generic' is the stand-in's "<role>" shape,
+   * which no family claims (a model whose template Quire cannot render).
+   */
+  template?: VocabularyName | 'generic';
 }
 
 export const DEFAULT_MODELS: readonly ModelSpec[] = [
@@ -115,7 +120,7 @@ function parameterCount(size: string): number {
 }
 
 export function tokenizerOf(m: ModelSpec): ModelTokenizer {
-  return m.vocabulary ? vocabularyTokenizer(m.vocabulary) : GENERIC_TOKENIZER;
+  return m.vocabulary ? vocabularyTokenizer(m.vocabulary, m.template ?? m.vocabulary) : GENERIC_TOKENIZER;
 }
 
 // Ollama 0.12.6 (server/routes.go ShowHandler) sends the large tokenizer arrays only when asked
@@ -127,7 +132,7 @@ export function showBody(m: ModelSpec, verbose = false) {
   const embedding = isEmbeddingModel(m);
   // A model with a real vocabulary shows its family's template; the rest show the shape the
   // stand-in renders them with, which is no real family's.
-  const template = embedding ? '{{ .Prompt }}' : m.vocabulary ? TEMPLATES[m.vocabulary].text : GENERIC_TEMPLATE;
+  const template = embedding ? '{{ .Prompt }}' : TEMPLATES[m.template ?? m.vocabulary ?? 'generic'].text;
   const params = Object.entries(m.parameters ?? {}).map(
     ([k, v]) => `${k.padEnd(30)} ${typeof v === 'string' ? JSON.stringify(v) : v}`,
   );

@@ -56,12 +56,14 @@ export const GENERIC_TOKENIZER: ModelTokenizer = {
   inputTokens: (text) => tokenize(text).length,
 };
 
-const vocabTokenizers = new Map<VocabularyName, ModelTokenizer>();
+const vocabTokenizers = new Map<string, ModelTokenizer>();
 
-export function vocabularyTokenizer(name: VocabularyName): ModelTokenizer {
-  let t = vocabTokenizers.get(name);
+/** A real vocabulary over a template: its own family's, or another (e.g. 'generic', which no family claims). */
+export function vocabularyTokenizer(name: VocabularyName, templateName: VocabularyName | 'generic' = name): ModelTokenizer {
+  const key = `${name}\u0000${templateName}`;
+  let t = vocabTokenizers.get(key);
   if (t) return t;
-  const template: StandinTemplate = TEMPLATES[name];
+  const template: StandinTemplate = TEMPLATES[templateName];
   const counts = new Map<string, number>();
   const vocab = () => standinVocabulary(name);
   const bos = () => (vocab().addBos ? 1 : 0);
@@ -80,6 +82,6 @@ export function vocabularyTokenizer(name: VocabularyName): ModelTokenizer {
     },
     inputTokens: (text) => bos() + vocab().encode(text).length,
   };
-  vocabTokenizers.set(name, t);
+  vocabTokenizers.set(key, t);
   return t;
 }

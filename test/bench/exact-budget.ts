@@ -82,10 +82,10 @@ try {
 }
 
 const pct = (n: number, d: number) => (d === 0 ? '—' : `${((100 * n) / d).toFixed(1)}%`);
-console.log('set        model                    prompts  estimated = reported  within 3%  mean error  max error');
+console.log('set        model                              prompts  estimated = reported  within 3%  mean error  max error');
 for (const [set, model, t] of rows) {
   const mean = t.errors.length ? t.errors.reduce((a, b) => a + b, 0) / t.errors.length : 0;
   console.log(
-    `${set.padEnd(10)} ${(model === UNKNOWN ? `${model} (approx.)` : model).padEnd(24)} ${String(t.prompts).padStart(7)}  ${pct(t.equal, t.prompts).padStart(20)}  ${pct(t.within3, t.prompts).padStart(9)}  ${`${(mean * 100).toFixed(2)}%`.padStart(10)}  ${`${(t.maxOff * 100).toFixed(2)}%`.padStart(9)}`,
+    `${set.padEnd(10)} ${(model === UNKNOWN ? `${model} (approx.)` : model).padEnd(34)} ${String(t.prompts).padStart(7)}  ${pct(t.equal, t.prompts).padStart(20)}  ${pct(t.within3, t.prompts).padStart(9)}  ${`${(mean * 100).toFixed(2)}%`.padStart(10)}  ${`${(t.maxOff * 100).toFixed(2)}%`.padStart(9)}`,
   );
 }

@@ -13,10 +13,10 @@
  * arrays: a probe is one float compare, and building it allocates nothing per entry.
  */
 export class PairMap {
-  private readonly keys: Float64Array;
-  private readonly ranks: Int32Array;
-  private readonly results: Int32Array;
-  private readonly mask: number;
+  private keys: Float64Array;
+  private ranks: Int32Array;
+  private results: Int32Array;
+  private mask: number;
   size = 0;
 
   constructor(expected: number) {
@@ -34,7 +34,7 @@ export class PairMap {
 
   /** Keeps the first (lowest-ranked) entry for a pair: later duplicates change nothing. */
   set(left: number, right: number, rank: number, result: number): void {
-    if (this.size * 2 >= this.mask) throw new Error('PairMap: more pairs than it was sized for');
+    if ((this.size + 1) * 2 > this.mask) this.grow();
     const key = left * KEY_SPAN + right;
     let slot = this.slotOf(left, right);
     while (this.keys[slot] !== -1) {
@@ -45,6 +45,29 @@ export class PairMap {
     this.ranks[slot] = rank;
     this.results[slot] = result;
     this.size++;
+  }
+
+  /** Twice the slots, every entry placed again. */
+  private grow(): void {
+    const { keys, ranks, results } = this;
+    const slots = keys.length * 2;
+    this.keys = new Float64Array(slots).fill(-1);
+    this.ranks = new Int32Array(slots);
+    this.results = new Int32Array(slots);
+    this.mask = slots - 1;
+    this.size = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (key === -1) continue;
+      const right = key % KEY_SPAN;
+      this.set((key - right) / KEY_SPAN, right, ranks[i]!, results[i]!);
+    }
+  }
+
+  /** Forgets every pair (a table filled lazily can be emptied when it grows too large). */
+  clear(): void {
+    this.keys.fill(-1);
+    this.size = 0;
   }
 
   /** The slot holding (left, right), or -1. Negative ids (symbols outside the vocabulary) never pair. */

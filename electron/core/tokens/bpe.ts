@@ -3,7 +3,7 @@
 // leftmost among equals) with the heap shared with Quire's cl100k counter (text/bpe-merge.ts).
 import { PairMap, MAX_SYMBOLS, mergeSymbols, symbolBuffer } from '../text/bpe-merge';
 import { BYTE_CHARS, toByteChars } from './byte-level';
-import { ignoresMerges, splitPattern } from './pretokenize';
+import { ignoresMerges, splitter, type Splitter } from './pretokenize';
 import { SpecialTokens } from './special-tokens';
 import type { ModelTokenizer } from './tokenizer';
 import type { Vocabulary } from './vocabulary';
@@ -21,7 +21,7 @@ export class ByteLevelBpe implements ModelTokenizer {
   private readonly charIds = new Int32Array(512).fill(-1);
   private readonly pairs: PairMap;
   private readonly special: SpecialTokens;
-  private readonly split: RegExp;
+  private readonly split: Splitter;
   private readonly wholePieces: boolean;
   private readonly cache = new Map<string, number[]>();
 
@@ -42,7 +42,7 @@ export class ByteLevelBpe implements ModelTokenizer {
       if (left !== undefined && right !== undefined && result !== undefined) this.pairs.set(left, right, rank, result);
     });
     this.special = new SpecialTokens(v.tokens, v.types);
-    this.split = splitPattern(v.pre);
+    this.split = splitter(v.pre);
     this.wholePieces = ignoresMerges(v.pre);
   }
 
@@ -60,9 +60,7 @@ export class ByteLevelBpe implements ModelTokenizer {
   }
 
   private encodeOrdinary(text: string, out: number[]): void {
-    const split = this.split;
-    split.lastIndex = 0;
-    for (let m = split.exec(text); m !== null; m = split.exec(text)) this.encodePiece(toByteChars(m[0]), out);
+    for (const piece of this.split(text)) this.encodePiece(toByteChars(piece), out);
   }
 
   private encodePiece(piece: string, out: number[]): void {

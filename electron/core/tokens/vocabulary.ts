@@ -4,6 +4,7 @@
 // DeepSeek) and "llama" (SentencePiece with scored pieces and byte fallback: Gemma, Mistral 7B,
 // Llama 2). Anything else (WordPiece "bert", "t5", an unknown pre-tokenizer) is not counted
 // exactly: Quire falls back to its calibrated estimate and says so.
+import { SUPPORTED_PRE } from './pretokenize';
 
 /** llama.cpp's token types (tokenizer.ggml.token_type). */
 export const TokenType = { normal: 1, unknown: 2, control: 3, userDefined: 4, unused: 5, byte: 6 } as const;
@@ -27,8 +28,6 @@ export interface Vocabulary {
 
 export type VocabularyResult = { ok: true; vocabulary: Vocabulary } | { ok: false; reason: string };
 
-/** The pre-tokenizers whose splits core/tokens/pretokenize.ts implements. */
-export const SUPPORTED_PRE = new Set(['llama-bpe', 'llama3', 'qwen2', 'default', 'gpt-2', 'gpt2']);
 
 const strings = (v: unknown): string[] | null => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : null);
 const numbers = (v: unknown): number[] | null => (Array.isArray(v) && v.every((x) => typeof x === 'number') ? (v as number[]) : null);

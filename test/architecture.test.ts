@@ -136,7 +136,7 @@ export const IMPORT_RULES: Record<string, readonly string[]> = {
   // Each model's own tokenizer and chat template, read from Ollama through the gateway.
   'electron/core/tokens': ['electron/core/tokens', 'electron/core/text', 'electron/core/ollama', 'shared'],
   'electron/core/ingest': ['electron/core/ingest', 'electron/core/db', 'electron/core/ollama', 'electron/core/tokens', 'electron/core/text', 'shared'],
-  'electron/core/retrieve': ['electron/core/retrieve', 'electron/core/db', 'electron/core/ollama', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
+  'electron/core/retrieve': ['electron/core/retrieve', 'electron/core/db', 'electron/core/ollama', 'electron/core/tokens', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
   'electron/core/answer': ['electron/core/answer', 'electron/core/retrieve', 'electron/core/db', 'electron/core/ollama', 'electron/core/tokens', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
   // Folder watching: a watcher's changes become imports of only those paths.
   'electron/core/watch': ['electron/core/watch', 'electron/core/ingest', 'electron/core/db', 'shared'],

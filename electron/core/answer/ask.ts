@@ -10,7 +10,7 @@ import { SettingsStore } from '../settings';
 import { completeChat, streamChat, type ChatOptions } from '../ollama/chat';
 import type { ModelInfo, OllamaGateway } from '../ollama/gateway';
 import { search } from '../retrieve/search';
-import { ModelTokens, type ExactCounter } from '../tokens/model-tokens';
+import { sharedModelTokens, type ExactCounter, type ModelTokens } from '../tokens/model-tokens';
 import { countMessages, fitPrompt, lostSources, settleBudget, UNCALIBRATED_RATIO, type FittedPrompt } from './budget';
 import { checkCitations, isRefusal, REFUSAL } from './citations';
 import { rewriteMessages, type PromptSource } from './prompt';
@@ -57,17 +57,7 @@ export interface AskOptions {
   signal?: AbortSignal;
 }
 
-const memoryTokens = new WeakMap<OllamaGateway, ModelTokens>();
 
-/** The tokenizers kept for this gateway when the caller has none of its own. */
-export function tokensFor(gateway: OllamaGateway): ModelTokens {
-  let t = memoryTokens.get(gateway);
-  if (!t) {
-    t = new ModelTokens(gateway, null);
-    memoryTokens.set(gateway, t);
-  }
-  return t;
-}
 
 /**
  * The context window answers ask Ollama for: the model's trained length capped at `cap` (4096 when
@@ -187,6 +177,7 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
       ...(options.mode ? { mode: options.mode } : {}),
       ...(options.fusion ? { fusion: options.fusion } : {}),
       ...(options.scope && options.scope.length > 0 ? { collectionIds: options.scope.map((c) => c.id) } : {}),
+      ...(options.tokens ? { tokens: options.tokens } : {}),
       ...(signal ? { signal } : {}),
     });
     result.latencyMs.retrieve = Math.round(performance.now() - tRetrieve);
@@ -217,7 +208,7 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
     const ratio = calibration.samples === 0 ? UNCALIBRATED_RATIO : calibration.ratio;
     // The model's own tokenizer and template when Quire knows both: the count is then exact. A
     // vocabulary without a known template still counts the text better than cl100k does.
-    const tokens = options.tokens ?? tokensFor(gateway);
+    const tokens = options.tokens ?? sharedModelTokens(gateway);
     const counted = await tokens.counter(chat, signal);
     const exact: ExactCounter | null = counted.ok ? counted.counter : null;
     const ownTokenizer = exact ? null : await tokens.tokenizer(chat, signal);

@@ -3,6 +3,7 @@
 // (vocabulary-store.ts), built in memory on first use, and dropped from disk once Ollama no longer
 // lists the digest. With the model's chat template family (chat-templates.ts) it counts a prompt
 // exactly as Ollama will; without either, callers fall back to their calibrated estimate.
+import type { Embedder } from '../ollama/embedder';
 import type { ModelInfo, OllamaGateway } from '../ollama/gateway';
 import { renderChat, templateFamily, type TemplateFamily, type TemplateMessage } from './chat-templates';
 import { createTokenizer, type ModelTokenizer } from './tokenizer';
@@ -104,6 +105,32 @@ export class ModelTokens {
     })();
     return this.eviction;
   }
+}
+
+const byHost = new Map<string, ModelTokens>();
+
+/**
+ * The tokenizers kept in memory for an Ollama host, for callers without the engine's (tests,
+ * benchmarks, a search or import not run through an engine): one per host, so copies of a gateway
+ * made with other timeouts (withOptions) share it and a vocabulary is fetched once.
+ */
+export function sharedModelTokens(gateway: OllamaGateway): ModelTokens {
+  let t = byHost.get(gateway.host);
+  if (!t) {
+    t = new ModelTokens(gateway, null);
+    byHost.set(gateway.host, t);
+  }
+  return t;
+}
+
+/**
+ * Gives the embedder the model's own token count when Quire knows its tokenizer, so a passage too
+ * long for it is split, and a question refused, before anything is sent. Never fails: without a
+ * tokenizer the embedder relies on Ollama refusing what is too long.
+ */
+export async function countEmbeddingInputs(tokens: ModelTokens, embedder: Embedder, signal?: AbortSignal): Promise<void> {
+  const t = await tokens.tokenizer(embedder.info, signal);
+  if (t.ok) embedder.useTokenCounter((text) => t.tokenizer.count(text));
 }
 
 export function exactCounter(tokenizer: ModelTokenizer, family: TemplateFamily, template: string): ExactCounter {

@@ -134,6 +134,16 @@ describe('ask', () => {
     expect(calibrationRatio(db, model.includes(':') ? model : `${model}:latest`, (await gateway.modelInfo(model)).digest).samples).toBe(0);
   });
 
+  it('stops calling a count exact once Ollama reads more than it said: the template was not what it looked like', async () => {
+    ollama.addModel({ name: 'llama-tools:latest', arch: 'llama', capabilities: ['completion'], contextLength: 131_072, embeddingLength: 3072, parameterSize: '3.2B', quantization: 'Q4_K_M', size: 1, vocabulary: 'llama3', template: 'llama3-tools' });
+    const first = (await run('Which garden bed grows tomatoes?', { chatModel: 'llama-tools' })).result.budget!;
+    expect(first.exact).toBe(true);
+    expect(first.reported!).toBeGreaterThan(first.estimated);
+    expect(first.truncationSuspected).toBe(false);
+    const second = (await run('Which garden bed grows tomatoes?', { chatModel: 'llama-tools' })).result.budget!;
+    expect(second.exact).toBe(false);
+  });
+
   it('counts a model with an unknown template approximately, and says so', async () => {
     const { result } = await run('Which garden bed grows tomatoes?', { chatModel: 'tiny-chat' });
     const b = result.budget!;

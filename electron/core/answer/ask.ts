@@ -269,6 +269,10 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
     }
 
     result.budget = settleBudget(fitted.budget, result.ollama.promptEvalCount);
+    // An exact count is never below what Ollama reads: if it is, the template is not what we render.
+    if (exact && result.budget.reported !== null && result.budget.reported > result.budget.estimated) {
+      tokens.distrust(chat, result.budget.estimated, result.budget.reported);
+    }
     if (exact && result.budget.truncationSuspected && result.budget.reported !== null) {
       result.budget = { ...result.budget, lostSources: lostSources(exact, fitted.messages, fitted.sources, result.budget.estimated - result.budget.reported) };
     }

@@ -30,6 +30,8 @@ const COUNTED = new Set(['gpt2', 'llama']);
 
 export class ModelTokens {
   private readonly byDigest = new Map<string, Promise<TokenizerResult>>();
+  /** Models whose count Ollama contradicted: their templates are not what Quire renders. */
+  private readonly distrusted = new Map<string, string>();
   private eviction: Promise<string[]> | null = null;
 
   constructor(
@@ -60,11 +62,21 @@ export class ModelTokens {
 
   /** An exact counter for the chat model, or why the estimate must stay approximate. */
   async counter(info: ModelInfo, signal?: AbortSignal): Promise<CounterResult> {
+    const distrust = this.distrusted.get(info.digest);
+    if (distrust) return { ok: false, reason: distrust };
     const family = templateFamily(info.template);
     if (!family) return { ok: false, reason: `${info.name}'s chat template is not one Quire renders` };
     const t = await this.tokenizer(info, signal);
     if (!t.ok) return t;
     return { ok: true, counter: exactCounter(t.tokenizer, family, info.template ?? '') };
+  }
+
+  /**
+   * Ollama read more tokens than an exact count said it would: whatever Quire renders is not the
+   * model's template, so its prompts are estimated (and calibrated) from now on, in this process.
+   */
+  distrust(info: ModelInfo, counted: number, reported: number): void {
+    this.distrusted.set(info.digest, `${info.name}'s template renders differently from what Quire expected (counted ${counted}, Ollama read ${reported})`);
   }
 
   private async load(info: ModelInfo, signal?: AbortSignal): Promise<TokenizerResult> {

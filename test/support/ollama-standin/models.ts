@@ -3,7 +3,7 @@
 // The numbers (sizes, parameter counts) are plausible, not copied from real manifests; what matters
 // to Quire is that context_length, embedding_length, capabilities and digests behave as in Ollama.
 import { createHash } from 'node:crypto';
-import { TEMPLATES } from './templates.js';
+import { TEMPLATES, type TemplateName } from './templates.js';
 import { type ModelTokenizer, GENERIC_TOKENIZER, vocabularyTokenizer } from './tokens.js';
 import { type VocabularyName, standinVocabulary } from './vocabularies.js';
 
@@ -37,7 +37,7 @@ export interface ModelSpec {
    * The chat template, when not the vocabulary's own: 'generic' is the stand-in's "<role>" shape,
    * which no family claims (a model whose template Quire cannot render).
    */
-  template?: VocabularyName | 'generic';
+  template?: TemplateName;
 }
 
 export const DEFAULT_MODELS: readonly ModelSpec[] = [

@@ -41,7 +41,15 @@ const GEMMA = `{{- range $i, $_ := .Messages }}
 
 export const GENERIC_TEMPLATE = '{{- range .Messages }}<{{ .Role }}>\n{{ .Content }}\n{{ end }}<assistant>\n';
 
-export const TEMPLATES: Record<VocabularyName | 'generic', StandinTemplate> = {
+/**
+ * Llama 3's markers with a line Quire's renderer does not know about: a template that looks like a
+ * family's and is not quite it (Ollama then reads more than Quire counted).
+ */
+const LLAMA3_TOOLS = LLAMA3.replace('{{- range .Messages }}', '<|start_header_id|>system<|end_header_id|>\n\nEnvironment: ipython<|eot_id|>\n{{- range .Messages }}');
+
+export type TemplateName = VocabularyName | 'generic' | 'llama3-tools';
+
+export const TEMPLATES: Record<TemplateName, StandinTemplate> = {
   llama3: {
     text: LLAMA3,
     render: (ms) => `${ms.map((m) => `<|start_header_id|>${m.role}<|end_header_id|>\n\n${m.content}<|eot_id|>`).join('')}<|start_header_id|>assistant<|end_header_id|>\n\n`,
@@ -61,6 +69,10 @@ export const TEMPLATES: Record<VocabularyName | 'generic', StandinTemplate> = {
           return '';
         })
         .join(''),
+  },
+  'llama3-tools': {
+    text: LLAMA3_TOOLS,
+    render: (ms) => `<|start_header_id|>system<|end_header_id|>\n\nEnvironment: ipython<|eot_id|>${TEMPLATES.llama3.render(ms)}`,
   },
   generic: {
     text: GENERIC_TEMPLATE,

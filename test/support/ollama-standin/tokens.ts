@@ -7,7 +7,7 @@
 // o200k fallback instead of throwing, because document text can contain anything; the real
 // vocabularies recognise their own special tokens wherever they appear, as Ollama does.
 import { decode, encode } from 'gpt-tokenizer';
-import { type StandinTemplate, TEMPLATES, type TemplateMessage } from './templates.js';
+import { type StandinTemplate, TEMPLATES, type TemplateMessage, type TemplateName } from './templates.js';
 import { type VocabularyName, standinVocabulary } from './vocabularies.js';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
@@ -59,7 +59,7 @@ export const GENERIC_TOKENIZER: ModelTokenizer = {
 const vocabTokenizers = new Map<string, ModelTokenizer>();
 
 /** A real vocabulary over a template: its own family's, or another (e.g. 'generic', which no family claims). */
-export function vocabularyTokenizer(name: VocabularyName, templateName: VocabularyName | 'generic' = name): ModelTokenizer {
+export function vocabularyTokenizer(name: VocabularyName, templateName: TemplateName = name): ModelTokenizer {
   const key = `${name}\u0000${templateName}`;
   let t = vocabTokenizers.get(key);
   if (t) return t;

@@ -6,8 +6,9 @@ import type { ExactCounter } from '../tokens/model-tokens';
 import { formatSource, promptParts, toMessages, type PromptSource, type PromptTurn } from './prompt';
 
 /**
- * Chat templates wrap each message in role markers; a few tokens per message plus the reply's
- * opening. Calibration against prompt_eval_count absorbs what this fixed guess gets wrong.
+ * For a model counted approximately (its template or tokenizer unknown to core/tokens): chat
+ * templates wrap each message in role markers, a few tokens per message plus the reply's opening.
+ * Calibration against prompt_eval_count absorbs what this fixed guess gets wrong.
  */
 export const TOKENS_PER_MESSAGE = 4;
 export const REPLY_PRIMING = 3;

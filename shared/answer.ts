@@ -24,9 +24,9 @@ export const CandidateSchema = z.object({
 });
 
 export const BudgetSchema = z.object({
-  /** Our tokenizer's count of the prompt, before calibration. */
+  /** Our tokenizer's count of the prompt, before calibration (the exact count when exact). */
   raw: z.number(),
-  /** raw × calibration ratio: what we expect Ollama to count. */
+  /** raw × calibration ratio (or the exact count): what we expect Ollama to count. */
   estimated: z.number(),
   /** Ollama's prompt_eval_count, once the reply is done. */
   reported: z.number().nullable(),
@@ -34,7 +34,12 @@ export const BudgetSchema = z.object({
   numCtx: z.number(),
   k: z.number(),
   breakdown: z.object({ system: z.number(), history: z.number(), sources: z.number(), question: z.number(), reserve: z.number() }),
+  /** With an exact estimate, true means Ollama cut the prompt, for certain. */
   truncationSuspected: z.boolean(),
+  /** Counted with the chat model's own tokenizer and chat template, as Ollama counts: estimated is what it will report. */
+  exact: z.boolean().default(false),
+  /** Sources (1-based positions in the prompt) Ollama cut, known only with an exact estimate. */
+  lostSources: z.array(z.number().int().positive()).default([]),
 });
 
 export const CitationSchema = z.object({

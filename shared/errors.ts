@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   'COLLECTION_NOT_FOUND',
   'NO_EMBEDDINGS',
   'CONTEXT_TOO_SMALL',
+  // A text longer than the embedding model's context: refused rather than cut silently.
+  'INPUT_TOO_LONG',
   'NOT_A_CHAT_MODEL',
   'READ_FAILED',
   'READ_TIMEOUT',

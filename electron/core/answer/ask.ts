@@ -10,7 +10,8 @@ import { SettingsStore } from '../settings';
 import { completeChat, streamChat, type ChatOptions } from '../ollama/chat';
 import type { ModelInfo, OllamaGateway } from '../ollama/gateway';
 import { search } from '../retrieve/search';
-import { countMessages, fitPrompt, settleBudget, UNCALIBRATED_RATIO, type FittedPrompt } from './budget';
+import { sharedModelTokens, type ExactCounter, type ModelTokens } from '../tokens/model-tokens';
+import { countMessages, fitPrompt, lostSources, settleBudget, UNCALIBRATED_RATIO, type FittedPrompt } from './budget';
 import { checkCitations, isRefusal, REFUSAL } from './citations';
 import { rewriteMessages, type PromptSource } from './prompt';
 import { DEFAULT_CHAT_MODEL, SETTINGS } from '../../../shared/settings';
@@ -51,8 +52,12 @@ export interface AskOptions {
   fusion?: Fusion;
   /** Only these folders (recorded on the run); all when absent or empty. */
   scope?: ReadonlyArray<{ id: string; name: string }>;
+  /** The models' own tokenizers (the engine's, with its vocabularies on disk); else one kept in memory per gateway. */
+  tokens?: ModelTokens;
   signal?: AbortSignal;
 }
+
+
 
 /**
  * The context window answers ask Ollama for: the model's trained length capped at `cap` (4096 when
@@ -172,6 +177,7 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
       ...(options.mode ? { mode: options.mode } : {}),
       ...(options.fusion ? { fusion: options.fusion } : {}),
       ...(options.scope && options.scope.length > 0 ? { collectionIds: options.scope.map((c) => c.id) } : {}),
+      ...(options.tokens ? { tokens: options.tokens } : {}),
       ...(signal ? { signal } : {}),
     });
     result.latencyMs.retrieve = Math.round(performance.now() - tRetrieve);
@@ -200,9 +206,18 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
 
     const calibration = calibrationRatio(db, chat.name, chat.digest);
     const ratio = calibration.samples === 0 ? UNCALIBRATED_RATIO : calibration.ratio;
+    // The model's own tokenizer and template when Quire knows both: the count is then exact. A
+    // vocabulary without a known template still counts the text better than cl100k does.
+    const tokens = options.tokens ?? sharedModelTokens(gateway);
+    const counted = await tokens.counter(chat, signal);
+    const exact: ExactCounter | null = counted.ok ? counted.counter : null;
+    const ownTokenizer = exact ? null : await tokens.tokenizer(chat, signal);
+    const countText = ownTokenizer?.ok ? (text: string) => ownTokenizer.tokenizer.count(text) : undefined;
     let fitted: FittedPrompt;
     try {
       fitted = fitPrompt({
+        exact,
+        ...(countText ? { countText } : {}),
         question: query,
         candidates: evidence.map(toPromptSource),
         history,
@@ -254,8 +269,16 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
     }
 
     result.budget = settleBudget(fitted.budget, result.ollama.promptEvalCount);
-    // A truncated prompt says nothing about how our tokenizer compares with the model's.
-    if (result.ollama.promptEvalCount !== null && !result.budget.truncationSuspected) {
+    // An exact count is never below what Ollama reads: if it is, the template is not what we render.
+    if (exact && result.budget.reported !== null && result.budget.reported > result.budget.estimated) {
+      tokens.distrust(chat, result.budget.estimated, result.budget.reported);
+    }
+    if (exact && result.budget.truncationSuspected && result.budget.reported !== null) {
+      result.budget = { ...result.budget, lostSources: lostSources(exact, fitted.messages, fitted.sources, result.budget.estimated - result.budget.reported) };
+    }
+    // A truncated prompt says nothing about how our tokenizer compares with the model's, and an
+    // exact count needs no calibration.
+    if (result.ollama.promptEvalCount !== null && !result.budget.truncationSuspected && !exact) {
       recordCalibration(db, chat.name, chat.digest, result.ollama.promptEvalCount / fitted.budget.raw);
     }
     assess(result, fitted);

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { QuireError } from '../../../shared/errors';
-import { countMessages, fitPrompt, FULL_WINDOW_MARGIN, narrower, settleBudget, TRUNCATION_THRESHOLD } from './budget';
+import { TEMPLATES } from '../../../test/support/ollama-standin/templates';
+import { standinVocabulary } from '../../../test/support/ollama-standin/vocabularies';
+import { exactCounter } from '../tokens/model-tokens';
+import { createTokenizer } from '../tokens/tokenizer';
+import { vocabularyFromModelInfo } from '../tokens/vocabulary';
+import { countMessages, fitPrompt, FULL_WINDOW_MARGIN, lostSources, narrower, settleBudget, TRUNCATION_THRESHOLD } from './budget';
 import { formatSource, type PromptSource } from './prompt';
 
 const source = (i: number, words = 60): PromptSource => ({
@@ -157,5 +162,44 @@ describe('settleBudget', () => {
     const f = fitPrompt({ ...base, numCtx: 1200 }).budget;
     expect(settleBudget(f, 1200 - FULL_WINDOW_MARGIN).truncationSuspected).toBe(true);
     expect(settleBudget(f, f.estimated + 20).truncationSuspected).toBe(false);
+  });
+});
+
+describe('fitPrompt with the chat model\'s own tokenizer and template', () => {
+  // Qwen's vocabulary and ChatML, built from the GGUF fields the stand-in serves.
+  const exact = (() => {
+    const v = vocabularyFromModelInfo(standinVocabulary('qwen2').modelInfo);
+    if (!v.ok) throw new Error(v.reason);
+    return exactCounter(createTokenizer(v.vocabulary), 'chatml', '');
+  })();
+  const reference = (messages: readonly { role: string; content: string }[]) => standinVocabulary('qwen2').encode(TEMPLATES.qwen2.render(messages)).length;
+
+  it('estimates exactly what the reference tokenizer counts for the prompt it built, and says it is exact', () => {
+    const f = fitPrompt({ ...base, exact });
+    expect(f.budget.exact).toBe(true);
+    expect(f.budget.ratio).toBe(1);
+    expect(f.budget.estimated).toBe(reference(f.messages));
+    const b = f.budget.breakdown;
+    expect(b.system + b.history + b.sources + b.question).toBe(f.budget.estimated);
+  });
+
+  it('fits k to num_ctx by the exact count, ignoring any calibration ratio', () => {
+    for (const numCtx of [900, 1100, 1400]) {
+      const f = fitPrompt({ ...base, numCtx, exact, ratio: 3 });
+      expect(f.budget.estimated + 512).toBeLessThanOrEqual(numCtx);
+      const more = fitPrompt({ ...base, numCtx: 100_000, maxK: f.budget.k + 1, exact });
+      if (f.budget.k < 6) expect(more.budget.estimated + 512).toBeGreaterThan(numCtx);
+    }
+  });
+
+  it('names the sources a cut from the front took, first ones first, and none when history covered it', () => {
+    const f = fitPrompt({ ...base, exact, maxK: 4 });
+    expect(f.sources).toHaveLength(4);
+    expect(lostSources(exact, f.messages, f.sources, 0)).toEqual([]);
+    // The system message alone: no source lost.
+    const systemOnly = exact.count([f.messages[0]!]) - 5;
+    expect(lostSources(exact, f.messages, f.sources, systemOnly)).toEqual([]);
+    const through2 = exact.text(exact.render(f.messages).split('<source id="aaaaaaaaaaaa#2"')[0]!) + 3;
+    expect(lostSources(exact, f.messages, f.sources, through2)).toEqual([1, 2, 3]);
   });
 });

@@ -2,11 +2,13 @@ import { QuireError } from '../../../shared/errors';
 import type { Budget, BudgetBreakdown } from '../../../shared/answer';
 import { countTokens } from '../text/tokenizer';
 import type { ChatMessage } from '../ollama/chat';
-import { promptParts, toMessages, type PromptSource, type PromptTurn } from './prompt';
+import type { ExactCounter } from '../tokens/model-tokens';
+import { formatSource, promptParts, toMessages, type PromptSource, type PromptTurn } from './prompt';
 
 /**
- * Chat templates wrap each message in role markers; a few tokens per message plus the reply's
- * opening. Calibration against prompt_eval_count absorbs what this fixed guess gets wrong.
+ * For a model counted approximately (its template or tokenizer unknown to core/tokens): chat
+ * templates wrap each message in role markers, a few tokens per message plus the reply's opening.
+ * Calibration against prompt_eval_count absorbs what this fixed guess gets wrong.
  */
 export const TOKENS_PER_MESSAGE = 4;
 export const REPLY_PRIMING = 3;
@@ -27,6 +29,13 @@ export interface FitInput {
   numCtx: number;
   reserve: number;
   ratio: number;
+  /**
+   * The chat model's own tokenizer and template: the prompt is then counted exactly as Ollama will
+   * count it, and ratio is not used. Without it, the calibrated estimate below.
+   */
+  exact?: ExactCounter | null;
+  /** How the estimate counts a text when not exact (the model's tokenizer if known); cl100k by default. */
+  countText?: (text: string) => number;
 }
 
 export interface FittedPrompt {
@@ -36,69 +45,129 @@ export interface FittedPrompt {
   budget: Budget;
 }
 
-const messageTokens = (content: string) => countTokens(content) + TOKENS_PER_MESSAGE;
+const messageTokens = (content: string, count: (text: string) => number = countTokens) => count(content) + TOKENS_PER_MESSAGE;
 
 /**
  * Up to maxK sources within maxSourceTokens (see withinCap) whose prompt fits num_ctx minus the
- * answer's reserve, by our calibrated estimate; then as much history as still fits, newest turns first. History is
+ * answer's reserve, counted exactly with the chat model's tokenizer and template when known, else
+ * by our calibrated estimate; then as much history as still fits, newest turns first. History is
  * trimmed here, explicitly, so Ollama never has to cut anything silently. A prompt that cannot
  * fit even with one source and no history is refused, not sent.
+ *
+ * The source cap stays in cl100k, Quire's one fixed tokenizer for sizes: the same passages are
+ * chosen whichever chat model answers; only what fits its window depends on the model.
  */
 export function fitPrompt(input: FitInput): FittedPrompt {
   const available = input.numCtx - input.reserve;
-  const fits = (raw: number) => Math.ceil(raw * input.ratio) <= available;
+  const exact = input.exact ?? null;
+  const count = input.countText ?? countTokens;
 
   const base = promptParts(input.question, [], []);
-  const fixed = messageTokens(base.system) + TOKENS_PER_MESSAGE + REPLY_PRIMING;
-  const framing = countTokens(`${base.framing}\n\n`) + 2; // + the blank lines around it
-  const question = countTokens(base.questionLine);
-  const sourceCost = (sources: readonly PromptSource[]) => countTokens(promptParts(input.question, sources, []).sourcesBlock);
+  const fixed = messageTokens(base.system, count) + TOKENS_PER_MESSAGE + REPLY_PRIMING;
+  const framing = count(`${base.framing}\n\n`) + 2; // + the blank lines around it
+  const question = count(base.questionLine);
+  const sourceTokens = (sources: readonly PromptSource[]) => count(promptParts(input.question, sources, []).sourcesBlock);
+  const turnTokens = (turn: PromptTurn) => messageTokens(turn.question, count) + messageTokens(turn.answer, count);
+  const rawOf = (sources: readonly PromptSource[], history: readonly PromptTurn[]) =>
+    fixed + framing + question + sourceTokens(sources) + history.reduce((n, t) => n + turnTokens(t), 0);
+  /** What Ollama will count for this prompt: exactly, or our calibrated estimate. */
+  const estimate = (sources: readonly PromptSource[], history: readonly PromptTurn[]) =>
+    exact ? exact.count(toMessages(promptParts(input.question, sources, history))) : Math.ceil(rawOf(sources, history) * input.ratio);
+  const fits = (sources: readonly PromptSource[], history: readonly PromptTurn[]) => estimate(sources, history) <= available;
 
   // Equal cost, not equal count: passages differ in size, so the sources get a token budget. In
   // rank order, each passage goes whole if it fits, else with less around its hit (see narrower), so
   // a large passage near the top does not leave the rest of the budget unspent.
-  const candidates = withinCap(input.candidates, input.maxK, input.maxSourceTokens, sourceCost);
+  const cl100kSources = (sources: readonly PromptSource[]) => countTokens(promptParts(input.question, sources, []).sourcesBlock);
+  const candidates = withinCap(input.candidates, input.maxK, input.maxSourceTokens, cl100kSources);
   let k = candidates.length;
-  while (k > 0 && !fits(fixed + framing + question + sourceCost(candidates.slice(0, k)))) k--;
+  while (k > 0 && !fits(candidates.slice(0, k), [])) k--;
   if (k === 0 && input.candidates.length > 0) {
-    const need = Math.ceil((fixed + framing + question + sourceCost(input.candidates.slice(0, 1))) * input.ratio) + input.reserve;
+    const need = estimate(input.candidates.slice(0, 1), []) + input.reserve;
     throw new QuireError(
       'CONTEXT_TOO_SMALL',
-      `Even one source does not fit: the prompt needs about ${need} tokens but num_ctx is ${input.numCtx}. Raise num_ctx or lower the answer reserve.`,
+      `Even one source does not fit: the prompt needs ${exact ? '' : 'about '}${need} tokens but num_ctx is ${input.numCtx}. Raise num_ctx or lower the answer reserve.`,
     );
   }
-  if (k === 0 && !fits(fixed + framing + question + sourceCost([]))) {
+  if (k === 0 && !fits([], [])) {
     throw new QuireError('CONTEXT_TOO_SMALL', `The question alone does not fit in num_ctx ${input.numCtx}.`);
   }
   const sources = candidates.slice(0, k);
-  const sourcesTokens = sourceCost(sources);
 
   const kept: PromptTurn[] = [];
-  let historyTokens = 0;
   for (const turn of [...input.history].reverse()) {
-    const cost = messageTokens(turn.question) + messageTokens(turn.answer);
-    if (!fits(fixed + framing + question + sourcesTokens + historyTokens + cost)) break;
+    if (!fits(sources, [turn, ...kept])) break;
     kept.unshift(turn);
-    historyTokens += cost;
   }
 
-  const breakdown: BudgetBreakdown = { system: fixed + framing, history: historyTokens, sources: sourcesTokens, question, reserve: input.reserve };
+  const parts = promptParts(input.question, sources, kept);
+  const messages = toMessages(parts);
+  if (exact) {
+    // The whole prompt is counted at once; the parts are each counted alone, and the system share
+    // takes what is left: the rules, the template's markers, BOS.
+    const total = exact.count(messages);
+    const history = parts.history.reduce((n, m) => n + exact.text(m.content), 0);
+    const sourcesTokens = exact.text(parts.sourcesBlock);
+    const questionTokens = exact.text(parts.questionLine);
+    const breakdown: BudgetBreakdown = { system: total - history - sourcesTokens - questionTokens, history, sources: sourcesTokens, question: questionTokens, reserve: input.reserve };
+    return {
+      messages,
+      sources,
+      history: kept,
+      budget: { raw: total, estimated: total, reported: null, ratio: 1, numCtx: input.numCtx, k, breakdown, truncationSuspected: false, exact: true, lostSources: [] },
+    };
+  }
+  const historyTokens = kept.reduce((n, t) => n + turnTokens(t), 0);
+  const breakdown: BudgetBreakdown = { system: fixed + framing, history: historyTokens, sources: sourceTokens(sources), question, reserve: input.reserve };
   const raw = breakdown.system + breakdown.history + breakdown.sources + breakdown.question;
   return {
-    messages: toMessages(promptParts(input.question, sources, kept)),
+    messages,
     sources,
     history: kept,
-    budget: { raw, estimated: Math.ceil(raw * input.ratio), reported: null, ratio: input.ratio, numCtx: input.numCtx, k, breakdown, truncationSuspected: false },
+    budget: { raw, estimated: Math.ceil(raw * input.ratio), reported: null, ratio: input.ratio, numCtx: input.numCtx, k, breakdown, truncationSuspected: false, exact: false, lostSources: [] },
   };
 }
 
-/** Compares Ollama's count with ours once the reply is in. */
+/**
+ * Compares Ollama's count with ours once the reply is in. With an exact estimate any shortfall is
+ * Ollama cutting the prompt, for certain; with an approximate one, only a large shortfall or a
+ * full window is taken for it.
+ */
 export function settleBudget(budget: Budget, reported: number | null): Budget {
   if (reported === null) return budget;
+  if (budget.exact) return { ...budget, reported, truncationSuspected: reported < budget.estimated };
   const cutShort = reported < TRUNCATION_THRESHOLD * budget.estimated;
   // We left num_predict free; a prompt that reaches the window's edge overflowed it.
   const filledWindow = reported >= budget.numCtx - FULL_WINDOW_MARGIN;
   return { ...budget, reported, truncationSuspected: cutShort || filledWindow };
+}
+
+/**
+ * The sources (1-based positions in the prompt) Ollama cut, wholly or in part, when it counted
+ * `lost` fewer tokens than the exact estimate. Ollama first drops the oldest history messages,
+ * then cuts the front of what is left: the system message, then the sources from the first on
+ * (the question comes last, so it is the last to go).
+ */
+export function lostSources(exact: ExactCounter, messages: readonly ChatMessage[], sources: readonly PromptSource[], lost: number): number[] {
+  if (lost <= 0 || sources.length === 0) return [];
+  const history = messages.slice(1, -1);
+  let remaining = lost;
+  // Whole history messages go first, oldest first, while they cover the shortfall.
+  const withoutHistory = [messages[0]!, messages.at(-1)!];
+  const historyTokens = exact.count(messages) - exact.count(withoutHistory);
+  if (history.length > 0) remaining -= Math.min(remaining, historyTokens);
+  if (remaining <= 0) return [];
+  const rendered = exact.render(withoutHistory);
+  const out: number[] = [];
+  let from = 0;
+  sources.forEach((s, i) => {
+    const at = rendered.indexOf(formatSource(s), from);
+    if (at < 0) return;
+    from = at;
+    // A source whose first token falls in the cut region was cut, at least in part.
+    if (exact.text(rendered.slice(0, at)) < remaining) out.push(i + 1);
+  });
+  return out;
 }
 
 /** Our raw count of exactly these messages, as fitPrompt counts them. */

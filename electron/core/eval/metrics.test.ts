@@ -267,7 +267,7 @@ describe('aggregate', () => {
       refusalAccuracy: 2 / 4,
       // answerable samples: 8, one refused (tomato r1)
       falseRefusals: 1 / 8,
-      promptTokens: { estimated: 10200 / 12, reported: 6730 / 8 },
+      promptTokens: { estimated: 10200 / 12, reported: 6730 / 8, exact: 0 },
       truncations: 1,
       latencyMs: {
         // sorted: 6 7 8 9 10 11 12 13 14 15 30 100 → ranks 6 and 12
@@ -297,7 +297,7 @@ describe('aggregate', () => {
       citesFact: null,
       refusalAccuracy: null,
       falseRefusals: null,
-      promptTokens: { estimated: null, reported: null },
+      promptTokens: { estimated: null, reported: null, exact: null },
       truncations: null,
       latencyMs: { retrieve: { p50: 11, p95: 100 }, generate: { p50: null, p95: null } },
       tokensPerSecond: null,
@@ -318,6 +318,16 @@ describe('aggregate', () => {
     expect(m.changedAcrossRepeats).toBe(0);
   });
 
+  it('reports the share of prompts counted exactly', () => {
+    const rows = ROWS.filter((r) => r.repeat === 0 && r.est !== null);
+    const outcomes = rows.map((r, i) => {
+      const o = outcome(r);
+      return { ...o, answer: { ...o.answer!, exactTokens: i % 2 === 0 } };
+    });
+    const m = aggregate(scoreOutcomes(QUESTIONS, outcomes));
+    expect(m.promptTokens.exact).toBe(Math.ceil(rows.length / 2) / rows.length);
+  });
+
   it('gives null where nothing was eligible even though answers exist', () => {
     const rows = ROWS.filter((r) => r.id === 'vault' && r.repeat === 0);
     const m = aggregate(scoreOutcomes(QUESTIONS, rows.map((r) => outcome(r))));
@@ -327,7 +337,7 @@ describe('aggregate', () => {
     expect(m.citationValid).toBeNull();
     expect(m.falseRefusals).toBeNull();
     expect(m.refusalAccuracy).toBe(1);
-    expect(m.promptTokens).toEqual({ estimated: 500, reported: null });
+    expect(m.promptTokens).toEqual({ estimated: 500, reported: null, exact: 0 });
     expect(m.truncations).toBe(0);
     // a single repeat cannot show a change
     expect(m.changedAcrossRepeats).toBeNull();

@@ -21,6 +21,8 @@ export interface AnswerOutcome {
   estimatedTokens: number | null;
   /** Ollama's prompt_eval_count, when it reported one. */
   reportedTokens: number | null;
+  /** Counted with the chat model's own tokenizer and template (absent: approximate). */
+  exactTokens?: boolean;
   truncated: boolean;
   /** null when the model was not called. */
   generateMs: number | null;
@@ -97,6 +99,7 @@ export function scoreQuestion(question: Question, outcome: QuestionOutcome): Que
       refused: a.refused,
       estimatedTokens: a.estimatedTokens,
       reportedTokens: a.reportedTokens,
+      exactTokens: a.exactTokens ?? false,
       truncated: a.truncated,
       generateMs: a.generateMs,
       tokensPerSecond: a.tokensPerSecond,
@@ -187,6 +190,7 @@ export function aggregate(scores: readonly QuestionScore[]): EvalMetrics {
     promptTokens: {
       estimated: mean(answers.map((a) => a.estimatedTokens).filter(notNull)),
       reported: mean(answers.map((a) => a.reportedTokens).filter(notNull)),
+      exact: rate(answers.filter((a) => a.estimatedTokens !== null).map((a) => a.exactTokens)),
     },
     truncations: answers.length === 0 ? null : answers.filter((a) => a.truncated).length,
     latencyMs: {

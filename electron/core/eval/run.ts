@@ -248,6 +248,7 @@ async function runQuestion(
             citedTexts: Object.fromEntries(result.citations.map((c) => [c.chunkId, textOf(c.chunkId)])),
             estimatedTokens: modelCalled ? (result.budget?.estimated ?? null) : null,
             reportedTokens: modelCalled ? (result.budget?.reported ?? null) : null,
+            exactTokens: modelCalled && (result.budget?.exact ?? false),
             truncated: result.budget?.truncationSuspected ?? false,
             generateMs: modelCalled ? result.latencyMs.generate : null,
             tokensPerSecond: modelCalled ? result.ollama.tokensPerSecond : null,

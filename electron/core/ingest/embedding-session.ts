@@ -8,6 +8,7 @@ import { Embedder } from '../ollama/embedder';
 import type { OllamaGateway } from '../ollama/gateway';
 import { contextualText } from './chunkers/index';
 import { EmbedQueue } from './embed-queue';
+import { countEmbeddingInputs, sharedModelTokens, type ModelTokens } from '../tokens/model-tokens';
 
 export interface EmbeddingRequest {
   gateway: OllamaGateway;
@@ -15,6 +16,8 @@ export interface EmbeddingRequest {
   batchSize?: number;
   /** The model the person has chosen now (the engine's setting): a run for another one never takes over searches. */
   chosen?: () => string;
+  /** The models' own tokenizers: a passage too long for the model is split before it is sent. */
+  tokens?: ModelTokens;
 }
 
 /**
@@ -59,6 +62,9 @@ export class EmbeddingSession {
       fresh: true,
       ...(this.request.batchSize ? { batchSize: this.request.batchSize } : {}),
       ...(this.signal ? { signal: this.signal } : {}),
+    }).then(async (embedder) => {
+      await countEmbeddingInputs(this.request.tokens ?? sharedModelTokens(this.request.gateway), embedder, this.signal);
+      return embedder;
     });
     try {
       this.instance = await this.resolving;

@@ -1,5 +1,5 @@
 import { QuireError } from '../../../shared/errors';
-import type { OllamaGateway } from './gateway';
+import type { ModelInfo, OllamaGateway } from './gateway';
 import { withTag } from './gateway';
 import { taskPrefixesFor, type TaskPrefixes } from './prefixes';
 
@@ -25,16 +25,38 @@ export const DEFAULT_EMBED_BATCH = 32;
 export class Embedder {
   private requests = 0;
   private dimension: number | null = null;
+  /** The model's own token count of an input, when its tokenizer is known (core/tokens). */
+  private countTokens: ((text: string) => number) | null = null;
+  readonly name: string;
+  readonly digest: string;
+  /** What /api/show declares; null when it declares nothing. */
+  private readonly declaredDimension: number | null;
+  /**
+   * The most tokens one input may have: the model's context, and never more than Ollama's default
+   * window (4096), which embedding requests run in unless the Modelfile says otherwise.
+   */
+  readonly inputLimit: number;
 
   private constructor(
     private readonly gateway: OllamaGateway,
-    readonly name: string,
-    readonly digest: string,
-    /** What /api/show declares; null when it declares nothing. */
-    private readonly declaredDimension: number | null,
+    /** What Ollama said of the model (name, digest, lengths, tokenizer kind). */
+    readonly info: ModelInfo,
     private readonly prefixes: TaskPrefixes,
     readonly batchSize: number,
-  ) {}
+  ) {
+    this.name = info.name;
+    this.digest = info.digest;
+    this.declaredDimension = info.embeddingLength;
+    this.inputLimit = Math.min(info.contextLength ?? 2048, OLLAMA_DEFAULT_NUM_CTX);
+  }
+
+  /**
+   * Counts inputs with the model's own tokenizer from now on: a passage over the limit is split
+   * before it is sent, a question over it refused before it is sent, and Ollama's count checked.
+   */
+  useTokenCounter(count: (text: string) => number): void {
+    this.countTokens = count;
+  }
 
   /**
    * Asks Ollama for the model's digest and declared dimension. Makes no embedding request. `fresh`
@@ -50,7 +72,7 @@ export class Embedder {
     if (info.capabilities.length > 0 && !info.capabilities.includes('embedding')) {
       throw new QuireError('INVALID_ARGUMENT', `${info.name} is not an embedding model (its capabilities: ${info.capabilities.join(', ')}). Try --model embeddinggemma.`);
     }
-    return new Embedder(gateway, info.name, info.digest, info.embeddingLength, taskPrefixesFor(info.name), batchSize);
+    return new Embedder(gateway, info, taskPrefixesFor(info.name), batchSize);
   }
 
   /** Name, digest and the dimension learned from the first response (null before any). */
@@ -66,22 +88,72 @@ export class Embedder {
   async embedDocuments(docs: readonly DocumentInput[], signal?: AbortSignal): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     for (let i = 0; i < docs.length; i += this.batchSize) {
-      const batch = docs.slice(i, i + this.batchSize).map((d) => this.prefixes.document(d.text, d.title));
-      out.push(...(await this.embedRaw(batch, signal)));
+      const batch = docs.slice(i, i + this.batchSize);
+      // Known too long by the model's own count: embedded in parts, never sent whole.
+      const fits = batch.map((d) => !this.countTokens || this.countTokens(this.prefixes.document(d.text, d.title)) <= this.inputLimit);
+      if (fits.every(Boolean)) {
+        try {
+          out.push(...(await this.embedRaw(batch.map((d) => this.prefixes.document(d.text, d.title)), signal)));
+          continue;
+        } catch (e) {
+          if (!(e instanceof QuireError && e.code === 'INPUT_TOO_LONG')) throw e;
+        }
+      }
+      // Some passage is longer than the model's context: embed them one by one, splitting the long ones.
+      for (const d of batch) out.push(await this.embedDocument(d, signal, 0));
     }
     return out;
   }
 
+  /**
+   * One passage too long for the model (it is never cut silently: requests say truncate: false):
+   * embedded in halves, split at a line or word break, whose vectors are averaged, so every word of
+   * it counts towards its vector. Split before sending when the model's count says so, else when
+   * Ollama refuses it.
+   */
+  private async embedDocument(doc: DocumentInput, signal: AbortSignal | undefined, depth: number): Promise<Float32Array> {
+    const input = this.prefixes.document(doc.text, doc.title);
+    const tooLong = this.countTokens !== null && this.countTokens(input) > this.inputLimit;
+    if (!tooLong || depth >= MAX_SPLIT_DEPTH || doc.text.length < 2) {
+      try {
+        const [v] = await this.embedRaw([input], signal);
+        return v!;
+      } catch (e) {
+        if (!(e instanceof QuireError && e.code === 'INPUT_TOO_LONG') || depth >= MAX_SPLIT_DEPTH || doc.text.length < 2) throw e;
+      }
+    }
+    const [a, b] = halves(doc.text);
+    const parts = [await this.embedDocument({ ...doc, text: a }, signal, depth + 1), await this.embedDocument({ ...doc, text: b }, signal, depth + 1)];
+    return meanDirection(parts, [a.length, b.length]);
+  }
+
   async embedQuery(query: string, signal?: AbortSignal): Promise<Float32Array> {
-    const [v] = await this.embedRaw([this.prefixes.query(query)], signal);
+    // A question is not split: half a question finds other passages. Search falls back to keywords and says why.
+    const tooLong = (cause?: unknown) =>
+      new QuireError('INPUT_TOO_LONG', `The question is longer than ${this.name} can read at once (${this.inputLimit} tokens), so it was searched by keywords only. Ask a shorter question.`, cause ? { cause } : undefined);
+    const input = this.prefixes.query(query);
+    if (this.countTokens && this.countTokens(input) > this.inputLimit) throw tooLong();
+    let v: Float32Array | undefined;
+    try {
+      [v] = await this.embedRaw([input], signal);
+    } catch (e) {
+      if (e instanceof QuireError && e.code === 'INPUT_TOO_LONG') throw tooLong(e);
+      throw e;
+    }
     if (!v) throw new QuireError('OLLAMA_ERROR', 'Ollama returned no embedding for the query.');
     return v;
   }
 
   private async embedRaw(inputs: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     this.requests++;
-    const vectors = await this.gateway.embed(this.name, inputs, signal);
-    return vectors.map((v) => Float32Array.from(v, (x) => x)).map((v) => {
+    const { embeddings, promptEvalCount } = await this.gateway.embedCounted(this.name, inputs, signal);
+    // Ollama reads every token of what it is sent (and may add its own BOS/EOS): fewer means it cut
+    // something. Without the model's tokenizer, at least one token per non-empty input.
+    const sent = this.countTokens ? inputs.reduce((n, t) => n + this.countTokens!(t), 0) : inputs.filter((t) => t.length > 0).length;
+    if (promptEvalCount !== null && promptEvalCount < sent) {
+      throw new QuireError('OLLAMA_ERROR', `Ollama read only ${promptEvalCount} tokens of the ${sent} sent to ${this.name}: it cut the input.`);
+    }
+    return embeddings.map((v) => Float32Array.from(v, (x) => x)).map((v) => {
       this.checkDimension(v.length);
       return v;
     });
@@ -103,4 +175,38 @@ export class Embedder {
       );
     }
   }
+}
+
+/** Ollama's num_ctx when neither the request nor the Modelfile sets one. */
+const OLLAMA_DEFAULT_NUM_CTX = 4096;
+
+/** Halving a passage ten times makes 1,024 parts: far beyond any chunk size Quire allows. */
+const MAX_SPLIT_DEPTH = 10;
+
+/** The text in two, at the line break nearest the middle, else a space, else the middle itself. */
+export function halves(text: string): [string, string] {
+  const mid = Math.floor(text.length / 2);
+  const near = (ch: string) => {
+    const before = text.lastIndexOf(ch, mid);
+    const after = text.indexOf(ch, mid);
+    const best = [before, after].filter((i) => i > 0 && i < text.length - 1).sort((x, y) => Math.abs(x - mid) - Math.abs(y - mid))[0];
+    return best === undefined ? -1 : best;
+  };
+  let at = near('\n');
+  if (at < 0 || Math.abs(at - mid) > text.length / 4) at = near(' ');
+  if (at < 0) at = mid;
+  // Never between the halves of a surrogate pair.
+  if (/[\uD800-\uDBFF]/.test(text[at - 1] ?? '')) at++;
+  return [text.slice(0, at), text.slice(at)];
+}
+
+/** The length-weighted mean of unit vectors, scaled back to unit length (Ollama's vectors are L2-normalised). */
+export function meanDirection(vectors: readonly Float32Array[], weights: readonly number[]): Float32Array {
+  const out = new Float32Array(vectors[0]!.length);
+  vectors.forEach((v, k) => {
+    for (let i = 0; i < v.length; i++) out[i]! += v[i]! * weights[k]!;
+  });
+  const norm = Math.sqrt(out.reduce((s, x) => s + x * x, 0)) || 1;
+  for (let i = 0; i < out.length; i++) out[i]! /= norm;
+  return out;
 }

@@ -22,6 +22,10 @@ export function mapOllamaError(e: unknown, context: { host: string; model?: stri
       const model = context.model ?? 'the model';
       return new QuireError('MODEL_NOT_FOUND', `Ollama does not have ${model}. Pull it with: ollama pull ${context.model ?? '<model>'}`, { cause: e });
     }
+    // Asked not to truncate, Ollama refuses an input longer than the model's context (routes.go EmbedHandler).
+    if (err.status_code === 400 && /exceeds (the )?(maximum )?context length/i.test(message)) {
+      return new QuireError('INPUT_TOO_LONG', `${context.model ?? 'The model'} cannot read that much text at once (Ollama: ${message}).`, { cause: e });
+    }
     return new QuireError('OLLAMA_ERROR', `Ollama answered ${err.status_code}: ${message}`, { cause: e });
   }
   if (isConnectionError(e)) {

@@ -65,6 +65,10 @@ export interface ModelInfo {
   contextLength: number | null;
   embeddingLength: number | null;
   capabilities: string[];
+  /** The chat template (Go text/template) Ollama renders messages with; null if it sent none. */
+  template: string | null;
+  /** tokenizer.ggml.model ("gpt2", "llama", "bert"…), null if not said. */
+  tokenizer: string | null;
 }
 
 /**
@@ -169,6 +173,18 @@ export class OllamaGateway {
   }
 
   /**
+   * The model's tokenizer fields (model_info with the tokenizer.ggml.* arrays: /api/show with
+   * "verbose": true). Several MB for a large vocabulary, so never kept here: callers keep what
+   * they build from it by digest (core/tokens/vocabulary-store.ts).
+   */
+  async verboseModelInfo(model: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    const name = withTag(model);
+    // The client passes the request through as JSON; its type does not list verbose yet.
+    const show = await this.call({ signal, model: name }, (c) => c.show({ model: name, verbose: true } as Parameters<Ollama['show']>[0]));
+    return (show.model_info ?? {}) as unknown as Record<string, unknown>;
+  }
+
+  /**
    * Loads a chat model with the context window it will be asked for (Ollama loads on an empty
    * chat, and reloads when num_ctx changes), so the load is not counted as answering time.
    */
@@ -178,15 +194,24 @@ export class OllamaGateway {
   }
 
   async embed(model: string, input: string[], signal?: AbortSignal): Promise<number[][]> {
+    return (await this.embedCounted(model, input, signal)).embeddings;
+  }
+
+  /**
+   * Vectors and the tokens Ollama read (prompt_eval_count). Sent with truncate: false, so an input
+   * longer than the model's context is refused (INPUT_TOO_LONG) instead of silently cut: the
+   * caller splits it or says so (ollama/embedder.ts).
+   */
+  async embedCounted(model: string, input: string[], signal?: AbortSignal): Promise<{ embeddings: number[][]; promptEvalCount: number | null }> {
     const name = withTag(model);
-    const res = await this.call({ signal, model: name }, (c) => c.embed({ model: name, input, truncate: true })).catch((e: unknown) => {
+    const res = await this.call({ signal, model: name }, (c) => c.embed({ model: name, input, truncate: false })).catch((e: unknown) => {
       if (e instanceof QuireError && e.code === 'MODEL_NOT_FOUND') this.cache.invalidate();
       throw e;
     });
     if (!Array.isArray(res.embeddings) || res.embeddings.length !== input.length) {
       throw new QuireError('OLLAMA_ERROR', `Ollama returned ${res.embeddings?.length ?? 0} embeddings for ${input.length} inputs.`);
     }
-    return res.embeddings;
+    return { embeddings: res.embeddings, promptEvalCount: typeof res.prompt_eval_count === 'number' ? res.prompt_eval_count : null };
   }
 
   /**
@@ -247,6 +272,8 @@ function describeModel(name: string, digest: string, show: Awaited<ReturnType<Ol
     contextLength: num('context_length'),
     embeddingLength: num('embedding_length'),
     capabilities: (show as { capabilities?: string[] }).capabilities ?? [],
+    template: typeof show.template === 'string' ? show.template : null,
+    tokenizer: typeof info['tokenizer.ggml.model'] === 'string' ? (info['tokenizer.ggml.model'] as string) : null,
   };
 }
 

@@ -1,7 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QuireError } from '../../../shared/errors';
 import { startStandin, type Standin } from '../../../test/support/ollama-standin/server';
-import { Embedder } from './embedder';
+import { standinVocabulary } from '../../../test/support/ollama-standin/vocabularies';
+import { countEmbeddingInputs, ModelTokens } from '../tokens/model-tokens';
+import { Embedder, halves } from './embedder';
 import { OllamaGateway, withTag } from './gateway';
 import { resolveOllamaHost } from './host';
 import { taskPrefixesFor } from './prefixes';
@@ -239,6 +241,49 @@ describe('Embedder', () => {
     await e.embedQuery('first');
     ollama.setDimension('nomic-embed-text', 384);
     await expect(e.embedQuery('second')).rejects.toMatchObject({ code: 'EMBED_DIMENSION_MISMATCH' });
+  });
+
+  it('never lets Ollama cut an input: a passage longer than the context is embedded in parts, a question is refused', async () => {
+    const e = await Embedder.resolve(new OllamaGateway({ host: ollama.url }), 'embeddinggemma');
+    // embeddinggemma reads 2,048 tokens; this is about 3,000.
+    const long = Array.from({ length: 300 }, (_, i) => `Line ${i} of a very long passage about compost.`).join('\n');
+    ollama.calls.reset();
+    const [v, short] = await e.embedDocuments([{ text: long, title: '' }, { text: 'short', title: '' }]);
+    const bodies = ollama.calls.entries.filter((c) => c.path === '/api/embed').map((c) => c.body as { input: string[]; truncate: boolean });
+    expect(bodies.every((b) => b.truncate === false)).toBe(true);
+    // The batch was refused, then the long passage went in parts (never over the context) and the short one alone.
+    expect(bodies.length).toBeGreaterThanOrEqual(4);
+    const parts = bodies.slice(1).flatMap((b) => b.input).filter((t) => t.includes('compost'));
+    expect(parts.join('').replace(/title: none \| text: /g, '')).toContain('Line 299');
+    expect(Math.hypot(...v!)).toBeCloseTo(1, 5);
+    expect(short).toHaveLength(768);
+    await expect(e.embedQuery(long)).rejects.toMatchObject({ code: 'INPUT_TOO_LONG', message: expect.stringContaining('keywords') });
+  });
+
+  it('with the model\'s own tokenizer, splits a long passage and refuses a long question before sending anything too long', async () => {
+    ollama.addModel({ name: 'qwen3-embedding:0.6b', arch: 'qwen3', capabilities: ['embedding'], contextLength: 512, embeddingLength: 64, parameterSize: '0.6B', quantization: 'Q8_0', size: 1, vocabulary: 'qwen2' });
+    const gateway = new OllamaGateway({ host: ollama.url });
+    const e = await Embedder.resolve(gateway, 'qwen3-embedding:0.6b');
+    await countEmbeddingInputs(new ModelTokens(gateway, null), e, undefined);
+    expect(e.inputLimit).toBe(512);
+    const long = Array.from({ length: 120 }, (_, i) => `Line ${i} of a long passage about compost heaps.`).join('\n');
+    ollama.calls.reset();
+    const [v] = await e.embedDocuments([{ text: long, title: '' }]);
+    expect(Math.hypot(...v!)).toBeCloseTo(1, 5);
+    const sent = ollama.calls.entries.filter((c) => c.path === '/api/embed').flatMap((c) => (c.body as { input: string[] }).input);
+    expect(sent.length).toBeGreaterThan(1);
+    // Every input sent fits the model by the reference tokenizer: Ollama never had to refuse one.
+    for (const input of sent) expect(standinVocabulary('qwen2').encode(input).length).toBeLessThanOrEqual(512);
+    ollama.calls.reset();
+    await expect(e.embedQuery(long)).rejects.toMatchObject({ code: 'INPUT_TOO_LONG' });
+    expect(ollama.calls.count('/api/embed')).toBe(0);
+  });
+
+  it('splits text in halves at a line break near the middle, never inside a character', () => {
+    expect(halves('aaaa\nbbbb cc')).toEqual(['aaaa', '\nbbbb cc']);
+    const [a, b] = halves('😀😀😀');
+    expect(a + b).toBe('😀😀😀');
+    expect(a.length % 2).toBe(0);
   });
 
   it('refuses a chat model as an embedding model', async () => {

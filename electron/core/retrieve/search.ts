@@ -1,3 +1,4 @@
+import { countEmbeddingInputs, sharedModelTokens, type ModelTokens } from '../tokens/model-tokens';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import type { SearchMode, SearchResponse, SearchResult } from '../../../shared/search';
 import { getActiveEmbeddingModel, type EmbeddingModelRow } from '../db/embedding-models';
@@ -22,6 +23,8 @@ export interface SearchOptions {
   fusion?: Fusion;
   /** How to embed the query; null when Ollama is not to be asked. */
   gateway: OllamaGateway | null;
+  /** The models' own tokenizers (a question too long for the embedding model is refused before it is sent). */
+  tokens?: ModelTokens;
   signal?: AbortSignal;
 }
 
@@ -44,7 +47,7 @@ export async function search(db: Db, query: string, options: SearchOptions): Pro
   if (mode !== 'lexical') {
     try {
       model = requireVectors(db);
-      const vector = await embedQuery(options.gateway, model, query, options.signal);
+      const vector = await embedQuery(options.gateway, model, query, options.signal, options.tokens);
       dense = denseSearch(db, model, vector, depth, filter);
     } catch (e) {
       const shape = toErrorShape(e);
@@ -79,7 +82,7 @@ function requireVectors(db: Db): EmbeddingModelRow {
   return model;
 }
 
-async function embedQuery(gateway: OllamaGateway | null, model: EmbeddingModelRow, query: string, signal?: AbortSignal): Promise<Float32Array> {
+async function embedQuery(gateway: OllamaGateway | null, model: EmbeddingModelRow, query: string, signal?: AbortSignal, tokens?: ModelTokens): Promise<Float32Array> {
   if (!gateway) throw new QuireError('OLLAMA_UNREACHABLE', 'Ollama was not asked (offline mode), so only keyword search was used.');
   // A person is waiting: one quick retry, then keyword search rather than a long backoff.
   const quick = gateway.withOptions({ retries: 1, backoffMs: 100, timeoutMs: 30_000 });
@@ -90,6 +93,7 @@ async function embedQuery(gateway: OllamaGateway | null, model: EmbeddingModelRo
       `${model.name} in Ollama is not the version the documents were embedded with (digest ${embedder.digest.slice(0, 12)} vs ${model.digest.slice(0, 12)}). Run "quire embed" to re-embed.`,
     );
   }
+  await countEmbeddingInputs(tokens ?? sharedModelTokens(gateway), embedder, signal);
   return embedder.embedQuery(query, signal);
 }
 

@@ -9,13 +9,15 @@
 //
 // Why our own merge loop over gpt-tokenizer's ranks: gpt-tokenizer merges each pre-token in
 // O(n²) with a UTF-8 validation per lookup, so one long run of letters (a DNA sequence, a 50 MB
-// line without spaces) costs seconds per few KB. Same ranks, a heap, O(n log n), and the output
-// is identical to gpt-tokenizer's encoder (tokenizer.test.ts checks it).
+// line without spaces) costs seconds per few KB. Same ranks, the heap merge shared with the
+// models' own tokenizers (bpe-merge.ts), O(n log n), and the output is identical to
+// gpt-tokenizer's encoder (tokenizer.test.ts checks it).
 //
 // Special tokens such as "<|endoftext|>" are plain text here: notes may quote them, and that must
 // neither throw nor count as one control token.
 import bpeRanksImport from 'gpt-tokenizer/bpeRanks/cl100k_base';
 import { CL100K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+import { PairMap, mergeSymbols, symbolBuffer } from './bpe-merge';
 
 // Loaded as ESM (tsx, vitest) the default import is the ranks; required from the Electron bundles
 // (CommonJS, with Node's interop) it is the module object, whose `default` holds them.
@@ -35,14 +37,8 @@ interface Tables {
   rankByKey: Map<string, number>;
   keyByRank: string[];
   byteRank: Int32Array;
-  /** Rank of each two-byte token by its bytes (b1 << 8 | b2), -1 if none: the first merge step. */
-  bytePair: Int32Array;
-  /**
-   * Open-addressing map (left token, right token) -> rank of their concatenation, each slot one
-   * float (left, right, merged: 17 bits each) so a probe is one 8-byte load; 4 MB in all.
-   */
-  pairs: Float64Array;
-  pairMask: number;
+  /** Every way of writing each token as two shorter tokens; in cl100k a merge's rank is its token. */
+  pairs: PairMap;
 }
 let tables: Tables | undefined;
 
@@ -52,14 +48,8 @@ function byteKey(s: string): string {
   return NON_ASCII.test(s) ? Buffer.from(s, 'utf8').toString('latin1') : s;
 }
 
-function pairSlot(left: number, right: number, mask: number): number {
-  return (Math.imul(left, 0x9e3779b1) ^ Math.imul(right, 0x85ebca77)) & mask;
-}
-
-const RANK_SPAN = 131_072; // > vocabulary size
-
-// Built on first use (~0.25 s, ~20 MB): every way of writing each token as two shorter tokens.
-// Merging then works on token ids alone, with no substring or UTF-8 work per step.
+// Built on first use (~0.25 s, ~20 MB). Merging then works on token ids alone, with no substring
+// or UTF-8 work per step.
 function load(): Tables {
   if (tables) return tables;
   const rankByKey = new Map<string, number>();
@@ -71,128 +61,25 @@ function load(): Tables {
   });
   const byteRank = new Int32Array(256);
   for (let b = 0; b < 256; b++) byteRank[b] = rankByKey.get(String.fromCharCode(b))!;
-  const bytePair = new Int32Array(65_536).fill(-1);
-  const slots = 1 << 19;
-  const pairs = new Float64Array(slots).fill(-1);
-  const mask = slots - 1;
+  const pairs = new PairMap(260_000);
   keyByRank.forEach((key, rank) => {
-    if (key.length === 2) bytePair[(key.charCodeAt(0) << 8) | key.charCodeAt(1)] = rank;
     for (let k = 1; k < key.length; k++) {
       const left = rankByKey.get(key.slice(0, k));
       const right = left === undefined ? undefined : rankByKey.get(key.slice(k));
       if (left === undefined || right === undefined) continue;
-      let slot = pairSlot(left, right, mask);
-      while (pairs[slot] !== -1) slot = (slot + 1) & mask;
-      pairs[slot] = (left * RANK_SPAN + right) * RANK_SPAN + rank;
+      pairs.set(left, right, rank, rank);
     }
   });
-  tables = { rankByKey, keyByRank, byteRank, bytePair, pairs, pairMask: mask };
+  tables = { rankByKey, keyByRank, byteRank, pairs };
   return tables;
 }
 
-function mergedRank(t: Tables, left: number, right: number): number {
-  const { pairs, pairMask } = t;
-  const wanted = (left * RANK_SPAN + right) * RANK_SPAN;
-  for (let slot = pairSlot(left, right, pairMask); ; slot = (slot + 1) & pairMask) {
-    const entry = pairs[slot]!;
-    if (entry === -1) return -1;
-    const merged = entry % RANK_SPAN;
-    if (entry - merged === wanted) return merged;
-  }
-}
-
-// Scratch arrays for the merge, grown on demand and reused: the merge is synchronous and never
-// re-entered, and allocating per pre-token would dominate for short ones.
-let tok = new Int32Array(256);
-let next = new Int32Array(256);
-let prev = new Int32Array(256);
-let pairRank = new Int32Array(256);
-// Heap entries are rank * POS_SPAN + position in one float: one load and one compare per step,
-// ordered by rank, then leftmost, exactly the merge order BPE requires.
-const POS_SPAN = 262_144; // > bytes in the longest slice (MAX_PIECE_CHARS * 3)
-let heap = new Float64Array(768);
-let heapSize = 0;
-
-function heapPush(rank: number, pos: number): void {
-  const key = rank * POS_SPAN + pos;
-  let i = heapSize++;
-  while (i > 0) {
-    const parent = (i - 1) >> 1;
-    const above = heap[parent]!;
-    if (above <= key) break;
-    heap[i] = above;
-    i = parent;
-  }
-  heap[i] = key;
-}
-
-function heapPop(): void {
-  const key = heap[--heapSize]!;
-  let i = 0;
-  for (;;) {
-    const l = 2 * i + 1;
-    if (l >= heapSize) break;
-    const r = l + 1;
-    const c = r < heapSize && heap[r]! < heap[l]! ? r : l;
-    if (heap[c]! >= key) break;
-    heap[i] = heap[c]!;
-    i = c;
-  }
-  heap[i] = key;
-}
-
-const DEAD = -2;
-
-function updatePair(t: Tables, i: number, n: number): void {
-  const j = next[i]!;
-  const rank = j < n ? mergedRank(t, tok[i]!, tok[j]!) : -1;
-  pairRank[i] = rank;
-  if (rank >= 0) heapPush(rank, i);
-}
-
-/**
- * Byte-pair merge of one pre-token (given as bytes, one char per byte): lowest rank first,
- * leftmost on ties, as tiktoken and gpt-tokenizer do. Stale heap entries are skipped: the pair
- * starting at a position only ever grows, so its rank never comes back.
- */
+/** Byte-pair merge of one pre-token (given as bytes, one char per byte), as tiktoken does. */
 function merge(t: Tables, key: string, out: number[]): void {
   const n = key.length;
-  if (next.length < n + 1) {
-    tok = new Int32Array(2 * n + 2);
-    next = new Int32Array(2 * n + 2);
-    prev = new Int32Array(2 * n + 2);
-    pairRank = new Int32Array(2 * n + 2);
-    heap = new Float64Array(6 * n + 6);
-  }
-  heapSize = 0;
-  for (let i = 0; i < n; i++) {
-    tok[i] = t.byteRank[key.charCodeAt(i)]!;
-    next[i] = i + 1;
-    prev[i] = i - 1;
-  }
-  for (let i = 0; i + 1 < n; i++) {
-    const rank = t.bytePair[(key.charCodeAt(i) << 8) | key.charCodeAt(i + 1)]!;
-    pairRank[i] = rank;
-    if (rank >= 0) heapPush(rank, i);
-  }
-  pairRank[n - 1] = -1;
-  while (heapSize > 0) {
-    const top = heap[0]!;
-    const rank = Math.floor(top / POS_SPAN);
-    const i = top - rank * POS_SPAN;
-    heapPop();
-    if (pairRank[i] !== rank) continue;
-    const j = next[i]!;
-    const k = next[j]!;
-    tok[i] = rank;
-    next[i] = k;
-    if (k < n) prev[k] = i;
-    pairRank[j] = DEAD;
-    updatePair(t, i, n);
-    const before = prev[i]!;
-    if (before >= 0) updatePair(t, before, n);
-  }
-  for (let i = 0; i < n; i = next[i]!) out.push(tok[i]!);
+  const symbols = symbolBuffer(n);
+  for (let i = 0; i < n; i++) symbols[i] = t.byteRank[key.charCodeAt(i)]!;
+  mergeSymbols(t.pairs, n, out);
 }
 
 // Repeated pre-tokens (common words, the same slice of a periodic blob) are merged once. Bounded

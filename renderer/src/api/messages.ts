@@ -15,6 +15,7 @@ export const ERROR_MESSAGES: Record<ErrorCode | TransportCode, string> = {
   NOT_A_FOLDER: 'That path is not a folder Quire can read.',
   COLLECTION_NOT_FOUND: 'That folder is no longer in the library.',
   NO_EMBEDDINGS: 'No documents have been embedded yet, so meaning search is not available.',
+  INPUT_TOO_LONG: 'The text is longer than the embedding model can read at once, so it was not embedded.',
   CONTEXT_TOO_SMALL: 'The context window (num_ctx) is too small for the question and even one passage. Raise num_ctx in Settings.',
   NOT_A_CHAT_MODEL: 'The chosen chat model cannot chat (it is an embedding model). Choose another one in Settings.',
   READ_FAILED: 'Quire could not read the file.',

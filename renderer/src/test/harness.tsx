@@ -31,6 +31,8 @@ export function budget(over: Partial<Budget> = {}): Budget {
     k: 6,
     breakdown: { system: 400, history: 800, sources: 3200, question: 100, reserve: 1500 },
     truncationSuspected: false,
+    exact: false,
+    lostSources: [],
     ...over,
   };
 }

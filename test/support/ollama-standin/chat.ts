@@ -10,7 +10,7 @@
 //     discards the tokens right after them, i.e. the FRONT of the remaining prompt is cut.
 //  No error either way; prompt_eval_count reports only what was kept.
 import { isStopword, stem, words } from './embed.js';
-import { countTokens, detokenize, tokenize } from './tokens.js';
+import { GENERIC_TOKENIZER, type ModelTokenizer, detokenize, tokenize } from './tokens.js';
 
 export interface ChatMessage {
   role: string;
@@ -18,29 +18,19 @@ export interface ChatMessage {
   [extra: string]: unknown;
 }
 
-// The stand-in's "template". /api/show reports the same shape, so prompt token estimates made
-// from /api/show stay comparable with prompt_eval_count.
-const BOS_TOKENS = 1;
-const ASSISTANT_CUE = '<assistant>\n';
-const header = (role: string) => `<${role}>\n`;
-
-function messageTokens(m: ChatMessage): number {
-  return countTokens(header(m.role)) + countTokens(m.content) + 1; // +1: the closing "\n"
-}
-
 /** Tokens of the rendered prompt for these messages: what prompt_eval_count reports. */
-export function promptTokens(msgs: readonly ChatMessage[]): number {
-  return BOS_TOKENS + msgs.reduce((s, m) => s + messageTokens(m), 0) + countTokens(ASSISTANT_CUE);
+export function promptTokens(msgs: readonly ChatMessage[], tokenizer: ModelTokenizer = GENERIC_TOKENIZER): number {
+  return tokenizer.promptTokens(msgs);
 }
 
 /** Step 1 above. With truncate=false nothing is dropped (the caller then errors if too long). */
-export function fitMessages(msgs: readonly ChatMessage[], numCtx: number, truncate = true): ChatMessage[] {
+export function fitMessages(msgs: readonly ChatMessage[], numCtx: number, truncate = true, tokenizer: ModelTokenizer = GENERIC_TOKENIZER): ChatMessage[] {
   const last = msgs.length - 1;
   const systemsBefore = (i: number) => msgs.slice(0, i).filter((m) => m.role === 'system');
   let n = last;
   for (let i = last - 1; i >= 0; i--) {
     if (msgs[i]!.role === 'system') continue; // kept regardless, as part of systemsBefore
-    if (truncate && promptTokens([...systemsBefore(i), ...msgs.slice(i)]) > numCtx) break;
+    if (truncate && tokenizer.promptTokens([...systemsBefore(i), ...msgs.slice(i)]) > numCtx) break;
     n = i;
   }
   // Everything from n on, with the system messages before n in front.
@@ -48,19 +38,19 @@ export function fitMessages(msgs: readonly ChatMessage[], numCtx: number, trunca
 }
 
 /** Step 2 above: cut tokens from the front of the remaining prompt until it fits. */
-export function cutFront(msgs: readonly ChatMessage[], numCtx: number): ChatMessage[] {
+export function cutFront(msgs: readonly ChatMessage[], numCtx: number, tokenizer: ModelTokenizer = GENERIC_TOKENIZER): ChatMessage[] {
   const out = msgs.map((m) => ({ ...m }));
   for (let guard = 0; guard < 10_000; guard++) {
-    const excess = promptTokens(out) - numCtx;
+    const excess = tokenizer.promptTokens(out) - numCtx;
     const first = out[0];
     if (excess <= 0 || !first) break;
-    const toks = tokenize(first.content);
+    const toks = tokenizer.tokenize(first.content);
     if (toks.length <= excess && out.length > 1) {
       out.shift(); // its whole content goes, and its header with it
       continue;
     }
     if (toks.length === 0) break; // num_ctx smaller than the template itself
-    first.content = detokenize(toks.slice(Math.min(excess, toks.length)));
+    first.content = tokenizer.detokenize(toks.slice(Math.min(excess, toks.length)));
   }
   return out;
 }

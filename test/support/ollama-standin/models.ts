@@ -3,6 +3,9 @@
 // The numbers (sizes, parameter counts) are plausible, not copied from real manifests; what matters
 // to Quire is that context_length, embedding_length, capabilities and digests behave as in Ollama.
 import { createHash } from 'node:crypto';
+import { TEMPLATES, type TemplateName } from './templates.js';
+import { type ModelTokenizer, GENERIC_TOKENIZER, vocabularyTokenizer } from './tokens.js';
+import { type VocabularyName, standinVocabulary } from './vocabularies.js';
 
 export type Capability = 'completion' | 'tools' | 'insert' | 'vision' | 'embedding' | 'thinking';
 
@@ -25,6 +28,16 @@ export interface ModelSpec {
   /** false = only pullable. Default true. */
   installed?: boolean;
   modifiedAt?: string;
+  /**
+   * The real tokenizer and chat template the model answers with (vocabularies.ts, templates.ts);
+   * absent: o200k counts and the stand-in's own "<role>" template.
+   */
+  vocabulary?: VocabularyName;
+  /**
+   * The chat template, when not the vocabulary's own: 'generic' is the stand-in's "<role>" shape,
+   * which no family claims (a model whose template Quire cannot render).
+   */
+  template?: TemplateName;
 }
 
 export const DEFAULT_MODELS: readonly ModelSpec[] = [
@@ -41,12 +54,12 @@ export const DEFAULT_MODELS: readonly ModelSpec[] = [
   {
     name: 'llama3.2:latest', arch: 'llama', capabilities: ['completion', 'tools'],
     contextLength: 131_072, embeddingLength: 3072, parameterSize: '3.2B', quantization: 'Q4_K_M',
-    size: 2_019_393_189, modifiedAt: '2025-09-30T09:00:00Z',
+    size: 2_019_393_189, vocabulary: 'llama3', modifiedAt: '2025-09-30T09:00:00Z',
   },
   {
     name: 'qwen2.5:0.5b', arch: 'qwen2', capabilities: ['completion', 'tools'],
     contextLength: 32_768, embeddingLength: 896, parameterSize: '494.03M', quantization: 'Q4_K_M',
-    size: 397_821_319, modifiedAt: '2025-09-29T09:00:00Z',
+    size: 397_821_319, vocabulary: 'qwen2', modifiedAt: '2025-09-29T09:00:00Z',
   },
   {
     name: 'all-minilm:latest', arch: 'bert', capabilities: ['embedding'],
@@ -56,7 +69,7 @@ export const DEFAULT_MODELS: readonly ModelSpec[] = [
   {
     name: 'gemma3:1b', arch: 'gemma3', capabilities: ['completion'],
     contextLength: 32_768, embeddingLength: 1152, parameterSize: '999.89M', quantization: 'Q4_K_M',
-    size: 815_319_791, installed: false,
+    size: 815_319_791, vocabulary: 'gemma3', installed: false,
   },
 ];
 
@@ -76,7 +89,7 @@ export function isValidName(raw: unknown): raw is string {
 // Includes the dimension so setDimension() changes the digest, as re-pulling a different model
 // under the same name would; Quire keys its vector tables on name + digest + dimension.
 export function digestOf(m: ModelSpec): string {
-  const key = ['quire-standin', m.name, m.arch, m.embeddingLength, m.contextLength, m.quantization].join('\n');
+  const key = ['quire-standin', m.name, m.arch, m.embeddingLength, m.contextLength, m.quantization, ...(m.vocabulary ? [m.vocabulary] : [])].join('\n');
   return createHash('sha256').update(key).digest('hex');
 }
 
@@ -106,14 +119,20 @@ function parameterCount(size: string): number {
   return Math.round(Number(match[1]) * scale);
 }
 
-// The stand-in renders chat prompts in this shape (see chat.ts renderMessage), so show it as the
-// template rather than pretending to be a particular model family's.
-const CHAT_TEMPLATE = '{{- range .Messages }}<{{ .Role }}>\n{{ .Content }}\n{{ end }}<assistant>\n';
+export function tokenizerOf(m: ModelSpec): ModelTokenizer {
+  return m.vocabulary ? vocabularyTokenizer(m.vocabulary, m.template ?? m.vocabulary) : GENERIC_TOKENIZER;
+}
 
-export function showBody(m: ModelSpec) {
+// Ollama 0.12.6 (server/routes.go ShowHandler) sends the large tokenizer arrays only when asked
+// with "verbose": true; otherwise the keys are there with null values.
+const VERBOSE_ONLY = ['tokenizer.ggml.tokens', 'tokenizer.ggml.token_type', 'tokenizer.ggml.merges', 'tokenizer.ggml.scores'];
+
+export function showBody(m: ModelSpec, verbose = false) {
   const digest = digestOf(m);
   const embedding = isEmbeddingModel(m);
-  const template = embedding ? '{{ .Prompt }}' : CHAT_TEMPLATE;
+  // A model with a real vocabulary shows its family's template; the rest show the shape the
+  // stand-in renders them with, which is no real family's.
+  const template = embedding ? '{{ .Prompt }}' : TEMPLATES[m.template ?? m.vocabulary ?? 'generic'].text;
   const params = Object.entries(m.parameters ?? {}).map(
     ([k, v]) => `${k.padEnd(30)} ${typeof v === 'string' ? JSON.stringify(v) : v}`,
   );
@@ -126,6 +145,11 @@ export function showBody(m: ModelSpec) {
     'tokenizer.ggml.model': embedding ? 'bert' : 'gpt2',
   };
   if (embedding) modelInfo[`${m.arch}.pooling_type`] = 1;
+  if (m.vocabulary) {
+    for (const [k, v] of Object.entries(standinVocabulary(m.vocabulary).modelInfo)) {
+      modelInfo[k] = verbose || !VERBOSE_ONLY.includes(k) ? v : null;
+    }
+  }
   const modelfile = [
     '# Modelfile generated by "ollama show"',
     '# To build a new Modelfile based on this, replace FROM with:',

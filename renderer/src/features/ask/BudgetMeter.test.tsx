@@ -30,6 +30,19 @@ describe('BudgetMeter', () => {
     expect(screen.getByText(/estimated 5,100 · Ollama read 5,050 · calibration ×\s*1\.02/)).toBeTruthy();
   });
 
+  it('says whether the count is exact or approximate, and drops the calibration when exact', () => {
+    const { rerender } = render(<BudgetMeter budget={budget()} />);
+    expect(screen.getByTestId('budget-accuracy').textContent).toBe('approximate');
+    rerender(<BudgetMeter budget={budget({ exact: true, estimated: 5050, ratio: 1 })} />);
+    expect(screen.getByTestId('budget-accuracy').textContent).toBe('exact');
+    expect(screen.getByText(/counted 5,050 · Ollama read 5,050/).textContent).not.toMatch(/calibration/);
+  });
+
+  it('with an exact count, tells the cut for certain and names the lost sources', () => {
+    render(<BudgetMeter budget={budget({ exact: true, estimated: 5050, reported: 4000, truncationSuspected: true, lostSources: [1, 2], k: 6 })} />);
+    expect(screen.getByTestId('truncation-warning').textContent).toBe('Ollama cut the prompt: it read 4,000 of 5,050 tokens. It lost sources 1, 2 of 6. Raise num_ctx or lower k.');
+  });
+
   it('shows a dash while Ollama has not reported yet', () => {
     render(<BudgetMeter budget={budget({ reported: null })} />);
     expect(screen.getByText(/Ollama read — ·/)).toBeTruthy();

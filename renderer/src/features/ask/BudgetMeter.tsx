@@ -50,6 +50,17 @@ export function BudgetMeter({ budget, pending = true }: BudgetMeterProps) {
     <section className="meter" data-testid="budget-meter" aria-label="Context budget">
       <div className="meter__title">
         <span>Context window: {formatNumber(budget.numCtx)} tokens</span>
+        <span
+          className={`meter__accuracy meter__accuracy--${budget.exact ? 'exact' : 'approximate'}`}
+          data-testid="budget-accuracy"
+          title={
+            budget.exact
+              ? 'Counted with the model’s own tokenizer and chat template, as Ollama counts'
+              : 'Estimated with a general tokenizer and a ratio learned from earlier answers'
+          }
+        >
+          {budget.exact ? 'exact' : 'approximate'}
+        </span>
         <span className="muted">k = {budget.k}</span>
       </div>
       <div className="meter__bar" role="img" aria-label={segments.map((s) => `${s.label} ${formatNumber(s.tokens)}`).join(', ')}>
@@ -66,14 +77,21 @@ export function BudgetMeter({ budget, pending = true }: BudgetMeterProps) {
         ))}
       </ul>
       <p className="meter__numbers">
-        estimated {formatNumber(budget.estimated)} · Ollama read {budget.reported === null ? '—' : formatNumber(budget.reported)} · calibration ×
-        {budget.ratio.toFixed(2)}
+        {budget.exact ? 'counted' : 'estimated'} {formatNumber(budget.estimated)} · Ollama read {budget.reported === null ? '—' : formatNumber(budget.reported)}
+        {budget.exact ? '' : ` · calibration ×${budget.ratio.toFixed(2)}`}
       </p>
       {budget.truncationSuspected && (
         <div className="warning warning--strong" role="alert" data-testid="truncation-warning">
-          Ollama read far fewer tokens than were sent — the prompt was probably cut. Raise num_ctx or lower k.
+          {budget.exact ? cutMessage(budget) : 'Ollama read far fewer tokens than were sent — the prompt was probably cut. Raise num_ctx or lower k.'}
         </div>
       )}
     </section>
   );
+}
+
+/** With an exact count the cut is certain: say how much, and which sources the model never saw. */
+function cutMessage(budget: Budget): string {
+  const lost = budget.lostSources;
+  const which = lost.length === 0 ? '' : ` It lost source${lost.length > 1 ? 's' : ''} ${lost.join(', ')} of ${budget.k}.`;
+  return `Ollama cut the prompt: it read ${formatNumber(budget.reported ?? 0)} of ${formatNumber(budget.estimated)} tokens.${which} Raise num_ctx or lower k.`;
 }

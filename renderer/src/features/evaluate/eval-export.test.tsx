@@ -63,7 +63,7 @@ describe('CSV export', () => {
     expect(rows[0]).toEqual([
       'chat_model', 'embed_model', 'chunker', 'k', 'mode', 'fusion',
       'hit_at_1', 'hit_at_3', 'hit_at_5', 'hit_at_k', 'mrr', 'fact_sent', 'source_tokens_p50', 'answer_has_fact', 'citation_valid', 'supported_citations', 'cites_fact', 'refusal_accuracy', 'false_refusals',
-      'prompt_tokens_estimated', 'prompt_tokens_reported', 'truncations', 'retrieve_p50_ms', 'retrieve_p95_ms', 'generate_p50_ms', 'generate_p95_ms',
+      'prompt_tokens_estimated', 'prompt_tokens_reported', 'prompt_tokens_exact', 'truncations', 'retrieve_p50_ms', 'retrieve_p95_ms', 'generate_p50_ms', 'generate_p95_ms',
       'tokens_per_second', 'changed_across_repeats', 'errors',
     ]);
     expect(rows).toHaveLength(4);

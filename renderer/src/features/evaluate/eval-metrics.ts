@@ -11,6 +11,7 @@ export type MetricKey =
   | 'sourceTokens'
   | 'promptEstimated'
   | 'promptReported'
+  | 'promptExact'
   | 'truncations'
   | 'retrieveP50'
   | 'retrieveP95'
@@ -206,6 +207,17 @@ export const METRIC_COLUMNS: readonly MetricColumn[] = [
     notRun: 'Ollama reported no prompt size.',
     csv: 'prompt_tokens_reported',
     get: (c) => c.metrics.promptTokens.reported,
+  },
+  {
+    key: 'promptExact',
+    label: 'Prompt counted exactly',
+    title: "Share of the answers whose prompt was counted with the chat model's own tokenizer and chat template (what Ollama reports), not estimated.",
+    kind: 'rate',
+    better: null,
+    needsAnswers: true,
+    notRun: 'No answer was generated.',
+    csv: 'prompt_tokens_exact',
+    get: (c) => c.metrics.promptTokens.exact,
   },
   {
     key: 'truncations',

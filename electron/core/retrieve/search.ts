@@ -45,7 +45,7 @@ export async function search(db: Db, query: string, options: SearchOptions): Pro
     try {
       model = requireVectors(db);
       const vector = await embedQuery(options.gateway, model, query, options.signal);
-      dense = denseSearch(db, model, vector, depth, filter);
+      dense = denseSearch(db, model, vector, depth, { filter, quantizeAbove: new SettingsStore(db).get('denseQuantizeAbove') });
     } catch (e) {
       const shape = toErrorShape(e);
       if (shape.code === 'CANCELLED') throw e;

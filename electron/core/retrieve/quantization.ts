@@ -1,0 +1,196 @@
+import {
+  buildBitsBatch,
+  getQuantization,
+  markBitsReady,
+  packSigns,
+  quantizable,
+  resetBits,
+  saveCalibration,
+  type QuantizationState,
+} from '../db/bit-vectors';
+import { storedVectorCount, type EmbeddingModelRow } from '../db/embedding-models';
+import type { Db } from '../db/open';
+import { stmt } from '../db/statements';
+import { coarseCandidates, rescore, VEC0_K_MAX } from './dense';
+
+/**
+ * Keeping each model's bits and oversampling factor true to its collection. How much binary
+ * quantization loses depends on the geometry of the model's vectors, so the factor is measured,
+ * never assumed: stored vectors serve as queries, their exact top 10 is compared with what the
+ * two-stage search finds at each factor, and the smallest factor reaching the recall wanted is kept.
+ */
+
+export const OVERSAMPLING_FACTORS = [4, 8, 16, 32, 64, 128] as const;
+/** Sampled recall@10 a factor must reach; below it at ×128, searches of that table stay exact. */
+export const RECALL_WANTED = 0.97;
+/** Stored vectors used as calibration queries: each costs one exact KNN, so a few dozen. */
+export const CALIBRATION_SAMPLE = 48;
+/** The mean is retaken, and every bit rebuilt, once the collection has grown or shrunk by half. */
+const MEAN_DRIFT = 1.5;
+/** The factor is measured again once the collection has grown or shrunk by a quarter. */
+const CALIBRATION_DRIFT = 1.25;
+/** Rows per write transaction while building bits: short enough that imports and searches interleave. */
+const BUILD_BATCH = 1000;
+
+export interface QuantizationProgress {
+  phase: 'mean' | 'bits' | 'calibrating';
+  done: number;
+  total: number;
+}
+
+export interface MaintainOptions {
+  /** The denseQuantizeAbove setting: below it nothing is built (searches are exact anyway). */
+  quantizeAbove: number;
+  onProgress?: (p: QuantizationProgress) => void;
+  signal?: AbortSignal;
+  /** Tests: calibration queries and rows per build transaction. */
+  sample?: number;
+  batch?: number;
+}
+
+/**
+ * Brings the model's bits and calibration up to date: takes the mean and builds the bits on first
+ * need (a database from before two-stage search upgrades here, batch by batch, exact search until
+ * done), rebuilds them when the collection has drifted far from the mean's, and recalibrates as it
+ * grows. Yields to the event loop between batches. Returns the state searches will see.
+ */
+export async function maintainQuantization(db: Db, model: EmbeddingModelRow, options: MaintainOptions): Promise<QuantizationState | null> {
+  if (!quantizable(model)) return null;
+  const vectors = storedVectorCount(db, model.id);
+  let state = getQuantization(db, model.id);
+  if (vectors < options.quantizeAbove) return state;
+  if (!state?.mean || drifted(vectors, state.meanVectors, MEAN_DRIFT)) {
+    const mean = await meanVector(db, model, options);
+    if (options.signal?.aborted) return getQuantization(db, model.id);
+    resetBits(db, model, mean, vectors);
+    state = getQuantization(db, model.id)!;
+  }
+  if (!state.bitsReady) {
+    await buildBits(db, model, vectors, options);
+    if (options.signal?.aborted) return getQuantization(db, model.id);
+    markBitsReady(db, model.id, storedVectorCount(db, model.id));
+    state = getQuantization(db, model.id)!;
+  }
+  if (state.calibratedAt === null || drifted(vectors, state.calibratedVectors, CALIBRATION_DRIFT)) {
+    const c = await calibrateOversampling(db, model, state, options);
+    if (c === null || options.signal?.aborted) return state;
+    saveCalibration(db, model.id, { oversampling: c.oversampling, recallAt10: c.recallAt10, vectors });
+    state = getQuantization(db, model.id)!;
+  }
+  return state;
+}
+
+function drifted(now: number, then: number, ratio: number): boolean {
+  return then <= 0 || now >= then * ratio || now * ratio <= then;
+}
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The mean of the model's stored vectors, read in windows of chunk rowids (never one long-held cursor). */
+async function meanVector(db: Db, model: EmbeddingModelRow, options: MaintainOptions): Promise<Float32Array> {
+  const sum = new Float64Array(model.dimension);
+  let n = 0;
+  let after = 0;
+  const batch = options.batch ?? BUILD_BATCH;
+  const total = storedVectorCount(db, model.id);
+  const window = stmt(db, 'SELECT max(rowid) FROM (SELECT rowid FROM chunks WHERE rowid > ? ORDER BY rowid LIMIT ?)').pluck();
+  const read = stmt(db, `SELECT v.embedding FROM chunks c JOIN ${model.tableName} v ON v.rowid = c.rowid WHERE c.rowid > ? AND c.rowid <= ?`).pluck();
+  for (;;) {
+    const last = window.get(after, batch) as number | null;
+    if (last === null || options.signal?.aborted) break;
+    for (const blob of read.all(after, last) as Buffer[]) {
+      const v = new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4);
+      for (let i = 0; i < v.length; i++) sum[i]! += v[i]!;
+      n++;
+    }
+    after = last;
+    options.onProgress?.({ phase: 'mean', done: n, total });
+    await tick();
+  }
+  return Float32Array.from(sum, (s) => (n > 0 ? s / n : 0));
+}
+
+async function buildBits(db: Db, model: EmbeddingModelRow, total: number, options: MaintainOptions): Promise<void> {
+  let after = 0;
+  let done = getQuantization(db, model.id)?.bitsBuilt ?? 0;
+  for (;;) {
+    if (options.signal?.aborted) return;
+    const { last, built } = buildBitsBatch(db, model, after, options.batch ?? BUILD_BATCH);
+    if (last === null) return;
+    after = last;
+    done += built;
+    options.onProgress?.({ phase: 'bits', done, total });
+    await tick();
+  }
+}
+
+export interface Calibration {
+  /** The smallest factor reaching RECALL_WANTED; null when none does (the table stays exact). */
+  oversampling: number | null;
+  /** Recall@10 at that factor, or the best any factor reached. */
+  recallAt10: number;
+  /** Mean recall@10 at every factor tried. */
+  byFactor: Record<number, number>;
+  queries: number;
+}
+
+/**
+ * Measures recall@10 of two-stage search against exact search for every factor, with stored
+ * vectors (a spread, deterministic sample) as queries; each query's own row is left out of both
+ * lists, since finding itself says nothing. One coarse pass at the largest k serves every factor:
+ * the first f × 10 of its candidates are what a search with factor f would rescore.
+ */
+export async function calibrateOversampling(
+  db: Db,
+  model: EmbeddingModelRow,
+  state: QuantizationState,
+  options: { sample?: number; signal?: AbortSignal; onProgress?: (p: QuantizationProgress) => void; wanted?: number } = {},
+): Promise<Calibration | null> {
+  if (!state.mean) return null;
+  const wanted = options.wanted ?? RECALL_WANTED;
+  const size = options.sample ?? CALIBRATION_SAMPLE;
+  // Knuth's multiplicative hash spreads the sample over the whole collection, the same one each time.
+  const sample = stmt(
+    db,
+    `SELECT c.rowid FROM chunks c JOIN document_embeddings e ON e.document_id = c.document_id AND e.model_id = ?
+      ORDER BY (c.rowid * 2654435761) % 4294967296 LIMIT ?`,
+  )
+    .pluck()
+    .all(model.id, size) as number[];
+  if (sample.length === 0) return null;
+  const vectorOf = stmt(db, `SELECT embedding FROM ${model.tableName} WHERE rowid = ?`).pluck();
+  const exactKnn = stmt(db, `SELECT rowid FROM ${model.tableName} WHERE embedding MATCH ? AND k = ? ORDER BY distance`).pluck();
+  const maxFactor = OVERSAMPLING_FACTORS.at(-1)!;
+  const sums = new Map<number, number>(OVERSAMPLING_FACTORS.map((f) => [f, 0]));
+  let queries = 0;
+  for (const rowid of sample) {
+    if (options.signal?.aborted) return null;
+    const blob = vectorOf.get(BigInt(rowid)) as Buffer | undefined;
+    if (!blob) continue;
+    const exact = (exactKnn.all(blob, 11) as number[]).filter((r) => r !== rowid).slice(0, 10);
+    if (exact.length === 0) continue;
+    const vector = new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+    const coarse = coarseCandidates(db, model, packSigns(vector, state.mean), Math.min(VEC0_K_MAX, maxFactor * 10 + 1)).filter((r) => r !== rowid);
+    const distance = new Map(rescore(db, model, blob, coarse, coarse.length).map((r) => [r.rowid, r.distance]));
+    const truth = new Set(exact);
+    for (const f of OVERSAMPLING_FACTORS) {
+      const found = coarse
+        .slice(0, f * 10)
+        .sort((a, b) => distance.get(a)! - distance.get(b)!)
+        .slice(0, 10);
+      sums.set(f, sums.get(f)! + found.filter((r) => truth.has(r)).length / exact.length);
+    }
+    queries++;
+    options.onProgress?.({ phase: 'calibrating', done: queries, total: sample.length });
+    await tick();
+  }
+  if (queries === 0) return null;
+  const byFactor = Object.fromEntries(OVERSAMPLING_FACTORS.map((f) => [f, sums.get(f)! / queries])) as Record<number, number>;
+  return { ...pickOversampling(byFactor, wanted), byFactor, queries };
+}
+
+/** The smallest factor whose recall reaches `wanted`, with that recall; else null and the best recall reached. */
+export function pickOversampling(byFactor: Record<number, number>, wanted = RECALL_WANTED): { oversampling: number | null; recallAt10: number } {
+  const chosen = OVERSAMPLING_FACTORS.find((f) => (byFactor[f] ?? 0) >= wanted) ?? null;
+  return { oversampling: chosen, recallAt10: chosen !== null ? byFactor[chosen]! : Math.max(...OVERSAMPLING_FACTORS.map((f) => byFactor[f] ?? 0)) };
+}

@@ -81,6 +81,16 @@ export function bitTableName(model: Pick<EmbeddingModelRow, 'tableName'>): strin
 }
 
 /**
+ * The float vectors again, in a plain rowid table, for the rescoring stage. Reading a vector from
+ * vec0 by rowid goes through its chunked storage and measured 20× slower than a rowid lookup here
+ * (npm run perf:dense, detail.rescoreSource), which would undo what the coarse pass saves. Kept only
+ * while two-stage search is on (the model's table is past the threshold), like the bits.
+ */
+export function rescoreTableName(model: Pick<EmbeddingModelRow, 'tableName'>): string {
+  return `${model.tableName}_rs`;
+}
+
+/**
  * Packs the signs of `vector − mean` as vec_quantize_binary does: element i is bit i % 8 of byte
  * i / 8, set when the difference is above zero (a > b exactly when fround(a − b) > 0 for floats).
  */
@@ -117,7 +127,9 @@ export function getQuantization(db: Db, modelId: number): QuantizationState | nu
 export function resetBits(db: Db, model: EmbeddingModelRow, mean: Float32Array, vectors: number): void {
   db.transaction(() => {
     db.exec(`DROP TABLE IF EXISTS ${bitTableName(model)}`);
+    db.exec(`DROP TABLE IF EXISTS ${rescoreTableName(model)}`);
     db.exec(`CREATE VIRTUAL TABLE ${bitTableName(model)} USING vec0(embedding bit[${model.dimension}])`);
+    db.exec(`CREATE TABLE ${rescoreTableName(model)} (rowid INTEGER PRIMARY KEY, embedding BLOB NOT NULL)`);
     stmt(db, 'DELETE FROM vector_quantization WHERE model_id = ?').run(model.id);
     stmt(db, 'INSERT INTO vector_quantization (model_id, mean, mean_vectors, bits_total) VALUES (?, ?, ?, ?)').run(
       model.id,
@@ -131,6 +143,7 @@ export function resetBits(db: Db, model: EmbeddingModelRow, mean: Float32Array, 
 /** Removes a model's bits and their state (the model's table is being dropped, or bits are given up). */
 export function dropBits(db: Db, model: EmbeddingModelRow): void {
   db.exec(`DROP TABLE IF EXISTS ${bitTableName(model)}`);
+  db.exec(`DROP TABLE IF EXISTS ${rescoreTableName(model)}`);
   stmt(db, 'DELETE FROM vector_quantization WHERE model_id = ?').run(model.id);
 }
 
@@ -141,13 +154,14 @@ export function dropBits(db: Db, model: EmbeddingModelRow): void {
 export function writeBits(db: Db, model: EmbeddingModelRow, rowid: bigint, vector: Float32Array): void {
   const mean = stmt(db, 'SELECT mean FROM vector_quantization WHERE model_id = ? AND mean IS NOT NULL').pluck().get(model.id) as Buffer | undefined;
   if (!mean) return;
-  insertBits(db, model, rowid, packSigns(vector, asFloats(mean)));
+  insertBits(db, model, rowid, packSigns(vector, asFloats(mean)), Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
 }
 
 // Packed here rather than by vec_quantize_binary in an INSERT … SELECT: a value passed through a
 // SELECT loses its subtype, and vec0 then takes the blob for a float vector and refuses it.
-function insertBits(db: Db, model: EmbeddingModelRow, rowid: bigint, bits: Buffer): void {
+function insertBits(db: Db, model: EmbeddingModelRow, rowid: bigint, bits: Buffer, vector: Buffer): void {
   stmt(db, `INSERT INTO ${bitTableName(model)} (rowid, embedding) VALUES (?, vec_bit(?))`).run(rowid, bits);
+  stmt(db, `INSERT INTO ${rescoreTableName(model)} (rowid, embedding) VALUES (?, ?)`).run(rowid, vector);
 }
 
 function asFloats(blob: Buffer): Float32Array {
@@ -158,6 +172,7 @@ function asFloats(blob: Buffer): Float32Array {
 export function deleteBits(db: Db, model: EmbeddingModelRow, rowid: bigint): void {
   if (!hasBitsTable(db, model)) return;
   stmt(db, `DELETE FROM ${bitTableName(model)} WHERE rowid = ?`).run(rowid);
+  stmt(db, `DELETE FROM ${rescoreTableName(model)} WHERE rowid = ?`).run(rowid);
 }
 
 function hasBitsTable(db: Db, model: EmbeddingModelRow): boolean {
@@ -180,9 +195,9 @@ export function buildBitsBatch(db: Db, model: EmbeddingModelRow, after: number, 
       `SELECT c.rowid AS rowid, v.embedding AS embedding
          FROM chunks c JOIN ${model.tableName} v ON v.rowid = c.rowid
         WHERE c.rowid > ? AND c.rowid <= ?
-          AND NOT EXISTS (SELECT 1 FROM ${bitTableName(model)} b WHERE b.rowid = c.rowid)`,
+          AND NOT EXISTS (SELECT 1 FROM ${rescoreTableName(model)} r WHERE r.rowid = c.rowid)`,
     ).all(after, last) as Array<{ rowid: number; embedding: Buffer }>;
-    for (const r of rows) insertBits(db, model, BigInt(r.rowid), packSigns(asFloats(r.embedding), mean));
+    for (const r of rows) insertBits(db, model, BigInt(r.rowid), packSigns(asFloats(r.embedding), mean), r.embedding);
     stmt(db, 'UPDATE vector_quantization SET bits_built = bits_built + ? WHERE model_id = ?').run(rows.length, model.id);
     return { last, built: rows.length };
   }).immediate();

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { SETTINGS } from '../../../shared/settings';
-import { bitTableName, denseIndexStatus, getQuantization, type DenseIndexStatus } from './bit-vectors';
+import { bitTableName, denseIndexStatus, getQuantization, rescoreTableName, type DenseIndexStatus } from './bit-vectors';
 import { countDocumentsMissingVectors } from './documents';
 import { getActiveEmbeddingModel, listEmbeddingModels, type EmbeddingModelRow } from './embedding-models';
 import { schemaVersion } from './migrate';
@@ -79,7 +79,8 @@ export function runDoctor(db: Db): Check[] {
     // Once built, the sign bits for two-stage search follow every write of the float vectors.
     if (getQuantization(db, model.id)?.bitsReady) {
       const bits = db.prepare(`SELECT count(*) FROM ${bitTableName(model)}`).pluck().get() as number;
-      checks.push({ name: `sign bits of ${model.name}`, ok: bits === actual, detail: `${bits} bit vectors for ${actual} vectors` });
+      const copies = db.prepare(`SELECT count(*) FROM ${rescoreTableName(model)}`).pluck().get() as number;
+      checks.push({ name: `sign bits of ${model.name}`, ok: bits === actual && copies === actual, detail: `${bits} bit vectors and ${copies} rescoring copies for ${actual} vectors` });
     }
   }
   return checks;

@@ -1,5 +1,5 @@
 import { QuireError } from '../../../shared/errors';
-import { bitTableName, denseMethod, getQuantization, packSigns, type DenseMethod } from '../db/bit-vectors';
+import { bitTableName, denseMethod, getQuantization, packSigns, rescoreTableName, type DenseMethod } from '../db/bit-vectors';
 
 export { denseMethod, type DenseMethod };
 import type { EmbeddingModelRow } from '../db/embedding-models';
@@ -79,14 +79,14 @@ export function coarseCandidates(db: Db, model: EmbeddingModelRow, bits: Buffer,
 
 /**
  * The exact stage, in one statement: each candidate's float vector read by rowid from the model's
- * vec0 table (its point-lookup plan, once per candidate), its L2 distance to the query, the nearest `limit`.
+ * plain rescoring table (db/bit-vectors.ts rescoreTableName), its L2 distance to the query, the nearest `limit`.
  */
 export function rescore(db: Db, model: EmbeddingModelRow, query: Buffer, candidates: readonly number[], limit: number): Array<{ rowid: number; distance: number }> {
   if (candidates.length === 0) return [];
-  return stmt(db, rescoreSql(model.tableName)).all({ query, candidates: JSON.stringify(candidates), limit }) as Array<{ rowid: number; distance: number }>;
+  return stmt(db, rescoreSql(rescoreTableName(model))).all({ query, candidates: JSON.stringify(candidates), limit }) as Array<{ rowid: number; distance: number }>;
 }
 
-/** Exported for the query-plan tests and the benchmark (which runs it against a plain BLOB table too). */
+/** Exported for the query-plan tests and the benchmark (which runs it against the vec0 float table too). */
 export function rescoreSql(table: string, column = 'embedding'): string {
   return `SELECT v.rowid AS rowid, vec_distance_l2(v.${column}, @query) AS distance
        FROM json_each(@candidates) j

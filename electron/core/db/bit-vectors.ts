@@ -4,7 +4,7 @@ import { stmt } from './statements';
 
 /**
  * The coarse half of two-stage dense search: each vector's sign bits after subtracting the model's
- * mean vector, in a `bit[D]` vec0 table beside the model's float table. Real embeddings share a
+ * mean vector, in a compact table beside the model's float table. Real embeddings share a
  * common direction, so raw signs would be mostly alike; centred signs split the collection evenly.
  * Hamming distance on these bits orders candidates roughly; the float vectors then rescore them.
  */
@@ -71,11 +71,17 @@ export function denseIndexStatus(db: Db, model: EmbeddingModelRow, vectors: numb
   return { method, quantizeAbove, bits, oversampling: factor, recallAt10: recall, calibratedVectors: state?.calibratedVectors ?? 0, reason };
 }
 
-/** vec0 stores bit vectors as whole bytes, and vec_quantize_binary refuses other lengths. */
+/** Bits are packed in whole bytes, and sqlite-vec's bit vectors and vec_quantize_binary refuse other lengths. */
 export function quantizable(model: Pick<EmbeddingModelRow, 'dimension'>): boolean {
   return model.dimension % 8 === 0;
 }
 
+/**
+ * The bits live in a plain rowid table, not a vec0 `bit[D]` one: vec0 0.1.9 picks each chunk's k
+ * nearest by repeated selection (min_idx, O(chunk × k)), so its coarse KNN slows with k (at 10,000
+ * chunks: 4.8 ms at k = 400, 17 ms at k = 4096), while SQLite's own ORDER BY … LIMIT over
+ * vec_distance_hamming took 1.6 and 4.1 ms. Oversampling asks for hundreds of candidates.
+ */
 export function bitTableName(model: Pick<EmbeddingModelRow, 'tableName'>): string {
   return `${model.tableName}_bq`;
 }
@@ -128,7 +134,7 @@ export function resetBits(db: Db, model: EmbeddingModelRow, mean: Float32Array, 
   db.transaction(() => {
     db.exec(`DROP TABLE IF EXISTS ${bitTableName(model)}`);
     db.exec(`DROP TABLE IF EXISTS ${rescoreTableName(model)}`);
-    db.exec(`CREATE VIRTUAL TABLE ${bitTableName(model)} USING vec0(embedding bit[${model.dimension}])`);
+    db.exec(`CREATE TABLE ${bitTableName(model)} (rowid INTEGER PRIMARY KEY, bits BLOB NOT NULL)`);
     db.exec(`CREATE TABLE ${rescoreTableName(model)} (rowid INTEGER PRIMARY KEY, embedding BLOB NOT NULL)`);
     stmt(db, 'DELETE FROM vector_quantization WHERE model_id = ?').run(model.id);
     stmt(db, 'INSERT INTO vector_quantization (model_id, mean, mean_vectors, bits_total) VALUES (?, ?, ?, ?)').run(
@@ -157,10 +163,9 @@ export function writeBits(db: Db, model: EmbeddingModelRow, rowid: bigint, vecto
   insertBits(db, model, rowid, packSigns(vector, asFloats(mean)), Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
 }
 
-// Packed here rather than by vec_quantize_binary in an INSERT … SELECT: a value passed through a
-// SELECT loses its subtype, and vec0 then takes the blob for a float vector and refuses it.
+// Packed here (packSigns, tested against vec_quantize_binary) so that writes and the build agree bit for bit.
 function insertBits(db: Db, model: EmbeddingModelRow, rowid: bigint, bits: Buffer, vector: Buffer): void {
-  stmt(db, `INSERT INTO ${bitTableName(model)} (rowid, embedding) VALUES (?, vec_bit(?))`).run(rowid, bits);
+  stmt(db, `INSERT INTO ${bitTableName(model)} (rowid, bits) VALUES (?, ?)`).run(rowid, bits);
   stmt(db, `INSERT INTO ${rescoreTableName(model)} (rowid, embedding) VALUES (?, ?)`).run(rowid, vector);
 }
 
@@ -189,18 +194,20 @@ export function buildBitsBatch(db: Db, model: EmbeddingModelRow, after: number, 
     const last = stmt(db, 'SELECT max(rowid) FROM (SELECT rowid FROM chunks WHERE rowid > ? ORDER BY rowid LIMIT ?)').pluck().get(after, limit) as number | null;
     if (last === null) return { last: null, built: 0 };
     const mean = asFloats(stmt(db, 'SELECT mean FROM vector_quantization WHERE model_id = ?').pluck().get(model.id) as Buffer);
-    // Point lookups on both vec0 tables by rowid (vec0's rowid = ? plan), walking chunks by its key.
-    const rows = stmt(
-      db,
-      `SELECT c.rowid AS rowid, v.embedding AS embedding
-         FROM chunks c JOIN ${model.tableName} v ON v.rowid = c.rowid
-        WHERE c.rowid > ? AND c.rowid <= ?
-          AND NOT EXISTS (SELECT 1 FROM ${rescoreTableName(model)} r WHERE r.rowid = c.rowid)`,
-    ).all(after, last) as Array<{ rowid: number; embedding: Buffer }>;
+    // Walking chunks by its key, a point lookup in the vec0 float table for each (vec0's rowid = ? plan).
+    const rows = stmt(db, toBuildSql(model)).all(after, last) as Array<{ rowid: number; embedding: Buffer }>;
     for (const r of rows) insertBits(db, model, BigInt(r.rowid), packSigns(asFloats(r.embedding), mean), r.embedding);
     stmt(db, 'UPDATE vector_quantization SET bits_built = bits_built + ? WHERE model_id = ?').run(rows.length, model.id);
     return { last, built: rows.length };
   }).immediate();
+}
+
+/** A window of chunks' float vectors still lacking bits (exported for the query-plan test). */
+export function toBuildSql(model: EmbeddingModelRow): string {
+  return `SELECT c.rowid AS rowid, v.embedding AS embedding
+         FROM chunks c JOIN ${model.tableName} v ON v.rowid = c.rowid
+        WHERE c.rowid > ? AND c.rowid <= ?
+          AND NOT EXISTS (SELECT 1 FROM ${rescoreTableName(model)} r WHERE r.rowid = c.rowid)`;
 }
 
 export function markBitsReady(db: Db, modelId: number, total: number): void {

@@ -17,6 +17,8 @@ export interface DenseHit extends Ranked {
 
 /** sqlite-vec 0.1.9 refuses a KNN query with k above this (SQLITE_VEC_VEC0_K_MAX). */
 export const VEC0_K_MAX = 4096;
+/** Candidates the coarse pass hands to rescoring, at most (the same bound, so a search never reads more floats than vec0 would return). */
+export const MAX_CANDIDATES = VEC0_K_MAX;
 
 export interface DenseOptions {
   filter?: ScopeFilter;
@@ -49,7 +51,7 @@ export function denseSearchTraced(
   let rows: Array<{ rowid: number; distance: number }>;
   let k: number;
   if (quantized) {
-    k = Math.min(VEC0_K_MAX, (options.oversampling ?? state.oversampling ?? 1) * limit);
+    k = Math.min(MAX_CANDIDATES, (options.oversampling ?? state.oversampling ?? 1) * limit);
     const candidates = coarseCandidates(db, model, packSigns(query, state.mean), k, scope);
     rows = rescore(db, model, q, candidates, limit);
   } else {
@@ -71,10 +73,23 @@ export function knnSql(table: string, scoped: boolean, match = '@query'): string
   return `SELECT rowid, distance FROM ${table} WHERE embedding MATCH ${match} AND k = @k${scoped ? ` AND ${IN_SCOPE}` : ''} ORDER BY distance`;
 }
 
-/** The coarse stage: the k nearest (in scope) by Hamming distance on the centred sign bits, nearest first. */
+/**
+ * The coarse stage: the k nearest (in scope) by Hamming distance on the centred sign bits, nearest
+ * first (ties by rowid, so a shorter list is a prefix of a longer one: calibration relies on it).
+ */
 export function coarseCandidates(db: Db, model: EmbeddingModelRow, bits: Buffer, k: number, scope: string | null = null): number[] {
-  const rows = stmt(db, knnSql(bitTableName(model), scope !== null, 'vec_bit(@query)')).all({ query: bits, k: Math.min(VEC0_K_MAX, k), ...(scope !== null ? { scope } : {}) }) as Array<{ rowid: number }>;
-  return rows.map((r) => r.rowid);
+  return stmt(db, coarseSql(bitTableName(model), scope !== null))
+    .pluck()
+    .all({ query: bits, k: Math.min(MAX_CANDIDATES, k), ...(scope !== null ? { scope } : {}) }) as number[];
+}
+
+/** Exported for the query-plan tests: a scan of the compact bits table, or of the scope's chunks' bits by rowid. */
+export function coarseSql(table: string, scoped: boolean): string {
+  const distance = 'vec_distance_hamming(vec_bit(b.bits), vec_bit(@query))';
+  return scoped
+    ? `SELECT b.rowid FROM documents d JOIN chunks c ON c.document_id = d.id JOIN ${table} b ON b.rowid = c.rowid
+        WHERE d.collection_id IN (SELECT value FROM json_each(@scope)) ORDER BY ${distance}, b.rowid LIMIT @k`
+    : `SELECT b.rowid FROM ${table} b ORDER BY ${distance}, b.rowid LIMIT @k`;
 }
 
 /**

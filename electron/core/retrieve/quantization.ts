@@ -11,7 +11,7 @@ import {
 import { storedVectorCount, type EmbeddingModelRow } from '../db/embedding-models';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
-import { coarseCandidates, rescore, VEC0_K_MAX } from './dense';
+import { coarseCandidates, MAX_CANDIDATES, rescore } from './dense';
 
 /**
  * Keeping each model's bits and oversampling factor true to its collection. How much binary
@@ -170,7 +170,7 @@ export async function calibrateOversampling(
     const exact = (exactKnn.all(blob, 11) as number[]).filter((r) => r !== rowid).slice(0, 10);
     if (exact.length === 0) continue;
     const vector = new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
-    const coarse = coarseCandidates(db, model, packSigns(vector, state.mean), Math.min(VEC0_K_MAX, maxFactor * 10 + 1)).filter((r) => r !== rowid);
+    const coarse = coarseCandidates(db, model, packSigns(vector, state.mean), Math.min(MAX_CANDIDATES, maxFactor * 10 + 1)).filter((r) => r !== rowid);
     const distance = new Map(rescore(db, model, blob, coarse, coarse.length).map((r) => [r.rowid, r.distance]));
     const truth = new Set(exact);
     for (const f of OVERSAMPLING_FACTORS) {

@@ -2,8 +2,8 @@ import type { Migration } from './types';
 
 /**
  * Two-stage dense search (retrieve/dense.ts): per embedding model, the sign bits of each vector
- * after subtracting the model's mean vector live in a `bit[D]` vec0 table beside its float table
- * (db/bit-vectors.ts creates it once the collection is large enough). This row keeps what the bits
+ * after subtracting the model's mean vector live in a table beside its float table, with a plain
+ * copy of the floats for rescoring (db/bit-vectors.ts creates both once the collection is large enough). This row keeps what the bits
  * depend on and what they are worth: the mean and how many vectors it was taken over, how far the
  * bits are built, and the oversampling factor measured on a sample of the stored vectors with the
  * recall@10 it reached. A database from before this change has no rows: searches stay exact until

@@ -165,7 +165,7 @@ export async function runDenseBench(opts: { chunks: number[]; dim: number; log: 
   };
 }
 
-function writeChunks(db: Db, texts: string[], from: number, to: number, sets: VectorSets, modelR: EmbeddingModelRow, modelH: EmbeddingModelRow): number {
+export function writeChunks(db: Db, texts: string[], from: number, to: number, sets: VectorSets, modelR: EmbeddingModelRow, modelH: EmbeddingModelRow): number {
   for (let start = from; start < to; start += CHUNKS_PER_DOCUMENT) {
     const chunks = texts.slice(start, Math.min(to, start + CHUNKS_PER_DOCUMENT));
     const relPath = `bench/doc-${start / CHUNKS_PER_DOCUMENT}.md`;
@@ -318,7 +318,7 @@ function round(x: number, digits: number): number {
 }
 
 /** The question sets' questions (answerable or not: all are things people ask), in a fixed order. */
-function loadQuestions(max: number): string[] {
+export function loadQuestions(max: number): string[] {
   const files = ['tldr.json', 'rust-book.json', 'held-out/tldr.json', 'held-out/rust-book.json'].map((f) => path.join(QUESTIONS, f)).filter((f) => fs.existsSync(f));
   const all = files.flatMap((f) => (JSON.parse(fs.readFileSync(f, 'utf8')) as Array<{ question: string }>).map((q) => q.question));
   // Interleave the sets so a short run still has both kinds.
@@ -330,7 +330,7 @@ function loadQuestions(max: number): string[] {
  * `count` chunks, each a run of 3–7 consecutive sentences from one file of the corpora, starting
  * anywhere: recombined so that 100k chunks come from a few thousand files, each still about one topic.
  */
-function chunkTexts(count: number, log: (s: string) => void): { texts: string[]; corpus: 'shared' | 'generated' } {
+export function chunkTexts(count: number, log: (s: string) => void): { texts: string[]; corpus: 'shared' | 'generated' } {
   const files = fs.existsSync(CORPORA) ? listMarkdown(CORPORA) : [];
   const documents = files.map((f) => sentences(fs.readFileSync(f, 'utf8'))).filter((s) => s.length >= 3);
   const corpus = documents.length > 0 ? 'shared' : 'generated';
@@ -384,7 +384,7 @@ function generatedDocuments(n: number): string[][] {
 }
 
 // Runnable: npm run perf:dense [-- --chunks 10000,100000 --dim 768 --queries 80]
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && import.meta.url === `file://${path.resolve(process.argv[1])}`) {
   const { values } = parseArgs({ options: { chunks: { type: 'string', default: '10000,100000' }, dim: { type: 'string', default: '768' }, queries: { type: 'string', default: '80' } } });
   const result = await runDenseBench({
     chunks: values.chunks.split(',').map(Number),

@@ -21,8 +21,8 @@ import { ensureEmbeddingModel, type EmbeddingModelRow } from '../../electron/cor
 import { openDatabase, type Db } from '../../electron/core/db/open';
 import { Embedder } from '../../electron/core/ollama/embedder';
 import { OllamaGateway } from '../../electron/core/ollama/gateway';
-import { denseSearchTraced, rescoreSql, coarseCandidates } from '../../electron/core/retrieve/dense';
-import { maintainQuantization } from '../../electron/core/retrieve/quantization';
+import { coarseCandidates, denseSearchTraced, rescore, rescoreSql } from '../../electron/core/retrieve/dense';
+import { calibrateOversampling, maintainQuantization, OVERSAMPLING_FACTORS } from '../../electron/core/retrieve/quantization';
 import { search } from '../../electron/core/retrieve/search';
 import { packSigns, rescoreTableName } from '../../electron/core/db/bit-vectors';
 import { SettingsStore } from '../../electron/core/settings';
@@ -124,6 +124,13 @@ export async function runDenseBench(opts: { chunks: number[]; dim: number; log: 
       log(`bits built and calibrated: R ${upkeep.R} ms, H ${upkeep.H} ms`);
       const R = measureSet(db, modelR, queryR, log, `R@${size}`);
       const H = measureSet(db, modelH, queryH, log, `H@${size}`);
+      // How the calibration (stored vectors set off the collection) tracks the questions, factor by factor.
+      const byFactor: Record<string, unknown> = {};
+      for (const [name, model, queries] of [['R', modelR, queryR], ['H', modelH, queryH]] as const) {
+        const c = await calibrateOversampling(db, model, getQuantization(db, model.id)!);
+        byFactor[name] = { calibration: c?.byFactor ?? null, questions: questionRecallByFactor(db, model, queries) };
+      }
+      log(`recall@10 by factor: ${JSON.stringify(byFactor)}`);
       const lexical = await timeAll(questions, (q) => search(db, q, { mode: 'lexical', gateway: null }));
       // Hybrid as the app runs it: its method (exact or two-stage) chosen by the setting's threshold.
       const hybridMs = await timeAll(questions, (q) => search(db, q, { mode: 'hybrid', gateway }));
@@ -143,6 +150,7 @@ export async function runDenseBench(opts: { chunks: number[]; dim: number; log: 
         R: R.summary,
         H: H.summary,
         rescoreSource: compareRescoreSources(db, modelR, queryR, size),
+        recallByFactor: byFactor,
       };
       last = { R: R.summary, H: H.summary };
       if (size === total) askOwnMs = await askOwnTime(db, gateway, questions.slice(0, 30), log);
@@ -224,6 +232,23 @@ function measureSet(db: Db, model: EmbeddingModelRow, queries: Float32Array[], l
   };
   log(`${label}: ${JSON.stringify(summary)}${state.oversampling === null ? ' (no factor reached 0.97: measured at ×128)' : ''}`);
   return { exactMs, quantizedMs, summary };
+}
+
+/** recall@10 of two-stage against exact search at every factor, the questions as queries. */
+function questionRecallByFactor(db: Db, model: EmbeddingModelRow, queries: Float32Array[]): Record<number, number> {
+  const state = getQuantization(db, model.id)!;
+  const sums = new Map<number, number>(OVERSAMPLING_FACTORS.map((f) => [f, 0]));
+  for (const q of queries) {
+    const buf = Buffer.from(q.buffer, q.byteOffset, q.byteLength);
+    const truth = new Set(denseSearchTraced(db, model, q, 10, { method: 'exact' }).hits.map((h) => h.rowid));
+    const coarse = coarseCandidates(db, model, packSigns(q, state.mean), OVERSAMPLING_FACTORS.at(-1)! * 10);
+    const distance = new Map(rescore(db, model, buf, coarse, coarse.length).map((r) => [r.rowid, r.distance]));
+    for (const f of OVERSAMPLING_FACTORS) {
+      const found = coarse.slice(0, f * 10).sort((a, b) => distance.get(a)! - distance.get(b)!).slice(0, 10);
+      sums.set(f, sums.get(f)! + found.filter((r) => truth.has(r)).length / Math.max(1, truth.size));
+    }
+  }
+  return Object.fromEntries(OVERSAMPLING_FACTORS.map((f) => [f, round(sums.get(f)! / queries.length, 3)]));
 }
 
 /**

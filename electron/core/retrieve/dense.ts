@@ -1,12 +1,12 @@
 import { QuireError } from '../../../shared/errors';
 import { bitTableName, denseMethod, getQuantization, packSigns, rescoreTableName, type DenseMethod } from '../db/bit-vectors';
-
-export { denseMethod, type DenseMethod };
 import type { EmbeddingModelRow } from '../db/embedding-models';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
 import type { Ranked } from './fusion';
 import { scopeParam, type ScopeFilter } from './scope';
+
+export { denseMethod, type DenseMethod };
 
 export interface DenseHit extends Ranked {
   /** L2 distance between unit vectors: 0 identical, √2 orthogonal. */

@@ -19,6 +19,8 @@ export interface QuantizationState {
   bitsTotal: number;
   /** Every stored vector has bits; from then on writes keep them in step. */
   bitsReady: boolean;
+  /** Changes with every write of bits (from any process): an in-memory copy of them is current while it holds. */
+  bitsVersion: number;
   /** The calibrated oversampling factor; null: no factor reached the recall wanted (exact search). */
   oversampling: number | null;
   /** Sampled recall@10 at that factor (or the best any factor reached). */
@@ -118,6 +120,7 @@ export function getQuantization(db: Db, modelId: number): QuantizationState | nu
     bitsBuilt: r.bits_built,
     bitsTotal: r.bits_total,
     bitsReady: r.bits_ready === 1,
+    bitsVersion: r.bits_version,
     oversampling: r.oversampling,
     recallAt10: r.recall_at_10,
     calibratedVectors: r.calibrated_vectors,
@@ -137,11 +140,13 @@ export function resetBits(db: Db, model: EmbeddingModelRow, mean: Float32Array, 
     db.exec(`CREATE TABLE ${bitTableName(model)} (rowid INTEGER PRIMARY KEY, bits BLOB NOT NULL)`);
     db.exec(`CREATE TABLE ${rescoreTableName(model)} (rowid INTEGER PRIMARY KEY, embedding BLOB NOT NULL)`);
     stmt(db, 'DELETE FROM vector_quantization WHERE model_id = ?').run(model.id);
-    stmt(db, 'INSERT INTO vector_quantization (model_id, mean, mean_vectors, bits_total) VALUES (?, ?, ?, ?)').run(
+    // A fresh random version, never one an in-memory copy of the old bits could still carry.
+    stmt(db, 'INSERT INTO vector_quantization (model_id, mean, mean_vectors, bits_total, bits_version) VALUES (?, ?, ?, ?, ?)').run(
       model.id,
       Buffer.from(mean.buffer, mean.byteOffset, mean.byteLength),
       vectors,
       vectors,
+      Math.floor(Math.random() * 2 ** 52),
     );
   }).immediate();
 }
@@ -167,6 +172,11 @@ export function writeBits(db: Db, model: EmbeddingModelRow, rowid: bigint, vecto
 function insertBits(db: Db, model: EmbeddingModelRow, rowid: bigint, bits: Buffer, vector: Buffer): void {
   stmt(db, `INSERT INTO ${bitTableName(model)} (rowid, bits) VALUES (?, ?)`).run(rowid, bits);
   stmt(db, `INSERT INTO ${rescoreTableName(model)} (rowid, embedding) VALUES (?, ?)`).run(rowid, vector);
+  bumpVersion(db, model);
+}
+
+function bumpVersion(db: Db, model: EmbeddingModelRow): void {
+  stmt(db, 'UPDATE vector_quantization SET bits_version = bits_version + 1 WHERE model_id = ?').run(model.id);
 }
 
 function asFloats(blob: Buffer): Float32Array {
@@ -178,6 +188,7 @@ export function deleteBits(db: Db, model: EmbeddingModelRow, rowid: bigint): voi
   if (!hasBitsTable(db, model)) return;
   stmt(db, `DELETE FROM ${bitTableName(model)} WHERE rowid = ?`).run(rowid);
   stmt(db, `DELETE FROM ${rescoreTableName(model)} WHERE rowid = ?`).run(rowid);
+  bumpVersion(db, model);
 }
 
 function hasBitsTable(db: Db, model: EmbeddingModelRow): boolean {
@@ -231,6 +242,7 @@ interface RawState {
   bits_built: number;
   bits_total: number;
   bits_ready: number;
+  bits_version: number;
   oversampling: number | null;
   recall_at_10: number | null;
   calibrated_vectors: number;

@@ -6,7 +6,7 @@ import type { EmbeddingModelRow } from '../db/embedding-models';
 import { runDoctor } from '../db/health';
 import { openDatabase, type Db } from '../db/open';
 import { ensureCollection } from '../db/collections';
-import { denseSearchTraced, VEC0_K_MAX } from './dense';
+import { coarseCandidates, denseSearchTraced, VEC0_K_MAX } from './dense';
 import { calibrateOversampling, maintainQuantization, OVERSAMPLING_FACTORS, pickOversampling } from './quantization';
 
 const DIM = 64;
@@ -144,6 +144,24 @@ describe('two-stage dense search', () => {
         expect(r.hits.map((h) => h.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
       }
     }
+  });
+
+  it('the in-memory coarse pass ranks exactly as the SQL one (Hamming, then rowid), and follows every write', async () => {
+    await maintainQuantization(db, model, { quantizeAbove: 1000, sample: 8 });
+    const state = () => getQuantization(db, model.id)!;
+    const bits = packSigns(vectors[300]!, state().mean);
+    for (const k of [1, 10, 100, 1000]) {
+      expect(coarseCandidates(db, model, bits, k, null, state().bitsVersion)).toEqual(coarseCandidates(db, model, bits, k));
+    }
+    const before = state().bitsVersion;
+    // A new chunk identical to the query: the next search sees it first, though the copy was loaded before it.
+    const [added] = writeSyntheticDocument(db, '/notes/odd', { relPath: 'copy.txt', chunks: ['copy'], vectors: [vectors[300]!] }, model);
+    expect(state().bitsVersion).not.toBe(before);
+    const near = coarseCandidates(db, model, bits, 2, null, state().bitsVersion);
+    expect(near).toEqual([rowids[300], added].sort((a, b) => a! - b!));
+    // And a deleted one is gone from it.
+    writeSyntheticDocument(db, '/notes/odd', { relPath: 'copy.txt', chunks: ['moved away'], vectors: [vectors[900]!] }, model);
+    expect(coarseCandidates(db, model, bits, 1, null, state().bitsVersion)).toEqual([rowids[300]]);
   });
 
   it("never asks vec0 for more than its k limit", async () => {

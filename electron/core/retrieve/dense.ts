@@ -3,6 +3,7 @@ import { bitTableName, denseMethod, getQuantization, packSigns, rescoreTableName
 import type { EmbeddingModelRow } from '../db/embedding-models';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
+import { nearestByBits } from './bit-scan';
 import type { Ranked } from './fusion';
 import { scopeParam, type ScopeFilter } from './scope';
 
@@ -52,7 +53,7 @@ export function denseSearchTraced(
   let k: number;
   if (quantized) {
     k = Math.min(MAX_CANDIDATES, (options.oversampling ?? state.oversampling ?? 1) * limit);
-    const candidates = coarseCandidates(db, model, packSigns(query, state.mean), k, scope);
+    const candidates = coarseCandidates(db, model, packSigns(query, state.mean), k, scope, state.bitsVersion);
     rows = rescore(db, model, q, candidates, limit);
   } else {
     k = Math.min(VEC0_K_MAX, limit);
@@ -77,7 +78,9 @@ export function knnSql(table: string, scoped: boolean, match = '@query'): string
  * The coarse stage: the k nearest (in scope) by Hamming distance on the centred sign bits, nearest
  * first (ties by rowid, so a shorter list is a prefix of a longer one: calibration relies on it).
  */
-export function coarseCandidates(db: Db, model: EmbeddingModelRow, bits: Buffer, k: number, scope: string | null = null): number[] {
+export function coarseCandidates(db: Db, model: EmbeddingModelRow, bits: Buffer, k: number, scope: string | null = null, version?: number): number[] {
+  // Unscoped (the common case): the in-memory copy. A scope reads only its own chunks' bits.
+  if (scope === null && version !== undefined) return nearestByBits(db, model, version, bits, Math.min(MAX_CANDIDATES, k));
   return stmt(db, coarseSql(bitTableName(model), scope !== null))
     .pluck()
     .all({ query: bits, k: Math.min(MAX_CANDIDATES, k), ...(scope !== null ? { scope } : {}) }) as number[];

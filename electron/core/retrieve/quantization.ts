@@ -186,7 +186,7 @@ export async function calibrateOversampling(
     };
     const exact = ordinary(exactKnn.all(blob, 10 + NEAR_COPY_ROOM) as number[]).slice(0, 10);
     if (exact.length < 10) continue;
-    const coarse = ordinary(coarseCandidates(db, model, packSigns(vector, state.mean), Math.min(MAX_CANDIDATES, maxFactor * 10 + NEAR_COPY_ROOM))).slice(0, maxFactor * 10);
+    const coarse = ordinary(coarseCandidates(db, model, packSigns(vector, state.mean), Math.min(MAX_CANDIDATES, maxFactor * 10 + NEAR_COPY_ROOM), null, state.bitsVersion)).slice(0, maxFactor * 10);
     const distance = new Map(rescore(db, model, blob, coarse, coarse.length).map((r) => [r.rowid, r.distance]));
     const truth = new Set(exact);
     for (const f of OVERSAMPLING_FACTORS) {

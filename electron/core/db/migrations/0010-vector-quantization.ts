@@ -20,6 +20,7 @@ export const migration0010: Migration = {
       bits_built         INTEGER NOT NULL DEFAULT 0,
       bits_total         INTEGER NOT NULL DEFAULT 0,
       bits_ready         INTEGER NOT NULL DEFAULT 0,
+      bits_version       INTEGER NOT NULL DEFAULT 0,
       oversampling       INTEGER,
       recall_at_10       REAL,
       calibrated_vectors INTEGER NOT NULL DEFAULT 0,

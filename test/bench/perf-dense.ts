@@ -6,7 +6,7 @@
  * when it is absent, and it says so) and written through the same repositories an import uses, so
  * FTS, sections, vectors and bits are all real. Vectors come from dense-vector-sets.ts.
  *
- *   npm run perf:dense [-- --chunks 10000,100000] [--dim 768] [--queries 80]
+ *   npm run perf:dense [-- --chunks 10000,100000] [--dim 768] [--queries 80] [--corpora DIR]
  *
  * prints one JSON document (the shape of runDenseBench's result); progress goes to stderr.
  * `runDenseBench` is exported for the whole-app benchmark (perf.ts) to include.
@@ -77,11 +77,11 @@ export interface DenseBenchResult {
   detail: Record<string, unknown>;
 }
 
-export async function runDenseBench(opts: { chunks: number[]; dim: number; log: (s: string) => void; queries?: number }): Promise<DenseBenchResult> {
+export async function runDenseBench(opts: { chunks: number[]; dim: number; log: (s: string) => void; queries?: number; corpora?: string }): Promise<DenseBenchResult> {
   const { dim, log } = opts;
   const sizes = [...opts.chunks].sort((a, b) => a - b);
   const total = sizes.at(-1)!;
-  const { texts, corpus } = chunkTexts(total, log);
+  const { texts, corpus } = chunkTexts(total, log, opts.corpora);
   const questions = loadQuestions(opts.queries ?? 80);
   log(`${questions.length} questions from ${path.relative(REPO, QUESTIONS)} as queries`);
   const sets = buildVectorSets(texts, dim, log);
@@ -355,15 +355,15 @@ export function loadQuestions(max: number): string[] {
  * `count` chunks, each a run of 3–7 consecutive sentences from one file of the corpora, starting
  * anywhere: recombined so that 100k chunks come from a few thousand files, each still about one topic.
  */
-export function chunkTexts(count: number, log: (s: string) => void): { texts: string[]; corpus: 'shared' | 'generated' } {
-  const files = fs.existsSync(CORPORA) ? listMarkdown(CORPORA) : [];
+export function chunkTexts(count: number, log: (s: string) => void, corpora = CORPORA): { texts: string[]; corpus: 'shared' | 'generated' } {
+  const files = fs.existsSync(corpora) ? listMarkdown(corpora) : [];
   const documents = files.map((f) => sentences(fs.readFileSync(f, 'utf8'))).filter((s) => s.length >= 3);
   const corpus = documents.length > 0 ? 'shared' : 'generated';
   if (corpus === 'generated') {
-    log(`${CORPORA} not found: generating text instead (a seeded vocabulary in topics). Results on generated text are not comparable with the shared corpora.`);
+    log(`${corpora} not found: generating text instead (a seeded vocabulary in topics). Results on generated text are not comparable with the shared corpora.`);
     documents.push(...generatedDocuments(3000));
   } else {
-    log(`corpus: ${documents.length} files of ${CORPORA}`);
+    log(`corpus: ${documents.length} files of ${corpora}`);
   }
   const random = seeded(41);
   const texts: string[] = [];
@@ -408,13 +408,16 @@ function generatedDocuments(n: number): string[][] {
   });
 }
 
-// Runnable: npm run perf:dense [-- --chunks 10000,100000 --dim 768 --queries 80]
+// Runnable: npm run perf:dense [-- --chunks 10000,100000 --dim 768 --queries 80 --corpora DIR]
 if (process.argv[1] && import.meta.url === `file://${path.resolve(process.argv[1])}`) {
-  const { values } = parseArgs({ options: { chunks: { type: 'string', default: '10000,100000' }, dim: { type: 'string', default: '768' }, queries: { type: 'string', default: '80' } } });
+  const { values } = parseArgs({
+    options: { chunks: { type: 'string', default: '10000,100000' }, dim: { type: 'string', default: '768' }, queries: { type: 'string', default: '80' }, corpora: { type: 'string' } },
+  });
   const result = await runDenseBench({
     chunks: values.chunks.split(',').map(Number),
     dim: Number(values.dim),
     queries: Number(values.queries),
+    ...(values.corpora ? { corpora: values.corpora } : {}),
     log: (s) => process.stderr.write(`${s}\n`),
   });
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

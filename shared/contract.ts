@@ -69,6 +69,21 @@ export const ImportReportSchema = z.object({
   indexedByType: z.partialRecord(z.enum(DOCUMENT_TYPES), z.number()).default({}),
 });
 
+/** The active model's dense index as status shows it (db/bit-vectors.ts denseIndexStatus). */
+export const DenseIndexSchema = z.object({
+  method: z.enum(['exact', 'quantized']),
+  /** The denseQuantizeAbove setting in effect. */
+  quantizeAbove: z.number(),
+  /** The sign bits for the coarse pass: how many are built; null before any. */
+  bits: z.object({ built: z.number(), total: z.number(), ready: z.boolean() }).nullable(),
+  /** The calibrated factor (candidates per result wanted); null: none reached recall@10 0.97, or not calibrated yet. */
+  oversampling: z.number().nullable(),
+  /** Recall@10 of two-stage against exact search, sampled on the stored vectors at that factor. */
+  recallAt10: z.number().nullable(),
+  calibratedVectors: z.number(),
+  reason: z.string(),
+});
+
 export const StatusSchema = z.object({
   ollama: z.object({
     host: z.string(),
@@ -85,7 +100,15 @@ export const StatusSchema = z.object({
   documents: z.object({ ready: z.number(), needsEmbedding: z.number(), skipped: z.number(), error: z.number(), total: z.number() }),
   chunks: z.number(),
   collections: z.number(),
-  activeModel: z.object({ name: z.string(), dimension: z.number(), vectors: z.number() }).nullable(),
+  activeModel: z
+    .object({
+      name: z.string(),
+      dimension: z.number(),
+      vectors: z.number(),
+      /** How dense search reads the model's table: exact, or two-stage (sign bits, then exact rescoring) with its measured oversampling. */
+      dense: DenseIndexSchema.optional(),
+    })
+    .nullable(),
   /** A change of embedding model under way: searches use activeModel until `to` covers every document. */
   migration: z.object({ to: z.string(), documentsLeft: z.number() }).nullable().default(null),
   /** Running in the desktop shell: a native folder picker and "open file" are available. */

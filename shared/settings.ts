@@ -23,6 +23,8 @@ export const BOUNDS = {
   numCtx: { min: 512, max: 1_048_576 },
   /** Passages one search returns (a search is cheap and scripts may want many). */
   searchK: { min: 1, max: 100 },
+  /** Chunks from which dense search goes in two stages (coarse bits, then exact rescoring). */
+  denseQuantizeAbove: { min: 100, max: 100_000_000 },
 } as const satisfies Record<string, IntBounds>;
 
 /** A bounded whole number whose every refusal is one sentence naming the setting and its range. */
@@ -50,6 +52,11 @@ export const SETTINGS = {
   chunkTokens: { storageKey: 'chunk_tokens', schema: int('Chunk size (tokens)', BOUNDS.chunkTokens), fallback: 256, label: 'Chunk size (tokens)' },
   numCtx: { storageKey: 'num_ctx_cap', schema: int('Context window (num_ctx)', BOUNDS.numCtx), fallback: 8192, label: 'Context window (num_ctx)' },
   /** How hybrid search joins keyword and vector rankings: rrf:60 (default) or weighted:0.3. */
+  /**
+   * From this many chunks, dense search takes a coarse pass on each vector's sign bits and rescores
+   * the candidates exactly (retrieve/dense.ts); below it, exact search over every vector.
+   */
+  denseQuantizeAbove: { storageKey: 'dense_quantize_above', schema: int('Two-stage vector search from (chunks)', BOUNDS.denseQuantizeAbove), fallback: 20_000, label: 'Two-stage vector search from (chunks)' },
   fusion: { storageKey: 'fusion', schema: z.string().max(40).refine((s) => parseFusion(s) !== null, { error: FUSION_USAGE }), fallback: 'rrf:60', label: 'Hybrid fusion' },
 } as const;
 
@@ -64,11 +71,12 @@ export const SettingsSchema = z.object({
   chunkTokens: SETTINGS.chunkTokens.schema,
   numCtx: SETTINGS.numCtx.schema,
   fusion: SETTINGS.fusion.schema,
+  denseQuantizeAbove: SETTINGS.denseQuantizeAbove.schema,
 });
 export type Settings = z.output<typeof SettingsSchema>;
 
 /** Which settings hold numbers (stored as text, read back as numbers). */
-export const NUMERIC_SETTINGS: readonly SettingKey[] = ['k', 'chunkTokens', 'numCtx'];
+export const NUMERIC_SETTINGS: readonly SettingKey[] = ['k', 'chunkTokens', 'numCtx', 'denseQuantizeAbove'];
 
 // ---- request headers for Ollama ------------------------------------------------------------
 

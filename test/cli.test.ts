@@ -131,6 +131,9 @@ describe('quire CLI', () => {
     const status = JSON.parse((await quire(['status', '--json'])).stdout);
     expect(status.documents).toMatchObject({ total: 2, ready: 2, needsEmbedding: 0 });
     expect(status.ollama.version).toBeTruthy();
+    // How vector search reads the table: exact under the two-stage threshold, and why.
+    expect(status.activeModel.dense).toMatchObject({ method: 'exact', quantizeAbove: 20_000, bits: null, oversampling: null });
+    expect((await quire(['status'])).stdout).toMatch(/^Vector search: exact: \d+ vectors, under the 20,000 from which search goes in two stages$/m);
     const doctor = await quire(['doctor', '--json']);
     expect(doctor.code).toBe(0);
     expect(JSON.parse(doctor.stdout).ok).toBe(true);

@@ -54,3 +54,14 @@ function headerFlags(lines: readonly string[]): Record<string, string> | null {
 export async function rememberModel(ctx: CliContext, key: 'chatModel' | 'embedModel', flag: string | undefined): Promise<void> {
   if (flag !== undefined && flag.trim() !== '') await ctx.engine.saveSettings({ [key]: flag.trim(), ...(ctx.force ? { force: true } : {}) }, ctx.signal);
 }
+
+/**
+ * After an import or embedding run: builds or refreshes the bits for two-stage vector search (the
+ * engine starts this in the background; a command waits for it, since its process is about to end).
+ */
+export async function settleVectorSearch(ctx: CliContext): Promise<void> {
+  await ctx.engine.maintainVectors({
+    signal: ctx.signal,
+    onProgress: (p) => ctx.out.progress(p.total > 0 ? p.done / p.total : 0, `vector search: ${p.phase === 'calibrating' ? 'calibrating' : p.phase === 'mean' ? 'measuring' : 'building bits'} ${p.done}/${p.total}`),
+  });
+}

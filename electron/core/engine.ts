@@ -41,7 +41,9 @@ import { evalIndexDir, vocabularyDir } from './paths';
 import { search } from './retrieve/search';
 import { SettingsStore } from './settings';
 import { salvage, type Salvage } from './db/salvage';
-import { activateCompleteModel, pendingSwitch } from './db/embedding-models';
+import { activateCompleteModel, getActiveEmbeddingModel, pendingSwitch } from './db/embedding-models';
+import { maintainQuantization, type QuantizationProgress } from './retrieve/quantization';
+import type { QuantizationState } from './db/bit-vectors';
 import { mergeHeaders, NUMERIC_SETTINGS, SETTING_KEYS, SETTINGS, type Settings, type SettingsView } from '../../shared/settings';
 import { packageVersion } from './version';
 
@@ -153,6 +155,13 @@ export interface Engine {
   embedMissing(input: Input<'embedMissing'>, run?: RunOptions<{ documents: number }>): Promise<EmbedOutcome>;
   /** Runs a question set over a folder (imported or not) and stores the report. */
   evaluate(options: EvaluateOptions): Promise<EvalReport>;
+  /**
+   * Brings the active model's bits for two-stage dense search up to date (built on first need, a
+   * database from before them included; recalibrated as the collection grows). Imports and
+   * embedding runs start it in the background; the CLI awaits it after them. Searches stay exact
+   * until it is done.
+   */
+  maintainVectors(run?: { signal?: AbortSignal; onProgress?: (p: QuantizationProgress) => void }): Promise<QuantizationState | null>;
   /** What is indexed, in more detail than the contract's status (the CLI's status). */
   indexStatus(): IndexStatus;
   /** The folders a question's scope names (ids, names or paths); COLLECTION_NOT_FOUND for an unknown one. */
@@ -254,6 +263,22 @@ export function createEngine(options: EngineOptions): Engine {
   // while it runs, so one a restart cut short is finished by the next long-lived shell; and an
   // import removes the watched changes it covered, those queued before it began.
   let closing = false;
+  // Upkeep of the bits for two-stage dense search: one run at a time, after imports and embedding,
+  // stopped by close (it resumes next time: a batch is never half written).
+  let vectorUpkeep: Promise<QuantizationState | null> = Promise.resolve(null);
+  const upkeepStop = new AbortController();
+  const maintainVectors = (run: { signal?: AbortSignal; onProgress?: (p: QuantizationProgress) => void } = {}) => {
+    const next = vectorUpkeep.catch(() => null).then(() => {
+      const model = getActiveEmbeddingModel(db);
+      if (!model || closing) return null;
+      const signal = run.signal ? AbortSignal.any([run.signal, upkeepStop.signal]) : upkeepStop.signal;
+      return maintainQuantization(db, model, { quantizeAbove: settings.get('denseQuantizeAbove'), signal, ...(run.onProgress ? { onProgress: run.onProgress } : {}) });
+    });
+    vectorUpkeep = next;
+    return next;
+  };
+  const upkeepInBackground = () =>
+    void maintainVectors().catch((e: unknown) => process.emitWarning(`Building the bits for two-stage vector search failed: ${e instanceof Error ? e.message : String(e)}`));
   const startQueued = (folder: string, only: readonly string[] | undefined) => {
     const collectionId = ensureCollection(db, folderRoot(folder)).id;
     if (!only) enqueuePaths(db, collectionId, [WHOLE_FOLDER]);
@@ -324,6 +349,7 @@ export function createEngine(options: EngineOptions): Engine {
             ...parse,
           });
           finishQueued(queued, report);
+          if (!report.cancelled) upkeepInBackground();
           return report;
         } finally {
           lock?.release();
@@ -378,6 +404,7 @@ export function createEngine(options: EngineOptions): Engine {
         // Nothing left to embed (e.g. the documents still lacking vectors were forgotten): the chosen
         // model is complete. The session has switched to the version Ollama serves if it asked Ollama.
         if (chunks === 0 && !session.resolved) activateCompleteModel(db, settings.get('embedModel'));
+        upkeepInBackground();
         return { model, documents, chunks, requests: session.requestCount };
       } catch (e) {
         // Ollama is needed only if something lacks vectors: with nothing to embed, there is nothing to fail.
@@ -389,7 +416,8 @@ export function createEngine(options: EngineOptions): Engine {
     evaluate: async (o) => (await evaluateAndStore(o)).report,
 
     resolveScope: (refs) => resolveScope(db, refs),
-    indexStatus: () => indexStatus(db, dbPath),
+    maintainVectors,
+    indexStatus: () => indexStatus(db, dbPath, settings.get('denseQuantizeAbove')),
     doctor: () => runDoctor(db),
 
     async setWatch(collectionId, state) {
@@ -424,8 +452,10 @@ export function createEngine(options: EngineOptions): Engine {
 
     async close() {
       closing = true;
+      upkeepStop.abort();
       await watches?.close();
       await service.close();
+      await vectorUpkeep.catch(() => null);
       listeners.clear();
       db.close();
     },
@@ -451,6 +481,9 @@ export function createEngine(options: EngineOptions): Engine {
   watches?.start();
   if (options.resumeMigration && pendingSwitch(db, settings.get('embedModel'))) {
     setImmediate(() => void engine.dispatch('embedMissing', {}));
+  } else if (options.resumeMigration) {
+    // A long-lived shell: a database from before two-stage search gets its bits here, in the background.
+    setImmediate(upkeepInBackground);
   }
   return engine;
 }

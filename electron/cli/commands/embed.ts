@@ -1,5 +1,5 @@
 import { contractInput, numberFlag } from '../args';
-import { rememberModel, type CliContext } from '../context';
+import { rememberModel, settleVectorSearch, type CliContext } from '../context';
 
 /** Fills in vectors for documents that lack them for the chosen model, from stored chunks (no file is re-read). */
 export async function embedCommand(ctx: CliContext, flags: { model?: string | undefined; batch?: string | undefined }): Promise<number> {
@@ -10,6 +10,7 @@ export async function embedCommand(ctx: CliContext, flags: { model?: string | un
     signal: ctx.signal,
     onProgress: ({ documents }) => ctx.out.progress(0, `${documents} documents embedded`),
   });
+  await settleVectorSearch(ctx);
   const { model, documents, chunks: embedded, requests } = outcome;
   const result = { model, documents, embedded, embedRequests: requests, ms: Math.round(performance.now() - started) };
   ctx.out.result(result, () =>

@@ -1,7 +1,7 @@
 import type { ImportReport } from '../../core/engine';
 import { DOCUMENT_TYPE_LABELS, type DocumentType } from '../../../shared/contract';
 import { contractInput, numberFlag } from '../args';
-import { rememberModel, type CliContext } from '../context';
+import { rememberModel, settleVectorSearch, type CliContext } from '../context';
 
 export interface ImportFlags {
   model?: string | undefined;
@@ -29,6 +29,7 @@ export async function importCommand(ctx: CliContext, folder: string, flags: Impo
       ctx.out.progress(p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 0, label);
     },
   });
+  if (!report.cancelled) await settleVectorSearch(ctx);
   ctx.out.result(toJson(report), () => human(report));
   return report.cancelled ? 130 : 0;
 }

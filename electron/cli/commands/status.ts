@@ -1,5 +1,12 @@
 import { programName } from '../usage';
 import type { CliContext } from '../context';
+import type { IndexStatus } from '../../core/engine';
+
+/** How dense search reads the table, with the measured oversampling and the recall it reached. */
+function denseLine(d: NonNullable<IndexStatus['activeModel']>['dense']): string {
+  const calibration = d.oversampling !== null && d.recallAt10 !== null ? `; oversampling ×${d.oversampling}, sampled recall@10 ${d.recallAt10.toFixed(3)}` : '';
+  return d.method === 'quantized' ? d.reason : `${d.reason}${d.method === 'exact' && d.oversampling !== null ? calibration : ''}`;
+}
 
 export async function statusCommand(ctx: CliContext): Promise<number> {
   const status = ctx.engine.indexStatus();
@@ -16,6 +23,7 @@ export async function statusCommand(ctx: CliContext): Promise<number> {
       ...(ollama.headers.length > 0 ? [`             request headers: ${ollama.headers.join(', ')} (values not shown)`] : []),
       `Chat model:  ${result.chatModel}`,
       `Embed model: ${result.embedModel}${status.activeModel ? ` (vectors from ${status.activeModel.name}, ${status.activeModel.dimension} dims, ${status.activeModel.vectors} vectors)` : ' (no vectors yet)'}`,
+      ...(status.activeModel ? [`Vector search: ${denseLine(status.activeModel.dense)}`] : []),
       `Documents:   ${d.total} (${d.ready} ready, ${d.needsEmbedding} need embedding, ${d.skipped} skipped, ${d.error} failed)`,
       `Chunks:      ${status.chunks}`,
     ];

@@ -92,7 +92,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
 
   const handlers: Handlers = {
     async status() {
-      const st = indexStatus(db);
+      const st = indexStatus(db, undefined, engine.settings.get('denseQuantizeAbove'));
       const g = gateway();
       let version: string | null = null;
       let error: string | null = null;
@@ -107,7 +107,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
         documents: st.documents,
         chunks: st.chunks,
         collections: st.collections.length,
-        activeModel: st.activeModel ? { name: st.activeModel.name, dimension: st.activeModel.dimension, vectors: st.activeModel.vectors } : null,
+        activeModel: st.activeModel ? { name: st.activeModel.name, dimension: st.activeModel.dimension, vectors: st.activeModel.vectors, dense: st.activeModel.dense } : null,
         migration: pendingSwitch(db, engine.settings.get('embedModel')),
         desktop: deps.shell !== undefined,
         evaluation: evaluation.running(),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Chunk } from './chunk';
-import { insertVector, listEmbeddingModels, type EmbeddingModelRow } from './embedding-models';
+import { deleteVector, insertVector, listEmbeddingModels, type EmbeddingModelRow } from './embedding-models';
 import { appendEvent } from './events';
 import { purgeRunsQuoting, repointRuns } from './runs';
 import { deleteSections, writeSections } from './sections';
@@ -107,9 +107,8 @@ export function writeDocumentVectors(db: Db, documentId: string, model: Embeddin
       .pluck()
       .all(documentId) as number[];
     if (current.length !== rowids.length || current.some((r, i) => r !== rowids[i])) return false;
-    const del = stmt(db, `DELETE FROM ${model.tableName} WHERE rowid = ?`);
     rowids.forEach((rowid, i) => {
-      del.run(BigInt(rowid));
+      deleteVector(db, model, rowid);
       insertVector(db, model, rowid, vectors[i]!);
     });
     markEmbedded(db, documentId, model);
@@ -262,8 +261,7 @@ function removeDerived(db: Db, documentId: string): boolean {
   const rowids = stmt(db, 'SELECT rowid FROM chunks WHERE document_id = ?').pluck().all(documentId) as number[];
   if (rowids.length > 0) {
     for (const model of listEmbeddingModels(db)) {
-      const del = stmt(db, `DELETE FROM ${model.tableName} WHERE rowid = ?`);
-      for (const r of rowids) del.run(BigInt(r));
+      for (const r of rowids) deleteVector(db, model, r);
     }
     stmt(db, 'DELETE FROM chunks WHERE document_id = ?').run(documentId);
   }

@@ -3,6 +3,7 @@ import { QuireError } from '../../../shared/errors';
 import type { EmbeddingModelIdentity } from '../ollama/embedder';
 import { withTag } from '../ollama/gateway';
 import { countDocumentsMissingModel, countDocumentsMissingVectors } from './documents';
+import { deleteBits, dropBits, writeBits } from './bit-vectors';
 import { appendEvent } from './events';
 import type { Db } from './open';
 import { stmt } from './statements';
@@ -88,6 +89,7 @@ export function dropEmbeddingModel(db: Db, model: EmbeddingModelRow, reason: str
     }
     const vectors = storedVectorCount(db, model.id);
     db.exec(`DROP TABLE IF EXISTS ${model.tableName}`);
+    dropBits(db, model);
     stmt(db, 'DELETE FROM document_embeddings WHERE model_id = ?').run(model.id);
     stmt(db, 'DELETE FROM embedding_models WHERE id = ?').run(model.id);
     appendEvent(db, { kind: 'model.dropped', detail: { ...describe(model), vectors, reason } });
@@ -136,8 +138,18 @@ export function insertVector(db: Db, model: EmbeddingModelRow, chunkRowid: numbe
       `Refusing to store a ${vector.length}-dimensional vector in the ${model.dimension}-dimensional table of ${model.name}.`,
     );
   }
-  // vec0 has no upsert; callers delete first, in the same transaction.
-  stmt(db, `INSERT INTO ${model.tableName} (rowid, embedding) VALUES (?, ?)`).run(BigInt(chunkRowid), Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
+  // vec0 has no upsert; callers delete first (deleteVector), in the same transaction.
+  const rowid = BigInt(chunkRowid);
+  const blob = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+  stmt(db, `INSERT INTO ${model.tableName} (rowid, embedding) VALUES (?, ?)`).run(rowid, blob);
+  writeBits(db, model, rowid, vector);
+}
+
+/** Removes one chunk's vector from the model's table, and its bits for two-stage search. */
+export function deleteVector(db: Db, model: EmbeddingModelRow, chunkRowid: number | bigint): void {
+  const rowid = BigInt(chunkRowid);
+  stmt(db, `DELETE FROM ${model.tableName} WHERE rowid = ?`).run(rowid);
+  deleteBits(db, model, rowid);
 }
 
 /** vec0 table names come from our own identity data, never from user text, and are sanitised anyway. */

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import { SETTINGS } from '../../../shared/settings';
+import { bitTableName, denseIndexStatus, getQuantization, rescoreTableName, type DenseIndexStatus } from './bit-vectors';
 import { countDocumentsMissingVectors } from './documents';
 import { getActiveEmbeddingModel, listEmbeddingModels, type EmbeddingModelRow } from './embedding-models';
 import { schemaVersion } from './migrate';
@@ -74,6 +76,12 @@ export function runDoctor(db: Db): Check[] {
       ok,
       detail: `${actual} vectors for ${expected} chunks of embedded documents${orphans > 0 ? `, ${orphans} belong to no chunk` : ''}`,
     });
+    // Once built, the sign bits for two-stage search follow every write of the float vectors.
+    if (getQuantization(db, model.id)?.bitsReady) {
+      const bits = db.prepare(`SELECT count(*) FROM ${bitTableName(model)}`).pluck().get() as number;
+      const copies = db.prepare(`SELECT count(*) FROM ${rescoreTableName(model)}`).pluck().get() as number;
+      checks.push({ name: `sign bits of ${model.name}`, ok: bits === actual && copies === actual, detail: `${bits} bit vectors and ${copies} rescoring copies for ${actual} vectors` });
+    }
   }
   return checks;
 }
@@ -100,11 +108,11 @@ export interface IndexStatus {
   collections: Array<{ id: string; root: string; name: string; documents: number }>;
   documents: { ready: number; needsEmbedding: number; skipped: number; error: number; total: number };
   chunks: number;
-  activeModel: { name: string; digest: string; dimension: number; vectors: number } | null;
+  activeModel: { name: string; digest: string; dimension: number; vectors: number; dense: DenseIndexStatus } | null;
   models: Array<{ name: string; digest: string; dimension: number; vectors: number }>;
 }
 
-export function indexStatus(db: Db, file?: string): IndexStatus {
+export function indexStatus(db: Db, file?: string, quantizeAbove: number = SETTINGS.denseQuantizeAbove.fallback): IndexStatus {
   const active = getActiveEmbeddingModel(db);
   const count = (sql: string, ...p: unknown[]) => db.prepare(sql).pluck().get(...p) as number;
   const needs = countDocumentsMissingVectors(db, active?.id ?? -1);
@@ -121,7 +129,9 @@ export function indexStatus(db: Db, file?: string): IndexStatus {
     collections: (db.prepare('SELECT c.id, c.root, coalesce(c.name, c.root) AS name, (SELECT count(*) FROM documents d WHERE d.collection_id = c.id) AS documents FROM collections c ORDER BY c.root').all() as IndexStatus['collections']),
     documents: { ready: byStatus('ready') - needs, needsEmbedding: needs, skipped: byStatus('skipped'), error: byStatus('error'), total: count('SELECT count(*) FROM documents') },
     chunks: count('SELECT count(*) FROM chunks'),
-    activeModel: activeRow ? { name: activeRow.name, digest: activeRow.digest, dimension: activeRow.dimension, vectors: activeRow.vectors } : null,
+    activeModel: activeRow && active
+      ? { name: activeRow.name, digest: activeRow.digest, dimension: activeRow.dimension, vectors: activeRow.vectors, dense: denseIndexStatus(db, active, activeRow.vectors, quantizeAbove) }
+      : null,
     models: models.map(({ id: _id, ...m }) => m),
   };
 }

@@ -1,8 +1,13 @@
 import { QuireError } from '../../../shared/errors';
+import { bitTableName, denseMethod, getQuantization, packSigns, rescoreTableName, type DenseMethod } from '../db/bit-vectors';
 import type { EmbeddingModelRow } from '../db/embedding-models';
 import type { Db } from '../db/open';
+import { stmt } from '../db/statements';
+import { nearestByBits } from './bit-scan';
 import type { Ranked } from './fusion';
-import { inScope, scopeParam, type ScopeFilter } from './scope';
+import { scopeParam, type ScopeFilter } from './scope';
+
+export { denseMethod, type DenseMethod };
 
 export interface DenseHit extends Ranked {
   /** L2 distance between unit vectors: 0 identical, √2 orthogonal. */
@@ -11,23 +16,98 @@ export interface DenseHit extends Ranked {
   score: number;
 }
 
-/**
- * KNN over the active model's vec0 table only. vec0 answers the k nearest before any filter,
- * so with a collection filter we ask for more and filter afterwards.
- */
-export function denseSearch(db: Db, model: EmbeddingModelRow, query: Float32Array, limit: number, filter: ScopeFilter = {}): DenseHit[] {
+/** sqlite-vec 0.1.9 refuses a KNN query with k above this (SQLITE_VEC_VEC0_K_MAX). */
+export const VEC0_K_MAX = 4096;
+/** Candidates the coarse pass hands to rescoring, at most (the same bound, so a search never reads more floats than vec0 would return). */
+export const MAX_CANDIDATES = VEC0_K_MAX;
+
+export interface DenseOptions {
+  filter?: ScopeFilter;
+  /** Chunks from which the model's table is searched in two stages (the denseQuantizeAbove setting). */
+  quantizeAbove?: number;
+  /** Benchmarks and tests: force one method ('quantized' still needs calibrated bits). */
+  method?: DenseMethod;
+  /** Benchmarks and calibration: this factor instead of the calibrated one. */
+  oversampling?: number;
+}
+
+export function denseSearch(db: Db, model: EmbeddingModelRow, query: Float32Array, limit: number, options: DenseOptions = {}): DenseHit[] {
+  return denseSearchTraced(db, model, query, limit, options).hits;
+}
+
+export function denseSearchTraced(
+  db: Db,
+  model: EmbeddingModelRow,
+  query: Float32Array,
+  limit: number,
+  options: DenseOptions = {},
+): { hits: DenseHit[]; method: DenseMethod; k: number } {
   if (query.length !== model.dimension) {
     throw new QuireError('EMBED_DIMENSION_MISMATCH', `The query vector has ${query.length} dimensions but ${model.name}'s table has ${model.dimension}.`);
   }
-  const scoped = scopeParam(filter) !== null;
-  const k = Math.min(4096, scoped ? limit * 4 : limit);
-  // vec0 wants the KNN query on its own (one ORDER BY distance, nothing joined in).
-  const rows = db
-    .prepare(`SELECT rowid, distance FROM ${model.tableName} WHERE embedding MATCH ? AND k = ? ORDER BY distance`)
-    .all(Buffer.from(query.buffer, query.byteOffset, query.byteLength), k) as Array<{ rowid: number; distance: number }>;
-  const collectionOf = db.prepare('SELECT d.collection_id FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.rowid = ?').pluck();
-  return rows
-    .filter((r) => !scoped || inScope(filter, collectionOf.get(r.rowid) as string))
-    .slice(0, limit)
-    .map((r, i) => ({ rowid: r.rowid, rank: i + 1, distance: r.distance, score: 1 - (r.distance * r.distance) / 2 }));
+  const scope = scopeParam(options.filter ?? {});
+  const q = Buffer.from(query.buffer, query.byteOffset, query.byteLength);
+  const state = getQuantization(db, model.id);
+  const quantized = (options.method ?? denseMethod(state, options.quantizeAbove ?? Number.POSITIVE_INFINITY)) === 'quantized' && state?.mean;
+  let rows: Array<{ rowid: number; distance: number }>;
+  let k: number;
+  if (quantized) {
+    k = Math.min(MAX_CANDIDATES, (options.oversampling ?? state.oversampling ?? 1) * limit);
+    const candidates = coarseCandidates(db, model, packSigns(query, state.mean), k, scope, state.bitsVersion);
+    rows = rescore(db, model, q, candidates, limit);
+  } else {
+    k = Math.min(VEC0_K_MAX, limit);
+    rows = stmt(db, knnSql(model.tableName, scope !== null)).all({ query: q, k, ...(scope !== null ? { scope } : {}) }) as typeof rows;
+  }
+  return { method: quantized ? 'quantized' : 'exact', k, hits: rows.map((r, i) => ({ rowid: r.rowid, rank: i + 1, distance: r.distance, score: 1 - (r.distance * r.distance) / 2 })) };
+}
+
+/**
+ * A scope is applied inside the KNN (vec0's `rowid IN (…)` constraint), so the k nearest are the
+ * k nearest in scope: a folder on other topics than the query's still gets its own nearest.
+ */
+const IN_SCOPE = `rowid IN (SELECT c.rowid FROM documents d JOIN chunks c ON c.document_id = d.id
+                             WHERE d.collection_id IN (SELECT value FROM json_each(@scope)))`;
+
+/** Exported for the query-plan tests. vec0 wants the KNN on its own: one ORDER BY distance, nothing joined in. */
+export function knnSql(table: string, scoped: boolean, match = '@query'): string {
+  return `SELECT rowid, distance FROM ${table} WHERE embedding MATCH ${match} AND k = @k${scoped ? ` AND ${IN_SCOPE}` : ''} ORDER BY distance`;
+}
+
+/**
+ * The coarse stage: the k nearest (in scope) by Hamming distance on the centred sign bits, nearest
+ * first (ties by rowid, so a shorter list is a prefix of a longer one: calibration relies on it).
+ */
+export function coarseCandidates(db: Db, model: EmbeddingModelRow, bits: Buffer, k: number, scope: string | null = null, version?: number): number[] {
+  // Unscoped (the common case): the in-memory copy. A scope reads only its own chunks' bits.
+  if (scope === null && version !== undefined) return nearestByBits(db, model, version, bits, Math.min(MAX_CANDIDATES, k));
+  return stmt(db, coarseSql(bitTableName(model), scope !== null))
+    .pluck()
+    .all({ query: bits, k: Math.min(MAX_CANDIDATES, k), ...(scope !== null ? { scope } : {}) }) as number[];
+}
+
+/** Exported for the query-plan tests: a scan of the compact bits table, or of the scope's chunks' bits by rowid. */
+export function coarseSql(table: string, scoped: boolean): string {
+  const distance = 'vec_distance_hamming(vec_bit(b.bits), vec_bit(@query))';
+  return scoped
+    ? `SELECT b.rowid FROM documents d JOIN chunks c ON c.document_id = d.id JOIN ${table} b ON b.rowid = c.rowid
+        WHERE d.collection_id IN (SELECT value FROM json_each(@scope)) ORDER BY ${distance}, b.rowid LIMIT @k`
+    : `SELECT b.rowid FROM ${table} b ORDER BY ${distance}, b.rowid LIMIT @k`;
+}
+
+/**
+ * The exact stage, in one statement: each candidate's float vector read by rowid from the model's
+ * plain rescoring table (db/bit-vectors.ts rescoreTableName), its L2 distance to the query, the nearest `limit`.
+ */
+export function rescore(db: Db, model: EmbeddingModelRow, query: Buffer, candidates: readonly number[], limit: number): Array<{ rowid: number; distance: number }> {
+  if (candidates.length === 0) return [];
+  return stmt(db, rescoreSql(rescoreTableName(model))).all({ query, candidates: JSON.stringify(candidates), limit }) as Array<{ rowid: number; distance: number }>;
+}
+
+/** Exported for the query-plan tests and the benchmark (which runs it against the vec0 float table too). */
+export function rescoreSql(table: string, column = 'embedding'): string {
+  return `SELECT v.rowid AS rowid, vec_distance_l2(v.${column}, @query) AS distance
+       FROM json_each(@candidates) j
+       JOIN ${table} v ON v.rowid = j.value
+      ORDER BY distance LIMIT @limit`;
 }

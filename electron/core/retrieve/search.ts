@@ -3,6 +3,7 @@ import { QuireError, toErrorShape } from '../../../shared/errors';
 import type { SearchMode, SearchResponse, SearchResult } from '../../../shared/search';
 import { getActiveEmbeddingModel, type EmbeddingModelRow } from '../db/embedding-models';
 import type { Db } from '../db/open';
+import { stmt } from '../db/statements';
 import { Embedder } from '../ollama/embedder';
 import type { OllamaGateway } from '../ollama/gateway';
 import { denseSearch, type DenseHit } from './dense';
@@ -48,7 +49,7 @@ export async function search(db: Db, query: string, options: SearchOptions): Pro
     try {
       model = requireVectors(db);
       const vector = await embedQuery(options.gateway, model, query, options.signal, options.tokens);
-      dense = denseSearch(db, model, vector, depth, filter);
+      dense = denseSearch(db, model, vector, depth, { filter, quantizeAbove: new SettingsStore(db).get('denseQuantizeAbove') });
     } catch (e) {
       const shape = toErrorShape(e);
       if (shape.code === 'CANCELLED') throw e;
@@ -102,15 +103,21 @@ export function configuredFusion(db: Db): Fusion {
   return parseFusion(new SettingsStore(db).get('fusion')) ?? DEFAULT_FUSION;
 }
 
+/** Every passage's chunks with their document and folder: one statement for all (exported for the query-plan test). */
+export const PASSAGE_CHUNKS = `SELECT c.rowid AS rowid, c.id, c.document_id, c.heading_path, c.text, c.start_line, c.end_line, c.page_start, c.page_end, c.flags, d.rel_path, col.root
+       FROM json_each(@rowids) j
+       JOIN chunks c ON c.rowid = j.value
+       JOIN documents d ON d.id = c.document_id
+       JOIN collections col ON col.id = d.collection_id`;
+
 function hydrate(db: Db, passages: Passage[], fused: Map<number, Fused>, distances: Map<number, number>): SearchResult[] {
-  const get = db.prepare(
-    `SELECT c.id, c.document_id, c.heading_path, c.text, c.start_line, c.end_line, c.page_start, c.page_end, c.flags, d.rel_path, col.root
-       FROM chunks c JOIN documents d ON d.id = c.document_id JOIN collections col ON col.id = d.collection_id
-      WHERE c.rowid = ?`,
+  const wanted = passages.flatMap((p) => p.rowids);
+  const byRowid = new Map(
+    wanted.length === 0 ? [] : (stmt(db, PASSAGE_CHUNKS).all({ rowids: JSON.stringify(wanted) }) as Array<HydrateRow & { rowid: number }>).map((r) => [r.rowid, r]),
   );
   return passages.flatMap((p) => {
     const f = fused.get(p.rowid);
-    const rows = p.rowids.map((rowid) => get.get(rowid) as HydrateRow | undefined);
+    const rows = p.rowids.map((rowid) => byRowid.get(rowid));
     const hit = rows[p.rowids.indexOf(p.rowid)];
     if (!f || !hit || rows.some((r) => r === undefined)) return [];
     const all = rows as HydrateRow[];

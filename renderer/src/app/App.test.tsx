@@ -107,6 +107,23 @@ describe('App', () => {
     await waitFor(() => expect(bar.textContent).not.toContain('switching to'));
   });
 
+  it('status bar: vector search in two stages names its measured oversampling; bits being built show their progress', async () => {
+    type Dense = NonNullable<NonNullable<Status['activeModel']>['dense']>;
+    const base: Dense = { method: 'exact', quantizeAbove: 20000, bits: { built: 12000, total: 100000, ready: false }, oversampling: null, recallAt10: null, calibratedVectors: 0, reason: 'exact until the sign bits are built (12,000 of 100,000)' };
+    let dense: Dense = base;
+    const h = renderWithFake(<App />, { library: () => ({ collections: [collection] }), status: () => ({ ...status(true), activeModel: { name: 'embeddinggemma', dimension: 768, vectors: 100000, dense } }), search: () => ({}) });
+    const bar = await screen.findByTestId('status-bar');
+    await waitFor(() => expect(bar.textContent).toContain('Embedding model embeddinggemma · building search bits 12,000/100,000'));
+    dense = { ...base, method: 'quantized', bits: { built: 100000, total: 100000, ready: true }, oversampling: 16, recallAt10: 0.983, calibratedVectors: 100000, reason: 'two-stage: …' };
+    act(() => h.emit({ type: 'library.changed' }));
+    await waitFor(() => expect(bar.textContent).toContain('Embedding model embeddinggemma · two-stage search ×16, recall@10 0.98'));
+    expect(bar.querySelector('[data-dense="quantized"]')?.getAttribute('title')).toBe('two-stage: …');
+    // Exact search below the threshold is the ordinary case: nothing to say.
+    dense = { ...base, bits: null, reason: 'exact: 17 vectors, under the 20,000 from which search goes in two stages' };
+    act(() => h.emit({ type: 'library.changed' }));
+    await waitFor(() => expect(bar.querySelector('[data-dense]')).toBeNull());
+  });
+
   it('after missed events (events.gap) the status and the library are read again', async () => {
     let up = true;
     const h = renderWithFake(<App />, { library: () => ({ collections: [collection] }), status: () => status(up), search: () => ({}) });

@@ -1,3 +1,4 @@
+import type { Output } from '../../../shared/contract';
 import { useStatus } from './status';
 import { formatNumber } from '../common/format';
 
@@ -39,6 +40,7 @@ export function StatusBar() {
             {status.activeModel ? (
               <>
                 Embedding model <span className="mono">{status.activeModel.name}</span>
+                <DenseIndexNote dense={status.activeModel.dense} />
                 {status.migration ? (
                   <span data-migration="">
                     {' '}
@@ -54,4 +56,31 @@ export function StatusBar() {
       )}
     </footer>
   );
+}
+
+/**
+ * How meaning search reads the vectors, once there is something to say: two-stage with its measured
+ * oversampling and recall, or the bits being built (exact search meanwhile). The sentence is the title.
+ */
+type Status = Output<'status'>;
+
+function DenseIndexNote({ dense }: { dense: NonNullable<Status['activeModel']>['dense'] }) {
+  if (!dense) return null;
+  if (dense.method === 'quantized' && dense.oversampling !== null && dense.recallAt10 !== null) {
+    return (
+      <span data-dense="quantized" title={dense.reason}>
+        {' '}
+        · two-stage search ×{dense.oversampling}, recall@10 {dense.recallAt10.toFixed(2)}
+      </span>
+    );
+  }
+  if (dense.bits && !dense.bits.ready) {
+    return (
+      <span data-dense="building" title={dense.reason}>
+        {' '}
+        · building search bits {formatNumber(dense.bits.built)}/{formatNumber(dense.bits.total)}
+      </span>
+    );
+  }
+  return null;
 }

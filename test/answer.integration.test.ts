@@ -137,11 +137,30 @@ describe('ask', () => {
   it('stops calling a count exact once Ollama reads more than it said: the template was not what it looked like', async () => {
     ollama.addModel({ name: 'llama-tools:latest', arch: 'llama', capabilities: ['completion'], contextLength: 131_072, embeddingLength: 3072, parameterSize: '3.2B', quantization: 'Q4_K_M', size: 1, vocabulary: 'llama3', template: 'llama3-tools' });
     const first = (await run('Which garden bed grows tomatoes?', { chatModel: 'llama-tools' })).result.budget!;
-    expect(first.exact).toBe(true);
+    // Counted as exact before sending; Ollama's count took the label back.
+    expect(first.exact).toBe(false);
+    expect(first.raw).toBe(first.estimated);
     expect(first.reported!).toBeGreaterThan(first.estimated);
     expect(first.truncationSuspected).toBe(false);
     const second = (await run('Which garden bed grows tomatoes?', { chatModel: 'llama-tools' })).result.budget!;
     expect(second.exact).toBe(false);
+  });
+
+  it('does not call a shortfall a cut when the prompt fit the window: the count was wrong, and is approximate from then on', async () => {
+    ollama.addModel({ name: 'llama-miscount:latest', arch: 'llama', capabilities: ['completion'], contextLength: 131_072, embeddingLength: 3072, parameterSize: '3.2B', quantization: 'Q4_K_M', size: 1, vocabulary: 'llama3', template: 'llama3' });
+    ollama.faults.promptEvalOffset = -7;
+    try {
+      const { result } = await run('Which garden bed grows tomatoes?', { chatModel: 'llama-miscount', numCtx: 4096 });
+      const b = result.budget!;
+      expect(b.reported).toBe(b.estimated - 7);
+      expect(b.estimated).toBeLessThan(4096);
+      expect(b).toMatchObject({ exact: false, truncationSuspected: false, lostSources: [] });
+      expect(result.flags).not.toContain('truncation-suspected');
+      const second = (await run('Which garden bed grows tomatoes?', { chatModel: 'llama-miscount', numCtx: 4096 })).result.budget!;
+      expect(second.exact).toBe(false);
+    } finally {
+      ollama.faults.promptEvalOffset = 0;
+    }
   });
 
   it('counts a model with an unknown template approximately, and says so', async () => {

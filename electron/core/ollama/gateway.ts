@@ -188,6 +188,18 @@ export class OllamaGateway {
    * Loads a chat model with the context window it will be asked for (Ollama loads on an empty
    * chat, and reloads when num_ctx changes), so the load is not counted as answering time.
    */
+  /**
+   * The window the loaded model runs with (/api/ps context_length, which Ollama may have capped
+   * below the num_ctx asked for), or null when Ollama does not say or the model is not loaded.
+   */
+  async runningContextLength(model: string, signal?: AbortSignal): Promise<number | null> {
+    const name = withTag(model);
+    const { models } = await this.call({ signal, model, retries: 0 }, (c) => c.ps());
+    const loaded = models.find((m) => m.name === name || m.model === name) as { context_length?: unknown } | undefined;
+    const n = loaded?.context_length;
+    return typeof n === 'number' && n > 0 ? n : null;
+  }
+
   async load(model: string, numCtx: number, signal?: AbortSignal): Promise<void> {
     const name = withTag(model);
     await this.call({ signal, model: name }, (c) => c.chat({ model: name, messages: [], stream: false, options: { num_ctx: numCtx } }));

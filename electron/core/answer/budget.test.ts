@@ -170,7 +170,7 @@ describe('settleBudget with an exact count', () => {
   const exact = (() => {
     const v = vocabularyFromModelInfo(standinVocabulary('qwen2').modelInfo);
     if (!v.ok) throw new Error(v.reason);
-    return exactCounter(createTokenizer(v.vocabulary), 'chatml', '');
+    return exactCounter(createTokenizer(v.vocabulary), 'chatml');
   })();
   const f = fitPrompt({ ...base, exact, numCtx: 8192 }).budget;
 
@@ -210,7 +210,7 @@ describe('fitPrompt with the chat model\'s own tokenizer and template', () => {
   const exact = (() => {
     const v = vocabularyFromModelInfo(standinVocabulary('qwen2').modelInfo);
     if (!v.ok) throw new Error(v.reason);
-    return exactCounter(createTokenizer(v.vocabulary), 'chatml', '');
+    return exactCounter(createTokenizer(v.vocabulary), 'chatml');
   })();
   const reference = (messages: readonly { role: string; content: string }[]) => standinVocabulary('qwen2').encode(TEMPLATES.qwen2.render(messages)).length;
 

@@ -69,6 +69,11 @@ export interface ModelInfo {
   template: string | null;
   /** tokenizer.ggml.model ("gpt2", "llama", "bert"…), null if not said. */
   tokenizer: string | null;
+  /**
+   * The built-in renderer Ollama writes this model's prompts with instead of its template
+   * (/api/show "renderer", e.g. for Qwen 3.5 or Gemma 4); null or absent when the template is used.
+   */
+  renderer?: string | null;
 }
 
 /**
@@ -286,7 +291,13 @@ function describeModel(name: string, digest: string, show: Awaited<ReturnType<Ol
     capabilities: (show as { capabilities?: string[] }).capabilities ?? [],
     template: typeof show.template === 'string' ? show.template : null,
     tokenizer: typeof info['tokenizer.ggml.model'] === 'string' ? (info['tokenizer.ggml.model'] as string) : null,
+    renderer: rendererOf(show),
   };
+}
+
+function rendererOf(show: object): string | null {
+  const r = (show as { renderer?: unknown }).renderer;
+  return typeof r === 'string' && r !== '' ? r : null;
 }
 
 /** Ollama treats a name without a tag as `:latest`; so do we, so digests and tables line up. */

@@ -190,10 +190,6 @@ export class OllamaGateway {
   }
 
   /**
-   * Loads a chat model with the context window it will be asked for (Ollama loads on an empty
-   * chat, and reloads when num_ctx changes), so the load is not counted as answering time.
-   */
-  /**
    * The window the loaded model runs with (/api/ps context_length, which Ollama may have capped
    * below the num_ctx asked for), or null when Ollama does not say or the model is not loaded.
    */
@@ -205,6 +201,10 @@ export class OllamaGateway {
     return typeof n === 'number' && n > 0 ? n : null;
   }
 
+  /**
+   * Loads a chat model with the context window it will be asked for (Ollama loads on an empty
+   * chat, and reloads when num_ctx changes), so the load is not counted as answering time.
+   */
   async load(model: string, numCtx: number, signal?: AbortSignal): Promise<void> {
     const name = withTag(model);
     await this.call({ signal, model: name }, (c) => c.chat({ model: name, messages: [], stream: false, options: { num_ctx: numCtx } }));

@@ -277,8 +277,8 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
       // renders or tokenizes is not what this model does, so its prompts are estimated from now on.
       tokens.distrust(chat, fitted.budget.estimated, reported);
     }
-    if (result.budget.exact && result.budget.truncationSuspected && reported !== null) {
-      result.budget = { ...result.budget, lostSources: lostSources(exact!, fitted.messages, fitted.sources, result.budget.estimated - reported) };
+    if (exact && result.budget.exact && result.budget.truncationSuspected && reported !== null) {
+      result.budget = { ...result.budget, lostSources: lostSources(exact, fitted.messages, fitted.sources, result.budget.estimated - reported) };
     }
     // A truncated prompt says nothing about how our tokenizer compares with the model's, and an
     // exact count needs no calibration.

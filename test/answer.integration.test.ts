@@ -134,14 +134,45 @@ describe('ask', () => {
     expect(calibrationRatio(db, model.includes(':') ? model : `${model}:latest`, (await gateway.modelInfo(model)).digest).samples).toBe(0);
   });
 
-  it('stops calling a count exact once Ollama reads more than it said: the template was not what it looked like', async () => {
+  it('counts a template with Llama 3\'s markers and a block Quire does not render approximately, from the first prompt', async () => {
     ollama.addModel({ name: 'llama-tools:latest', arch: 'llama', capabilities: ['completion'], contextLength: 131_072, embeddingLength: 3072, parameterSize: '3.2B', quantization: 'Q4_K_M', size: 1, vocabulary: 'llama3', template: 'llama3-tools' });
     const first = (await run('Which garden bed grows tomatoes?', { chatModel: 'llama-tools' })).result.budget!;
-    expect(first.exact).toBe(true);
-    expect(first.reported!).toBeGreaterThan(first.estimated);
+    expect(first.exact).toBe(false);
     expect(first.truncationSuspected).toBe(false);
-    const second = (await run('Which garden bed grows tomatoes?', { chatModel: 'llama-tools' })).result.budget!;
+    expect(first.lostSources).toEqual([]);
+  });
+
+  it('stops calling a count exact once Ollama reads more than it said', async () => {
+    ollama.addModel({ name: 'llama-overcount:latest', arch: 'llama', capabilities: ['completion'], contextLength: 131_072, embeddingLength: 3072, parameterSize: '3.2B', quantization: 'Q4_K_M', size: 1, vocabulary: 'llama3' });
+    ollama.faults.promptEvalOffset = 5;
+    try {
+      const first = (await run('Which garden bed grows tomatoes?', { chatModel: 'llama-overcount' })).result.budget!;
+      // Counted as exact before sending; Ollama's count took the label back.
+      expect(first.raw).toBe(first.estimated);
+      expect(first.reported).toBe(first.estimated + 5);
+      expect(first).toMatchObject({ exact: false, truncationSuspected: false });
+    } finally {
+      ollama.faults.promptEvalOffset = 0;
+    }
+    const second = (await run('Which garden bed grows tomatoes?', { chatModel: 'llama-overcount' })).result.budget!;
     expect(second.exact).toBe(false);
+  });
+
+  it('does not call a shortfall a cut when the prompt fit the window: the count was wrong, and is approximate from then on', async () => {
+    ollama.addModel({ name: 'llama-miscount:latest', arch: 'llama', capabilities: ['completion'], contextLength: 131_072, embeddingLength: 3072, parameterSize: '3.2B', quantization: 'Q4_K_M', size: 1, vocabulary: 'llama3', template: 'llama3' });
+    ollama.faults.promptEvalOffset = -7;
+    try {
+      const { result } = await run('Which garden bed grows tomatoes?', { chatModel: 'llama-miscount', numCtx: 4096 });
+      const b = result.budget!;
+      expect(b.reported).toBe(b.estimated - 7);
+      expect(b.estimated).toBeLessThan(4096);
+      expect(b).toMatchObject({ exact: false, truncationSuspected: false, lostSources: [] });
+      expect(result.flags).not.toContain('truncation-suspected');
+      const second = (await run('Which garden bed grows tomatoes?', { chatModel: 'llama-miscount', numCtx: 4096 })).result.budget!;
+      expect(second.exact).toBe(false);
+    } finally {
+      ollama.faults.promptEvalOffset = 0;
+    }
   });
 
   it('counts a model with an unknown template approximately, and says so', async () => {
@@ -178,6 +209,9 @@ describe('ask', () => {
       expect(b.lostSources.length).toBeGreaterThan(0);
       expect(b.lostSources).toEqual(Array.from({ length: b.lostSources.length }, (_, i) => i + 1));
       expect(b.lostSources.length).toBeLessThanOrEqual(b.k);
+      // The window came from /api/ps: num_ctx said 4096, and the count was under it.
+      expect(b.estimated).toBeLessThan(4096);
+      expect(ollama.calls.count('/api/ps')).toBeGreaterThan(0);
     } finally {
       ollama.faults.numCtxOverride = null;
     }

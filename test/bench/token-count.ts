@@ -34,7 +34,7 @@ function corpusText(): string {
   return parts.join('\n\n');
 }
 
-const FAMILIES: Array<[VocabularyName, TemplateFamily]> = [['llama3', 'llama3'], ['qwen2', 'chatml'], ['gemma3', 'gemma']];
+const FAMILIES: Array<[VocabularyName, TemplateFamily]> = [['llama3', 'llama3.2'], ['qwen2', 'qwen2.5'], ['gemma3', 'gemma3']];
 
 const text = corpusText();
 console.log(`corpus: ${(text.length / 1e6).toFixed(1)} M characters; ${rounds} prompts of ~4,000 tokens per model\n`);
@@ -44,7 +44,7 @@ for (const [name, family] of FAMILIES) {
   const t0 = performance.now();
   const parsed = vocabularyFromModelInfo(info);
   if (!parsed.ok) throw new Error(parsed.reason);
-  const counter = exactCounter(createTokenizer(parsed.vocabulary), family, '');
+  const counter = exactCounter(createTokenizer(parsed.vocabulary), family);
   const loadMs = performance.now() - t0;
   // A window of about 4,000 tokens: found once, then the same length at other offsets.
   let chars = 16_000;

@@ -268,13 +268,17 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
       result.latencyMs.generate = Math.round(performance.now() - tGen);
     }
 
-    result.budget = settleBudget(fitted.budget, result.ollama.promptEvalCount);
-    // An exact count is never below what Ollama reads: if it is, the template is not what we render.
-    if (exact && result.budget.reported !== null && result.budget.reported > result.budget.estimated) {
-      tokens.distrust(chat, result.budget.estimated, result.budget.reported);
+    const reported = result.ollama.promptEvalCount;
+    // Only a count over the window can have been cut; the window is asked for only when it matters.
+    const window = exact && reported !== null && reported < fitted.budget.estimated ? await runningWindow(gateway, chat, chatOptions.numCtx, signal) : chatOptions.numCtx;
+    result.budget = settleBudget(fitted.budget, reported, window);
+    if (exact && !result.budget.exact && reported !== null) {
+      // Ollama read another count than the exact one for a prompt it cannot have cut: what Quire
+      // renders or tokenizes is not what this model does, so its prompts are estimated from now on.
+      tokens.distrust(chat, fitted.budget.estimated, reported);
     }
-    if (exact && result.budget.truncationSuspected && result.budget.reported !== null) {
-      result.budget = { ...result.budget, lostSources: lostSources(exact, fitted.messages, fitted.sources, result.budget.estimated - result.budget.reported) };
+    if (exact && result.budget.exact && result.budget.truncationSuspected && reported !== null) {
+      result.budget = { ...result.budget, lostSources: lostSources(exact, fitted.messages, fitted.sources, result.budget.estimated - reported) };
     }
     // A truncated prompt says nothing about how our tokenizer compares with the model's, and an
     // exact count needs no calibration.
@@ -332,6 +336,20 @@ function assess(result: AnswerResult, fitted: FittedPrompt): void {
   if (fitted.sources.some((s) => s.flags.length > 0)) flags.add('injection-in-sources');
   if (result.ollama.doneReason === 'length') flags.add('length-limit');
   result.flags = [...flags];
+}
+
+/**
+ * The window Ollama ran the prompt in: what /api/ps says, else num_ctx capped at the model's trained
+ * context (as Ollama caps it). An unreachable /api/ps leaves the second answer.
+ */
+async function runningWindow(gateway: OllamaGateway, chat: ModelInfo, numCtx: number, signal?: AbortSignal): Promise<number> {
+  const capped = chat.contextLength ? Math.min(numCtx, chat.contextLength) : numCtx;
+  try {
+    return (await gateway.runningContextLength(chat.name, signal)) ?? capped;
+  } catch (e) {
+    if (e instanceof QuireError && e.code === 'CANCELLED') throw e;
+    return capped;
+  }
 }
 
 async function resolveChatModel(gateway: OllamaGateway, name: string, signal?: AbortSignal): Promise<ModelInfo> {

@@ -165,12 +165,52 @@ describe('settleBudget', () => {
   });
 });
 
+describe('settleBudget with an exact count', () => {
+  // Counted with Qwen's vocabulary and ChatML: 8192 tokens of window, a prompt well inside it.
+  const exact = (() => {
+    const v = vocabularyFromModelInfo(standinVocabulary('qwen2').modelInfo);
+    if (!v.ok) throw new Error(v.reason);
+    return exactCounter(createTokenizer(v.vocabulary), 'chatml');
+  })();
+  const f = fitPrompt({ ...base, exact, numCtx: 8192 }).budget;
+
+  it('keeps the label when Ollama reads what was counted', () => {
+    expect(f.estimated).toBeLessThan(8192 - 512);
+    expect(settleBudget(f, f.estimated)).toMatchObject({ exact: true, truncationSuspected: false, reported: f.estimated });
+  });
+
+  it('drops to approximate, claiming no cut, when Ollama reads fewer tokens of a prompt that fit its window', () => {
+    for (const reported of [f.estimated - 1, f.estimated - 40, Math.floor(f.estimated / 2)]) {
+      const s = settleBudget(f, reported);
+      expect(s).toMatchObject({ exact: false, truncationSuspected: false, lostSources: [], reported });
+    }
+  });
+
+  it('drops to approximate when Ollama reads more than was counted', () => {
+    expect(settleBudget(f, f.estimated + 3)).toMatchObject({ exact: false, truncationSuspected: false });
+  });
+
+  it('calls a shortfall a cut only when the count was over the window Ollama ran it in, and Ollama\'s is within it', () => {
+    const window = f.estimated - 100;
+    expect(settleBudget(f, window - 10, window)).toMatchObject({ exact: true, truncationSuspected: true });
+    // More than the window holds: not what a cut leaves, so the count was wrong.
+    expect(settleBudget(f, window + 10, window)).toMatchObject({ exact: false });
+    // Over the window and more than counted: wrong too.
+    expect(settleBudget(f, f.estimated + 1, window)).toMatchObject({ exact: false });
+  });
+
+  it('a contradicted count that filled the window is still suspected of a cut, approximately', () => {
+    const small = { ...f, numCtx: f.estimated + 20 };
+    expect(settleBudget(small, small.numCtx - 2)).toMatchObject({ exact: false, truncationSuspected: true, lostSources: [] });
+  });
+});
+
 describe('fitPrompt with the chat model\'s own tokenizer and template', () => {
   // Qwen's vocabulary and ChatML, built from the GGUF fields the stand-in serves.
   const exact = (() => {
     const v = vocabularyFromModelInfo(standinVocabulary('qwen2').modelInfo);
     if (!v.ok) throw new Error(v.reason);
-    return exactCounter(createTokenizer(v.vocabulary), 'chatml', '');
+    return exactCounter(createTokenizer(v.vocabulary), 'chatml');
   })();
   const reference = (messages: readonly { role: string; content: string }[]) => standinVocabulary('qwen2').encode(TEMPLATES.qwen2.render(messages)).length;
 

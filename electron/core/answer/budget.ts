@@ -129,16 +129,29 @@ export function fitPrompt(input: FitInput): FittedPrompt {
 }
 
 /**
- * Compares Ollama's count with ours once the reply is in. With an exact estimate any shortfall is
- * Ollama cutting the prompt, for certain; with an approximate one, only a large shortfall or a
- * full window is taken for it.
+ * Compares Ollama's count with ours once the reply is in.
+ *
+ * Ollama cuts a prompt only when it is longer than the window the model runs with: chatPrompt
+ * drops the oldest messages until the rest fits, and the runner cuts what still does not. `window`
+ * is that window (what /api/ps says the loaded model runs with, else num_ctx capped at the model's
+ * trained context); num_ctx when unknown. With an exact estimate, a shortfall is a cut for
+ * certain only when our count was over that window and Ollama's is within it. Any other
+ * disagreement means the count was not exact after all (the template renders differently, the
+ * tokenizer splits differently): the budget drops to approximate, and a cut is suspected only if
+ * the prompt filled the window. With an approximate estimate, a large shortfall or a full window
+ * is taken for a cut.
  */
-export function settleBudget(budget: Budget, reported: number | null): Budget {
+export function settleBudget(budget: Budget, reported: number | null, window: number = budget.numCtx): Budget {
   if (reported === null) return budget;
-  if (budget.exact) return { ...budget, reported, truncationSuspected: reported < budget.estimated };
-  const cutShort = reported < TRUNCATION_THRESHOLD * budget.estimated;
   // We left num_predict free; a prompt that reaches the window's edge overflowed it.
-  const filledWindow = reported >= budget.numCtx - FULL_WINDOW_MARGIN;
+  const filledWindow = reported >= Math.min(budget.numCtx, window) - FULL_WINDOW_MARGIN;
+  if (budget.exact) {
+    if (reported === budget.estimated) return { ...budget, reported, truncationSuspected: false };
+    const cut = reported < budget.estimated && budget.estimated > window && reported <= window;
+    if (cut) return { ...budget, reported, truncationSuspected: true };
+    return { ...budget, reported, exact: false, truncationSuspected: filledWindow, lostSources: [] };
+  }
+  const cutShort = reported < TRUNCATION_THRESHOLD * budget.estimated;
   return { ...budget, reported, truncationSuspected: cutShort || filledWindow };
 }
 

@@ -69,6 +69,11 @@ export interface ModelInfo {
   template: string | null;
   /** tokenizer.ggml.model ("gpt2", "llama", "bert"…), null if not said. */
   tokenizer: string | null;
+  /**
+   * The built-in renderer Ollama writes this model's prompts with instead of its template
+   * (/api/show "renderer", e.g. for Qwen 3.5 or Gemma 4); null or absent when the template is used.
+   */
+  renderer?: string | null;
 }
 
 /**
@@ -185,6 +190,18 @@ export class OllamaGateway {
   }
 
   /**
+   * The window the loaded model runs with (/api/ps context_length, which Ollama may have capped
+   * below the num_ctx asked for), or null when Ollama does not say or the model is not loaded.
+   */
+  async runningContextLength(model: string, signal?: AbortSignal): Promise<number | null> {
+    const name = withTag(model);
+    const { models } = await this.call({ signal, model, retries: 0 }, (c) => c.ps());
+    const loaded = models.find((m) => m.name === name || m.model === name) as { context_length?: unknown } | undefined;
+    const n = loaded?.context_length;
+    return typeof n === 'number' && n > 0 ? n : null;
+  }
+
+  /**
    * Loads a chat model with the context window it will be asked for (Ollama loads on an empty
    * chat, and reloads when num_ctx changes), so the load is not counted as answering time.
    */
@@ -274,7 +291,13 @@ function describeModel(name: string, digest: string, show: Awaited<ReturnType<Ol
     capabilities: (show as { capabilities?: string[] }).capabilities ?? [],
     template: typeof show.template === 'string' ? show.template : null,
     tokenizer: typeof info['tokenizer.ggml.model'] === 'string' ? (info['tokenizer.ggml.model'] as string) : null,
+    renderer: rendererOf(show),
   };
+}
+
+function rendererOf(show: object): string | null {
+  const r = (show as { renderer?: unknown }).renderer;
+  return typeof r === 'string' && r !== '' ? r : null;
 }
 
 /** Ollama treats a name without a tag as `:latest`; so do we, so digests and tables line up. */

@@ -97,6 +97,15 @@ describe('OllamaGateway against the stand-in', () => {
     expect(info.capabilities).toContain('embedding');
   });
 
+  it('reads the window a loaded model runs with from /api/ps, capped at its trained context', async () => {
+    const g = new OllamaGateway({ host: ollama.url, retries: 0 });
+    await g.load('llama3.2', 1024);
+    expect(await g.runningContextLength('llama3.2')).toBe(1024);
+    await g.load('llama3.2', 1_000_000);
+    expect(await g.runningContextLength('llama3.2')).toBe((await g.modelInfo('llama3.2')).contextLength);
+    expect(await g.runningContextLength('qwen2.5:0.5b')).toBeNull();
+  });
+
   it('maps a missing model to MODEL_NOT_FOUND with the pull command', async () => {
     const g = new OllamaGateway({ host: ollama.url, retries: 0 });
     await expect(codeOf(g.embed('no-such-model', ['x']))).resolves.toBe('MODEL_NOT_FOUND');

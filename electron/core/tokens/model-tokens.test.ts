@@ -64,6 +64,12 @@ describe('ModelTokens', () => {
     ollama.addModel({ name: 'plain-chat:latest', arch: 'llama', capabilities: ['completion'], contextLength: 2048, embeddingLength: 8, parameterSize: '1M', quantization: 'Q4_0', size: 1 });
     const plain = await tokens.counter(await gateway.modelInfo('plain-chat'));
     expect(plain).toMatchObject({ ok: false, reason: expect.stringContaining('template') });
+    // A real vocabulary and template, but Ollama renders this model with Go code of its own.
+    ollama.addModel({ name: 'rendered-chat:latest', arch: 'qwen2', capabilities: ['completion'], contextLength: 32_768, embeddingLength: 896, parameterSize: '494M', quantization: 'Q4_K_M', size: 1, vocabulary: 'qwen2', renderer: 'qwen3.5' });
+    const rendered = await gateway.modelInfo('rendered-chat');
+    expect(rendered.renderer).toBe('qwen3.5');
+    expect(await tokens.counter(rendered)).toMatchObject({ ok: false, reason: expect.stringContaining('"qwen3.5" renderer') });
+    expect((await tokens.counter(await gateway.modelInfo('qwen2.5:0.5b'))).ok).toBe(true);
   });
 
   it('a damaged file is fetched again, not trusted', async () => {

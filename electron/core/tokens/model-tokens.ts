@@ -1,8 +1,8 @@
 // Each model's own tokenizer, built from the vocabulary Ollama holds for it: fetched once per
 // model digest through the gateway (one verbose /api/show), kept on disk by digest
 // (vocabulary-store.ts), built in memory on first use, and dropped from disk once Ollama no longer
-// lists the digest. With the model's chat template family (chat-templates.ts) it counts a prompt
-// exactly as Ollama will; without either, callers fall back to their calibrated estimate.
+// lists the digest. With a chat template Quire knows byte for byte (chat-templates.ts) it counts a
+// prompt exactly as Ollama will; without either, callers fall back to their calibrated estimate.
 import type { Embedder } from '../ollama/embedder';
 import type { ModelInfo, OllamaGateway } from '../ollama/gateway';
 import { renderChat, templateFamily, type TemplateFamily, type TemplateMessage } from './chat-templates';
@@ -64,11 +64,13 @@ export class ModelTokens {
   async counter(info: ModelInfo, signal?: AbortSignal): Promise<CounterResult> {
     const distrust = this.distrusted.get(info.digest);
     if (distrust) return { ok: false, reason: distrust };
+    // Ollama renders such a model's prompts with Go code of its own, whatever its template says.
+    if (info.renderer) return { ok: false, reason: `Ollama renders ${info.name}'s prompts with its built-in "${info.renderer}" renderer, which Quire does not reproduce` };
     const family = templateFamily(info.template);
-    if (!family) return { ok: false, reason: `${info.name}'s chat template is not one Quire renders` };
+    if (!family) return { ok: false, reason: `${info.name}'s chat template is not one Quire renders exactly` };
     const t = await this.tokenizer(info, signal);
     if (!t.ok) return t;
-    return { ok: true, counter: exactCounter(t.tokenizer, family, info.template ?? '') };
+    return { ok: true, counter: exactCounter(t.tokenizer, family) };
   }
 
   /**
@@ -145,13 +147,13 @@ export async function countEmbeddingInputs(tokens: ModelTokens, embedder: Embedd
   if (t.ok) embedder.useTokenCounter((text) => t.tokenizer.count(text));
 }
 
-export function exactCounter(tokenizer: ModelTokenizer, family: TemplateFamily, template: string): ExactCounter {
+export function exactCounter(tokenizer: ModelTokenizer, family: TemplateFamily): ExactCounter {
   const bos = tokenizer.addBos && tokenizer.bos !== null ? 1 : 0;
   return {
     family,
     tokenizer,
-    render: (messages) => renderChat(family, messages, template),
-    count: (messages) => bos + tokenizer.count(renderChat(family, messages, template)),
+    render: (messages) => renderChat(family, messages),
+    count: (messages) => bos + tokenizer.count(renderChat(family, messages)),
     text: (text) => tokenizer.count(text),
   };
 }

@@ -68,6 +68,21 @@ describe.each(VOCABS)('%s', (name) => {
   });
 });
 
+describe('BOS when the GGUF does not say', () => {
+  const strip = (name: 'llama3' | 'qwen2' | 'gemma3') => {
+    const info: Record<string, unknown> = { ...standinVocabulary(name).modelInfo };
+    delete info['tokenizer.ggml.add_bos_token'];
+    const v = vocabularyFromModelInfo(info);
+    if (!v.ok) throw new Error(v.reason);
+    return v.vocabulary.addBos;
+  };
+  it('follows llama.cpp: SentencePiece and Llama 3\'s pre-tokenizer add it, other byte-level BPE does not', () => {
+    expect(strip('gemma3')).toBe(true);
+    expect(strip('llama3')).toBe(true);
+    expect(strip('qwen2')).toBe(false);
+  });
+});
+
 describe('vocabularies Quire does not count exactly', () => {
   it('names the reason', () => {
     expect(vocabularyFromModelInfo({ 'tokenizer.ggml.model': 'bert' })).toMatchObject({ ok: false, reason: expect.stringContaining('bert') });

@@ -33,6 +33,17 @@ const strings = (v: unknown): string[] | null => (Array.isArray(v) && v.every((x
 const numbers = (v: unknown): number[] | null => (Array.isArray(v) && v.every((x) => typeof x === 'number') ? (v as number[]) : null);
 const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null);
 
+/** Pre-tokenizers for which llama.cpp's vocabulary loader turns BOS on (Llama 3's). */
+const BOS_BY_DEFAULT_PRE = new Set(['llama3', 'llama-v3', 'llama-bpe']);
+
+/**
+ * llama.cpp's default when a GGUF has no tokenizer.ggml.add_bos_token: SentencePiece adds BOS,
+ * byte-level BPE does not, except with Llama 3's pre-tokenizer, which sets it.
+ */
+function addsBosByDefault(model: string, pre: string): boolean {
+  return model === 'llama' || BOS_BY_DEFAULT_PRE.has(pre);
+}
+
 /** The vocabulary in a verbose model_info, or why it cannot be counted exactly. */
 export function vocabularyFromModelInfo(info: Record<string, unknown>): VocabularyResult {
   const model = info['tokenizer.ggml.model'];
@@ -50,8 +61,7 @@ export function vocabularyFromModelInfo(info: Record<string, unknown>): Vocabula
     scores: new Float32Array(0),
     bos: int(info['tokenizer.ggml.bos_token_id']),
     eos: int(info['tokenizer.ggml.eos_token_id']),
-    // llama.cpp's defaults when the key is missing: SentencePiece adds BOS, byte-level BPE does not.
-    addBos: typeof info['tokenizer.ggml.add_bos_token'] === 'boolean' ? (info['tokenizer.ggml.add_bos_token'] as boolean) : model === 'llama',
+    addBos: typeof info['tokenizer.ggml.add_bos_token'] === 'boolean' ? (info['tokenizer.ggml.add_bos_token'] as boolean) : addsBosByDefault(model, pre),
     addSpacePrefix: typeof info['tokenizer.ggml.add_space_prefix'] === 'boolean' ? (info['tokenizer.ggml.add_space_prefix'] as boolean) : model === 'llama',
   };
   if (vocabulary.types.length !== tokens.length) return { ok: false, reason: 'token types do not match the tokens' };

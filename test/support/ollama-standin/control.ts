@@ -39,6 +39,11 @@ export class Faults {
    * configuration overrides num_ctx, or a proxy that drops options): prompts are cut silently.
    */
   numCtxOverride: number | null = null;
+  /**
+   * Added to every chat prompt_eval_count: a runner that counts a prompt otherwise than its
+   * published vocabulary and template say (a patched build, a template edited after the fact).
+   */
+  promptEvalOffset = 0;
   #failNth: FailNth | null = null;
   #seen = 0;
   get failNth(): FailNth | null {

@@ -35,9 +35,14 @@ export interface ModelSpec {
   vocabulary?: VocabularyName;
   /**
    * The chat template, when not the vocabulary's own: 'generic' is the stand-in's "<role>" shape,
-   * which no family claims (a model whose template Quire cannot render).
+   * which no known template matches (a model whose template Quire cannot render).
    */
   template?: TemplateName;
+  /**
+   * A built-in renderer Ollama would write the prompts with instead of the template (/api/show
+   * "renderer"). The stand-in still renders with the template; Quire must not count exactly.
+   */
+  renderer?: string;
 }
 
 export const DEFAULT_MODELS: readonly ModelSpec[] = [
@@ -164,6 +169,7 @@ export function showBody(m: ModelSpec, verbose = false) {
     modelfile,
     ...(params.length ? { parameters: params.join('\n') } : {}),
     template,
+    ...(m.renderer ? { renderer: m.renderer } : {}),
     details: details(m),
     model_info: modelInfo,
     capabilities: m.capabilities,

@@ -207,7 +207,7 @@ export function createRoutes(state: StandinState): Record<string, Handler> {
     }
     const numPredict = opts.num_predict === undefined ? undefined : Number(opts.num_predict);
     const { text, evalCount, doneReason } = limitReply(reply, numPredict);
-    const promptCount = promptTokens(kept, tokenizer);
+    const promptCount = Math.max(1, promptTokens(kept, tokenizer) + faults.promptEvalOffset);
     const loadNs = Math.max(1, Number(hr() - started));
     const genStart = hr();
 

@@ -14,6 +14,8 @@
  *   s.faults.streamDelayMs         delay between NDJSON lines of streamed responses
  *   s.faults.numCtxOverride        the chat runner's real window, whatever num_ctx was asked
  *                                  (null = honour the request): silent truncation on demand
+ *   s.faults.promptEvalOffset      added to chat prompt_eval_count (0): a runner that counts
+ *                                  otherwise than its vocabulary and template say
  *   s.faults.failNth = { path, n, status?, message? }
  *                                  the nth call to `path`, counted from this assignment, gets
  *                                  HTTP `status` (500) {"error": message}; then the switch clears

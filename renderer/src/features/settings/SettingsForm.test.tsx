@@ -13,6 +13,7 @@ const settings: Settings = {
   chunkTokens: 256,
   numCtx: 8192,
   fusion: 'rrf:60',
+  embedBatchesInFlight: 2,
   ollamaHeaders: [
     { name: 'Authorization', source: 'settings' },
     { name: 'X-Team', source: 'environment' },

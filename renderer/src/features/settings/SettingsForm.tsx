@@ -20,6 +20,7 @@ const FIELDS: Array<{ key: Field; label: string; hint: string; type: 'text' | 'n
   { key: 'k', label: SETTINGS.k.label, hint: `${BOUNDS.k.min} to ${BOUNDS.k.max}`, type: 'number', ...BOUNDS.k },
   { key: 'chunkTokens', label: SETTINGS.chunkTokens.label, hint: 'Applies to files imported from now on', type: 'number', ...BOUNDS.chunkTokens },
   { key: 'numCtx', label: SETTINGS.numCtx.label, hint: 'Tokens Ollama reads per request', type: 'number', ...BOUNDS.numCtx },
+  { key: 'embedBatchesInFlight', label: SETTINGS.embedBatchesInFlight.label, hint: 'Batches sent to Ollama at once while importing; 2 keeps it busy while the next files are read', type: 'number', ...BOUNDS.embedBatchesInFlight },
   { key: 'fusion', label: SETTINGS.fusion.label, hint: 'How keyword and meaning rankings join: rrf:60 (by rank) or weighted:0.3 (30% meaning)', type: 'text' },
 ];
 
@@ -122,5 +123,5 @@ export function SettingsForm({ settings, models, onSaved }: SettingsFormProps) {
 }
 
 function toDraft(s: Settings): Record<Field, string> {
-  return { ollamaHost: s.ollamaHost, chatModel: s.chatModel, embedModel: s.embedModel, k: String(s.k), chunkTokens: String(s.chunkTokens), numCtx: String(s.numCtx), fusion: s.fusion };
+  return { ollamaHost: s.ollamaHost, chatModel: s.chatModel, embedModel: s.embedModel, k: String(s.k), chunkTokens: String(s.chunkTokens), numCtx: String(s.numCtx), fusion: s.fusion, embedBatchesInFlight: String(s.embedBatchesInFlight) };
 }

@@ -239,7 +239,9 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
     // A partial import answers only for the paths it was given (and what is under them).
     const asked = options.only ? new Set(options.only) : null;
     const covered = (rel: string) => asked === null || asked.has(rel) || [...asked].some((p) => rel.startsWith(`${p}/`));
-    for (const doc of listDocuments(db, collection.id)) {
+    // From the snapshot: a document this import added has its file in the walk, and one it moved
+    // away from a path is gone under that path's id (deleting it again does nothing).
+    for (const doc of documents) {
       if (seen.has(doc.relPath) || underUnreadable(doc.relPath) || !covered(doc.relPath)) continue;
       signal?.throwIfAborted();
       if (deleteDocument(db, doc.id, { reason: 'file no longer in the folder' })) report.documents.deleted++;

@@ -21,6 +21,8 @@ export interface ScaleCorpus {
   source: 'shared' | 'generated';
   /** `chunks` chunks in documents of 1 to 8 chunks. */
   documents(chunks: number): Generator<ScaleDocument>;
+  /** Queries for generated text (the question sets ask about the real corpora): runs of 4 to 10 of its words. */
+  queries(n: number): string[];
 }
 
 /** mulberry32: a small seeded generator, so two runs build the same corpus. */
@@ -109,6 +111,15 @@ export function scaleCorpus(seed = 17): ScaleCorpus {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
   return {
     source: shared ? 'shared' : 'generated',
+    queries(n: number) {
+      const pickQuery = seededRandom(seed + 1);
+      return Array.from({ length: n }, () => {
+        const src = sources[Math.floor(pickQuery() * sources.length)]!;
+        const words = src.sentences[Math.floor(pickQuery() * src.sentences.length)]!.replace(/[.]/g, '').split(' ');
+        const from = Math.floor(pickQuery() * Math.max(1, words.length - 4));
+        return words.slice(from, from + 4 + Math.floor(pickQuery() * 7)).join(' ');
+      });
+    },
     *documents(total: number) {
       let made = 0;
       for (let d = 0; made < total; d++) {

@@ -1,10 +1,11 @@
 /**
- * `npm start`: the desktop app. Builds the renderer, main and preload, makes sure better-sqlite3
+ * `npm start`: the desktop app. Builds the renderer (when its sources changed), main and preload, makes sure better-sqlite3
  * exists for Electron's ABI, and launches Electron. When the Electron runtime cannot be had
  * (offline, or its download blocked), says so in one sentence and starts browser mode instead.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { buildRendererIfChanged } from '../electron/web/renderer-build';
 import { buildElectron } from './build-electron';
 import { electronBinary } from './electron-runtime';
 
@@ -15,8 +16,8 @@ if (runtime.path === null) {
   process.stderr.write(`Quire: ${runtime.reason}, so Quire opens in your browser instead (browser mode).\n`);
   await import('../electron/web/main');
 } else {
-  const { build } = await import('vite');
-  await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  // Only when the renderer's sources changed since the last build (electron/web/renderer-build.ts).
+  await buildRendererIfChanged({ repoRoot: ROOT, viteConfig: path.join(ROOT, 'vite.config.ts'), outDir: path.join(ROOT, 'dist', 'renderer'), note: (line) => process.stderr.write(`${line}\n`) });
   const { main } = await buildElectron();
   const { ensureElectronSqlite } = await import('./electron-native');
   const binding = await ensureElectronSqlite(ROOT, runtime.version);

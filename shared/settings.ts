@@ -25,6 +25,8 @@ export const BOUNDS = {
   searchK: { min: 1, max: 100 },
   /** Chunks from which dense search goes in two stages (coarse bits, then exact rescoring). */
   denseQuantizeAbove: { min: 100, max: 100_000_000 },
+  /** Embedding requests an import keeps out at once while it reads on (more only queue inside Ollama). */
+  embedBatchesInFlight: { min: 1, max: 8 },
 } as const satisfies Record<string, IntBounds>;
 
 /** A bounded whole number whose every refusal is one sentence naming the setting and its range. */
@@ -51,6 +53,7 @@ export const SETTINGS = {
   k: { storageKey: 'k', schema: int('Passages per answer (k)', BOUNDS.k), fallback: 6, label: 'Passages per answer (k)' },
   chunkTokens: { storageKey: 'chunk_tokens', schema: int('Chunk size (tokens)', BOUNDS.chunkTokens), fallback: 256, label: 'Chunk size (tokens)' },
   numCtx: { storageKey: 'num_ctx_cap', schema: int('Context window (num_ctx)', BOUNDS.numCtx), fallback: 8192, label: 'Context window (num_ctx)' },
+  embedBatchesInFlight: { storageKey: 'embed_batches_in_flight', schema: int('Embedding requests in flight', BOUNDS.embedBatchesInFlight), fallback: 2, label: 'Embedding requests in flight' },
   /** How hybrid search joins keyword and vector rankings: rrf:60 (default) or weighted:0.3. */
   /**
    * From this many chunks, dense search takes a coarse pass on each vector's sign bits and rescores
@@ -72,11 +75,12 @@ export const SettingsSchema = z.object({
   numCtx: SETTINGS.numCtx.schema,
   fusion: SETTINGS.fusion.schema,
   denseQuantizeAbove: SETTINGS.denseQuantizeAbove.schema,
+  embedBatchesInFlight: SETTINGS.embedBatchesInFlight.schema,
 });
 export type Settings = z.output<typeof SettingsSchema>;
 
 /** Which settings hold numbers (stored as text, read back as numbers). */
-export const NUMERIC_SETTINGS: readonly SettingKey[] = ['k', 'chunkTokens', 'numCtx', 'denseQuantizeAbove'];
+export const NUMERIC_SETTINGS: readonly SettingKey[] = ['k', 'chunkTokens', 'numCtx', 'denseQuantizeAbove', 'embedBatchesInFlight'];
 
 // ---- request headers for Ollama ------------------------------------------------------------
 

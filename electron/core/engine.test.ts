@@ -42,7 +42,7 @@ describe('settings: one table, one store', () => {
   });
 
   it('reads defaults, the environment host, then what was saved; refuses a bad value and keeps the old one', async () => {
-    expect(engine.settings.all()).toEqual({ ollamaHost: ollama.url, chatModel: 'llama3.2', embedModel: 'embeddinggemma', k: 6, chunkTokens: 256, numCtx: 8192, fusion: 'rrf:60', denseQuantizeAbove: 20_000 });
+    expect(engine.settings.all()).toEqual({ ollamaHost: ollama.url, chatModel: 'llama3.2', embedModel: 'embeddinggemma', k: 6, chunkTokens: 256, numCtx: 8192, fusion: 'rrf:60', denseQuantizeAbove: 20_000, embedBatchesInFlight: 2 });
     engine.settings.set({ k: 3, fusion: 'weighted:0.30' });
     expect(engine.settings.get('k')).toBe(3);
     expect(engine.settings.get('fusion')).toBe('weighted:0.3');
@@ -79,7 +79,7 @@ describe('settings: one table, one store', () => {
   });
 
   it('every numeric setting has the bounds the contract uses; out of bounds is refused and the old value kept', async () => {
-    const bounds = { k: BOUNDS.k, chunkTokens: BOUNDS.chunkTokens, numCtx: BOUNDS.numCtx, denseQuantizeAbove: BOUNDS.denseQuantizeAbove } as const;
+    const bounds = { k: BOUNDS.k, chunkTokens: BOUNDS.chunkTokens, numCtx: BOUNDS.numCtx, denseQuantizeAbove: BOUNDS.denseQuantizeAbove, embedBatchesInFlight: BOUNDS.embedBatchesInFlight } as const;
     expect([...NUMERIC_SETTINGS].sort()).toEqual(Object.keys(bounds).sort());
     // The contract's ask input takes its limits from the same table.
     expect(API.ask.input.safeParse({ question: 'q', k: BOUNDS.k.max + 1 }).success).toBe(false);

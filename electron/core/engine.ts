@@ -340,7 +340,7 @@ export function createEngine(options: EngineOptions): Engine {
           const s = settings.all();
           const queued = startQueued(folder, run.only);
           const report = await importFolder(db, folder, {
-            embedding: input.embed === false ? null : { gateway: currentGateway(), tokens: currentTokens(), model: s.embedModel, chosen: () => settings.get('embedModel'), ...(input.batch ? { batchSize: input.batch } : {}) },
+            embedding: input.embed === false ? null : { gateway: currentGateway(), tokens: currentTokens(), model: s.embedModel, chosen: () => settings.get('embedModel'), inFlight: s.embedBatchesInFlight, ...(input.batch ? { batchSize: input.batch } : {}) },
             chunker: chunker ?? { kind: 'heading', maxTokens: s.chunkTokens },
             ...(input.maxFileMb !== undefined ? { maxFileBytes: Math.round(input.maxFileMb * 1024 * 1024) } : {}),
             ...(run.signal ? { signal: run.signal } : {}),
@@ -394,7 +394,7 @@ export function createEngine(options: EngineOptions): Engine {
 
     async embedMissing(input, run = {}) {
       const model = settings.get('embedModel');
-      const session = new EmbeddingSession(db, { gateway: currentGateway(), tokens: currentTokens(), model, chosen: () => settings.get('embedModel'), ...(input.batch ? { batchSize: input.batch } : {}) }, run.signal);
+      const session = new EmbeddingSession(db, { gateway: currentGateway(), tokens: currentTokens(), model, chosen: () => settings.get('embedModel'), inFlight: settings.get('embedBatchesInFlight'), ...(input.batch ? { batchSize: input.batch } : {}) }, run.signal);
       let documents = 0;
       try {
         const chunks = await session.embedMissing({}, () => {

@@ -1,6 +1,6 @@
 /**
  * `npm run serve`: Quire in a browser. Opens the database, builds the renderer with Vite (unless
- * --no-build), serves it and the API on 127.0.0.1 with a random token, and prints one line to
+ * --no-build, or its sources are unchanged since the last build: renderer-build.ts), serves it and the API on 127.0.0.1 with a random token, and prints one line to
  * stdout — the address to open. Everything else goes to stderr.
  */
 import fs from 'node:fs';
@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { toErrorShape } from '../../shared/errors';
 import { createEngine, defaultDatabasePath, type Engine } from '../core/engine';
+import { buildRendererIfChanged } from './renderer-build';
 import { startBrowserMode, type BrowserMode } from './server';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -24,6 +25,8 @@ Options:
   --db PATH       database file (or QUIRE_DB; default ${defaultDatabasePath()})
   --port N        port to listen on (default 0: any free port)
   --no-build      serve the renderer already in dist/renderer instead of building it first
+                  (without it, the renderer is built only when its sources changed since the last build)
+  --build         build the renderer even if its sources did not change
   --static DIR    serve the renderer from DIR (implies --no-build)
   -h, --help      this text`;
 
@@ -34,29 +37,23 @@ console.debug = console.error;
 
 const note = (line: string) => process.stderr.write(`${line}\n`);
 
-async function buildRenderer(): Promise<boolean> {
+async function buildRenderer(force: boolean): Promise<boolean> {
   if (!fs.existsSync(VITE_CONFIG)) {
     note(`Quire: cannot build the renderer: ${VITE_CONFIG} does not exist yet.`);
     note(`Serving whatever is already in ${path.relative(REPO_ROOT, DEFAULT_STATIC_DIR)} (if anything).`);
     return true;
   }
-  note('Quire: building the renderer (vite build)…');
-  const cwd = process.cwd();
   try {
-    process.chdir(REPO_ROOT);
-    const { build } = await import('vite');
-    await build({ configFile: VITE_CONFIG, mode: 'production', logLevel: 'warn' });
+    await buildRendererIfChanged({ repoRoot: REPO_ROOT, viteConfig: VITE_CONFIG, outDir: DEFAULT_STATIC_DIR, force, note });
     return true;
   } catch (e) {
     note(`Quire: the renderer build failed: ${e instanceof Error ? e.message : String(e)}`);
     return false;
-  } finally {
-    process.chdir(cwd);
   }
 }
 
 async function main(argv: string[]): Promise<number> {
-  let values: { db?: string | undefined; port?: string | undefined; 'no-build'?: boolean | undefined; static?: string | undefined; help?: boolean | undefined };
+  let values: { db?: string | undefined; port?: string | undefined; 'no-build'?: boolean | undefined; build?: boolean | undefined; static?: string | undefined; help?: boolean | undefined };
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -64,6 +61,7 @@ async function main(argv: string[]): Promise<number> {
         db: { type: 'string' },
         port: { type: 'string' },
         'no-build': { type: 'boolean' },
+        build: { type: 'boolean' },
         static: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -86,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
   const dbPath = values.db ? path.resolve(values.db) : defaultDatabasePath();
   const staticDir = values.static ? path.resolve(values.static) : DEFAULT_STATIC_DIR;
 
-  if (!values['no-build'] && !values.static && !(await buildRenderer())) return 1;
+  if (!values['no-build'] && !values.static && !(await buildRenderer(values.build === true))) return 1;
 
   let engine: Engine | null = null;
   let app: BrowserMode | null = null;

@@ -1,116 +1,284 @@
 /**
- * Measures import and search on the real corpora in ../shared/corpora (not shipped with the app;
- * a clone without them says so and exits). Rerun: npm run perf [-- --corpus rust-book|tldr] [--parse worker|inline]
- * (worker, the default, parses as the app does: in the parse worker thread; inline on the main thread).
- * Prints a table and writes bench-results/perf-<date>.json.
+ * Speed at scale, in one run (issue #17.6):
  *
- * Embedding numbers use the Ollama stand-in (hashed n-grams on this CPU), so they time Quire's
- * own pipeline, not a real model; a real Ollama adds its model's embedding time on top.
+ *   npm run perf -- [--json] [--chunks 100000] [--dim 768] [--rescan-files 89100]
+ *
+ * (a) import of ../shared/corpora/tldr/pages (7,425 files) through browser mode's API with the
+ *     Ollama stand-in (its own process, zero latency): seconds, files/s, chunks/s, embed requests per chunk;
+ * (b) a re-import of the unchanged folder;
+ * (c) query latency p50/p95 at 10k and --chunks chunks (see the MERGE POINT below);
+ * (e) the process's peak RSS over the whole run;
+ * (f) p95 latency of a status request made over HTTP every 100 ms while (a) runs.
+ * --rescan-files N also times a re-scan of N unchanged tiny files (the 89k-file target), printed only.
+ *
+ * Without ../shared/corpora a corpus is generated (scale-corpus.ts) and `corpus` says "generated".
+ * Progress goes to stderr; stdout carries the summary, or with --json exactly one JSON document:
+ * {"import":{"seconds","files","chunks","filesPerSecond","chunksPerSecond","embedRequestsPerChunk"},
+ *  "reimport":{"seconds"},"query":{"10000":{"lexical","denseExact","denseQuantized","hybrid"},...},
+ *  "recallAt10","oversampling","hardSet":{"recallAt10","oversampling","denseQuantizedP50"},
+ *  "askOwnMs","peakRssMb","statusDuringImportP95Ms","corpus":"shared|generated"}
+ * in milliseconds unless named otherwise; a figure not measured yet is null.
+ *
+ * Embedding numbers use the stand-in (hashed n-grams), so they time Quire's own pipeline, not a
+ * model: a real Ollama adds its model's time on top.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { createEngine, type Engine } from '../../electron/core/engine';
+import { writeDocumentVersion, documentIdFor } from '../../electron/core/db/documents';
+import { ensureCollection } from '../../electron/core/db/collections';
 import { openDatabase } from '../../electron/core/db/open';
+import { chunkerRecipe } from '../../electron/core/ingest/chunkers/index';
+import { DEFAULT_CHUNKER } from '../../electron/core/ingest/chunkers/types';
 import { importFolder } from '../../electron/core/ingest/pipeline';
-import { sharedParsePool } from '../../electron/core/ingest/parse/parse-pool';
+import { readerFor } from '../../electron/core/ingest/readers/index';
 import type { ImportReport } from '../../electron/core/ingest/types';
-import { OllamaGateway } from '../../electron/core/ollama/gateway';
-import { search } from '../../electron/core/retrieve/search';
-import type { SearchMode } from '../../shared/search';
-import { startStandin } from '../support/ollama-standin/server';
-import { QUERIES } from './queries';
+import { walkFolder } from '../../electron/core/ingest/walk';
+import { startBrowserMode } from '../../electron/web/server';
+import type { ApiEvent } from '../../shared/contract';
+import { percentile, runLexicalScale, type Latency } from './perf-lexical';
+import { scaleCorpus } from './scale-corpus';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
-const CORPORA: Record<string, string> = {
-  'rust-book': path.resolve(REPO, '../shared/corpora/rust-book/src'),
-  tldr: path.resolve(REPO, '../shared/corpora/tldr/pages'),
-};
+const TLDR = path.resolve(REPO, '../shared/corpora/tldr/pages');
+const TLDR_FILES = 7_425;
 
-const { values } = parseArgs({ options: { corpus: { type: 'string', multiple: true }, repeats: { type: 'string', default: '5' }, parse: { type: 'string', default: 'worker' } } });
-const pool = sharedParsePool(new URL('../../electron/core/ingest/parse/worker-bootstrap.mjs', import.meta.url));
-const parseIn = values.parse === 'inline' ? {} : { parse: (req: Parameters<typeof pool.parse>[0]) => pool.parse(req) };
-const names = values.corpus ?? Object.keys(CORPORA);
-const repeats = Number(values.repeats);
+const { values } = parseArgs({
+  options: {
+    json: { type: 'boolean', default: false },
+    chunks: { type: 'string', default: '100000' },
+    dim: { type: 'string', default: '768' },
+    'rescan-files': { type: 'string', default: '0' },
+  },
+});
+const maxChunks = Number(values.chunks);
+const dim = Number(values.dim);
+const rescanFiles = Number(values['rescan-files']);
+for (const [name, n] of [['--chunks', maxChunks], ['--dim', dim], ['--rescan-files', rescanFiles]] as const) {
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} takes a whole number, not ${n}`);
+}
+const sizes = [...new Set([Math.min(10_000, maxChunks), maxChunks])].filter((n) => n > 0);
+const log = (line: string) => process.stderr.write(`${line}\n`);
 
-function percentile(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+/** The query figures at each size, as perf-dense's runDenseBench returns them. */
+interface QueryAtScale {
+  lexical: Latency;
+  denseExact: Latency | null;
+  denseQuantized: Latency | null;
+  hybrid: Latency | null;
+}
+interface ScaleResult {
+  query: Record<string, QueryAtScale>;
+  recallAt10: number | null;
+  oversampling: number | null;
+  hardSet: { recallAt10: number | null; oversampling: number | null; denseQuantizedP50: number | null };
+  askOwnMs: number | null;
+  corpus: 'shared' | 'generated';
 }
 
-const summarise = (r: ImportReport) => ({
-  files: Object.values(r.documents).reduce((a, b) => a + b, 0) - r.documents.deleted - r.documents.moved,
-  documents: r.documents,
-  chunks: r.chunks,
-  embedded: r.embedded,
-  embedRequests: r.embedRequests,
-  seconds: r.ms / 1000,
-});
+// ---- peak memory: sampled, and the kernel's own high-water mark at the end ----------------------
+let peakRss = process.memoryUsage.rss();
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
+sampler.unref();
 
-const results: Record<string, unknown> = {
-  when: new Date().toISOString(),
-  machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
-  corpora: {},
-};
+async function startStandinProcess(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'standin-process.ts')], { cwd: REPO, stdio: ['pipe', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      if (out.includes('\n')) resolve(out.trim());
+    });
+    child.once('exit', (code) => reject(new Error(`the stand-in exited (${code}) before it listened`)));
+  });
+  return { url, child };
+}
 
-const ollama = await startStandin();
-const gateway = new OllamaGateway({ host: ollama.url });
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-perf-'));
-try {
-  for (const name of names) {
-    const folder = CORPORA[name];
-    if (!folder || !fs.existsSync(folder)) {
-      console.error(`${name}: ${folder ?? '(unknown corpus)'} not found — the corpora live in ../shared/corpora beside the repo.`);
-      continue;
+/** Without the shared corpora: 7,425 Markdown files of generated text, as many as tldr has. */
+function generatedFolder(dir: string): string {
+  const root = path.join(dir, 'generated-pages');
+  let n = 0;
+  for (const doc of scaleCorpus(5).documents(Number.MAX_SAFE_INTEGER)) {
+    if (n >= TLDR_FILES) break;
+    const file = path.join(root, doc.relPath);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const body = doc.chunks.map((c, i) => `${i === 0 ? `# ${doc.title}` : `## ${c.headingPath.split(' > ').at(-1)}`}\n\n${c.text}\n`).join('\n');
+    fs.writeFileSync(file, body);
+    n++;
+  }
+  return root;
+}
+
+/** One call of the API over browser mode's HTTP, as the renderer makes it. */
+async function api(server: { origin: string; token: string }, method: string, input: unknown): Promise<unknown> {
+  const res = await fetch(`${server.origin}/api/${method}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json', origin: server.origin },
+    body: JSON.stringify(input),
+  });
+  const body = (await res.json()) as { ok: boolean; value?: unknown; error?: { code: string; message: string } };
+  if (!body.ok) throw new Error(`${method}: ${body.error?.code} ${body.error?.message}`);
+  return body.value;
+}
+
+/**
+ * An import started through the API as the renderer starts it, timed to its job.done, while
+ * status is asked every `pollMs` (each after the last answered); returns the report, wall seconds
+ * and the status latencies.
+ */
+async function importWhileAskingStatus(engine: Engine, server: { origin: string; token: string }, folder: string, pollMs: number) {
+  const started = performance.now();
+  let jobId: string | null = null;
+  const early: ApiEvent[] = [];
+  const done = new Promise<ImportReport>((resolve, reject) => {
+    const off = engine.onEvent((e) => {
+      if (e.type !== 'job.done' || e.kind !== 'import') return;
+      if (jobId === null) return void early.push(e);
+      if (e.jobId !== jobId) return;
+      off();
+      if (e.error || !e.result) reject(new Error(`import failed: ${e.error?.code} ${e.error?.message}`));
+      else resolve(e.result as ImportReport);
+    });
+  });
+  jobId = ((await api(server, 'importFolder', { path: folder })) as { jobId: string }).jobId;
+  if (early.length > 0) throw new Error('an import finished before its job id was known');
+  const latencies: number[] = [];
+  let running = true;
+  const polling = (async () => {
+    while (running) {
+      await new Promise((r) => setTimeout(r, pollMs));
+      if (!running) break;
+      const t = performance.now();
+      await api(server, 'status', {});
+      latencies.push(performance.now() - t);
     }
-    console.error(`\n== ${name} (${folder})`);
-    const out: Record<string, unknown> = { folder };
+  })();
+  const report = await done;
+  const seconds = (performance.now() - started) / 1000;
+  running = false;
+  await polling;
+  return { report, seconds, latencies };
+}
 
-    const lexDb = openDatabase(path.join(tmp, `${name}-lexical.db`));
-    const lexical = await importFolder(lexDb, folder, { embedding: null, ...parseIn });
-    out.importLexical = summarise(lexical);
-    const rescan = await importFolder(lexDb, folder, { embedding: null, ...parseIn });
-    out.rescanUnchanged = { seconds: rescan.ms / 1000, unchanged: rescan.documents.unchanged };
-    lexDb.close();
-    console.error(`  lexical import: ${lexical.documents.added} documents, ${lexical.chunks} chunks, ${(lexical.ms / 1000).toFixed(2)} s; re-scan ${(rescan.ms / 1000).toFixed(2)} s`);
-
-    const dbFile = path.join(tmp, `${name}-hybrid.db`);
-    const db = openDatabase(dbFile);
-    const hybrid = await importFolder(db, folder, { embedding: { gateway, model: 'embeddinggemma' }, ...parseIn });
-    out.importWithStandin = summarise(hybrid);
-    out.skipped = hybrid.skipped;
-    out.errors = hybrid.errors;
-    console.error(`  import + embed (stand-in): ${hybrid.chunks} chunks, ${hybrid.embedRequests} requests, ${(hybrid.ms / 1000).toFixed(2)} s`);
-
-    const queries = QUERIES[name] ?? [];
-    const latency: Record<string, { p50: number; p95: number; n: number }> = {};
-    for (const mode of ['lexical', 'dense', 'hybrid'] as SearchMode[]) {
-      for (const q of queries.slice(0, 3)) await search(db, q, { gateway, mode, k: 8 }); // warm caches
-      const times: number[] = [];
-      for (let r = 0; r < repeats; r++) {
-        for (const q of queries) {
-          const t = performance.now();
-          const res = await search(db, q, { gateway, mode, k: 8 });
-          times.push(performance.now() - t);
-          if (res.mode !== mode) throw new Error(`${mode} search fell back to ${res.mode}: ${res.fallback?.reason}`);
-        }
-      }
-      latency[mode] = { p50: +percentile(times, 50).toFixed(2), p95: +percentile(times, 95).toFixed(2), n: times.length };
-      console.error(`  search ${mode.padEnd(7)} p50 ${latency[mode]!.p50} ms, p95 ${latency[mode]!.p95} ms (${times.length} queries)`);
+/** --rescan-files: N unchanged tiny files, known to the database as imported, re-scanned. */
+async function rescanOfUnchanged(dir: string, n: number): Promise<{ seconds: number; unchanged: number }> {
+  const root = path.join(dir, 'rescan');
+  for (let i = 0; i < n; i++) {
+    const sub = path.join(root, `d${i % 300}`);
+    if (i < 300) fs.mkdirSync(sub, { recursive: true });
+    fs.writeFileSync(path.join(sub, `n${i}.md`), `# Note ${i}\n\nline ${i}\n`);
+  }
+  const db = openDatabase(path.join(dir, 'rescan.db'));
+  try {
+    // Registered as an import would leave them (same reader, recipe, size and time), without
+    // spending minutes importing them first: the re-scan is what is measured.
+    const collection = ensureCollection(db, fs.realpathSync(root));
+    const chunker = chunkerRecipe(DEFAULT_CHUNKER);
+    const walk = await walkFolder(fs.realpathSync(root));
+    for (const f of walk.files) {
+      const reader = readerFor(f.relPath)!;
+      const id = documentIdFor(collection.id, f.relPath);
+      writeDocumentVersion(db, {
+        meta: { id, collectionId: collection.id, relPath: f.relPath, sourceUri: `file://${f.absPath}`, title: f.relPath, size: f.size, mtimeMs: f.mtimeMs, sha256: id, reader: reader.name, readerVersion: reader.version, chunker },
+        chunks: [{ ordinal: 0, headingPath: f.relPath, text: f.relPath, tokenCount: 4, startLine: 1, endLine: 3, flags: [] }],
+      });
     }
-    out.searchMs = latency;
-    out.dbBytes = fs.statSync(dbFile).size + (fs.existsSync(`${dbFile}-wal`) ? fs.statSync(`${dbFile}-wal`).size : 0);
+    const report = await importFolder(db, root, { embedding: null, chunker: DEFAULT_CHUNKER });
+    return { seconds: report.ms / 1000, unchanged: report.documents.unchanged };
+  } finally {
     db.close();
-    (results.corpora as Record<string, unknown>)[name] = out;
+  }
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-perf-'));
+const standin = await startStandinProcess();
+const corpus: 'shared' | 'generated' = fs.existsSync(TLDR) ? 'shared' : 'generated';
+try {
+  const folder = corpus === 'shared' ? TLDR : generatedFolder(tmp);
+  log(`== import of ${folder}${corpus === 'generated' ? ' (generated: ../shared/corpora is absent)' : ''}, stand-in at ${standin.url}`);
+  const engine = createEngine({ dbPath: path.join(tmp, 'import.db'), env: { OLLAMA_HOST: standin.url } });
+  const staticDir = path.join(tmp, 'static');
+  fs.mkdirSync(staticDir);
+  const server = await startBrowserMode({ engine, staticDir, rateLimit: { burst: 1000, perSecond: 1000 } });
+  let imported: Awaited<ReturnType<typeof importWhileAskingStatus>>;
+  let reimport: Awaited<ReturnType<typeof importWhileAskingStatus>>;
+  try {
+    imported = await importWhileAskingStatus(engine, server, folder, 100);
+    const r = imported.report;
+    log(`  ${r.documents.added} documents, ${r.chunks} chunks, ${r.embedRequests} embed requests in ${imported.seconds.toFixed(2)} s; status p95 ${percentile(imported.latencies, 95).toFixed(1)} ms over ${imported.latencies.length} requests`);
+    if (r.errors.length > 0) log(`  ${r.errors.length} files failed, e.g. ${r.errors[0]!.path}: ${r.errors[0]!.message}`);
+    reimport = await importWhileAskingStatus(engine, server, folder, 100);
+    log(`  re-import of the unchanged folder: ${reimport.seconds.toFixed(2)} s (${reimport.report.documents.unchanged} unchanged)`);
+  } finally {
+    await server.close();
+    await engine.close();
+  }
+
+  // ---- MERGE POINT (#17 dense search) ------------------------------------------------------------
+  // The one call that measures queries at scale. perf-dense.ts's runDenseBench({ chunks, dim, log })
+  // returns this same shape with the dense figures filled in; replace this call with it. Until then
+  // only keyword search is measured here (dim is unused).
+  const scale: ScaleResult = lexicalOnlyAtScale({ chunks: sizes, dim, log });
+  // -------------------------------------------------------------------------------------------------
+
+  const rescan = rescanFiles > 0 ? await rescanOfUnchanged(tmp, rescanFiles) : null;
+  if (rescan) log(`== re-scan of ${rescanFiles} unchanged files: ${rescan.seconds.toFixed(2)} s (${rescan.unchanged} unchanged)`);
+
+  const r = imported.report;
+  const files = r.documents.added + r.documents.updated + r.documents.unchanged + r.documents.failed + r.documents.skipped;
+  const peakRssMb = Math.max(peakRss, process.resourceUsage().maxRSS * 1024) / 2 ** 20;
+  const result = {
+    import: {
+      seconds: round(imported.seconds, 2),
+      files,
+      chunks: r.chunks,
+      filesPerSecond: round(files / imported.seconds, 1),
+      chunksPerSecond: round(r.chunks / imported.seconds, 1),
+      embedRequestsPerChunk: r.chunks > 0 ? round(r.embedRequests / r.chunks, 4) : null,
+    },
+    reimport: { seconds: round(reimport.seconds, 2) },
+    query: scale.query,
+    recallAt10: scale.recallAt10,
+    oversampling: scale.oversampling,
+    hardSet: scale.hardSet,
+    askOwnMs: scale.askOwnMs,
+    peakRssMb: round(peakRssMb, 0),
+    statusDuringImportP95Ms: imported.latencies.length > 0 ? round(percentile(imported.latencies, 95), 1) : null,
+    corpus,
+  };
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } else {
+    const lines = [
+      `import      ${result.import.seconds} s, ${files} files, ${r.chunks} chunks: ${result.import.filesPerSecond} files/s, ${result.import.chunksPerSecond} chunks/s, ${result.import.embedRequestsPerChunk} embed requests per chunk`,
+      `re-import   ${result.reimport.seconds} s (unchanged)`,
+      ...Object.entries(result.query).map(([n, q]) => `query ${n.padStart(6)}  lexical p50 ${q.lexical.p50} / p95 ${q.lexical.p95} ms${q.hybrid ? `, hybrid p50 ${q.hybrid.p50} / p95 ${q.hybrid.p95} ms` : ''}`),
+      `peak RSS    ${result.peakRssMb} MB`,
+      `status      p95 ${result.statusDuringImportP95Ms} ms while importing`,
+      `corpus      ${corpus}`,
+      ...(rescan ? [`re-scan     ${rescan.seconds} s for ${rescanFiles} unchanged files`] : []),
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
   }
 } finally {
-  await ollama.close();
+  standin.child.kill('SIGTERM');
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 
-const dir = path.join(REPO, 'bench-results');
-fs.mkdirSync(dir, { recursive: true });
-const file = path.join(dir, `perf-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.json`);
-fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-console.log(JSON.stringify(results, null, 2));
-console.error(`\nwritten to ${path.relative(REPO, file)}`);
+/** Keyword search at each size, with the dense figures left null until perf-dense.ts is merged. */
+function lexicalOnlyAtScale(opts: { chunks: number[]; dim: number; log: (s: string) => void }): ScaleResult {
+  opts.log(`== queries at ${opts.chunks.join(' and ')} chunks (keyword search only; dense search is measured by perf-dense.ts once merged)`);
+  const lexical = runLexicalScale({ chunks: opts.chunks, log: opts.log });
+  const query: Record<string, QueryAtScale> = {};
+  for (const [n, q] of Object.entries(lexical.query)) query[n] = { lexical: q.lexical, denseExact: null, denseQuantized: null, hybrid: null };
+  return { query, recallAt10: null, oversampling: null, hardSet: { recallAt10: null, oversampling: null, denseQuantizedP50: null }, askOwnMs: null, corpus: lexical.corpus };
+}
+
+function round(n: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+

@@ -7,13 +7,15 @@ import type { Db } from '../db/open';
 import { Embedder } from '../ollama/embedder';
 import type { OllamaGateway } from '../ollama/gateway';
 import { contextualText } from './chunkers/index';
-import { EmbedQueue } from './embed-queue';
+import { DEFAULT_BATCHES_IN_FLIGHT, EmbedQueue } from './embed-queue';
 import { countEmbeddingInputs, sharedModelTokens, type ModelTokens } from '../tokens/model-tokens';
 
 export interface EmbeddingRequest {
   gateway: OllamaGateway;
   model: string;
   batchSize?: number;
+  /** Requests to Ollama at once while importing (the embedBatchesInFlight setting); 2 unless given. */
+  inFlight?: number;
   /** The model the person has chosen now (the engine's setting): a run for another one never takes over searches. */
   chosen?: () => string;
   /** The models' own tokenizers: a passage too long for the model is split before it is sent. */
@@ -45,6 +47,10 @@ export class EmbeddingSession {
   /** Whether Ollama has already been asked about the model in this run. */
   get resolved(): boolean {
     return this.instance !== null;
+  }
+
+  get inFlight(): number {
+    return this.request.inFlight ?? DEFAULT_BATCHES_IN_FLIGHT;
   }
 
   get requestCount(): number {
@@ -120,7 +126,7 @@ export class EmbeddingSession {
     }
 
     const chunksOf = this.db.prepare('SELECT rowid, heading_path, text FROM chunks WHERE document_id = ? ORDER BY ordinal');
-    const queue = new EmbedQueue<{ id: string; rowids: number[] }>(embedder, this.signal);
+    const queue = new EmbedQueue<{ id: string; rowids: number[] }>(embedder, this.signal, this.inFlight);
     let embedded = 0;
     const write = (done: Array<{ payload: { id: string; rowids: number[] }; vectors: Float32Array[] }>) => {
       for (const d of done) {
@@ -131,15 +137,21 @@ export class EmbeddingSession {
         }
       }
     };
-    for (const id of docIds) {
-      const rows = chunksOf.all(id) as ChunkRow[];
-      const inputs = rows.map((r) => ({
-        text: contextualText({ headingPath: r.heading_path, text: r.text }),
-        title: r.heading_path,
-      }));
-      write(await queue.add({ id, rowids: rows.map((r) => r.rowid) }, inputs));
+    try {
+      for (const id of docIds) {
+        const rows = chunksOf.all(id) as ChunkRow[];
+        const inputs = rows.map((r) => ({
+          text: contextualText({ headingPath: r.heading_path, text: r.text }),
+          title: r.heading_path,
+        }));
+        write(await queue.add({ id, rowids: rows.map((r) => r.rowid) }, inputs));
+      }
+      write(await queue.drain());
+    } catch (e) {
+      // Documents whose vectors all came back before the failure are kept, as one request at a time kept them.
+      if (!this.signal?.aborted) write(queue.abandon().flatMap((d) => (d.vectors ? [{ payload: d.payload, vectors: d.vectors }] : [])));
+      throw e;
     }
-    write(await queue.drain());
     this.activateIfComplete();
     return embedded;
   }

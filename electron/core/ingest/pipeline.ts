@@ -113,12 +113,22 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
   const embeddingFailed = (e: unknown) => {
     if (signal?.aborted || toErrorShape(e).code === 'CANCELLED') throw e;
     report.embedding = { model: options.embedding!.model, status: 'unavailable', error: toErrorShape(e) };
-    for (const doc of queue?.abandon() ?? []) commit(doc, null);
+    for (const doc of queue?.abandon() ?? []) commit(doc.payload, doc.vectors);
     queue = null;
     session?.disable();
   };
 
   /** Runs one embedding step; embedding errors turn embedding off, and what completed is committed. */
+  // A batch of embeddings can complete dozens of documents at once, each written in its own
+  // transaction: written in one go they held the event loop for tens of milliseconds, and the
+  // status request of a window waited behind them. So the import lets others in every few ms.
+  let sliceStarted = performance.now();
+  const breathe = async () => {
+    if (performance.now() - sliceStarted < SLICE_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    sliceStarted = performance.now();
+  };
+
   const embedThenCommit = async (step: () => Promise<Completed<Prepared>[]>) => {
     let completed: Completed<Prepared>[];
     try {
@@ -130,26 +140,64 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
     for (const done of completed) {
       signal?.throwIfAborted();
       commit(done.payload, done.vectors);
+      await breathe();
     }
   };
 
   try {
-    const ctx: FileContext = { db, root, parse: options.parse ?? parseFile, collectionId: collection.id, chunkerSpec, chunker, maxBytes, signal };
+    // What the database knows of every file, in one query over (path, size, mtime): an unchanged
+    // folder of 89k files is then decided in memory, not by a query per file.
+    const documents = listDocuments(db, collection.id);
+    const known = new Map(documents.map((d) => [d.relPath, d]));
+    const bySha256 = new Map<string, DocumentRow[]>();
+    for (const d of documents) {
+      if (!d.sha256) continue;
+      const same = bySha256.get(d.sha256);
+      if (same) same.push(d);
+      else bySha256.set(d.sha256, [d]);
+    }
+    const ctx: FileContext = { db, root, parse: options.parse ?? parseFile, collectionId: collection.id, chunkerSpec, chunker, maxBytes, signal, known, bySha256 };
+    let checkedForgotten = performance.now();
     const readAhead = new ReadAhead(walk.files.map((f) => f.absPath), (i) => needsRead(ctx, walk.files[i]!), {
       maxBytes,
       ...(options.readTimeoutMs !== undefined ? { timeoutMs: options.readTimeoutMs } : {}),
       ...(signal ? { signal } : {}),
     });
+    // The next few files are read and parsed (in the worker, in turn) while this one is embedded
+    // and written, so the disk, the worker and the main thread work at the same time rather than
+    // taking turns; each file's outcome is still taken, and written, in the folder's order.
+    // Reads are still asked for in the folder's order, each once the one before is done: ReadAhead
+    // alone decides how many run at once (below the threadpool's size, stuck ones counted).
+    const ahead = new Map<number, Promise<Prepared | null>>();
+    let previousRead: Promise<void> = Promise.resolve();
+    const prepare = (index: number) => {
+      for (let j = index; j < Math.min(walk.files.length, index + PREPARE_AHEAD); j++) {
+        if (ahead.has(j)) continue;
+        const after = previousRead;
+        let done!: () => void;
+        previousRead = new Promise<void>((resolve) => (done = resolve));
+        const p = prepareFile(ctx, walk.files[j]!, () => after.then(() => readAhead.read(j)).finally(done), report);
+        p.catch(() => {}).finally(done); // a file not read (unchanged, skipped) lets the next one read; its failure is met when its turn comes
+        ahead.set(j, p);
+      }
+      const p = ahead.get(index)!;
+      ahead.delete(index);
+      return p;
+    };
     for (const [index, file] of walk.files.entries()) {
       signal?.throwIfAborted();
-      stopIfForgotten();
+      // A query, so not for every one of thousands of unchanged files: a few times a second is as prompt.
+      if (performance.now() - checkedForgotten > FORGOTTEN_CHECK_MS) {
+        stopIfForgotten();
+        checkedForgotten = performance.now();
+      }
       progress.currentFile = file.relPath;
       emit();
-      const prepared = await prepareFile(ctx, file, () => readAhead.read(index), report);
+      const prepared = await prepare(index);
       if (prepared) {
         const embedder = session && prepared.chunks.length > 0 ? await session.embedder().catch((e) => (embeddingFailed(e), null)) : null;
         if (embedder) {
-          const q = (queue ??= new EmbedQueue<Prepared>(embedder, signal));
+          const q = (queue ??= new EmbedQueue<Prepared>(embedder, signal, session!.inFlight));
           const inputs = prepared.chunks.map((c) => ({ text: contextualText(c), title: c.headingPath }));
           await embedThenCommit(() => q.add(prepared, inputs));
         } else {
@@ -191,7 +239,9 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
     // A partial import answers only for the paths it was given (and what is under them).
     const asked = options.only ? new Set(options.only) : null;
     const covered = (rel: string) => asked === null || asked.has(rel) || [...asked].some((p) => rel.startsWith(`${p}/`));
-    for (const doc of listDocuments(db, collection.id)) {
+    // From the snapshot: a document this import added has its file in the walk, and one it moved
+    // away from a path is gone under that path's id (deleting it again does nothing).
+    for (const doc of documents) {
       if (seen.has(doc.relPath) || underUnreadable(doc.relPath) || !covered(doc.relPath)) continue;
       signal?.throwIfAborted();
       if (deleteDocument(db, doc.id, { reason: 'file no longer in the folder' })) report.documents.deleted++;
@@ -240,7 +290,20 @@ interface FileContext {
   chunker: ChunkerConfig;
   maxBytes: number;
   signal: AbortSignal | undefined;
+  /** The collection's documents by path as the import began. */
+  known: ReadonlyMap<string, DocumentRow>;
+  /** The same documents by the hash of their bytes (a renamed file's origin is among them). */
+  bySha256: ReadonlyMap<string, readonly DocumentRow[]>;
 }
+
+/** How long an import works on the event loop before letting other work in. */
+const SLICE_MS = 8;
+
+/** Files being read and parsed ahead of the one being written (the parse worker takes them one at a time). */
+const PREPARE_AHEAD = 4;
+
+/** How often an import checks that its folder has not been forgotten, besides on every write. */
+const FORGOTTEN_CHECK_MS = 200;
 
 /** Whether size and time alone show the file unchanged since it was indexed with today's recipe. */
 function unchangedByStat(ctx: FileContext, file: WalkedFile, reader: Reader, existing: DocumentRow | null): boolean {
@@ -277,7 +340,7 @@ function knownFailure(file: WalkedFile, reader: Reader, d: DocumentRow): boolean
 function needsRead(ctx: FileContext, file: WalkedFile): boolean {
   const reader = readerFor(file.relPath);
   if (!reader || file.size > ctx.maxBytes) return false;
-  const existing = getDocument(ctx.db, documentIdFor(ctx.collectionId, file.relPath));
+  const existing = ctx.known.get(file.relPath) ?? null;
   return !unchangedByStat(ctx, file, reader, existing) && !(existing && knownFailure(file, reader, existing));
 }
 
@@ -292,7 +355,9 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
     return null;
   }
   const id = documentIdFor(collectionId, file.relPath);
-  const existing = getDocument(db, id);
+  const snapshot = ctx.known.get(file.relPath) ?? null;
+  // Read afresh only for a file about to be looked at: this import may have changed its row since.
+  const existing = snapshot === null || unchangedByStat(ctx, file, reader, snapshot) ? snapshot : getDocument(db, id);
   const base = { id, collectionId, relPath: file.relPath, sourceUri: pathToUri(file.absPath), size: file.size, mtimeMs: file.mtimeMs, reader: reader.name, readerVersion: reader.version };
   if (unchangedByStat(ctx, file, reader, existing)) {
     report.documents.unchanged++;
@@ -374,10 +439,18 @@ function reportRefusal(report: ImportReport, relPath: string, shape: { code: str
  * than chunked and embedded again. A copy (the original still there) is a new document.
  */
 function renamedFrom(ctx: FileContext, sha256: string, reader: Reader, id: string, chunks: ReadonlyArray<{ ordinal: number; text: string; startLine: number; endLine: number }>): string | null {
-  const candidates = stmt(
+  // Candidates from the documents as the import began, by their bytes' hash (documents has no index
+  // on it, and a query scanning it for every new file made importing 7k files quadratic: 2.8 s of
+  // a 16 s import), each checked as it is now by its key. A document added by this same import
+  // has its file present, so it cannot be a rename's origin.
+  const current = stmt(
     ctx.db,
-    `SELECT id, rel_path FROM documents WHERE collection_id = ? AND sha256 = ? AND status = 'ready' AND reader = ? AND reader_version = ? AND chunker = ? AND id != ? AND chunk_count = ?`,
-  ).all(ctx.collectionId, sha256, reader.name, reader.version, ctx.chunkerSpec, id, chunks.length) as Array<{ id: string; rel_path: string }>;
+    `SELECT id, rel_path FROM documents WHERE id = ? AND collection_id = ? AND sha256 = ? AND status = 'ready' AND reader = ? AND reader_version = ? AND chunker = ? AND id != ? AND chunk_count = ?`,
+  );
+  const candidates = (ctx.bySha256.get(sha256) ?? []).flatMap((d) => {
+    const row = current.get(d.id, ctx.collectionId, sha256, reader.name, reader.version, ctx.chunkerSpec, id, chunks.length) as { id: string; rel_path: string } | undefined;
+    return row ? [row] : [];
+  });
   for (const c of candidates) {
     if (existsSync(path.join(ctx.root, ...c.rel_path.split('/')))) continue;
     const stored = stmt(ctx.db, 'SELECT ordinal, text, start_line, end_line FROM chunks WHERE document_id = ? ORDER BY ordinal').all(c.id) as Array<{ ordinal: number; text: string; start_line: number; end_line: number }>;

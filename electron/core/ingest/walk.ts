@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { kindOf } from './read-file';
+import { statFiles, type FileStat } from './stat-worker';
 
 export interface WalkedFile {
   /** Relative to the collection root, '/'-separated on every platform. */
@@ -124,10 +125,26 @@ class Walker {
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
+    // The folder's plain files are stat'ed together, off the main thread (stat-worker.ts).
+    const plain = entries.flatMap((e, i) => (e.isFile() ? [i] : []));
+    const stats = new Map<number, FileStat>();
+    (await statFiles(plain.map((i) => path.join(dirAbs, entries[i]!.name)))).forEach((s, k) => s && stats.set(plain[k]!, s));
+    for (const [i, entry] of entries.entries()) {
       if (entry.isDirectory() && ignoredDir(entry.name)) continue;
-      await this.entry(path.join(dirAbs, entry.name), dirRel === '' ? entry.name : `${dirRel}/${entry.name}`, entry.name, entry.isSymbolicLink());
+      const abs = path.join(dirAbs, entry.name);
+      const rel = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`;
+      const stat = stats.get(i);
+      if (stat) this.file(abs, rel, stat);
+      else await this.entry(abs, rel, entry.name, entry.isSymbolicLink());
     }
+  }
+
+  /** A regular file, listed once however many links lead to it. */
+  private file(real: string, rel: string, stat: FileStat): void {
+    // A link to a file already listed would index the same text twice.
+    if (this.seenFiles.has(real)) return;
+    this.seenFiles.add(real);
+    this.result.files.push({ relPath: rel, absPath: real, size: stat.size, mtimeMs: stat.mtimeMs });
   }
 
   /** One entry of a folder: listed, walked into, or skipped with its reason. */
@@ -160,10 +177,7 @@ class Walker {
       this.visitedDirs.add(real);
       await this.visit(real, rel);
     } else if (stat.isFile()) {
-      // A link to a file already listed would index the same text twice.
-      if (this.seenFiles.has(real)) return;
-      this.seenFiles.add(real);
-      result.files.push({ relPath: rel, absPath: real, size: stat.size, mtimeMs: stat.mtimeMs });
+      this.file(real, rel, stat);
     } else {
       // A named pipe, socket or device: reading one can block forever or never end.
       result.skipped.push({ relPath: rel, reason: 'not-a-regular-file', message: `It is ${kindOf(stat)}, not a file.` });

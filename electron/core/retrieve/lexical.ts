@@ -1,7 +1,8 @@
 import type { Db } from '../db/open';
-import { sectionOfChunk } from '../db/sections';
 import type { Ranked } from './fusion';
 import { toMatchExpression } from './fts-query';
+import { ftsTop } from './fts-top';
+import { chunkPositions, chunkTexts, positionKey, rowidsAt } from './lexical-rows';
 import { scopeParam, type ScopeFilter } from './scope';
 
 /** Heading path weighs twice the body: a query naming a section should find that section. */
@@ -51,37 +52,16 @@ export function lexicalSearch(db: Db, query: string, limit: number, filter: Scop
   const expression = toMatchExpression(query);
   if (expression === null) return [];
   const collections = scopeParam(filter);
-  const chunkHits = db
-    .prepare(
-      `SELECT f.rowid AS rowid, -bm25(chunks_fts, ${HEADING_WEIGHT}, ${BODY_WEIGHT}) AS score, c.document_id, c.ordinal,
-              s.rowid AS section, s.first_ordinal, s.last_ordinal
-         FROM chunks_fts f
-         JOIN chunks c ON c.rowid = f.rowid
-         JOIN documents d ON d.id = c.document_id
-         LEFT JOIN sections s ON ${sectionOfChunk('c')}
-        WHERE chunks_fts MATCH @expression
-          AND (@collections IS NULL OR d.collection_id IN (SELECT value FROM json_each(@collections)))
-        ORDER BY score DESC, f.rowid
-        LIMIT @limit`,
-    )
-    .all({ expression, collections, limit: Math.max(CHUNK_CANDIDATES, limit) }) as ChunkHit[];
+  // Only the best candidates are looked up: joining every match to its chunk and section before
+  // the limit cost more than the search itself at 100k chunks (test/bench/perf-lexical.ts).
+  const weights = [HEADING_WEIGHT, BODY_WEIGHT];
+  const chunkHits: ChunkHit[] = chunkPositions(db, ftsTop(db, 'chunks_fts', expression, Math.max(CHUNK_CANDIDATES, limit), { weights, collections }));
   if (chunkHits.length === 0) return [];
-  const sectionHits = db
-    .prepare(
-      `SELECT f.rowid AS rowid, -bm25(sections_fts, ${HEADING_WEIGHT}, ${BODY_WEIGHT}) AS score
-         FROM sections_fts f
-         JOIN sections s ON s.rowid = f.rowid
-         JOIN documents d ON d.id = s.document_id
-        WHERE sections_fts MATCH @expression
-          AND (@collections IS NULL OR d.collection_id IN (SELECT value FROM json_each(@collections)))
-        ORDER BY score DESC, f.rowid
-        LIMIT @limit`,
-    )
-    .all({ expression, collections, limit: SECTION_CANDIDATES }) as SectionHit[];
+  const sectionHits: SectionHit[] = ftsTop(db, 'sections_fts', expression, SECTION_CANDIDATES, { weights, collections });
 
   const chunkBest = Math.max(...chunkHits.map((h) => h.score), Number.MIN_VALUE);
   const sectionBest = Math.max(...sectionHits.map((h) => h.score), Number.MIN_VALUE);
-  const key = (documentId: string, ordinal: number) => `${documentId}\0${ordinal}`;
+  const key = positionKey;
   const chunkScore = new Map(chunkHits.map((h) => [key(h.document_id, h.ordinal), h.score / chunkBest]));
   const sectionScore = new Map(sectionHits.map((h) => [h.rowid, h.score / sectionBest]));
 
@@ -99,18 +79,19 @@ export function lexicalSearch(db: Db, query: string, limit: number, filter: Scop
     for (const o of [h.ordinal - 1, h.ordinal + 1]) if (h.section !== null && o >= h.first_ordinal! && o <= h.last_ordinal!) add({ ...h, rowid: null, ordinal: o });
   }
 
-  const rowidOf = db.prepare('SELECT rowid FROM chunks WHERE document_id = ? AND ordinal = ?').pluck();
+  // Candidates' rowids and texts in one statement each, not one per candidate.
+  const unknown = rowidsAt(db, [...candidates.values()].filter((c) => c.rowid === null));
   const literals = codeLiterals(query);
-  const textOf = db.prepare('SELECT text FROM chunks WHERE rowid = ?').pluck();
+  const texts = literals.length > 0 ? chunkTexts(db, [...candidates.values()].map((c) => c.rowid ?? unknown.get(key(c.document_id, c.ordinal))).filter((r): r is number => r !== undefined)) : new Map<number, string>();
   const codeScore = (rowid: number) => {
     if (literals.length === 0) return 0;
-    const text = textOf.get(rowid) as string;
+    const text = texts.get(rowid) ?? '';
     // A one- or two-character literal (`?`, `_`) is everywhere as punctuation: it counts only as code in the text.
     return literals.filter((l) => (l.length >= 3 ? text.includes(l) : text.includes(`\`${l}\``))).length / literals.length;
   };
   const scored: Array<{ rowid: number; score: number }> = [];
   for (const c of candidates.values()) {
-    const rowid = c.rowid ?? (rowidOf.get(c.document_id, c.ordinal) as number | undefined);
+    const rowid = c.rowid ?? unknown.get(key(c.document_id, c.ordinal));
     if (rowid === undefined) continue;
     const inSection = (o: number) => c.section !== null && o >= c.first_ordinal! && o <= c.last_ordinal!;
     const neighbour = Math.max(

@@ -14,6 +14,7 @@ const settings: Settings = {
   numCtx: 8192,
   fusion: 'rrf:60',
   denseQuantizeAbove: 20000,
+  embedBatchesInFlight: 2,
   ollamaHeaders: [
     { name: 'Authorization', source: 'settings' },
     { name: 'X-Team', source: 'environment' },

@@ -21,6 +21,7 @@ const FIELDS: Array<{ key: Field; label: string; hint: string; type: 'text' | 'n
   { key: 'chunkTokens', label: SETTINGS.chunkTokens.label, hint: 'Applies to files imported from now on', type: 'number', ...BOUNDS.chunkTokens },
   { key: 'numCtx', label: SETTINGS.numCtx.label, hint: 'Tokens Ollama reads per request', type: 'number', ...BOUNDS.numCtx },
   { key: 'denseQuantizeAbove', label: SETTINGS.denseQuantizeAbove.label, hint: 'Above this many chunks, meaning search scans compact sign bits first, then rescores exactly', type: 'number', ...BOUNDS.denseQuantizeAbove },
+  { key: 'embedBatchesInFlight', label: SETTINGS.embedBatchesInFlight.label, hint: 'Batches sent to Ollama at once while importing; 2 keeps it busy while the next files are read', type: 'number', ...BOUNDS.embedBatchesInFlight },
   { key: 'fusion', label: SETTINGS.fusion.label, hint: 'How keyword and meaning rankings join: rrf:60 (by rank) or weighted:0.3 (30% meaning)', type: 'text' },
 ];
 
@@ -123,5 +124,5 @@ export function SettingsForm({ settings, models, onSaved }: SettingsFormProps) {
 }
 
 function toDraft(s: Settings): Record<Field, string> {
-  return { ollamaHost: s.ollamaHost, chatModel: s.chatModel, embedModel: s.embedModel, k: String(s.k), chunkTokens: String(s.chunkTokens), numCtx: String(s.numCtx), denseQuantizeAbove: String(s.denseQuantizeAbove), fusion: s.fusion };
+  return { ollamaHost: s.ollamaHost, chatModel: s.chatModel, embedModel: s.embedModel, k: String(s.k), chunkTokens: String(s.chunkTokens), numCtx: String(s.numCtx), denseQuantizeAbove: String(s.denseQuantizeAbove), fusion: s.fusion, embedBatchesInFlight: String(s.embedBatchesInFlight) };
 }

@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureCollection } from '../db/collections';
+import { documentIdFor, writeDocumentVersion } from '../db/documents';
+import { openDatabase, type Db } from '../db/open';
+import { seededRandom } from '../../../test/bench/scale-corpus';
+import { ftsTop, orTerms, type FtsTable } from './fts-top';
+import { LOOKUP_SQL } from './lexical-rows';
+
+// Words drawn with a Zipf skew, as in language: a few are in most chunks, most in a few. Pruning
+// pays (and can go wrong) exactly on such a mix.
+const VOCAB = Array.from({ length: 400 }, (_, i) => `w${i}`);
+
+function word(random: () => number): string {
+  return VOCAB[Math.min(VOCAB.length - 1, Math.floor(1 / (random() + 0.0025)) - 1)]!;
+}
+
+/** Every match scored, as keyword search did before pruning: the reference. */
+function reference(db: Db, table: FtsTable, expression: string, limit: number, collections: string | null) {
+  const join = table === 'chunks_fts' ? 'JOIN chunks c ON c.rowid = f.rowid JOIN documents d ON d.id = c.document_id' : 'JOIN sections s ON s.rowid = f.rowid JOIN documents d ON d.id = s.document_id';
+  return db
+    .prepare(
+      `SELECT f.rowid AS rowid, -bm25(${table}, 2.0, 1.0) AS score FROM ${table} f ${join}
+        WHERE ${table} MATCH ? AND (? IS NULL OR d.collection_id IN (SELECT value FROM json_each(?))) ORDER BY score DESC, f.rowid LIMIT ?`,
+    )
+    .all(expression, collections, collections, limit) as Array<{ rowid: number; score: number }>;
+}
+
+describe('ftsTop: the best rows by bm25 without scoring every match', () => {
+  let dir: string;
+  let db: Db;
+  let collections: string[];
+
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-fts-top-'));
+    db = openDatabase(path.join(dir, 'quire.db'));
+    const random = seededRandom(3);
+    collections = ['/a', '/b'].map((root) => ensureCollection(db, root).id);
+    for (let d = 0; d < 300; d++) {
+      const collectionId = collections[d % 2]!;
+      const relPath = `n${d}.md`;
+      const id = documentIdFor(collectionId, relPath);
+      const chunks = Array.from({ length: 4 }, (_, o) => {
+        const text = Array.from({ length: 8 + Math.floor(random() * 30) }, () => word(random)).join(' ');
+        return { ordinal: o, headingPath: `T${d} > ${word(random)} ${word(random)}`, text, tokenCount: 10, startLine: o * 2 + 1, endLine: o * 2 + 1, flags: [] };
+      });
+      writeDocumentVersion(db, { meta: { id, collectionId, relPath, sourceUri: `file:///${relPath}`, title: `T${d}`, size: 1, mtimeMs: 0, sha256: id, reader: 'markdown', readerVersion: 1, chunker: 't' }, chunks });
+    }
+  });
+
+  afterAll(() => {
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('returns exactly the rows and scores of scoring every match, pruned or not, in and out of a scope', () => {
+    const random = seededRandom(11);
+    let exactPasses = 0;
+    let fallbacks = 0;
+    for (let q = 0; q < 120; q++) {
+      const terms = [...new Set(Array.from({ length: 2 + Math.floor(random() * 8) }, () => word(random)))];
+      const expression = terms.map((t) => `"${t}"`).join(' OR ');
+      const table: FtsTable = q % 3 === 0 ? 'sections_fts' : 'chunks_fts';
+      const limit = [1, 10, 50][q % 3]!;
+      const scope = q % 4 === 0 ? JSON.stringify([collections[0]]) : null;
+      const got = ftsTop(db, table, expression, limit, {
+        weights: [2, 1],
+        collections: scope,
+        minPostings: 0,
+        commonShare: 0.05,
+        onPass: (p) => (p.exact ? exactPasses++ : fallbacks++),
+      });
+      const want = reference(db, table, expression, limit, scope);
+      expect(got.map((r) => r.rowid), expression).toEqual(want.map((r) => r.rowid));
+      got.forEach((r, i) => expect(r.score).toBeCloseTo(want[i]!.score, 9));
+    }
+    // Both paths were taken: pruned passes that proved exact, and ones that had to move the split.
+    expect(exactPasses).toBeGreaterThan(20);
+    expect(fallbacks).toBeGreaterThan(0);
+  });
+
+  it('scores every match of anything but a plain OR of terms', () => {
+    expect(orTerms('"a" OR "b c"')).toEqual(['"a"', '"b c"']);
+    expect(orTerms('"a" AND "b"')).toBeNull();
+    expect(orTerms('"a ""b""" OR "c"')).toEqual(['"a ""b"""', '"c"']);
+    const want = reference(db, 'chunks_fts', '"w0" AND "w5"', 20, null);
+    expect(ftsTop(db, 'chunks_fts', '"w0" AND "w5"', 20, { weights: [2, 1], collections: null, minPostings: 0 }).map((r) => r.rowid)).toEqual(want.map((r) => r.rowid));
+  });
+});
+
+describe('keyword search lookups', () => {
+  it('seek each candidate by index, never scanning chunks or sections', () => {
+    const db = openDatabase(':memory:');
+    try {
+      for (const [name, sql] of Object.entries(LOOKUP_SQL)) {
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('[]') as Array<{ detail: string }>).map((r) => r.detail);
+        expect(plan.some((d) => /SCAN (c|s|x)\b/.test(d)), `${name}: ${plan.join('; ')}`).toBe(false);
+        expect(plan.some((d) => /SEARCH c USING (INTEGER PRIMARY KEY|(COVERING )?INDEX)/.test(d)), `${name}: ${plan.join('; ')}`).toBe(true);
+      }
+    } finally {
+      db.close();
+    }
+  });
+});

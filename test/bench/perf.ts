@@ -6,8 +6,10 @@
  * (a) import of ../shared/corpora/tldr/pages (7,425 files) through browser mode's API with the
  *     Ollama stand-in (its own process, zero latency): seconds, files/s, chunks/s, embed requests per chunk;
  * (b) a re-import of the unchanged folder;
- * (c) query latency p50/p95 at 10k and --chunks chunks (see the MERGE POINT below);
- * (e) the process's peak RSS over the whole run;
+ * (c) query latency p50/p95 at 10k and --chunks chunks, (d) two-stage recall and oversampling on
+ * sets R and H, (g) ask's own time: all from perf-dense.ts's runDenseBench;
+ * (e) the process's peak RSS through the import and re-import (the whole run's, which includes the
+ *     query benchmark's own synthetic vectors, is printed beside it);
  * (f) p95 latency of a status request made over HTTP every 100 ms while (a) runs.
  * --rescan-files N also times a re-scan of N unchanged tiny files (the 89k-file target), printed only.
  *
@@ -39,7 +41,8 @@ import type { ImportReport } from '../../electron/core/ingest/types';
 import { walkFolder } from '../../electron/core/ingest/walk';
 import { startBrowserMode } from '../../electron/web/server';
 import type { ApiEvent } from '../../shared/contract';
-import { percentile, runLexicalScale, type Latency } from './perf-lexical';
+import { runDenseBench } from './perf-dense';
+import { percentile, type Latency } from './perf-lexical';
 import { scaleCorpus } from './scale-corpus';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -217,19 +220,19 @@ try {
     await engine.close();
   }
 
-  // ---- MERGE POINT (#17 dense search) ------------------------------------------------------------
-  // The one call that measures queries at scale. perf-dense.ts's runDenseBench({ chunks, dim, log })
-  // returns this same shape with the dense figures filled in; replace this call with it. Until then
-  // only keyword search is measured here (dim is unused).
-  const scale: ScaleResult = lexicalOnlyAtScale({ chunks: sizes, dim, log });
-  // -------------------------------------------------------------------------------------------------
+  // Quire's own peak: the import and re-import. What follows builds the benchmark's synthetic vector
+  // sets (two 100k × 768 float arrays, 600 MB) in this process, which is the bench's memory, not Quire's.
+  const peakRssMb = Math.max(peakRss, process.resourceUsage().maxRSS * 1024) / 2 ** 20;
+  // Queries at scale: keyword, exact and two-stage dense, hybrid, recall and ask's own time (perf-dense.ts).
+  const scale: ScaleResult = await runDenseBench({ chunks: sizes, dim, log });
 
   const rescan = rescanFiles > 0 ? await rescanOfUnchanged(tmp, rescanFiles) : null;
   if (rescan) log(`== re-scan of ${rescanFiles} unchanged files: ${rescan.seconds.toFixed(2)} s (${rescan.unchanged} unchanged)`);
 
   const r = imported.report;
   const files = r.documents.added + r.documents.updated + r.documents.unchanged + r.documents.failed + r.documents.skipped;
-  const peakRssMb = Math.max(peakRss, process.resourceUsage().maxRSS * 1024) / 2 ** 20;
+  const wholeRunPeakMb = Math.max(peakRss, process.resourceUsage().maxRSS * 1024) / 2 ** 20;
+  log(`peak RSS: ${Math.round(peakRssMb)} MB through the import and re-import; ${Math.round(wholeRunPeakMb)} MB for the whole run, the query benchmark's synthetic vectors included`);
   const result = {
     import: {
       seconds: round(imported.seconds, 2),
@@ -255,8 +258,13 @@ try {
     const lines = [
       `import      ${result.import.seconds} s, ${files} files, ${r.chunks} chunks: ${result.import.filesPerSecond} files/s, ${result.import.chunksPerSecond} chunks/s, ${result.import.embedRequestsPerChunk} embed requests per chunk`,
       `re-import   ${result.reimport.seconds} s (unchanged)`,
-      ...Object.entries(result.query).map(([n, q]) => `query ${n.padStart(6)}  lexical p50 ${q.lexical.p50} / p95 ${q.lexical.p95} ms${q.hybrid ? `, hybrid p50 ${q.hybrid.p50} / p95 ${q.hybrid.p95} ms` : ''}`),
-      `peak RSS    ${result.peakRssMb} MB`,
+      ...Object.entries(result.query).map(
+        ([n, q]) =>
+          `query ${n.padStart(6)}  lexical ${q.lexical.p50}/${q.lexical.p95} ms, dense exact ${q.denseExact?.p50}/${q.denseExact?.p95}, two-stage ${q.denseQuantized?.p50}/${q.denseQuantized?.p95}, hybrid ${q.hybrid?.p50}/${q.hybrid?.p95} (p50/p95)`,
+      ),
+      `two-stage   recall@10 ${result.recallAt10} at ×${result.oversampling} (set R); set H recall@10 ${result.hardSet.recallAt10} at ×${result.hardSet.oversampling}, p50 ${result.hardSet.denseQuantizedP50} ms`,
+      `ask         ${result.askOwnMs} ms of its own (model excluded) at ${sizes.at(-1)} chunks`,
+      `peak RSS    ${result.peakRssMb} MB (import and re-import; ${Math.round(wholeRunPeakMb)} MB with the query benchmark's synthetic vectors)`,
       `status      p95 ${result.statusDuringImportP95Ms} ms while importing`,
       `corpus      ${corpus}`,
       ...(rescan ? [`re-scan     ${rescan.seconds} s for ${rescanFiles} unchanged files`] : []),
@@ -266,15 +274,6 @@ try {
 } finally {
   standin.child.kill('SIGTERM');
   fs.rmSync(tmp, { recursive: true, force: true });
-}
-
-/** Keyword search at each size, with the dense figures left null until perf-dense.ts is merged. */
-function lexicalOnlyAtScale(opts: { chunks: number[]; dim: number; log: (s: string) => void }): ScaleResult {
-  opts.log(`== queries at ${opts.chunks.join(' and ')} chunks (keyword search only; dense search is measured by perf-dense.ts once merged)`);
-  const lexical = runLexicalScale({ chunks: opts.chunks, log: opts.log });
-  const query: Record<string, QueryAtScale> = {};
-  for (const [n, q] of Object.entries(lexical.query)) query[n] = { lexical: q.lexical, denseExact: null, denseQuantized: null, hybrid: null };
-  return { query, recallAt10: null, oversampling: null, hardSet: { recallAt10: null, oversampling: null, denseQuantizedP50: null }, askOwnMs: null, corpus: lexical.corpus };
 }
 
 function round(n: number, digits: number): number {

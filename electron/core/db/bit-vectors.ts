@@ -183,6 +183,11 @@ function asFloats(blob: Buffer): Float32Array {
   return blob.byteOffset % 4 === 0 ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4) : new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 }
 
+/** Bytes a model's vectors take beyond its vec0 table while two-stage search is on: the float copy and the bits. */
+export function quantizedBytes(vectors: number, dimension: number): number {
+  return vectors * (dimension * 4 + Math.ceil(dimension / 8));
+}
+
 /** Deletes one vector's bits if the model has a bits table. */
 export function deleteBits(db: Db, model: EmbeddingModelRow, rowid: bigint): void {
   if (!hasBitsTable(db, model)) return;
@@ -191,7 +196,8 @@ export function deleteBits(db: Db, model: EmbeddingModelRow, rowid: bigint): voi
   bumpVersion(db, model);
 }
 
-function hasBitsTable(db: Db, model: EmbeddingModelRow): boolean {
+/** The model has a bits table and a float copy for rescoring (a mean was taken: it is past the threshold). */
+export function hasBitsTable(db: Db, model: Pick<EmbeddingModelRow, 'id'>): boolean {
   return stmt(db, 'SELECT 1 FROM vector_quantization WHERE model_id = ? AND mean IS NOT NULL').get(model.id) !== undefined;
 }
 
@@ -221,8 +227,26 @@ export function toBuildSql(model: EmbeddingModelRow): string {
           AND NOT EXISTS (SELECT 1 FROM ${rescoreTableName(model)} r WHERE r.rowid = c.rowid)`;
 }
 
-export function markBitsReady(db: Db, modelId: number, total: number): void {
-  stmt(db, 'UPDATE vector_quantization SET bits_ready = 1, bits_built = ?, bits_total = ? WHERE model_id = ?').run(total, total, modelId);
+/**
+ * Marks the bits ready only if every embedded chunk has them: another process may have re-centred
+ * (resetBits) behind a build's cursor, leaving rows it had passed without bits, and a table marked
+ * ready while missing rows would hide those chunks from two-stage search. False: build again.
+ */
+export function markBitsReadyIfComplete(db: Db, model: EmbeddingModelRow): boolean {
+  return db.transaction(() => {
+    if (!hasBitsTable(db, model)) return false;
+    const missing = stmt(db, missingBitsSql(model)).pluck().get(model.id) as number;
+    if (missing > 0) return false;
+    const total = stmt(db, `SELECT count(*) FROM ${rescoreTableName(model)}`).pluck().get() as number;
+    stmt(db, 'UPDATE vector_quantization SET bits_ready = 1, bits_built = ?, bits_total = ? WHERE model_id = ?').run(total, total, model.id);
+    return true;
+  }).immediate();
+}
+
+/** Embedded chunks of the model with no rescoring copy (so no bits): one probe of each by rowid. */
+export function missingBitsSql(model: EmbeddingModelRow): string {
+  return `SELECT count(*) FROM document_embeddings e JOIN chunks c ON c.document_id = e.document_id
+           WHERE e.model_id = ? AND NOT EXISTS (SELECT 1 FROM ${rescoreTableName(model)} r WHERE r.rowid = c.rowid)`;
 }
 
 export function saveCalibration(db: Db, modelId: number, c: { oversampling: number | null; recallAt10: number; vectors: number }): void {

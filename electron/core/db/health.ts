@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { SETTINGS } from '../../../shared/settings';
 import { bitTableName, denseIndexStatus, getQuantization, rescoreTableName, type DenseIndexStatus } from './bit-vectors';
 import { countDocumentsMissingVectors } from './documents';
-import { getActiveEmbeddingModel, listEmbeddingModels, type EmbeddingModelRow } from './embedding-models';
+import { getActiveEmbeddingModel, listEmbeddingModels, storedVectorCount, type EmbeddingModelRow } from './embedding-models';
 import { schemaVersion } from './migrate';
 import { sectionOfChunk } from './sections';
 import type { Db } from './open';
@@ -117,7 +117,7 @@ export function indexStatus(db: Db, file?: string, quantizeAbove: number = SETTI
   const count = (sql: string, ...p: unknown[]) => db.prepare(sql).pluck().get(...p) as number;
   const needs = countDocumentsMissingVectors(db, active?.id ?? -1);
   const byStatus = (s: string) => count('SELECT count(*) FROM documents WHERE status = ?', s);
-  const models = listEmbeddingModels(db).map((m) => ({ name: m.name, digest: m.digest, dimension: m.dimension, vectors: count(`SELECT count(*) FROM ${m.tableName}`), id: m.id }));
+  const models = listEmbeddingModels(db).map((m) => ({ name: m.name, digest: m.digest, dimension: m.dimension, vectors: storedVectorCount(db, m.id), id: m.id }));
   const activeRow = models.find((m) => m.id === active?.id);
   let sizeBytes: number | null = null;
   if (file && file !== ':memory:') {

@@ -45,6 +45,13 @@ export function denseSearchTraced(
   if (query.length !== model.dimension) {
     throw new QuireError('EMBED_DIMENSION_MISMATCH', `The query vector has ${query.length} dimensions but ${model.name}'s table has ${model.dimension}.`);
   }
+  // One read transaction, so every statement sees the same snapshot: another process (the CLI and
+  // the app share the file) may re-centre or drop the bits and the float copy between them, and a
+  // search that read the old state must not read the new, half-built tables. Read-only: deferred.
+  return db.transaction(() => searchSnapshot(db, model, query, limit, options)).deferred();
+}
+
+function searchSnapshot(db: Db, model: EmbeddingModelRow, query: Float32Array, limit: number, options: DenseOptions): { hits: DenseHit[]; method: DenseMethod; k: number } {
   const scope = scopeParam(options.filter ?? {});
   const q = Buffer.from(query.buffer, query.byteOffset, query.byteLength);
   const state = getQuantization(db, model.id);

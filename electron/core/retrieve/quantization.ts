@@ -1,7 +1,8 @@
 import {
   buildBitsBatch,
+  dropBits,
   getQuantization,
-  markBitsReady,
+  markBitsReadyIfComplete,
   packSigns,
   quantizable,
   resetBits,
@@ -62,7 +63,12 @@ export async function maintainQuantization(db: Db, model: EmbeddingModelRow, opt
   if (!quantizable(model)) return null;
   const vectors = storedVectorCount(db, model.id);
   let state = getQuantization(db, model.id);
-  if (vectors < options.quantizeAbove) return state;
+  if (vectors < options.quantizeAbove) {
+    // Under the threshold searches are exact: the bits and the float copy (as large as the vec0
+    // table itself) are only storage then. Built again if the table grows past it.
+    if (state) db.transaction(() => dropBits(db, model)).immediate();
+    return null;
+  }
   if (!state?.mean || drifted(vectors, state.meanVectors, MEAN_DRIFT)) {
     const mean = await meanVector(db, model, options);
     if (options.signal?.aborted) return getQuantization(db, model.id);
@@ -70,10 +76,16 @@ export async function maintainQuantization(db: Db, model: EmbeddingModelRow, opt
     state = getQuantization(db, model.id)!;
   }
   if (!state.bitsReady) {
-    await buildBits(db, model, vectors, options);
-    if (options.signal?.aborted) return getQuantization(db, model.id);
-    markBitsReady(db, model.id, storedVectorCount(db, model.id));
-    state = getQuantization(db, model.id)!;
+    // A pass that ends incomplete (bits reset behind it by another process) is followed by another:
+    // batches skip rows that have bits, so it only fills the gaps.
+    let ready = false;
+    for (let pass = 0; pass < 3 && !ready; pass++) {
+      await buildBits(db, model, vectors, options);
+      if (options.signal?.aborted) return getQuantization(db, model.id);
+      ready = markBitsReadyIfComplete(db, model);
+    }
+    state = getQuantization(db, model.id);
+    if (!state?.bitsReady) return state;
   }
   if (state.calibratedAt === null || drifted(vectors, state.calibratedVectors, CALIBRATION_DRIFT)) {
     const c = await calibrateOversampling(db, model, state, options);

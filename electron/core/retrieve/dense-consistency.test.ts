@@ -1,0 +1,144 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { gaussian, normalise, seeded, syntheticModel, writeSyntheticDocument } from '../../../test/support/synthetic-index';
+import { tempDbPath } from '../../../test/support/notes';
+import { bitTableName, getQuantization, rescoreTableName, resetBits } from '../db/bit-vectors';
+import type { EmbeddingModelRow } from '../db/embedding-models';
+import { indexStatus } from '../db/health';
+import { openDatabase, type Db } from '../db/open';
+import { vectorStores } from '../api/views';
+import { denseSearchTraced } from './dense';
+import { maintainQuantization } from './quantization';
+
+/** Lets a test act between the coarse pass's reading of the state and its reading of the bits, as another process may. */
+const between = vi.hoisted(() => ({ act: null as null | (() => void) }));
+vi.mock('./bit-scan', async (original) => {
+  const real = await original<typeof import('./bit-scan')>();
+  return {
+    ...real,
+    nearestByBits: (...args: Parameters<typeof real.nearestByBits>) => {
+      const act = between.act;
+      between.act = null;
+      act?.();
+      return real.nearestByBits(...args);
+    },
+  };
+});
+
+const DIM = 32;
+
+function clustered(count: number, seed: number): Float32Array[] {
+  const g = gaussian(seeded(seed));
+  const offset = Float32Array.from({ length: DIM }, () => g());
+  const centres = Array.from({ length: 20 }, () => Float32Array.from({ length: DIM }, () => g()));
+  return Array.from({ length: count }, (_, i) => normalise(Float32Array.from({ length: DIM }, (_, d) => 2 * offset[d]! + centres[i % 20]![d]! + 0.5 * g())));
+}
+
+describe('two-stage dense search stays consistent with its float table', () => {
+  let file: ReturnType<typeof tempDbPath>;
+  let db: Db;
+  let model: EmbeddingModelRow;
+  let vectors: Float32Array[];
+  let rowids: number[];
+
+  beforeEach(() => {
+    file = tempDbPath('quire-dense-consistency-');
+    db = openDatabase(file.file);
+    model = syntheticModel(db, 'synthetic-embed', DIM);
+    vectors = clustered(600, 11);
+    rowids = [];
+    for (let d = 0; d < vectors.length / 20; d++) {
+      const slice = vectors.slice(d * 20, d * 20 + 20);
+      rowids.push(...writeSyntheticDocument(db, '/notes', { relPath: `doc-${d}.txt`, chunks: slice.map((_, i) => `document ${d} chunk ${i}`), vectors: slice }, model));
+    }
+  });
+  afterEach(() => {
+    between.act = null;
+    db.close();
+    file.dispose();
+  });
+
+  const tableExists = (name: string) => db.prepare("SELECT 1 FROM sqlite_schema WHERE name = ?").get(name) !== undefined;
+
+  it('a search reads one snapshot: another process re-centring the bits mid-search does not empty its results', async () => {
+    await maintainQuantization(db, model, { quantizeAbove: 100, sample: 8 });
+    db.prepare('UPDATE vector_quantization SET oversampling = 4 WHERE model_id = ?').run(model.id);
+    // The CLI, on the same file, takes a new mean between this search's reading the state and its reading the bits.
+    between.act = () => {
+      const other = openDatabase(file.file);
+      try {
+        resetBits(other, model, new Float32Array(DIM), vectors.length);
+      } finally {
+        other.close();
+      }
+    };
+    const r = denseSearchTraced(db, model, vectors[42]!, 10, { quantizeAbove: 100 });
+    expect(between.act).toBeNull(); // it ran
+    expect(r.method).toBe('quantized');
+    expect(r.hits.length).toBe(10);
+    expect(r.hits[0]!.rowid).toBe(rowids[42]);
+    // The next search sees the reset: exact until the bits are built again.
+    expect(denseSearchTraced(db, model, vectors[42]!, 10, { quantizeAbove: 100 }).method).toBe('exact');
+  });
+
+  it('a build another process restarted under it is not marked ready with bits missing', async () => {
+    let reset = false;
+    const state = (await maintainQuantization(db, model, {
+      quantizeAbove: 100,
+      sample: 8,
+      batch: 200,
+      onProgress: (p) => {
+        // After the first batch is built, another process re-centres: the rows already passed lose their bits.
+        if (p.phase === 'bits' && !reset) {
+          reset = true;
+          resetBits(db, model, getQuantization(db, model.id)!.mean!, vectors.length);
+        }
+      },
+    }))!;
+    expect(reset).toBe(true);
+    const count = (t: string) => db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number;
+    if (state.bitsReady) {
+      expect(count(bitTableName(model))).toBe(vectors.length);
+      expect(count(rescoreTableName(model))).toBe(vectors.length);
+    }
+    // Either way, the next upkeep leaves them complete and ready.
+    const again = (await maintainQuantization(db, model, { quantizeAbove: 100, sample: 8 }))!;
+    expect(again.bitsReady).toBe(true);
+    expect(count(bitTableName(model))).toBe(vectors.length);
+    expect(count(rescoreTableName(model))).toBe(vectors.length);
+  });
+
+  it('falling back under the threshold (raised, or the collection shrunk) removes the bits and the float copy', async () => {
+    await maintainQuantization(db, model, { quantizeAbove: 100, sample: 8 });
+    expect(tableExists(rescoreTableName(model))).toBe(true);
+    const withCopy = vectorStores(db, model.name)[0]!.bytes;
+    expect(await maintainQuantization(db, model, { quantizeAbove: 10_000, sample: 8 })).toBeNull();
+    expect(tableExists(rescoreTableName(model))).toBe(false);
+    expect(tableExists(bitTableName(model))).toBe(false);
+    expect(getQuantization(db, model.id)).toBeNull();
+    // Sizes follow: the copy and the bits were counted while they existed, not after.
+    const without = vectorStores(db, model.name)[0]!.bytes;
+    expect(without).toBe(vectors.length * DIM * 4);
+    expect(withCopy).toBe(vectors.length * (DIM * 4 * 2 + DIM / 8));
+    // Lowered again: built again, and searches go in two stages once calibrated.
+    const state = (await maintainQuantization(db, model, { quantizeAbove: 100, sample: 8 }))!;
+    expect(state.bitsReady).toBe(true);
+  });
+
+  it('status counts no vector table: it reads the stored counts', () => {
+    const seen: string[] = [];
+    const prepare = db.prepare.bind(db);
+    const spy = vi.spyOn(db, 'prepare').mockImplementation(((sql: string) => {
+      seen.push(sql);
+      return prepare(sql);
+    }) as typeof db.prepare);
+    try {
+      const st = indexStatus(db, undefined, 100);
+      expect(st.activeModel?.vectors).toBe(vectors.length);
+      expect(st.models[0]!.vectors).toBe(vectors.length);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.filter((sql) => new RegExp(`\\b${model.tableName}`).test(sql))).toEqual([]);
+  });
+});

@@ -295,7 +295,10 @@ export function createEngine(options: EngineOptions): Engine {
     settings,
     async saveSettings({ force, ...patch }, signal) {
       if (!force) await confirmModels(patch, signal);
+      const threshold = settings.get('denseQuantizeAbove');
       settings.set(patch);
+      // Lowered: the bits are built now, not at the next import; raised: their storage is freed.
+      if (settings.get('denseQuantizeAbove') !== threshold) upkeepInBackground();
       return settings.view();
     },
     gateway: currentGateway,
@@ -447,6 +450,8 @@ export function createEngine(options: EngineOptions): Engine {
       void watches?.set(collection.id, 'off');
       const { documents } = forgetCollection(db, collection);
       emit({ type: 'library.changed' });
+      // The collection may have shrunk under the threshold (or far from the bits' mean).
+      upkeepInBackground();
       return { root: collection.root, documents, evalIndexes };
     },
 

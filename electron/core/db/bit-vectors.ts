@@ -27,6 +27,9 @@ export interface QuantizationState {
   recallAt10: number | null;
   calibratedVectors: number;
   calibratedAt: string | null;
+  /** bitsVersion when the bits were complete on this mean, and when the factor was measured (null: unknown). */
+  meanVersion: number | null;
+  calibratedVersion: number | null;
 }
 
 export type DenseMethod = 'exact' | 'quantized';
@@ -125,6 +128,8 @@ export function getQuantization(db: Db, modelId: number): QuantizationState | nu
     recallAt10: r.recall_at_10,
     calibratedVectors: r.calibrated_vectors,
     calibratedAt: r.calibrated_at,
+    meanVersion: r.mean_version,
+    calibratedVersion: r.calibrated_version,
   };
 }
 
@@ -238,7 +243,7 @@ export function markBitsReadyIfComplete(db: Db, model: EmbeddingModelRow): boole
     const missing = stmt(db, missingBitsSql(model)).pluck().get(model.id) as number;
     if (missing > 0) return false;
     const total = stmt(db, `SELECT count(*) FROM ${rescoreTableName(model)}`).pluck().get() as number;
-    stmt(db, 'UPDATE vector_quantization SET bits_ready = 1, bits_built = ?, bits_total = ? WHERE model_id = ?').run(total, total, model.id);
+    stmt(db, 'UPDATE vector_quantization SET bits_ready = 1, bits_built = ?, bits_total = ?, mean_version = bits_version WHERE model_id = ?').run(total, total, model.id);
     return true;
   }).immediate();
 }
@@ -249,12 +254,14 @@ export function missingBitsSql(model: EmbeddingModelRow): string {
            WHERE e.model_id = ? AND NOT EXISTS (SELECT 1 FROM ${rescoreTableName(model)} r WHERE r.rowid = c.rowid)`;
 }
 
-export function saveCalibration(db: Db, modelId: number, c: { oversampling: number | null; recallAt10: number; vectors: number }): void {
-  stmt(db, 'UPDATE vector_quantization SET oversampling = ?, recall_at_10 = ?, calibrated_vectors = ?, calibrated_at = ? WHERE model_id = ?').run(
+/** `version`: the bits_version the calibration measured (its start: writes during it count as changes since). */
+export function saveCalibration(db: Db, modelId: number, c: { oversampling: number | null; recallAt10: number; vectors: number; version: number }): void {
+  stmt(db, 'UPDATE vector_quantization SET oversampling = ?, recall_at_10 = ?, calibrated_vectors = ?, calibrated_at = ?, calibrated_version = ? WHERE model_id = ?').run(
     c.oversampling,
     c.recallAt10,
     c.vectors,
     new Date().toISOString(),
+    c.version,
     modelId,
   );
 }
@@ -271,4 +278,6 @@ interface RawState {
   recall_at_10: number | null;
   calibrated_vectors: number;
   calibrated_at: string | null;
+  mean_version: number | null;
+  calibrated_version: number | null;
 }

@@ -124,6 +124,28 @@ describe('two-stage dense search stays consistent with its float table', () => {
     expect(state.bitsReady).toBe(true);
   });
 
+  it('documents replaced without the count changing still retake the mean and re-measure the factor', async () => {
+    const before = (await maintainQuantization(db, model, { quantizeAbove: 100, sample: 8 }))!;
+    // The same folder re-imported with other content (another geometry): same count, every vector new.
+    const other = clustered(600, 99);
+    for (let d = 0; d < other.length / 20; d++) {
+      const slice = other.slice(d * 20, d * 20 + 20);
+      writeSyntheticDocument(db, '/notes', { relPath: `doc-${d}.txt`, chunks: slice.map((_, i) => `replaced ${d} chunk ${i}`), vectors: slice }, model);
+    }
+    const after = (await maintainQuantization(db, model, { quantizeAbove: 100, sample: 8 }))!;
+    expect(after.meanVectors).toBe(before.meanVectors);
+    const mean = new Float64Array(DIM);
+    for (const v of other) v.forEach((x, i) => (mean[i]! += x / other.length));
+    after.mean!.forEach((x, i) => expect(x).toBeCloseTo(mean[i]!, 4));
+    expect(after.calibratedVersion).not.toBe(before.calibratedVersion);
+    expect(after.bitsReady).toBe(true);
+    // A few documents replaced change neither.
+    writeSyntheticDocument(db, '/notes', { relPath: 'doc-0.txt', chunks: other.slice(0, 20).map((_, i) => `again ${i}`), vectors: vectors.slice(0, 20) }, model);
+    const few = (await maintainQuantization(db, model, { quantizeAbove: 100, sample: 8 }))!;
+    expect(few.calibratedAt).toBe(after.calibratedAt);
+    expect([...few.mean!]).toEqual([...after.mean!]);
+  });
+
   it('status counts no vector table: it reads the stored counts', () => {
     const seen: string[] = [];
     const prepare = db.prepare.bind(db);

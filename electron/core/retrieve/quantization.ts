@@ -30,6 +30,10 @@ export const CALIBRATION_SAMPLE = 48;
 const MEAN_DRIFT = 1.5;
 /** The factor is measured again once the collection has grown or shrunk by a quarter. */
 const CALIBRATION_DRIFT = 1.25;
+/** Writes since the mean (a replaced vector is two: its delete and its insert) that retake it: half the collection replaced. */
+const MEAN_CHURN = 1;
+/** Writes since calibration that measure the factor again: a quarter of the collection replaced. */
+const CALIBRATION_CHURN = 0.5;
 /** Cosine 0.9 as L2 distance between unit vectors: closer than this to a query's source is a near-copy of it. */
 const NEAR_COPY_DISTANCE = Math.sqrt(2 * (1 - 0.9));
 /** How many near-copies a calibration query may have and still be measured (more: skipped). */
@@ -69,7 +73,7 @@ export async function maintainQuantization(db: Db, model: EmbeddingModelRow, opt
     if (state) db.transaction(() => dropBits(db, model)).immediate();
     return null;
   }
-  if (!state?.mean || drifted(vectors, state.meanVectors, MEAN_DRIFT)) {
+  if (!state?.mean || drifted(vectors, state.meanVectors, MEAN_DRIFT) || churned(state, state.meanVersion, state.meanVectors, MEAN_CHURN)) {
     const mean = await meanVector(db, model, options);
     if (options.signal?.aborted) return getQuantization(db, model.id);
     resetBits(db, model, mean, vectors);
@@ -87,10 +91,10 @@ export async function maintainQuantization(db: Db, model: EmbeddingModelRow, opt
     state = getQuantization(db, model.id);
     if (!state?.bitsReady) return state;
   }
-  if (state.calibratedAt === null || drifted(vectors, state.calibratedVectors, CALIBRATION_DRIFT)) {
+  if (state.calibratedAt === null || drifted(vectors, state.calibratedVectors, CALIBRATION_DRIFT) || churned(state, state.calibratedVersion, state.calibratedVectors, CALIBRATION_CHURN)) {
     const c = await calibrateOversampling(db, model, state, options);
     if (c === null || options.signal?.aborted) return state;
-    saveCalibration(db, model.id, { oversampling: c.oversampling, recallAt10: c.recallAt10, vectors });
+    saveCalibration(db, model.id, { oversampling: c.oversampling, recallAt10: c.recallAt10, vectors, version: state.bitsVersion });
     state = getQuantization(db, model.id)!;
   }
   return state;
@@ -98,6 +102,14 @@ export async function maintainQuantization(db: Db, model: EmbeddingModelRow, opt
 
 function drifted(now: number, then: number, ratio: number): boolean {
   return then <= 0 || now >= then * ratio || now * ratio <= then;
+}
+
+/**
+ * Writes of bits (inserts and deletes, one each) since `version`, against the vectors counted
+ * then: a collection whose documents were replaced keeps its size but not its geometry.
+ */
+function churned(state: QuantizationState, version: number | null, vectors: number, ratio: number): boolean {
+  return version !== null && vectors > 0 && state.bitsVersion - version >= vectors * ratio;
 }
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));

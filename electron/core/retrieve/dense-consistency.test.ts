@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { gaussian, normalise, seeded, syntheticModel, writeSyntheticDocument } from '../../../test/support/synthetic-index';
+import { addSyntheticVectors, gaussian, normalise, seeded, syntheticModel, writeSyntheticDocument } from '../../../test/support/synthetic-index';
 import { tempDbPath } from '../../../test/support/notes';
 import { bitTableName, getQuantization, rescoreTableName, resetBits } from '../db/bit-vectors';
-import type { EmbeddingModelRow } from '../db/embedding-models';
+import { activateEmbeddingModel, getActiveEmbeddingModel, storedVectorCount, type EmbeddingModelRow } from '../db/embedding-models';
+import { countDocumentsMissingVectors } from '../db/documents';
 import { indexStatus } from '../db/health';
 import { openDatabase, type Db } from '../db/open';
 import { vectorStores } from '../api/views';
@@ -162,5 +163,25 @@ describe('two-stage dense search stays consistent with its float table', () => {
     }
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.filter((sql) => new RegExp(`\\b${model.tableName}`).test(sql))).toEqual([]);
+  });
+
+  it('status counts what countDocumentsMissingVectors and storedVectorCount count, for every model', () => {
+    // A second model covering 5 of the 30 documents, a document without vectors, and the second model active.
+    const other = syntheticModel(db, 'other-embed', DIM, false);
+    for (let d = 0; d < 5; d++) addSyntheticVectors(db, '/notes', `doc-${d}.txt`, other, rowids.slice(d * 20, d * 20 + 20), vectors.slice(d * 20, d * 20 + 20));
+    writeSyntheticDocument(db, '/notes', { relPath: 'plain.txt', chunks: ['no vectors', 'at all'] }, null);
+    const check = () => {
+      const st = indexStatus(db, undefined, 100);
+      const active = getActiveEmbeddingModel(db)!;
+      expect(st.documents.needsEmbedding).toBe(countDocumentsMissingVectors(db, active.id));
+      expect(st.documents.total).toBe(31);
+      expect(st.documents.ready).toBe(31 - st.documents.needsEmbedding);
+      expect(st.activeModel!.vectors).toBe(storedVectorCount(db, active.id));
+      expect(st.models.map((m) => m.vectors)).toEqual([storedVectorCount(db, model.id), storedVectorCount(db, other.id)]);
+      return st;
+    };
+    expect(check().documents.needsEmbedding).toBe(1);
+    activateEmbeddingModel(db, other);
+    expect(check()).toMatchObject({ documents: { needsEmbedding: 26 }, activeModel: { vectors: 100 } });
   });
 });

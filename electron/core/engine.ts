@@ -42,7 +42,7 @@ import { search } from './retrieve/search';
 import { SettingsStore } from './settings';
 import { salvage, type Salvage } from './db/salvage';
 import { activateCompleteModel, getActiveEmbeddingModel, pendingSwitch } from './db/embedding-models';
-import { maintainQuantization, type QuantizationProgress } from './retrieve/quantization';
+import { dropIdleBits, maintainQuantization, type QuantizationProgress } from './retrieve/quantization';
 import type { QuantizationState } from './db/bit-vectors';
 import { mergeHeaders, NUMERIC_SETTINGS, SETTING_KEYS, SETTINGS, type Settings, type SettingsView } from '../../shared/settings';
 import { packageVersion } from './version';
@@ -270,7 +270,9 @@ export function createEngine(options: EngineOptions): Engine {
   const maintainVectors = (run: { signal?: AbortSignal; onProgress?: (p: QuantizationProgress) => void } = {}) => {
     const next = vectorUpkeep.catch(() => null).then(() => {
       const model = getActiveEmbeddingModel(db);
-      if (!model || closing) return null;
+      if (closing) return null;
+      dropIdleBits(db, model?.id ?? null);
+      if (!model) return null;
       const signal = run.signal ? AbortSignal.any([run.signal, upkeepStop.signal]) : upkeepStop.signal;
       return maintainQuantization(db, model, { quantizeAbove: settings.get('denseQuantizeAbove'), signal, ...(run.onProgress ? { onProgress: run.onProgress } : {}) });
     });

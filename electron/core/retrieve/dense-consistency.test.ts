@@ -2,13 +2,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addSyntheticVectors, gaussian, normalise, seeded, syntheticModel, writeSyntheticDocument } from '../../../test/support/synthetic-index';
 import { tempDbPath } from '../../../test/support/notes';
 import { bitTableName, getQuantization, rescoreTableName, resetBits } from '../db/bit-vectors';
-import { activateEmbeddingModel, getActiveEmbeddingModel, storedVectorCount, type EmbeddingModelRow } from '../db/embedding-models';
+import { activateEmbeddingModel, dropEmbeddingModel, getActiveEmbeddingModel, storedVectorCount, type EmbeddingModelRow } from '../db/embedding-models';
 import { countDocumentsMissingVectors } from '../db/documents';
 import { indexStatus } from '../db/health';
 import { openDatabase, type Db } from '../db/open';
 import { vectorStores } from '../api/views';
 import { denseSearchTraced } from './dense';
-import { maintainQuantization } from './quantization';
+import { dropIdleBits, maintainQuantization } from './quantization';
 
 /** Lets a test act between the coarse pass's reading of the state and its reading of the bits, as another process may. */
 const between = vi.hoisted(() => ({ act: null as null | (() => void) }));
@@ -145,6 +145,26 @@ describe('two-stage dense search stays consistent with its float table', () => {
     const few = (await maintainQuantization(db, model, { quantizeAbove: 100, sample: 8 }))!;
     expect(few.calibratedAt).toBe(after.calibratedAt);
     expect([...few.mean!]).toEqual([...after.mean!]);
+  });
+
+  it("another model's bits and float copy go when it is no longer the one searched, and when its table is dropped", async () => {
+    await maintainQuantization(db, model, { quantizeAbove: 100, sample: 8 });
+    const other = syntheticModel(db, 'other-embed', DIM, false);
+    for (let d = 0; d < 30; d++) addSyntheticVectors(db, '/notes', `doc-${d}.txt`, other, rowids.slice(d * 20, d * 20 + 20), vectors.slice(d * 20, d * 20 + 20));
+    expect(dropIdleBits(db, model.id)).toBe(0);
+    activateEmbeddingModel(db, other);
+    await maintainQuantization(db, other, { quantizeAbove: 100, sample: 8 });
+    expect(dropIdleBits(db, other.id)).toBe(1);
+    expect(tableExists(rescoreTableName(model))).toBe(false);
+    expect(tableExists(bitTableName(model))).toBe(false);
+    expect(getQuantization(db, model.id)).toBeNull();
+    expect(tableExists(rescoreTableName(other))).toBe(true);
+    // Back to the first model: the second one's companions go with its table when it is dropped.
+    activateEmbeddingModel(db, model);
+    dropEmbeddingModel(db, other, 'test');
+    expect(tableExists(rescoreTableName(other))).toBe(false);
+    expect(tableExists(bitTableName(other))).toBe(false);
+    expect(db.prepare('SELECT count(*) FROM vector_quantization').pluck().get()).toBe(0);
   });
 
   it('status counts no vector table: it reads the stored counts', () => {

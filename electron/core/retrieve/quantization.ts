@@ -9,7 +9,7 @@ import {
   saveCalibration,
   type QuantizationState,
 } from '../db/bit-vectors';
-import { storedVectorCount, type EmbeddingModelRow } from '../db/embedding-models';
+import { listEmbeddingModels, storedVectorCount, type EmbeddingModelRow } from '../db/embedding-models';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
 import { coarseCandidates, MAX_CANDIDATES, rescore } from './dense';
@@ -98,6 +98,17 @@ export async function maintainQuantization(db: Db, model: EmbeddingModelRow, opt
     state = getQuantization(db, model.id)!;
   }
   return state;
+}
+
+/**
+ * Drops the bits and float copies of every model but the active one: only the active model's
+ * table is searched, and the copy doubles a model's vector storage. Switching back rebuilds them
+ * in the background (searches exact meanwhile).
+ */
+export function dropIdleBits(db: Db, activeId: number | null): number {
+  const idle = listEmbeddingModels(db).filter((m) => m.id !== activeId && getQuantization(db, m.id) !== null);
+  for (const m of idle) db.transaction(() => dropBits(db, m)).immediate();
+  return idle.length;
 }
 
 function drifted(now: number, then: number, ratio: number): boolean {

@@ -7,6 +7,7 @@ import { countDocumentsMissingVectors } from '../db/documents';
 import { indexStatus } from '../db/health';
 import { openDatabase, type Db } from '../db/open';
 import { vectorStores } from '../api/views';
+import { heldCopies } from './bit-scan';
 import { denseSearchTraced } from './dense';
 import { dropIdleBits, maintainQuantization } from './quantization';
 
@@ -112,7 +113,9 @@ describe('two-stage dense search stays consistent with its float table', () => {
     await maintainQuantization(db, model, { quantizeAbove: 100, sample: 8 });
     expect(tableExists(rescoreTableName(model))).toBe(true);
     const withCopy = vectorStores(db, model.name)[0]!.bytes;
+    expect(heldCopies(db)).toEqual([model.id]); // calibration loaded the in-memory bits
     expect(await maintainQuantization(db, model, { quantizeAbove: 10_000, sample: 8 })).toBeNull();
+    expect(heldCopies(db)).toEqual([]);
     expect(tableExists(rescoreTableName(model))).toBe(false);
     expect(tableExists(bitTableName(model))).toBe(false);
     expect(getQuantization(db, model.id)).toBeNull();
@@ -154,7 +157,9 @@ describe('two-stage dense search stays consistent with its float table', () => {
     expect(dropIdleBits(db, model.id)).toBe(0);
     activateEmbeddingModel(db, other);
     await maintainQuantization(db, other, { quantizeAbove: 100, sample: 8 });
+    expect(heldCopies(db).sort()).toEqual([model.id, other.id].sort());
     expect(dropIdleBits(db, other.id)).toBe(1);
+    expect(heldCopies(db)).toEqual([other.id]);
     expect(tableExists(rescoreTableName(model))).toBe(false);
     expect(tableExists(bitTableName(model))).toBe(false);
     expect(getQuantization(db, model.id)).toBeNull();

@@ -12,6 +12,7 @@ import {
 import { listEmbeddingModels, storedVectorCount, type EmbeddingModelRow } from '../db/embedding-models';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
+import { releaseBits } from './bit-scan';
 import { coarseCandidates, MAX_CANDIDATES, rescore } from './dense';
 
 /**
@@ -71,6 +72,7 @@ export async function maintainQuantization(db: Db, model: EmbeddingModelRow, opt
     // Under the threshold searches are exact: the bits and the float copy (as large as the vec0
     // table itself) are only storage then. Built again if the table grows past it.
     if (state) db.transaction(() => dropBits(db, model)).immediate();
+    releaseBits(db, model.id);
     return null;
   }
   if (!state?.mean || drifted(vectors, state.meanVectors, MEAN_DRIFT) || churned(state, state.meanVersion, state.meanVectors, MEAN_CHURN)) {
@@ -107,7 +109,10 @@ export async function maintainQuantization(db: Db, model: EmbeddingModelRow, opt
  */
 export function dropIdleBits(db: Db, activeId: number | null): number {
   const idle = listEmbeddingModels(db).filter((m) => m.id !== activeId && getQuantization(db, m.id) !== null);
-  for (const m of idle) db.transaction(() => dropBits(db, m)).immediate();
+  for (const m of idle) {
+    db.transaction(() => dropBits(db, m)).immediate();
+    releaseBits(db, m.id);
+  }
   return idle.length;
 }
 

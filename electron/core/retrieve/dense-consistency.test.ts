@@ -128,6 +128,22 @@ describe('two-stage dense search stays consistent with its float table', () => {
     expect(state.bitsReady).toBe(true);
   });
 
+  it('a write transaction that fails leaves the float table, the bits, the copy and the in-memory bits in step', async () => {
+    await maintainQuantization(db, model, { quantizeAbove: 100, sample: 8 });
+    db.prepare('UPDATE vector_quantization SET oversampling = 4 WHERE model_id = ?').run(model.id);
+    const version = getQuantization(db, model.id)!.bitsVersion;
+    // Replacing doc-1 with a vector too short for the table: refused mid-transaction, after doc-1's old vectors and bits were deleted.
+    expect(() =>
+      writeSyntheticDocument(db, '/notes', { relPath: 'doc-1.txt', chunks: ['new', 'broken'], vectors: [vectors[0]!, new Float32Array(DIM - 8)] }, model),
+    ).toThrow(/dimension/i);
+    const count = (t: string) => db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number;
+    expect([count(model.tableName), count(bitTableName(model)), count(rescoreTableName(model))]).toEqual([600, 600, 600]);
+    expect(getQuantization(db, model.id)!.bitsVersion).toBe(version);
+    const r = denseSearchTraced(db, model, vectors[25]!, 10, { quantizeAbove: 100 });
+    expect(r.method).toBe('quantized');
+    expect(r.hits[0]!.rowid).toBe(rowids[25]);
+  });
+
   it('documents replaced without the count changing still retake the mean and re-measure the factor', async () => {
     const before = (await maintainQuantization(db, model, { quantizeAbove: 100, sample: 8 }))!;
     // The same folder re-imported with other content (another geometry): same count, every vector new.

@@ -71,6 +71,7 @@ export function denseIndexStatus(db: Db, model: EmbeddingModelRow, vectors: numb
   else if (!bits) reason = 'exact until the sign bits are built';
   else if (!bits.ready) reason = `exact until the sign bits are built (${fmt(bits.built)} of ${fmt(bits.total)})`;
   else if (state?.calibratedAt === null) reason = 'exact until the oversampling is calibrated';
+  else if (factor === null && recall === null) reason = 'exact: no stored vector could serve as a calibration query (each has too many near-copies)';
   else if (factor === null) reason = `exact: no oversampling up to ×128 reached recall@10 0.97 on this model's vectors (best ${recall?.toFixed(3) ?? '?'})`;
   else reason = `exact: calibrated at ${fmt(state!.calibratedVectors)} vectors, under the ${fmt(quantizeAbove)} threshold`;
   return { method, quantizeAbove, bits, oversampling: factor, recallAt10: recall, calibratedVectors: state?.calibratedVectors ?? 0, reason };
@@ -255,7 +256,7 @@ export function missingBitsSql(model: EmbeddingModelRow): string {
 }
 
 /** `version`: the bits_version the calibration measured (its start: writes during it count as changes since). */
-export function saveCalibration(db: Db, modelId: number, c: { oversampling: number | null; recallAt10: number; vectors: number; version: number }): void {
+export function saveCalibration(db: Db, modelId: number, c: { oversampling: number | null; recallAt10: number | null; vectors: number; version: number }): void {
   stmt(db, 'UPDATE vector_quantization SET oversampling = ?, recall_at_10 = ?, calibrated_vectors = ?, calibrated_at = ?, calibrated_version = ? WHERE model_id = ?').run(
     c.oversampling,
     c.recallAt10,

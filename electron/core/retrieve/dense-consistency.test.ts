@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addSyntheticVectors, gaussian, normalise, seeded, syntheticModel, writeSyntheticDocument } from '../../../test/support/synthetic-index';
 import { tempDbPath } from '../../../test/support/notes';
-import { bitTableName, getQuantization, rescoreTableName, resetBits } from '../db/bit-vectors';
+import { bitTableName, denseIndexStatus, getQuantization, rescoreTableName, resetBits } from '../db/bit-vectors';
 import { activateEmbeddingModel, dropEmbeddingModel, getActiveEmbeddingModel, storedVectorCount, type EmbeddingModelRow } from '../db/embedding-models';
 import { countDocumentsMissingVectors } from '../db/documents';
 import { indexStatus } from '../db/health';
@@ -186,6 +186,28 @@ describe('two-stage dense search stays consistent with its float table', () => {
     expect(tableExists(rescoreTableName(other))).toBe(false);
     expect(tableExists(bitTableName(other))).toBe(false);
     expect(db.prepare('SELECT count(*) FROM vector_quantization').pluck().get()).toBe(0);
+  });
+
+  it('a collection no calibration query can be made from is recorded as exact, not measured again at every upkeep', async () => {
+    // Every vector a near-copy of every other: no sample has 10 ordinary neighbours to compare.
+    const dupes = syntheticModel(db, 'dupes-embed', DIM);
+    const g = gaussian(seeded(4));
+    const base = Float32Array.from({ length: DIM }, () => g());
+    for (let d = 0; d < 30; d++) {
+      const vs = Array.from({ length: 20 }, () => normalise(base.map((x) => x + 0.05 * g())));
+      addSyntheticVectors(db, '/notes', `doc-${d}.txt`, dupes, rowids.slice(d * 20, d * 20 + 20), vs);
+    }
+    const phases = async () => {
+      const seen = new Set<string>();
+      const state = (await maintainQuantization(db, dupes, { quantizeAbove: 100, sample: 8, onProgress: (p) => seen.add(p.phase) }))!;
+      return { seen: [...seen], state };
+    };
+    const first = await phases();
+    expect(first.state).toMatchObject({ bitsReady: true, oversampling: null, recallAt10: null, calibratedVectors: 600 });
+    expect(first.state.calibratedAt).not.toBeNull();
+    expect(denseSearchTraced(db, dupes, base, 10, { quantizeAbove: 100 }).method).toBe('exact');
+    expect(denseIndexStatus(db, dupes, 600, 100).reason).toMatch(/^exact: no stored vector could serve as a calibration query/);
+    expect((await phases()).seen).toEqual([]);
   });
 
   it('status counts no vector table: it reads the stored counts', () => {

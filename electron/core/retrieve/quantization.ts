@@ -95,8 +95,11 @@ export async function maintainQuantization(db: Db, model: EmbeddingModelRow, opt
   }
   if (state.calibratedAt === null || drifted(vectors, state.calibratedVectors, CALIBRATION_DRIFT) || churned(state, state.calibratedVersion, state.calibratedVectors, CALIBRATION_CHURN)) {
     const c = await calibrateOversampling(db, model, state, options);
-    if (c === null || options.signal?.aborted) return state;
-    saveCalibration(db, model.id, { oversampling: c.oversampling, recallAt10: c.recallAt10, vectors, version: state.bitsVersion });
+    if (options.signal?.aborted) return state;
+    // Null: no stored vector made a usable query (each had too many near-copies), so nothing was
+    // measured and searches stay exact. Recorded all the same, or every upkeep (after each import)
+    // would run the sample's exact searches again; the collection changing measures it again.
+    saveCalibration(db, model.id, { oversampling: c?.oversampling ?? null, recallAt10: c?.recallAt10 ?? null, vectors, version: state.bitsVersion });
     state = getQuantization(db, model.id)!;
   }
   return state;

@@ -113,7 +113,7 @@ describe('two-stage dense search stays consistent with its float table', () => {
     await maintainQuantization(db, model, { quantizeAbove: 100, sample: 8 });
     expect(tableExists(rescoreTableName(model))).toBe(true);
     const withCopy = vectorStores(db, model.name)[0]!.bytes;
-    expect(heldCopies(db)).toEqual([model.id]); // calibration loaded the in-memory bits
+    expect(heldCopies(db).map(([id]) => id)).toEqual([model.id]); // calibration loaded the in-memory bits
     expect(await maintainQuantization(db, model, { quantizeAbove: 10_000, sample: 8 })).toBeNull();
     expect(heldCopies(db)).toEqual([]);
     expect(tableExists(rescoreTableName(model))).toBe(false);
@@ -126,6 +126,28 @@ describe('two-stage dense search stays consistent with its float table', () => {
     // Lowered again: built again, and searches go in two stages once calibrated.
     const state = (await maintainQuantization(db, model, { quantizeAbove: 100, sample: 8 }))!;
     expect(state.bitsReady).toBe(true);
+  });
+
+  it('while writes go on, a stale in-memory copy is not reloaded for each search: SQL answers, ranking the same', async () => {
+    await maintainQuantization(db, model, { quantizeAbove: 100, sample: 8 });
+    db.prepare('UPDATE vector_quantization SET oversampling = 4 WHERE model_id = ?').run(model.id);
+    const loaded = heldCopies(db)[0]![1];
+    const more = clustered(40, 5);
+    for (let d = 0; d < 4; d++) {
+      // An import writing between searches: each search finds a new version.
+      writeSyntheticDocument(db, '/notes', { relPath: `new-${d}.txt`, chunks: more.slice(d * 10, d * 10 + 10).map((_, i) => `new ${d} ${i}`), vectors: more.slice(d * 10, d * 10 + 10) }, model);
+      const q = more[d * 10 + 3]!;
+      const r = denseSearchTraced(db, model, q, 10, { quantizeAbove: 100 });
+      expect(r.method).toBe('quantized');
+      expect(r.hits[0]!.distance).toBeCloseTo(0, 5); // the chunk just written is found
+      expect(heldCopies(db)[0]![1]).toBe(loaded);
+    }
+    // Writes over: the second search at the same version reloads the copy, which ranks as SQL did.
+    const q = more[5]!;
+    const viaSql = denseSearchTraced(db, model, q, 10, { quantizeAbove: 100 }).hits;
+    const viaCopy = denseSearchTraced(db, model, q, 10, { quantizeAbove: 100 }).hits;
+    expect(heldCopies(db)[0]![1]).toBe(getQuantization(db, model.id)!.bitsVersion);
+    expect(viaCopy).toEqual(viaSql);
   });
 
   it('a write transaction that fails leaves the float table, the bits, the copy and the in-memory bits in step', async () => {
@@ -173,9 +195,9 @@ describe('two-stage dense search stays consistent with its float table', () => {
     expect(dropIdleBits(db, model.id)).toBe(0);
     activateEmbeddingModel(db, other);
     await maintainQuantization(db, other, { quantizeAbove: 100, sample: 8 });
-    expect(heldCopies(db).sort()).toEqual([model.id, other.id].sort());
+    expect(heldCopies(db).map(([id]) => id).sort()).toEqual([model.id, other.id].sort());
     expect(dropIdleBits(db, other.id)).toBe(1);
-    expect(heldCopies(db)).toEqual([other.id]);
+    expect(heldCopies(db).map(([id]) => id)).toEqual([other.id]);
     expect(tableExists(rescoreTableName(model))).toBe(false);
     expect(tableExists(bitTableName(model))).toBe(false);
     expect(getQuantization(db, model.id)).toBeNull();

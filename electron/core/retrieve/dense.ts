@@ -86,8 +86,12 @@ export function knnSql(table: string, scoped: boolean, match = '@query'): string
  * first (ties by rowid, so a shorter list is a prefix of a longer one: calibration relies on it).
  */
 export function coarseCandidates(db: Db, model: EmbeddingModelRow, bits: Buffer, k: number, scope: string | null = null, version?: number): number[] {
-  // Unscoped (the common case): the in-memory copy. A scope reads only its own chunks' bits.
-  if (scope === null && version !== undefined) return nearestByBits(db, model, version, bits, Math.min(MAX_CANDIDATES, k));
+  // Unscoped (the common case): the in-memory copy unless it is stale while writes go on (then SQL,
+  // which ranks the same). A scope reads only its own chunks' bits.
+  if (scope === null && version !== undefined) {
+    const near = nearestByBits(db, model, version, bits, Math.min(MAX_CANDIDATES, k));
+    if (near) return near;
+  }
   return stmt(db, coarseSql(bitTableName(model), scope !== null))
     .pluck()
     .all({ query: bits, k: Math.min(MAX_CANDIDATES, k), ...(scope !== null ? { scope } : {}) }) as number[];

@@ -255,12 +255,17 @@ describe('settings are read through the one settings module', () => {
 });
 
 describe('write transactions begin immediately', () => {
-  /** Transactions in a source that are not run with .immediate() (a deferred one fails at once with SQLITE_BUSY when it upgrades to write under another writer). */
-  const deferred = (src: string) => (src.match(/\.transaction\(/g) ?? []).length - (src.match(/\.immediate\(\)/g) ?? []).length;
+  /**
+   * Transactions in a source that are not run with .immediate() (a deferred one fails at once with
+   * SQLITE_BUSY when it upgrades to write under another writer). A read-only snapshot says so with
+   * an explicit .deferred(): it never upgrades, and must not wait for the write lock.
+   */
+  const deferred = (src: string) => (src.match(/\.transaction\(/g) ?? []).length - (src.match(/\.(immediate|deferred)\(\)/g) ?? []).length;
 
   it('every better-sqlite3 transaction in the engine is run with .immediate()', () => {
     expect(deferred('db.transaction(() => { a(); })();')).toBe(1);
     expect(deferred('db.transaction(() => { a(); }).immediate();')).toBe(0);
+    expect(deferred('db.transaction(() => read()).deferred();')).toBe(0);
     const offenders = [...projectSources()].filter(([rel, src]) => rel.startsWith('electron/') && !/\.test\.tsx?$/.test(rel) && deferred(src) > 0).map(([rel]) => rel);
     expect(offenders).toEqual([]);
   });

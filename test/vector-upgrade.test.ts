@@ -47,7 +47,7 @@ describe('a database from before two-stage dense search', () => {
     engine.settings.set({ denseQuantizeAbove: 1000 });
     const db = openDatabase(file.file);
     try {
-      expect(schemaVersion(db)).toBe(10);
+      expect(schemaVersion(db)).toBe(11);
       const model = getActiveEmbeddingModel(db)!;
       const dense = () => engine.indexStatus().activeModel!.dense;
       expect(dense()).toMatchObject({ method: 'exact', bits: null, oversampling: null, reason: 'exact until the sign bits are built' });

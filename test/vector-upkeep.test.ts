@@ -35,6 +35,36 @@ describe('the bits for two-stage search after an import', () => {
     expect(f.engine.doctor().every((c) => c.ok)).toBe(true);
   });
 
+  it('follow the threshold setting when it changes, both ways, without an import or a restart', async () => {
+    f.engine.settings.set({ denseQuantizeAbove: 100_000 });
+    const report = await f.engine.importFolder({ path: f.notes.root, chunker: 'heading:32' });
+    expect(report.chunks).toBeGreaterThanOrEqual(100);
+    const until = async (done: () => boolean) => {
+      const deadline = Date.now() + 20_000;
+      while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      return done();
+    };
+    const dense = () => f.engine.indexStatus().activeModel!.dense;
+    const store = async () => (await f.engine.call('vectorStores', {})).stores.find((s) => s.active)!;
+    expect(dense()).toMatchObject({ method: 'exact', bits: null });
+    const floats = (await store()).bytes;
+    expect(floats).toBe(report.chunks * f.engine.indexStatus().activeModel!.dimension * 4);
+
+    // Lowered: built and calibrated in the background straight away.
+    await f.engine.saveSettings({ denseQuantizeAbove: 100 });
+    expect(await until(() => dense().calibratedVectors > 0)).toBe(true);
+    expect(dense().bits?.ready).toBe(true);
+    // The float copy for rescoring (and the bits) now count in the store's size.
+    expect((await store()).bytes).toBeGreaterThan(2 * floats);
+
+    // Raised again: exact at once, and the copy and bits are removed.
+    await f.engine.saveSettings({ denseQuantizeAbove: 100_000 });
+    expect(dense().method).toBe('exact');
+    expect(await until(() => dense().bits === null)).toBe(true);
+    expect((await store()).bytes).toBe(floats);
+    expect(f.engine.doctor().every((c) => c.ok)).toBe(true);
+  });
+
   it('the CLI import waits for them before it exits, and its status prints the method', async () => {
     f.engine.settings.set({ denseQuantizeAbove: 100 });
     const io = (sink: string[]) => ({ stdout: { write: (t: string) => void sink.push(t) }, stderr: { write: () => {} }, env: { OLLAMA_HOST: f.ollama.url } });

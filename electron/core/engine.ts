@@ -42,7 +42,7 @@ import { search } from './retrieve/search';
 import { SettingsStore } from './settings';
 import { salvage, type Salvage } from './db/salvage';
 import { activateCompleteModel, getActiveEmbeddingModel, pendingSwitch } from './db/embedding-models';
-import { maintainQuantization, type QuantizationProgress } from './retrieve/quantization';
+import { dropIdleBits, maintainQuantization, type QuantizationProgress } from './retrieve/quantization';
 import type { QuantizationState } from './db/bit-vectors';
 import { mergeHeaders, NUMERIC_SETTINGS, SETTING_KEYS, SETTINGS, type Settings, type SettingsView } from '../../shared/settings';
 import { packageVersion } from './version';
@@ -270,7 +270,9 @@ export function createEngine(options: EngineOptions): Engine {
   const maintainVectors = (run: { signal?: AbortSignal; onProgress?: (p: QuantizationProgress) => void } = {}) => {
     const next = vectorUpkeep.catch(() => null).then(() => {
       const model = getActiveEmbeddingModel(db);
-      if (!model || closing) return null;
+      if (closing) return null;
+      dropIdleBits(db, model?.id ?? null);
+      if (!model) return null;
       const signal = run.signal ? AbortSignal.any([run.signal, upkeepStop.signal]) : upkeepStop.signal;
       return maintainQuantization(db, model, { quantizeAbove: settings.get('denseQuantizeAbove'), signal, ...(run.onProgress ? { onProgress: run.onProgress } : {}) });
     });
@@ -295,7 +297,10 @@ export function createEngine(options: EngineOptions): Engine {
     settings,
     async saveSettings({ force, ...patch }, signal) {
       if (!force) await confirmModels(patch, signal);
+      const threshold = settings.get('denseQuantizeAbove');
       settings.set(patch);
+      // Lowered: the bits are built now, not at the next import; raised: their storage is freed.
+      if (settings.get('denseQuantizeAbove') !== threshold) upkeepInBackground();
       return settings.view();
     },
     gateway: currentGateway,
@@ -447,6 +452,8 @@ export function createEngine(options: EngineOptions): Engine {
       void watches?.set(collection.id, 'off');
       const { documents } = forgetCollection(db, collection);
       emit({ type: 'library.changed' });
+      // The collection may have shrunk under the threshold (or far from the bits' mean).
+      upkeepInBackground();
       return { root: collection.root, documents, evalIndexes };
     },
 

@@ -1,5 +1,6 @@
 import { DOCUMENT_TYPES, type DocumentType, type Output } from '../../../shared/contract';
 import { QuireError } from '../../../shared/errors';
+import { hasBitsTable, quantizedBytes } from '../db/bit-vectors';
 import { countDocumentsMissingVectors } from '../db/documents';
 import { getActiveEmbeddingModel, listEmbeddingModels, storedVectorCount } from '../db/embedding-models';
 import { withTag } from '../ollama/gateway';
@@ -96,7 +97,8 @@ export function vectorStores(db: Db, chosenModel: string): Output<'vectorStores'
         documentsMissing: countDocumentsMissingVectors(db, m.id),
         active: active?.id === m.id,
         chosen: m.name === chosen,
-        bytes: vectors * m.dimension * 4,
+        // Past the threshold the floats are stored twice (vec0 and the rescoring copy), with the bits.
+        bytes: vectors * m.dimension * 4 + (hasBitsTable(db, m) ? quantizedBytes(vectors, m.dimension) : 0),
       };
     });
 }

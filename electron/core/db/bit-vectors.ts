@@ -27,6 +27,9 @@ export interface QuantizationState {
   recallAt10: number | null;
   calibratedVectors: number;
   calibratedAt: string | null;
+  /** bitsVersion when the bits were complete on this mean, and when the factor was measured (null: unknown). */
+  meanVersion: number | null;
+  calibratedVersion: number | null;
 }
 
 export type DenseMethod = 'exact' | 'quantized';
@@ -68,6 +71,7 @@ export function denseIndexStatus(db: Db, model: EmbeddingModelRow, vectors: numb
   else if (!bits) reason = 'exact until the sign bits are built';
   else if (!bits.ready) reason = `exact until the sign bits are built (${fmt(bits.built)} of ${fmt(bits.total)})`;
   else if (state?.calibratedAt === null) reason = 'exact until the oversampling is calibrated';
+  else if (factor === null && recall === null) reason = 'exact: no stored vector could serve as a calibration query (each has too many near-copies)';
   else if (factor === null) reason = `exact: no oversampling up to ×128 reached recall@10 0.97 on this model's vectors (best ${recall?.toFixed(3) ?? '?'})`;
   else reason = `exact: calibrated at ${fmt(state!.calibratedVectors)} vectors, under the ${fmt(quantizeAbove)} threshold`;
   return { method, quantizeAbove, bits, oversampling: factor, recallAt10: recall, calibratedVectors: state?.calibratedVectors ?? 0, reason };
@@ -125,6 +129,8 @@ export function getQuantization(db: Db, modelId: number): QuantizationState | nu
     recallAt10: r.recall_at_10,
     calibratedVectors: r.calibrated_vectors,
     calibratedAt: r.calibrated_at,
+    meanVersion: r.mean_version,
+    calibratedVersion: r.calibrated_version,
   };
 }
 
@@ -183,6 +189,11 @@ function asFloats(blob: Buffer): Float32Array {
   return blob.byteOffset % 4 === 0 ? new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4) : new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 }
 
+/** Bytes a model's vectors take beyond its vec0 table while two-stage search is on: the float copy and the bits. */
+export function quantizedBytes(vectors: number, dimension: number): number {
+  return vectors * (dimension * 4 + Math.ceil(dimension / 8));
+}
+
 /** Deletes one vector's bits if the model has a bits table. */
 export function deleteBits(db: Db, model: EmbeddingModelRow, rowid: bigint): void {
   if (!hasBitsTable(db, model)) return;
@@ -191,7 +202,8 @@ export function deleteBits(db: Db, model: EmbeddingModelRow, rowid: bigint): voi
   bumpVersion(db, model);
 }
 
-function hasBitsTable(db: Db, model: EmbeddingModelRow): boolean {
+/** The model has a bits table and a float copy for rescoring (a mean was taken: it is past the threshold). */
+export function hasBitsTable(db: Db, model: Pick<EmbeddingModelRow, 'id'>): boolean {
   return stmt(db, 'SELECT 1 FROM vector_quantization WHERE model_id = ? AND mean IS NOT NULL').get(model.id) !== undefined;
 }
 
@@ -221,16 +233,36 @@ export function toBuildSql(model: EmbeddingModelRow): string {
           AND NOT EXISTS (SELECT 1 FROM ${rescoreTableName(model)} r WHERE r.rowid = c.rowid)`;
 }
 
-export function markBitsReady(db: Db, modelId: number, total: number): void {
-  stmt(db, 'UPDATE vector_quantization SET bits_ready = 1, bits_built = ?, bits_total = ? WHERE model_id = ?').run(total, total, modelId);
+/**
+ * Marks the bits ready only if every embedded chunk has them: another process may have re-centred
+ * (resetBits) behind a build's cursor, leaving rows it had passed without bits, and a table marked
+ * ready while missing rows would hide those chunks from two-stage search. False: build again.
+ */
+export function markBitsReadyIfComplete(db: Db, model: EmbeddingModelRow): boolean {
+  return db.transaction(() => {
+    if (!hasBitsTable(db, model)) return false;
+    const missing = stmt(db, missingBitsSql(model)).pluck().get(model.id) as number;
+    if (missing > 0) return false;
+    const total = stmt(db, `SELECT count(*) FROM ${rescoreTableName(model)}`).pluck().get() as number;
+    stmt(db, 'UPDATE vector_quantization SET bits_ready = 1, bits_built = ?, bits_total = ?, mean_version = bits_version WHERE model_id = ?').run(total, total, model.id);
+    return true;
+  }).immediate();
 }
 
-export function saveCalibration(db: Db, modelId: number, c: { oversampling: number | null; recallAt10: number; vectors: number }): void {
-  stmt(db, 'UPDATE vector_quantization SET oversampling = ?, recall_at_10 = ?, calibrated_vectors = ?, calibrated_at = ? WHERE model_id = ?').run(
+/** Embedded chunks of the model with no rescoring copy (so no bits): one probe of each by rowid. */
+export function missingBitsSql(model: EmbeddingModelRow): string {
+  return `SELECT count(*) FROM document_embeddings e JOIN chunks c ON c.document_id = e.document_id
+           WHERE e.model_id = ? AND NOT EXISTS (SELECT 1 FROM ${rescoreTableName(model)} r WHERE r.rowid = c.rowid)`;
+}
+
+/** `version`: the bits_version the calibration measured (its start: writes during it count as changes since). */
+export function saveCalibration(db: Db, modelId: number, c: { oversampling: number | null; recallAt10: number | null; vectors: number; version: number }): void {
+  stmt(db, 'UPDATE vector_quantization SET oversampling = ?, recall_at_10 = ?, calibrated_vectors = ?, calibrated_at = ?, calibrated_version = ? WHERE model_id = ?').run(
     c.oversampling,
     c.recallAt10,
     c.vectors,
     new Date().toISOString(),
+    c.version,
     modelId,
   );
 }
@@ -247,4 +279,6 @@ interface RawState {
   recall_at_10: number | null;
   calibrated_vectors: number;
   calibrated_at: string | null;
+  mean_version: number | null;
+  calibrated_version: number | null;
 }

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { SETTINGS } from '../../../shared/settings';
 import { bitTableName, denseIndexStatus, getQuantization, rescoreTableName, type DenseIndexStatus } from './bit-vectors';
-import { countDocumentsMissingVectors } from './documents';
 import { getActiveEmbeddingModel, listEmbeddingModels, type EmbeddingModelRow } from './embedding-models';
 import { schemaVersion } from './migrate';
 import { sectionOfChunk } from './sections';
@@ -115,9 +114,25 @@ export interface IndexStatus {
 export function indexStatus(db: Db, file?: string, quantizeAbove: number = SETTINGS.denseQuantizeAbove.fallback): IndexStatus {
   const active = getActiveEmbeddingModel(db);
   const count = (sql: string, ...p: unknown[]) => db.prepare(sql).pluck().get(...p) as number;
-  const needs = countDocumentsMissingVectors(db, active?.id ?? -1);
-  const byStatus = (s: string) => count('SELECT count(*) FROM documents WHERE status = ?', s);
-  const models = listEmbeddingModels(db).map((m) => ({ name: m.name, digest: m.digest, dimension: m.dimension, vectors: count(`SELECT count(*) FROM ${m.tableName}`), id: m.id }));
+  const listed = listEmbeddingModels(db);
+  // Polled while imports run (target p95 < 100 ms at 100k chunks): one pass over documents, without
+  // a sort, gives the counts by status, the documents still lacking the active model's vectors (as
+  // countDocumentsMissingVectors) and each model's vector count (as storedVectorCount), where a query
+  // each (and count(*) of each vec0 table) scanned them again. A LEFT JOIN per model on
+  // document_embeddings' key is one probe per document; an EXISTS used twice was evaluated twice.
+  const activeAt = listed.findIndex((m) => m.id === active?.id);
+  const tally = db
+    .prepare(
+      `SELECT count(*) AS total, coalesce(sum(d.status = 'ready'), 0) AS ready, coalesce(sum(d.status = 'skipped'), 0) AS skipped,
+              coalesce(sum(d.status = 'error'), 0) AS error,
+              coalesce(sum(d.status = 'ready' AND d.chunk_count > 0${activeAt >= 0 ? ` AND e${activeAt}.model_id IS NULL` : ''}), 0) AS missing
+              ${listed.map((_, i) => `, coalesce(sum(CASE WHEN e${i}.model_id IS NOT NULL THEN d.chunk_count END), 0) AS v${i}`).join('')}
+         FROM documents d
+         ${listed.map((m, i) => `LEFT JOIN document_embeddings e${i} ON e${i}.document_id = d.id AND e${i}.model_id = ${Number(m.id)}`).join('\n')}`,
+    )
+    .get() as { total: number; ready: number; skipped: number; error: number; missing: number } & Record<string, number>;
+  const needs = tally.missing;
+  const models = listed.map((m, i) => ({ name: m.name, digest: m.digest, dimension: m.dimension, vectors: tally[`v${i}`]!, id: m.id }));
   const activeRow = models.find((m) => m.id === active?.id);
   let sizeBytes: number | null = null;
   if (file && file !== ':memory:') {
@@ -127,7 +142,7 @@ export function indexStatus(db: Db, file?: string, quantizeAbove: number = SETTI
     schemaVersion: schemaVersion(db),
     sizeBytes,
     collections: (db.prepare('SELECT c.id, c.root, coalesce(c.name, c.root) AS name, (SELECT count(*) FROM documents d WHERE d.collection_id = c.id) AS documents FROM collections c ORDER BY c.root').all() as IndexStatus['collections']),
-    documents: { ready: byStatus('ready') - needs, needsEmbedding: needs, skipped: byStatus('skipped'), error: byStatus('error'), total: count('SELECT count(*) FROM documents') },
+    documents: { ready: tally.ready - needs, needsEmbedding: needs, skipped: tally.skipped, error: tally.error, total: tally.total },
     chunks: count('SELECT count(*) FROM chunks'),
     activeModel: activeRow && active
       ? { name: activeRow.name, digest: activeRow.digest, dimension: activeRow.dimension, vectors: activeRow.vectors, dense: denseIndexStatus(db, active, activeRow.vectors, quantizeAbove) }

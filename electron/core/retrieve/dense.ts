@@ -45,6 +45,13 @@ export function denseSearchTraced(
   if (query.length !== model.dimension) {
     throw new QuireError('EMBED_DIMENSION_MISMATCH', `The query vector has ${query.length} dimensions but ${model.name}'s table has ${model.dimension}.`);
   }
+  // One read transaction, so every statement sees the same snapshot: another process (the CLI and
+  // the app share the file) may re-centre or drop the bits and the float copy between them, and a
+  // search that read the old state must not read the new, half-built tables. Read-only: deferred.
+  return db.transaction(() => searchSnapshot(db, model, query, limit, options)).deferred();
+}
+
+function searchSnapshot(db: Db, model: EmbeddingModelRow, query: Float32Array, limit: number, options: DenseOptions): { hits: DenseHit[]; method: DenseMethod; k: number } {
   const scope = scopeParam(options.filter ?? {});
   const q = Buffer.from(query.buffer, query.byteOffset, query.byteLength);
   const state = getQuantization(db, model.id);
@@ -79,8 +86,12 @@ export function knnSql(table: string, scoped: boolean, match = '@query'): string
  * first (ties by rowid, so a shorter list is a prefix of a longer one: calibration relies on it).
  */
 export function coarseCandidates(db: Db, model: EmbeddingModelRow, bits: Buffer, k: number, scope: string | null = null, version?: number): number[] {
-  // Unscoped (the common case): the in-memory copy. A scope reads only its own chunks' bits.
-  if (scope === null && version !== undefined) return nearestByBits(db, model, version, bits, Math.min(MAX_CANDIDATES, k));
+  // Unscoped (the common case): the in-memory copy unless it is stale while writes go on (then SQL,
+  // which ranks the same). A scope reads only its own chunks' bits.
+  if (scope === null && version !== undefined) {
+    const near = nearestByBits(db, model, version, bits, Math.min(MAX_CANDIDATES, k));
+    if (near) return near;
+  }
   return stmt(db, coarseSql(bitTableName(model), scope !== null))
     .pluck()
     .all({ query: bits, k: Math.min(MAX_CANDIDATES, k), ...(scope !== null ? { scope } : {}) }) as number[];

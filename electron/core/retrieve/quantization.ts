@@ -1,16 +1,18 @@
 import {
   buildBitsBatch,
+  dropBits,
   getQuantization,
-  markBitsReady,
+  markBitsReadyIfComplete,
   packSigns,
   quantizable,
   resetBits,
   saveCalibration,
   type QuantizationState,
 } from '../db/bit-vectors';
-import { storedVectorCount, type EmbeddingModelRow } from '../db/embedding-models';
+import { listEmbeddingModels, storedVectorCount, type EmbeddingModelRow } from '../db/embedding-models';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
+import { releaseBits } from './bit-scan';
 import { coarseCandidates, MAX_CANDIDATES, rescore } from './dense';
 
 /**
@@ -29,6 +31,10 @@ export const CALIBRATION_SAMPLE = 48;
 const MEAN_DRIFT = 1.5;
 /** The factor is measured again once the collection has grown or shrunk by a quarter. */
 const CALIBRATION_DRIFT = 1.25;
+/** Writes since the mean (a replaced vector is two: its delete and its insert) that retake it: half the collection replaced. */
+const MEAN_CHURN = 1;
+/** Writes since calibration that measure the factor again: a quarter of the collection replaced. */
+const CALIBRATION_CHURN = 0.5;
 /** Cosine 0.9 as L2 distance between unit vectors: closer than this to a query's source is a near-copy of it. */
 const NEAR_COPY_DISTANCE = Math.sqrt(2 * (1 - 0.9));
 /** How many near-copies a calibration query may have and still be measured (more: skipped). */
@@ -62,30 +68,67 @@ export async function maintainQuantization(db: Db, model: EmbeddingModelRow, opt
   if (!quantizable(model)) return null;
   const vectors = storedVectorCount(db, model.id);
   let state = getQuantization(db, model.id);
-  if (vectors < options.quantizeAbove) return state;
-  if (!state?.mean || drifted(vectors, state.meanVectors, MEAN_DRIFT)) {
+  if (vectors < options.quantizeAbove) {
+    // Under the threshold searches are exact: the bits and the float copy (as large as the vec0
+    // table itself) are only storage then. Built again if the table grows past it.
+    if (state) db.transaction(() => dropBits(db, model)).immediate();
+    releaseBits(db, model.id);
+    return null;
+  }
+  if (!state?.mean || drifted(vectors, state.meanVectors, MEAN_DRIFT) || churned(state, state.meanVersion, state.meanVectors, MEAN_CHURN)) {
     const mean = await meanVector(db, model, options);
     if (options.signal?.aborted) return getQuantization(db, model.id);
     resetBits(db, model, mean, vectors);
     state = getQuantization(db, model.id)!;
   }
   if (!state.bitsReady) {
-    await buildBits(db, model, vectors, options);
-    if (options.signal?.aborted) return getQuantization(db, model.id);
-    markBitsReady(db, model.id, storedVectorCount(db, model.id));
-    state = getQuantization(db, model.id)!;
+    // A pass that ends incomplete (bits reset behind it by another process) is followed by another:
+    // batches skip rows that have bits, so it only fills the gaps.
+    let ready = false;
+    for (let pass = 0; pass < 3 && !ready; pass++) {
+      await buildBits(db, model, vectors, options);
+      if (options.signal?.aborted) return getQuantization(db, model.id);
+      ready = markBitsReadyIfComplete(db, model);
+    }
+    state = getQuantization(db, model.id);
+    if (!state?.bitsReady) return state;
   }
-  if (state.calibratedAt === null || drifted(vectors, state.calibratedVectors, CALIBRATION_DRIFT)) {
+  if (state.calibratedAt === null || drifted(vectors, state.calibratedVectors, CALIBRATION_DRIFT) || churned(state, state.calibratedVersion, state.calibratedVectors, CALIBRATION_CHURN)) {
     const c = await calibrateOversampling(db, model, state, options);
-    if (c === null || options.signal?.aborted) return state;
-    saveCalibration(db, model.id, { oversampling: c.oversampling, recallAt10: c.recallAt10, vectors });
+    if (options.signal?.aborted) return state;
+    // Null: no stored vector made a usable query (each had too many near-copies), so nothing was
+    // measured and searches stay exact. Recorded all the same, or every upkeep (after each import)
+    // would run the sample's exact searches again; the collection changing measures it again.
+    saveCalibration(db, model.id, { oversampling: c?.oversampling ?? null, recallAt10: c?.recallAt10 ?? null, vectors, version: state.bitsVersion });
     state = getQuantization(db, model.id)!;
   }
   return state;
 }
 
+/**
+ * Drops the bits and float copies of every model but the active one: only the active model's
+ * table is searched, and the copy doubles a model's vector storage. Switching back rebuilds them
+ * in the background (searches exact meanwhile).
+ */
+export function dropIdleBits(db: Db, activeId: number | null): number {
+  const idle = listEmbeddingModels(db).filter((m) => m.id !== activeId && getQuantization(db, m.id) !== null);
+  for (const m of idle) {
+    db.transaction(() => dropBits(db, m)).immediate();
+    releaseBits(db, m.id);
+  }
+  return idle.length;
+}
+
 function drifted(now: number, then: number, ratio: number): boolean {
   return then <= 0 || now >= then * ratio || now * ratio <= then;
+}
+
+/**
+ * Writes of bits (inserts and deletes, one each) since `version`, against the vectors counted
+ * then: a collection whose documents were replaced keeps its size but not its geometry.
+ */
+function churned(state: QuantizationState, version: number | null, vectors: number, ratio: number): boolean {
+  return version !== null && vectors > 0 && state.bitsVersion - version >= vectors * ratio;
 }
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { gaussian, normalise, seeded, syntheticModel, writeSyntheticDocument } from '../../../test/support/synthetic-index';
-import { bitTableName, rescoreTableName, resetBits, toBuildSql } from '../db/bit-vectors';
+import { bitTableName, missingBitsSql, rescoreTableName, resetBits, toBuildSql } from '../db/bit-vectors';
 import type { EmbeddingModelRow } from '../db/embedding-models';
 import { openDatabase, type Db } from '../db/open';
 import { coarseSql, knnSql, rescoreSql } from './dense';
@@ -107,5 +107,12 @@ describe('query plans and statement counts', () => {
     } finally {
       fresh.close();
     }
+  });
+
+  it('the completeness check before bits are marked ready probes chunks by document and the copy by rowid', () => {
+    const details = (db.prepare(`EXPLAIN QUERY PLAN ${missingBitsSql(model)}`).all(model.id) as Array<{ detail: string }>).map((r) => r.detail);
+    expect(details.filter((d) => /^SCAN (c|r)\b/.test(d))).toEqual([]);
+    expect(details).toContain('SEARCH r USING INTEGER PRIMARY KEY (rowid=?)');
+    expect(details).toContain('SEARCH c USING COVERING INDEX sqlite_autoindex_chunks_2 (document_id=?)');
   });
 });

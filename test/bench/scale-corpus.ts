@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { StoredChunk } from '../../electron/core/db/documents';
+import { seeded } from '../support/synthetic-index';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 export const CORPUS_DIRS = [path.resolve(REPO, '../shared/corpora/rust-book/src'), path.resolve(REPO, '../shared/corpora/tldr/pages')];
@@ -23,18 +24,6 @@ export interface ScaleCorpus {
   documents(chunks: number): Generator<ScaleDocument>;
   /** Queries for generated text (the question sets ask about the real corpora): runs of 4 to 10 of its words. */
   queries(n: number): string[];
-}
-
-/** mulberry32: a small seeded generator, so two runs build the same corpus. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface Source {
@@ -105,14 +94,14 @@ function generatedSources(random: () => number): Source[] {
 }
 
 export function scaleCorpus(seed = 17): ScaleCorpus {
-  const random = seededRandom(seed);
+  const random = seeded(seed);
   const shared = sharedSources();
   const sources = shared ?? generatedSources(random);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
   return {
     source: shared ? 'shared' : 'generated',
     queries(n: number) {
-      const pickQuery = seededRandom(seed + 1);
+      const pickQuery = seeded(seed + 1);
       return Array.from({ length: n }, () => {
         const src = sources[Math.floor(pickQuery() * sources.length)]!;
         const words = src.sentences[Math.floor(pickQuery() * src.sentences.length)]!.replace(/[.]/g, '').split(' ');

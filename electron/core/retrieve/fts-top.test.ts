@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCollection } from '../db/collections';
 import { documentIdFor, writeDocumentVersion } from '../db/documents';
 import { openDatabase, type Db } from '../db/open';
-import { seededRandom } from '../../../test/bench/scale-corpus';
+import { seeded } from '../../../test/support/synthetic-index';
 import { ftsTop, orTerms, type FtsTable } from './fts-top';
 import { LOOKUP_SQL } from './lexical-rows';
 
@@ -36,7 +36,7 @@ describe('ftsTop: the best rows by bm25 without scoring every match', () => {
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-fts-top-'));
     db = openDatabase(path.join(dir, 'quire.db'));
-    const random = seededRandom(3);
+    const random = seeded(3);
     collections = ['/a', '/b'].map((root) => ensureCollection(db, root).id);
     for (let d = 0; d < 300; d++) {
       const collectionId = collections[d % 2]!;
@@ -56,7 +56,7 @@ describe('ftsTop: the best rows by bm25 without scoring every match', () => {
   });
 
   it('returns exactly the rows and scores of scoring every match, pruned or not, in and out of a scope', () => {
-    const random = seededRandom(11);
+    const random = seeded(11);
     let exactPasses = 0;
     let fallbacks = 0;
     for (let q = 0; q < 120; q++) {

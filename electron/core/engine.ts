@@ -94,6 +94,8 @@ export interface EngineOptions {
   parseLimits?: { timeoutMs?: number; maxMemoryMb?: number };
   /** Watch timings, for tests. */
   watchTimings?: { debounceMs?: number; maxWaitMs?: number };
+  /** The gateway's first retry backoff (doubling each retry; 500 ms unless given), for tests of an Ollama that is down. */
+  ollamaBackoffMs?: number;
 }
 
 export interface RunOptions<P> {
@@ -206,7 +208,7 @@ export function createEngine(options: EngineOptions): Engine {
   const gatewayFor = (host: string, saved: Record<string, string>) => {
     const headers = mergeHeaders(saved, options.ollamaHeaders ?? {});
     const key = JSON.stringify([host, Object.entries(headers).sort()]);
-    return { key, make: () => new OllamaGateway({ host, headers }) };
+    return { key, make: () => new OllamaGateway({ host, headers, ...(options.ollamaBackoffMs !== undefined ? { backoffMs: options.ollamaBackoffMs } : {}) }) };
   };
   const currentGateway = () => {
     const wanted = gatewayFor(settings.get('ollamaHost'), settings.headers());

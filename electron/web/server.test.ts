@@ -123,7 +123,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(notesDir, 'plants.md'), '# Plants\n\nWater the fern twice a week; it hates direct sun.\n');
 
   db = openDatabase(path.join(tmp, 'quire.db'));
-  engine = createEngine({ dbPath: path.join(tmp, 'quire.db'), open: () => db, sampleNotesDir: notesDir });
+  engine = createEngine({ dbPath: path.join(tmp, 'quire.db'), open: () => db, sampleNotesDir: notesDir, ollamaBackoffMs: 10 });
   app = await startBrowserMode({
     engine,
     staticDir,

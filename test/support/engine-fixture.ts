@@ -38,6 +38,8 @@ export function useEngineFixture(options: { prefix: string; notes: Record<string
       open: () => state.db,
       sampleNotesDir: state.notes.root,
       version: options.version ?? '0.0.0-test',
+      // Retries keep their order and count, quicker: an unreachable Ollama otherwise costs 3.5 s a call.
+      ollamaBackoffMs: 10,
       ...(options.evalDir ? { evalDir: options.evalDir(state.dbFile.file) } : {}),
     });
     state.engine.onEvent((e) => state.events.push(e));

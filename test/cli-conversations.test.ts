@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../electron/cli/run';
 import { startStandin, type Standin } from './support/ollama-standin/server';
+import { runCli } from './support/cli-run';
 import { NotesFolder, tempDbPath } from './support/notes';
 
 // `quire conversations` and `quire ask --conversation ID` (#16.1), run in-process.
@@ -9,16 +9,7 @@ let ollama: Standin;
 let notes: NotesFolder;
 let db: ReturnType<typeof tempDbPath>;
 
-async function quire(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: { OLLAMA_HOST: ollama.url, QUIRE_DB: db.file },
-  });
-  return { code, stdout, stderr };
-}
+const quire = (args: string[]) => runCli(args, { OLLAMA_HOST: ollama.url, QUIRE_DB: db.file });
 
 beforeAll(async () => {
   ollama = await startStandin();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../electron/cli/run';
 import { startStandin, type Standin } from './support/ollama-standin/server';
+import { runCli } from './support/cli-run';
 import { NotesFolder, tempDbPath } from './support/notes';
 import { makePdf } from './support/pdf';
 
@@ -9,11 +9,7 @@ let ollama: Standin;
 let notes: NotesFolder;
 let db: ReturnType<typeof tempDbPath>;
 
-async function quire(args: string[]): Promise<{ code: number; stdout: string }> {
-  let stdout = '';
-  const code = await main(args, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => {} }, env: { OLLAMA_HOST: ollama.url, QUIRE_DB: db.file } });
-  return { code, stdout };
-}
+const quire = (args: string[]) => runCli(args, { OLLAMA_HOST: ollama.url, QUIRE_DB: db.file });
 
 beforeAll(async () => {
   ollama = await startStandin();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../electron/cli/run';
 import { terminalSafe, terminalSafeJson } from '../electron/cli/terminal-text';
 import { startStandin, type Standin } from './support/ollama-standin/server';
+import { runCli } from './support/cli-run';
 import { NotesFolder, tempDbPath } from './support/notes';
 
 /**
@@ -17,16 +17,7 @@ let ollama: Standin;
 let notes: NotesFolder;
 let db: ReturnType<typeof tempDbPath>;
 
-async function quire(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: { write: (text: string) => (stdout += text), isTTY: true },
-    stderr: { write: (text: string) => (stderr += text), isTTY: false },
-    env: { OLLAMA_HOST: ollama.url, QUIRE_DB: db.file },
-  });
-  return { code, stdout, stderr };
-}
+const quire = (args: string[]) => runCli(args, { OLLAMA_HOST: ollama.url, QUIRE_DB: db.file }, { stdout: true, stderr: false });
 
 beforeAll(async () => {
   ollama = await startStandin();

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../electron/cli/run';
 import { startStandin, type Standin } from './support/ollama-standin/server';
+import { runCli } from './support/cli-run';
 import { NotesFolder, tempDbPath } from './support/notes';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -20,16 +21,7 @@ let db: ReturnType<typeof tempDbPath>;
  * writes. The environment is only what is given here (never the test runner's), so a read of
  * process.env where the passed one belongs sends Quire to the wrong database or Ollama.
  */
-async function quire(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: { OLLAMA_HOST: ollama.url, QUIRE_DB: db.file, ...env },
-  });
-  return { code, stdout, stderr };
-}
+const quire = (args: string[], env: Record<string, string> = {}) => runCli(args, { OLLAMA_HOST: ollama.url, QUIRE_DB: db.file, ...env });
 
 /** The real entry, in a process of its own: what `npm run quire` starts. */
 async function spawnQuire(args: string[], env: Record<string, string>, nodeArgs: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {

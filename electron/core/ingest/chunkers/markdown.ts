@@ -1,6 +1,7 @@
 // Just enough Markdown structure for chunking: ATX headings, fenced code, paragraphs. A line
 // starting with '#' inside a fence is code, not a heading; an unclosed fence runs to the end.
 import { isSpace } from './text';
+import { collapseWhitespace } from '../../text/normalise';
 
 export type BlockKind = 'heading' | 'text' | 'fence';
 
@@ -25,13 +26,13 @@ export interface Outline {
 const MAX_NAME_CHARS = 200;
 
 export function cleanName(raw: string): string {
-  const name = raw.replace(/\s+/g, ' ').trim();
+  const name = collapseWhitespace(raw);
   return name.length > MAX_NAME_CHARS ? `${name.slice(0, MAX_NAME_CHARS - 1)}…` : name;
 }
 
 /** Names compared as read: case and inline markup (`code`, *emphasis*) aside. */
 function sameName(a: string, b: string): boolean {
-  const plain = (s: string) => s.replace(/[*_`]/g, '').replace(/\s+/g, ' ').trim();
+  const plain = (s: string) => collapseWhitespace(s.replace(/[*_`]/g, ''));
   return plain(a).localeCompare(plain(b), undefined, { sensitivity: 'accent' }) === 0;
 }
 

@@ -9,6 +9,7 @@
 // DOCX has none), so a chunk's lines say where it sits in the extracted text, and the heading path
 // is what locates it for a person.
 import { Parser } from 'htmlparser2';
+import { collapseWhitespace } from '../../text/normalise';
 
 export interface HtmlText {
   text: string;
@@ -38,7 +39,6 @@ const HEADING = /^h([1-6])$/;
 /** A line the chunkers would take for structure (a heading, a code fence, a setext underline) but which is text here. */
 const LOOKS_STRUCTURAL = /^(?:#|`{3}|~{3})|^(?:=+|-+)$/;
 
-const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 interface Frame {
   name: string;
@@ -90,7 +90,7 @@ function convert(html: string, mainOnly: boolean): HtmlText {
   };
   /** Ends the current line of text (a list item's or a paragraph's). */
   const flushLine = () => {
-    const text = collapse(inline.join(''));
+    const text = collapseWhitespace(inline.join(''));
     inline = [];
     if (!text) return;
     emit(prefix + (LOOKS_STRUCTURAL.test(text) ? `\\${text}` : text));
@@ -185,7 +185,7 @@ function convert(html: string, mainOnly: boolean): HtmlText {
     if (frame.main) main--;
     if (name === 'title') {
       inTitle = false;
-      found.titleTag ??= collapse(titleText) || null;
+      found.titleTag ??= collapseWhitespace(titleText) || null;
       return;
     }
     if (pre > 0) {
@@ -193,7 +193,7 @@ function convert(html: string, mainOnly: boolean): HtmlText {
       return;
     }
     if (frame.cell) {
-      rows[rows.length - 1]!.push(collapse(inline.join('')));
+      rows[rows.length - 1]!.push(collapseWhitespace(inline.join('')));
       inline = [];
       inCell = false;
       return;
@@ -226,7 +226,7 @@ function convert(html: string, mainOnly: boolean): HtmlText {
 
   const emitHeading = () => {
     // Documentation generators end headings with a permalink, "¶" (Sphinx, MkDocs) or "§" (rustdoc): not part of the name.
-    const text = collapse(inline.join('')).replace(/\s*[¶§]$/, '');
+    const text = collapseWhitespace(inline.join('')).replace(/\s*[¶§]$/, '');
     inline = [];
     const level = heading;
     heading = 0;

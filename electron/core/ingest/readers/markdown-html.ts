@@ -1,3 +1,4 @@
+import { collapseWhitespace } from '../../text/normalise';
 /**
  * HTML inside Markdown, reduced to the text a person reads: comments and script or style blocks
  * go; a tag goes but the words it carries for people stay (a listing's caption, an image's alt
@@ -18,7 +19,7 @@ export function newlinesOf(s: string): string {
 /** The words a tag carries for people, with its newlines. */
 export function tagText(tag: string): string {
   if (tag.startsWith('<!--')) return newlinesOf(tag);
-  const words = [...tag.matchAll(TEXT_ATTRIBUTES)].map((m) => (m[1] ?? m[2] ?? '').replace(/\s+/g, ' ').trim()).filter((w) => w.length > 0);
+  const words = [...tag.matchAll(TEXT_ATTRIBUTES)].map((m) => collapseWhitespace(m[1] ?? m[2] ?? '')).filter((w) => w.length > 0);
   return words.join(' ') + newlinesOf(tag);
 }
 

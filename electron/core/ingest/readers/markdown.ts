@@ -3,6 +3,7 @@ import type { Token } from 'markdown-it';
 import { decodeText } from './decode';
 import { htmlBlockText, tagText } from './markdown-html';
 import type { Reader, ReadResult } from './types';
+import { collapseWhitespace } from '../../text/normalise';
 
 export const markdownReader = {
   name: 'markdown',
@@ -122,11 +123,7 @@ function stripInlineHtml(segment: string, children: Token[], at: number): { text
 /** What a heading says, without markup: its text and code, not its HTML. */
 function plainText(inline: Token): string {
   const parts = (inline.children ?? []).filter((c) => c.type === 'text' || c.type === 'code_inline' || c.type === 'softbreak');
-  return parts
-    .map((c) => (c.type === 'softbreak' ? ' ' : c.content))
-    .join('')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return collapseWhitespace(parts.map((c) => (c.type === 'softbreak' ? ' ' : c.content)).join(''));
 }
 
 function frontMatterTitle(lines: string[]): string | null {

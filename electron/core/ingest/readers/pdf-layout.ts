@@ -1,6 +1,7 @@
 // From positioned text items to lines of text, with Markdown-style headings, because the chunkers
 // read sections from `#` lines whatever the format. Pure functions over pdfjs's text items, so
 // they are tested without a PDF.
+import { collapseWhitespace } from '../../text/normalise';
 
 /** The part of pdfjs's TextItem this needs (transform[5] is the baseline's y, transform[4] its x). */
 export interface TextPiece {
@@ -34,7 +35,7 @@ export function layLines(pieces: readonly TextPiece[]): LaidLine[] {
   let endX = 0;
   let breakNext = false;
   const flush = () => {
-    const clean = text.replace(/\s+/g, ' ').trim();
+    const clean = collapseWhitespace(text);
     if (clean.length > 0) {
       // A drop of more than 1.6 lines from the line above: a paragraph gap (or a heading's margin).
       const gapBefore = prevY !== null && y !== null && prevY - y > 1.6 * Math.max(size, prevSize);
@@ -123,7 +124,7 @@ export interface OutlineEntry {
  */
 export function headingsFromOutline(pages: readonly LaidLine[][], outline: readonly OutlineEntry[]): HeadingLevels {
   const levels: HeadingLevels = new Map();
-  const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+  const norm = (s: string) => collapseWhitespace(s).toLowerCase();
   for (const entry of outline) {
     const title = norm(entry.title);
     if (title.length === 0) continue;

@@ -1,6 +1,7 @@
 import { QuireError } from '../../../../shared/errors';
 import { headingKey, headingsBySize, headingsFromOutline, layLines, pageText, type LaidLine, type OutlineEntry, type TextPiece } from './pdf-layout';
 import type { Reader, ReadResult } from './types';
+import { collapseWhitespace } from '../../text/normalise';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
@@ -85,7 +86,7 @@ function assemble(pages: readonly LaidLine[][], levels: Map<string, number>): Om
 async function metadataTitle(doc: PdfDocument): Promise<string | null> {
   const { info } = await doc.getMetadata().catch(() => ({ info: null }));
   const title = (info as { Title?: unknown } | null)?.Title;
-  return typeof title === 'string' && title.trim().length > 0 ? title.replace(/\s+/g, ' ').trim() : null;
+  return typeof title === 'string' && title.trim().length > 0 ? collapseWhitespace(title) : null;
 }
 
 /** The outline flattened in reading order, each entry's target resolved to a page index when it can be. */

@@ -13,9 +13,6 @@ export interface Completed<T> {
   vectors: Float32Array[];
 }
 
-/** Batches sent to Ollama at once during an import unless the setting says otherwise. */
-export const DEFAULT_BATCHES_IN_FLIGHT = 2;
-
 /**
  * Packs the chunks of many documents into full /api/embed requests (a folder of small notes
  * would otherwise cost one request per note) and hands documents back, in the order they were

@@ -7,7 +7,8 @@ import type { Db } from '../db/open';
 import { Embedder } from '../ollama/embedder';
 import type { OllamaGateway } from '../ollama/gateway';
 import { contextualText } from './chunkers/index';
-import { DEFAULT_BATCHES_IN_FLIGHT, EmbedQueue } from './embed-queue';
+import { EmbedQueue } from './embed-queue';
+import { SETTINGS } from '../../../shared/settings';
 import { countEmbeddingInputs, sharedModelTokens, type ModelTokens } from '../tokens/model-tokens';
 
 export interface EmbeddingRequest {
@@ -50,7 +51,7 @@ export class EmbeddingSession {
   }
 
   get inFlight(): number {
-    return this.request.inFlight ?? DEFAULT_BATCHES_IN_FLIGHT;
+    return this.request.inFlight ?? SETTINGS.embedBatchesInFlight.fallback;
   }
 
   get requestCount(): number {

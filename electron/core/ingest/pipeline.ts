@@ -14,7 +14,6 @@ import { EmbedQueue, type Completed } from './embed-queue';
 import { EmbeddingSession, hasMissingVectors, type EmbeddingRequest } from './embedding-session';
 import { readerFor, type Reader } from './readers/index';
 import { ReadAhead } from './read-ahead';
-import { pagesOfLines } from './pages';
 import type { ImportProgress, ImportReport, SkipReason } from './types';
 import { walkFolder, walkPaths, type WalkedFile } from './walk';
 import { parseFile, type Parsed, type ParseRequest } from './parse/parse-file';

@@ -7,8 +7,6 @@ import { nearestByBits } from './bit-scan';
 import type { Ranked } from './fusion';
 import { scopeParam, type ScopeFilter } from './scope';
 
-export { denseMethod, type DenseMethod };
-
 export interface DenseHit extends Ranked {
   /** L2 distance between unit vectors: 0 identical, √2 orthogonal. */
   distance: number;

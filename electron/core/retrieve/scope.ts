@@ -7,8 +7,3 @@ export interface ScopeFilter {
 export function scopeParam(filter: ScopeFilter): string | null {
   return filter.collectionIds && filter.collectionIds.length > 0 ? JSON.stringify(filter.collectionIds) : null;
 }
-
-/** Whether a collection is inside the scope. */
-export function inScope(filter: ScopeFilter, collectionId: string): boolean {
-  return !filter.collectionIds || filter.collectionIds.length === 0 || filter.collectionIds.includes(collectionId);
-}

@@ -14,8 +14,6 @@ export type TokenizerResult = { ok: true; tokenizer: ModelTokenizer } | { ok: fa
 
 /** A prompt counted as Ollama will count it: the family's rendering, the model's tokens, BOS. */
 export interface ExactCounter {
-  readonly family: TemplateFamily;
-  readonly tokenizer: ModelTokenizer;
   count(messages: readonly TemplateMessage[]): number;
   /** The prompt text Ollama builds from these messages (before BOS). */
   render(messages: readonly TemplateMessage[]): string;
@@ -150,8 +148,6 @@ export async function countEmbeddingInputs(tokens: ModelTokens, embedder: Embedd
 export function exactCounter(tokenizer: ModelTokenizer, family: TemplateFamily): ExactCounter {
   const bos = tokenizer.addBos && tokenizer.bos !== null ? 1 : 0;
   return {
-    family,
-    tokenizer,
     render: (messages) => renderChat(family, messages),
     count: (messages) => bos + tokenizer.count(renderChat(family, messages)),
     text: (text) => tokenizer.count(text),

@@ -71,7 +71,7 @@ export class ParsePool {
       const id = this.nextId++;
       const timer = setTimeout(() => {
         this.fail(new QuireError('PARSE_TIMEOUT', `Reading it took longer than ${seconds(this.timeoutMs)}, so it was stopped.`));
-        void this.replaceWorker();
+        void this.close(); // the next file starts a fresh worker
       }, this.timeoutMs);
       this.pending = { id, resolve, reject, timer };
       // The bytes are copied, not transferred: the caller still hashes and may retry them.
@@ -122,12 +122,6 @@ export class ParsePool {
     this.pending = null;
     clearTimeout(p.timer);
     p.reject(e);
-  }
-
-  private async replaceWorker(): Promise<void> {
-    const w = this.worker;
-    this.worker = null;
-    await w?.terminate();
   }
 }
 

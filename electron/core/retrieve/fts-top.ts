@@ -122,7 +122,8 @@ function scoreCandidates(db: Db, table: FtsTable, rare: string[], common: string
   const params = options.collections !== null ? { collections: options.collections } : {};
   const sql = (withLimit: boolean) =>
     `SELECT f.rowid AS rowid, ${bm25(table, options.weights)} AS score FROM ${table} f ${scope.join}
-      WHERE ${table} MATCH @expression ${scope.where} ORDER BY score DESC, f.rowid ${withLimit ? 'LIMIT @limit' : ''}`;
+      WHERE ${table} MATCH @expression ${scope.where} ${withLimit ? 'ORDER BY score DESC, f.rowid LIMIT @limit' : ''}`;
+  // Every row of `both` is kept and merged.sort orders them all below, so SQL need not sort them first.
   const full = new Map<number, number>();
   for (const r of stmt(db, sql(false)).all({ expression: both, ...params }) as FtsHit[]) full.set(r.rowid, r.score);
   const merged: FtsHit[] = [...full].map(([rowid, score]) => ({ rowid, score }));

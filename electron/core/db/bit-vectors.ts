@@ -172,13 +172,13 @@ export function writeBits(db: Db, model: EmbeddingModelRow, rowid: bigint, vecto
   const mean = stmt(db, 'SELECT mean FROM vector_quantization WHERE model_id = ? AND mean IS NOT NULL').pluck().get(model.id) as Buffer | undefined;
   if (!mean) return;
   insertBits(db, model, rowid, packSigns(vector, asFloats(mean)), Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
+  bumpVersion(db, model);
 }
 
 // Packed here (packSigns, tested against vec_quantize_binary) so that writes and the build agree bit for bit.
 function insertBits(db: Db, model: EmbeddingModelRow, rowid: bigint, bits: Buffer, vector: Buffer): void {
   stmt(db, `INSERT INTO ${bitTableName(model)} (rowid, bits) VALUES (?, ?)`).run(rowid, bits);
   stmt(db, `INSERT INTO ${rescoreTableName(model)} (rowid, embedding) VALUES (?, ?)`).run(rowid, vector);
-  bumpVersion(db, model);
 }
 
 function bumpVersion(db: Db, model: EmbeddingModelRow): void {
@@ -220,7 +220,8 @@ export function buildBitsBatch(db: Db, model: EmbeddingModelRow, after: number, 
     // Walking chunks by its key, a point lookup in the vec0 float table for each (vec0's rowid = ? plan).
     const rows = stmt(db, toBuildSql(model)).all(after, last) as Array<{ rowid: number; embedding: Buffer }>;
     for (const r of rows) insertBits(db, model, BigInt(r.rowid), packSigns(asFloats(r.embedding), mean), r.embedding);
-    stmt(db, 'UPDATE vector_quantization SET bits_built = bits_built + ? WHERE model_id = ?').run(rows.length, model.id);
+    // One version step per row written, as writeBits takes, in one statement for the batch.
+    stmt(db, 'UPDATE vector_quantization SET bits_built = bits_built + ?, bits_version = bits_version + ? WHERE model_id = ?').run(rows.length, rows.length, model.id);
     return { last, built: rows.length };
   }).immediate();
 }

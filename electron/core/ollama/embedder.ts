@@ -89,11 +89,12 @@ export class Embedder {
     const out: Float32Array[] = [];
     for (let i = 0; i < docs.length; i += this.batchSize) {
       const batch = docs.slice(i, i + this.batchSize);
+      const inputs = batch.map((d) => this.prefixes.document(d.text, d.title));
+      const counts = this.countInputs(inputs);
       // Known too long by the model's own count: embedded in parts, never sent whole.
-      const fits = batch.map((d) => !this.countTokens || this.countTokens(this.prefixes.document(d.text, d.title)) <= this.inputLimit);
-      if (fits.every(Boolean)) {
+      if (!counts || counts.every((n) => n <= this.inputLimit)) {
         try {
-          out.push(...(await this.embedRaw(batch.map((d) => this.prefixes.document(d.text, d.title)), signal)));
+          out.push(...(await this.embedRaw(inputs, signal, counts)));
           continue;
         } catch (e) {
           if (!(e instanceof QuireError && e.code === 'INPUT_TOO_LONG')) throw e;
@@ -113,10 +114,11 @@ export class Embedder {
    */
   private async embedDocument(doc: DocumentInput, signal: AbortSignal | undefined, depth: number): Promise<Float32Array> {
     const input = this.prefixes.document(doc.text, doc.title);
-    const tooLong = this.countTokens !== null && this.countTokens(input) > this.inputLimit;
+    const counts = this.countInputs([input]);
+    const tooLong = counts !== null && counts[0]! > this.inputLimit;
     if (!tooLong || depth >= MAX_SPLIT_DEPTH || doc.text.length < 2) {
       try {
-        const [v] = await this.embedRaw([input], signal);
+        const [v] = await this.embedRaw([input], signal, counts);
         return v!;
       } catch (e) {
         if (!(e instanceof QuireError && e.code === 'INPUT_TOO_LONG') || depth >= MAX_SPLIT_DEPTH || doc.text.length < 2) throw e;
@@ -132,10 +134,11 @@ export class Embedder {
     const tooLong = (cause?: unknown) =>
       new QuireError('INPUT_TOO_LONG', `The question is longer than ${this.name} can read at once (${this.inputLimit} tokens), so it was searched by keywords only. Ask a shorter question.`, cause ? { cause } : undefined);
     const input = this.prefixes.query(query);
-    if (this.countTokens && this.countTokens(input) > this.inputLimit) throw tooLong();
+    const counts = this.countInputs([input]);
+    if (counts && counts[0]! > this.inputLimit) throw tooLong();
     let v: Float32Array | undefined;
     try {
-      [v] = await this.embedRaw([input], signal);
+      [v] = await this.embedRaw([input], signal, counts);
     } catch (e) {
       if (e instanceof QuireError && e.code === 'INPUT_TOO_LONG') throw tooLong(e);
       throw e;
@@ -144,12 +147,19 @@ export class Embedder {
     return v;
   }
 
-  private async embedRaw(inputs: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+  /** Each input's tokens by the model's own count, or null without its tokenizer. */
+  private countInputs(inputs: readonly string[]): number[] | null {
+    const count = this.countTokens;
+    return count ? inputs.map((t) => count(t)) : null;
+  }
+
+  /** `counts`: the inputs' own token counts, already taken by the caller (countInputs). */
+  private async embedRaw(inputs: string[], signal: AbortSignal | undefined, counts: number[] | null): Promise<Float32Array[]> {
     this.requests++;
     const { embeddings, promptEvalCount } = await this.gateway.embedCounted(this.name, inputs, signal);
     // Ollama reads every token of what it is sent (and may add its own BOS/EOS): fewer means it cut
     // something. Without the model's tokenizer, at least one token per non-empty input.
-    const sent = this.countTokens ? inputs.reduce((n, t) => n + this.countTokens!(t), 0) : inputs.filter((t) => t.length > 0).length;
+    const sent = counts ? counts.reduce((n, c) => n + c, 0) : inputs.filter((t) => t.length > 0).length;
     if (promptEvalCount !== null && promptEvalCount < sent) {
       throw new QuireError('OLLAMA_ERROR', `Ollama read only ${promptEvalCount} tokens of the ${sent} sent to ${this.name}: it cut the input.`);
     }

@@ -209,10 +209,11 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
     // The model's own tokenizer and template when Quire knows both: the count is then exact. A
     // vocabulary without a known template still counts the text better than cl100k does.
     const tokens = options.tokens ?? sharedModelTokens(gateway);
-    const counted = await tokens.counter(chat, signal);
-    const exact: ExactCounter | null = counted.ok ? counted.counter : null;
-    const ownTokenizer = exact ? null : await tokens.tokenizer(chat, signal);
-    const countText = ownTokenizer?.ok ? (text: string) => ownTokenizer.tokenizer.count(text) : undefined;
+    // The vocabulary first: when it cannot be read, the counter is not asked (it would fetch it again).
+    const own = await tokens.tokenizer(chat, signal);
+    const counted = own.ok ? await tokens.counter(chat, signal) : null;
+    const exact: ExactCounter | null = counted?.ok ? counted.counter : null;
+    const countText = !exact && own.ok ? (text: string) => own.tokenizer.count(text) : undefined;
     let fitted: FittedPrompt;
     try {
       fitted = fitPrompt({

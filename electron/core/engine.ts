@@ -35,6 +35,7 @@ import { EmbeddingSession, hasMissingVectors } from './ingest/embedding-session'
 import { importFolder } from './ingest/pipeline';
 import type { ImportProgress, ImportReport } from './ingest/types';
 import { OllamaGateway } from './ollama/gateway';
+import { ollamaState, type OllamaState } from './ollama/state';
 import { ModelTokens } from './tokens/model-tokens';
 import { VocabularyStore } from './tokens/vocabulary-store';
 import { evalIndexDir, vocabularyDir } from './paths';
@@ -166,6 +167,8 @@ export interface Engine {
   maintainVectors(run?: { signal?: AbortSignal; onProgress?: (p: QuantizationProgress) => void }): Promise<QuantizationState | null>;
   /** What is indexed, in more detail than the contract's status (the CLI's status). */
   indexStatus(): IndexStatus;
+  /** Whether Ollama answers at the saved host (the status bar's and `quire status`'s one check). */
+  ollamaState(): Promise<OllamaState>;
   /** The folders a question's scope names (ids, names or paths); COLLECTION_NOT_FOUND for an unknown one. */
   resolveScope(refs: readonly string[] | undefined): Array<{ id: string; name: string }>;
   /** Checks the index is whole. */
@@ -425,6 +428,7 @@ export function createEngine(options: EngineOptions): Engine {
     resolveScope: (refs) => resolveScope(db, refs),
     maintainVectors,
     indexStatus: () => indexStatus(db, dbPath, settings.get('denseQuantizeAbove')),
+    ollamaState: () => ollamaState(currentGateway()),
     doctor: () => runDoctor(db),
 
     async setWatch(collectionId, state) {

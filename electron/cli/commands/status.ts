@@ -5,15 +5,14 @@ import type { IndexStatus } from '../../core/engine';
 /** How dense search reads the table, with the measured oversampling and the recall it reached. */
 function denseLine(d: NonNullable<IndexStatus['activeModel']>['dense']): string {
   const calibration = d.oversampling !== null && d.recallAt10 !== null ? `; oversampling ×${d.oversampling}, sampled recall@10 ${d.recallAt10.toFixed(3)}` : '';
-  return d.method === 'quantized' ? d.reason : `${d.reason}${d.method === 'exact' && d.oversampling !== null ? calibration : ''}`;
+  return d.method === 'quantized' ? d.reason : d.reason + calibration;
 }
 
 export async function statusCommand(ctx: CliContext): Promise<number> {
   const status = ctx.engine.indexStatus();
-  // Ollama's state as the status bar shows it: the same contract method, so the two never disagree.
-  const live = await ctx.engine.call('status', {});
-  const ollama = live.ollama;
-  const result = { database: ctx.dbPath, chatModel: live.chatModel, embedModel: ctx.engine.settings.get('embedModel'), ollama, ...status };
+  // Ollama's state as the status bar shows it: the same check, so the two never disagree.
+  const ollama = await ctx.engine.ollamaState();
+  const result = { database: ctx.dbPath, chatModel: ctx.engine.settings.get('chatModel'), embedModel: ctx.engine.settings.get('embedModel'), ollama, ...status };
   ctx.out.result(result, () => {
     const d = status.documents;
     const lines = [

@@ -15,7 +15,7 @@ import { folderCompletions } from './folder-completions';
 import { chunkView, libraryDocuments, vectorStores } from './views';
 import { dropEmbeddingModel, listEmbeddingModels } from '../db/embedding-models';
 import { withTag } from '../ollama/gateway';
-import { isLoopbackHost } from '../ollama/host';
+import { ollamaState } from '../ollama/state';
 import { loadQuestionSet } from '../eval/question-sets';
 
 export interface ServiceDeps {
@@ -93,16 +93,8 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
   const handlers: Handlers = {
     async status() {
       const st = indexStatus(db, undefined, engine.settings.get('denseQuantizeAbove'));
-      const g = gateway();
-      let version: string | null = null;
-      let error: string | null = null;
-      try {
-        version = await g.version(AbortSignal.timeout(2000));
-      } catch (e) {
-        error = toErrorShape(e).message;
-      }
       return {
-        ollama: { host: g.host, connected: version !== null, version, error, remote: !isLoopbackHost(g.host), headers: g.headerNames },
+        ollama: await ollamaState(gateway()),
         chatModel: engine.settings.get('chatModel'),
         documents: st.documents,
         chunks: st.chunks,

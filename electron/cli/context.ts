@@ -28,7 +28,7 @@ export function createContext(opts: ContextOptions, out: Output, signal: AbortSi
   const ollamaHeaders = headerFlags(opts.ollamaHeaders ?? []);
   return {
     dbPath,
-    engine: createEngine({ dbPath, env, ...(ollamaHeaders ? { ollamaHeaders } : {}), ...(opts.parseWorker ? { parseWorker: opts.parseWorker } : {}) }),
+    engine: createEngine({ dbPath, env, backgroundUpkeep: false, ...(ollamaHeaders ? { ollamaHeaders } : {}), ...(opts.parseWorker ? { parseWorker: opts.parseWorker } : {}) }),
     out,
     signal,
     force: opts.force === true,
@@ -56,8 +56,9 @@ export async function rememberModel(ctx: CliContext, key: 'chatModel' | 'embedMo
 }
 
 /**
- * After an import or embedding run: builds or refreshes the bits for two-stage vector search (the
- * engine starts this in the background; a command waits for it, since its process is about to end).
+ * After an import or embedding run: builds or refreshes the bits for two-stage vector search. The
+ * CLI's engine leaves this to the command (backgroundUpkeep: false), which waits for it, since its
+ * process is about to end, and shows its progress.
  */
 export async function settleVectorSearch(ctx: CliContext): Promise<void> {
   await ctx.engine.maintainVectors({

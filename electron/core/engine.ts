@@ -95,6 +95,11 @@ export interface EngineOptions {
   parseLimits?: { timeoutMs?: number; maxMemoryMb?: number };
   /** Watch timings, for tests. */
   watchTimings?: { debounceMs?: number; maxWaitMs?: number };
+  /**
+   * Whether imports and embedding runs start the two-stage search's upkeep in the background (true
+   * unless given). The CLI says false: it runs the upkeep itself, awaited, with progress and Ctrl-C.
+   */
+  backgroundUpkeep?: boolean;
   /** The gateway's first retry backoff (doubling each retry; 500 ms unless given), for tests of an Ollama that is down. */
   ollamaBackoffMs?: number;
 }
@@ -359,7 +364,7 @@ export function createEngine(options: EngineOptions): Engine {
             ...parse,
           });
           finishQueued(queued, report);
-          if (!report.cancelled) upkeepInBackground();
+          if (!report.cancelled && options.backgroundUpkeep !== false) upkeepInBackground();
           return report;
         } finally {
           lock?.release();
@@ -414,7 +419,7 @@ export function createEngine(options: EngineOptions): Engine {
         // Nothing left to embed (e.g. the documents still lacking vectors were forgotten): the chosen
         // model is complete. The session has switched to the version Ollama serves if it asked Ollama.
         if (chunks === 0 && !session.resolved) activateCompleteModel(db, settings.get('embedModel'));
-        upkeepInBackground();
+        if (options.backgroundUpkeep !== false) upkeepInBackground();
         return { model, documents, chunks, requests: session.requestCount };
       } catch (e) {
         // Ollama is needed only if something lacks vectors: with nothing to embed, there is nothing to fail.

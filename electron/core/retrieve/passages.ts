@@ -1,6 +1,6 @@
 import type { Db } from '../db/open';
-import { sectionOfChunk } from '../db/sections';
 import { stmt } from '../db/statements';
+import { LOOKUP_SQL, positionKey, rowidsAt, type ChunkPosition } from './lexical-rows';
 
 /**
  * Small-to-big: each hit is sent with the chunk before and after it in the same section, so the
@@ -16,39 +16,17 @@ export interface Passage {
   rowids: number[];
 }
 
-interface Position {
-  rowid: number;
-  document_id: string;
-  ordinal: number;
-  first_ordinal: number | null;
-  last_ordinal: number | null;
-}
-
-/** Every hit's place in its document and section: one statement for all of them (exported for the query-plan test). */
-export const HIT_POSITIONS = `SELECT c.rowid AS rowid, c.document_id, c.ordinal, s.first_ordinal, s.last_ordinal
-       FROM json_each(@rowids) j
-       JOIN chunks c ON c.rowid = j.value
-       LEFT JOIN sections s ON ${sectionOfChunk('c')}`;
-
-/** The chunks at given (document, ordinal) places: the hits' neighbours, one statement for all. */
-export const CHUNKS_AT = `SELECT c.rowid AS rowid, c.document_id, c.ordinal
-       FROM json_each(@places) j
-       JOIN chunks c ON c.document_id = json_extract(j.value, '$[0]') AND c.ordinal = json_extract(j.value, '$[1]')`;
-
 export function toPassages(db: Db, hits: readonly number[], limit: number): Passage[] {
   if (hits.length === 0 || limit <= 0) return [];
-  const positions = new Map((stmt(db, HIT_POSITIONS).all({ rowids: JSON.stringify(hits) }) as Position[]).map((p) => [p.rowid, p]));
+  const positions = new Map((stmt(db, LOOKUP_SQL.positions).all(JSON.stringify(hits)) as ChunkPosition[]).map((p) => [p.rowid, p]));
   // Without a section holding it (a damaged index), a chunk is sent alone: no neighbours asked for.
-  const places: Array<[string, number]> = [];
+  const places: Array<{ document_id: string; ordinal: number }> = [];
   for (const p of positions.values()) {
     if (p.first_ordinal === null || p.last_ordinal === null) continue;
-    if (p.ordinal > p.first_ordinal) places.push([p.document_id, p.ordinal - 1]);
-    if (p.ordinal < p.last_ordinal) places.push([p.document_id, p.ordinal + 1]);
+    if (p.ordinal > p.first_ordinal) places.push({ document_id: p.document_id, ordinal: p.ordinal - 1 });
+    if (p.ordinal < p.last_ordinal) places.push({ document_id: p.document_id, ordinal: p.ordinal + 1 });
   }
-  const at = new Map<string, number>();
-  if (places.length > 0) {
-    for (const r of stmt(db, CHUNKS_AT).all({ places: JSON.stringify(places) }) as Array<{ rowid: number; document_id: string; ordinal: number }>) at.set(`${r.document_id}\0${r.ordinal}`, r.rowid);
-  }
+  const at = rowidsAt(db, places);
   const used = new Set<number>();
   const passages: Passage[] = [];
   for (const rowid of hits) {
@@ -58,8 +36,8 @@ export function toPassages(db: Db, hits: readonly number[], limit: number): Pass
     if (!p) continue;
     const rowids = [rowid];
     if (p.first_ordinal !== null && p.last_ordinal !== null) {
-      const before = p.ordinal > p.first_ordinal ? at.get(`${p.document_id}\0${p.ordinal - 1}`) : undefined;
-      const after = p.ordinal < p.last_ordinal ? at.get(`${p.document_id}\0${p.ordinal + 1}`) : undefined;
+      const before = p.ordinal > p.first_ordinal ? at.get(positionKey(p.document_id, p.ordinal - 1)) : undefined;
+      const after = p.ordinal < p.last_ordinal ? at.get(positionKey(p.document_id, p.ordinal + 1)) : undefined;
       if (before !== undefined && !used.has(before)) rowids.unshift(before);
       if (after !== undefined && !used.has(after)) rowids.push(after);
     }

@@ -4,7 +4,8 @@ import { bitTableName, missingBitsSql, rescoreTableName, resetBits, toBuildSql }
 import type { EmbeddingModelRow } from '../db/embedding-models';
 import { openDatabase, type Db } from '../db/open';
 import { coarseSql, knnSql, rescoreSql } from './dense';
-import { CHUNKS_AT, HIT_POSITIONS, toPassages } from './passages';
+import { LOOKUP_SQL } from './lexical-rows';
+import { toPassages } from './passages';
 import { maintainQuantization } from './quantization';
 import { PASSAGE_CHUNKS, search } from './search';
 
@@ -16,8 +17,9 @@ import { PASSAGE_CHUNKS, search } from './search';
 describe('query plans and statement counts', () => {
   let db: Db;
   let model: EmbeddingModelRow;
-  const params = { query: Buffer.alloc(64), k: 10, scope: '["c"]', candidates: '[1,2]', limit: 10, rowids: '[1,2]', places: '[["d",1]]' };
-  const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as Array<{ detail: string }>).map((r) => r.detail);
+  const params = { query: Buffer.alloc(64), k: 10, scope: '["c"]', candidates: '[1,2]', limit: 10, rowids: '[1,2]' };
+  // Named parameters, or the one JSON array the lookups (lexical-rows.ts) take.
+  const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(sql.includes('?') ? '[1,2]' : params) as Array<{ detail: string }>).map((r) => r.detail);
   const noTableScan = (details: string[]) => expect(details.filter((d) => /^SCAN (c|d|s|x|col|chunks|documents|sections|collections)\b/.test(d))).toEqual([]);
 
   beforeAll(() => {
@@ -57,11 +59,11 @@ describe('query plans and statement counts', () => {
   });
 
   it("result assembly: hits' positions, their neighbours and their passages' chunks, each by key", () => {
-    const positions = plan(HIT_POSITIONS);
+    const positions = plan(LOOKUP_SQL.positions);
     expect(positions).toContain('SEARCH c USING INTEGER PRIMARY KEY (rowid=?)');
     expect(positions).toContain('SEARCH x USING COVERING INDEX sqlite_autoindex_sections_1 (document_id=? AND first_ordinal<?)');
     noTableScan(positions);
-    expect(plan(CHUNKS_AT)).toEqual(['SCAN j VIRTUAL TABLE INDEX 1:', 'SEARCH c USING COVERING INDEX sqlite_autoindex_chunks_2 (document_id=? AND ordinal=?)']);
+    expect(plan(LOOKUP_SQL.rowidsAt)).toEqual(['SCAN j VIRTUAL TABLE INDEX 1:', 'SEARCH c USING COVERING INDEX sqlite_autoindex_chunks_2 (document_id=? AND ordinal=?)']);
     expect(plan(PASSAGE_CHUNKS)).toEqual([
       'SCAN j VIRTUAL TABLE INDEX 1:',
       'SEARCH c USING INTEGER PRIMARY KEY (rowid=?)',

@@ -66,8 +66,18 @@ export function fitPrompt(input: FitInput): FittedPrompt {
   const fixed = messageTokens(base.system, count) + TOKENS_PER_MESSAGE + REPLY_PRIMING;
   const framing = count(`${base.framing}\n\n`) + 2; // + the blank lines around it
   const question = count(base.questionLine);
-  const sourceTokens = (sources: readonly PromptSource[]) => count(promptParts(input.question, sources, []).sourcesBlock);
-  const turnTokens = (turn: PromptTurn) => messageTokens(turn.question, count) + messageTokens(turn.answer, count);
+  // Remembered: the history loop below asks again for the same sources and turns with each turn it adds.
+  let counted: { sources: readonly PromptSource[]; tokens: number } | null = null;
+  const sourceTokens = (sources: readonly PromptSource[]) => {
+    if (counted?.sources !== sources) counted = { sources, tokens: count(promptParts(input.question, sources, []).sourcesBlock) };
+    return counted.tokens;
+  };
+  const turnCost = new Map<PromptTurn, number>();
+  const turnTokens = (turn: PromptTurn) => {
+    let n = turnCost.get(turn);
+    if (n === undefined) turnCost.set(turn, (n = messageTokens(turn.question, count) + messageTokens(turn.answer, count)));
+    return n;
+  };
   const rawOf = (sources: readonly PromptSource[], history: readonly PromptTurn[]) =>
     fixed + framing + question + sourceTokens(sources) + history.reduce((n, t) => n + turnTokens(t), 0);
   /** What Ollama will count for this prompt: exactly, or our calibrated estimate. */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ConversationSummary } from '../../../../shared/conversations';
+import { TITLE_MAX, type ConversationSummary } from '../../../../shared/conversations';
 import { ConfirmDialog } from '../../common/ConfirmDialog';
 
 interface ConversationItemProps {
@@ -45,7 +45,7 @@ export function ConversationItem({ conversation: c, current, onOpen, onRename, o
             id={`rename-${c.id}`}
             data-testid="conversation-title-input"
             value={renaming}
-            maxLength={120}
+            maxLength={TITLE_MAX}
             autoFocus
             onChange={(e) => setRenaming(e.target.value)}
             onKeyDown={(e) => {

@@ -124,5 +124,5 @@ export function SettingsForm({ settings, models, onSaved }: SettingsFormProps) {
 }
 
 function toDraft(s: Settings): Record<Field, string> {
-  return { ollamaHost: s.ollamaHost, chatModel: s.chatModel, embedModel: s.embedModel, k: String(s.k), chunkTokens: String(s.chunkTokens), numCtx: String(s.numCtx), denseQuantizeAbove: String(s.denseQuantizeAbove), fusion: s.fusion, embedBatchesInFlight: String(s.embedBatchesInFlight) };
+  return Object.fromEntries(FIELDS.map((f) => [f.key, String(s[f.key])])) as Record<Field, string>;
 }

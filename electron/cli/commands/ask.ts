@@ -1,5 +1,5 @@
 import type { AnswerResult } from '../../../shared/answer';
-import { formatPages } from '../../../shared/pages';
+import { formatWhere } from '../../../shared/pages';
 import { contractInput, numberFlag } from '../args';
 import { rememberModel, type CliContext } from '../context';
 
@@ -83,7 +83,7 @@ function human(r: AnswerResult, streamed: boolean): string {
       if (seen.has(key)) continue;
       seen.add(key);
       // A PDF's lines are lines of its extracted text; its pages are what a reader can look up.
-      const where = !c.path ? '(unknown source)' : c.pages ? `${c.path}, ${formatPages(c.pages)}` : `${c.path}:${c.lines?.[0]}-${c.lines?.[1]}`;
+      const where = !c.path ? '(unknown source)' : formatWhere(c.path, c.lines, c.pages);
       out.push(`  [${c.chunkId}] ${where} — ${CHECK_LABEL[c.check]}${c.missing.length ? ` (not in the source: ${c.missing.join(', ')})` : ''}`);
     }
   }

@@ -1,6 +1,6 @@
 import { QuireError } from '../../../shared/errors';
 import { SEARCH_MODES, type SearchResponse } from '../../../shared/search';
-import { formatPages } from '../../../shared/pages';
+import { formatWhere } from '../../../shared/pages';
 import { collapseWhitespace } from '../../core/engine';
 import { contractInput, numberFlag } from '../args';
 import type { CliContext } from '../context';
@@ -38,7 +38,7 @@ function human(res: SearchResponse): string {
   const out = [`${res.results.length} passages (${res.mode} search${res.embedModel ? `, ${res.embedModel}` : ''}, ${res.ms} ms)`, ''];
   res.results.forEach((r, i) => {
     const ranks = [r.lexicalRank !== null ? `keyword #${r.lexicalRank}` : null, r.denseRank !== null ? `vector #${r.denseRank}` : null].filter(Boolean).join(', ');
-    out.push(`${i + 1}. ${r.pages ? `${r.path}, ${formatPages(r.pages)}` : `${r.path}:${r.lines[0]}-${r.lines[1]}`}  [${r.chunkId}]  score ${r.score.toFixed(4)} (${ranks})`);
+    out.push(`${i + 1}. ${formatWhere(r.path, r.lines, r.pages)}  [${r.chunkId}]  score ${r.score.toFixed(4)} (${ranks})`);
     out.push(`   ${r.heading}`);
     // The passage opens with its neighbour; the snippet starts where the match is.
     const snippet = collapseWhitespace(r.text.slice(r.hit.start));

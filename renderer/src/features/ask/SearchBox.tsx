@@ -4,7 +4,7 @@ import type { Output } from '../../../../shared/contract';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
 import { formatPlace } from '../../common/format';
-import { formatPages } from '../../../../shared/pages';
+import { formatWhere } from '../../../../shared/pages';
 import { ErrorNote } from '../../common/ErrorNote';
 
 type Mode = 'hybrid' | 'lexical' | 'dense';
@@ -71,7 +71,7 @@ export function SearchBox() {
             {res.results.map((r) => (
               <li key={r.chunkId}>
                 <p>
-                  <span className="mono">{r.pages ? `${r.path}, ${formatPages(r.pages)}` : `${r.path}:${r.lines[0]}–${r.lines[1]}`}</span>{' '}
+                  <span className="mono">{formatWhere(r.path, r.lines, r.pages, '–')}</span>{' '}
                   <span className="muted">{r.heading}</span>
                   <span className="visually-hidden"> {formatPlace(r.lines, r.pages)}</span>
                 </p>

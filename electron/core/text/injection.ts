@@ -13,7 +13,6 @@ import { removeAllInvisibles, removeInvisibles, suspiciousInvisibles } from './i
  * nothing. Remote images stay: rendering one fetches it, which can carry data out in its URL.
  */
 export type InjectionFlag = 'instructions' | 'role-marker' | 'invisible-characters' | 'remote-image';
-const WARNING_FLAGS: ReadonlySet<string> = new Set<InjectionFlag>(['instructions', 'role-marker', 'invisible-characters', 'remote-image']);
 
 /**
  * The warnings among a chunk's stored flags. Chunks indexed before links became neutral still carry
@@ -84,6 +83,7 @@ const PHRASES: Record<InjectionFlag, string> = {
   'remote-image': 'images loaded from remote websites',
 };
 const ORDER: readonly InjectionFlag[] = ['instructions', 'role-marker', 'invisible-characters', 'remote-image'];
+const WARNING_FLAGS: ReadonlySet<string> = new Set<InjectionFlag>(ORDER);
 
 /** One sentence for people, e.g. "This passage contains invisible characters and images loaded from remote websites." */
 export function describeFlags(flags: readonly InjectionFlag[]): string {

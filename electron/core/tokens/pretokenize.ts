@@ -67,5 +67,8 @@ function splitKeepingGaps(text: string, re: RegExp): string[] {
  * (Hugging Face's ignore_merges; llama.cpp sets it for llama-bpe). The others always merge.
  */
 export function ignoresMerges(pre: string): boolean {
-  return pre === 'llama-bpe' || pre === 'llama3' || pre === 'llama-v3';
+  return LLAMA3_PRE.has(pre);
 }
+
+/** The names llama.cpp gives Llama 3's pre-tokenizer. */
+export const LLAMA3_PRE: ReadonlySet<string> = new Set(['llama-bpe', 'llama3', 'llama-v3']);

@@ -4,7 +4,7 @@
 // DeepSeek) and "llama" (SentencePiece with scored pieces and byte fallback: Gemma, Mistral 7B,
 // Llama 2). Anything else (WordPiece "bert", "t5", an unknown pre-tokenizer) is not counted
 // exactly: Quire falls back to its calibrated estimate and says so.
-import { SUPPORTED_PRE } from './pretokenize';
+import { LLAMA3_PRE, SUPPORTED_PRE } from './pretokenize';
 
 /** llama.cpp's token types (tokenizer.ggml.token_type). */
 export const TokenType = { normal: 1, unknown: 2, control: 3, userDefined: 4, unused: 5, byte: 6 } as const;
@@ -34,7 +34,7 @@ const numbers = (v: unknown): number[] | null => (Array.isArray(v) && v.every((x
 const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null);
 
 /** Pre-tokenizers for which llama.cpp's vocabulary loader turns BOS on (Llama 3's). */
-const BOS_BY_DEFAULT_PRE = new Set(['llama3', 'llama-v3', 'llama-bpe']);
+const BOS_BY_DEFAULT_PRE = LLAMA3_PRE;
 
 /**
  * llama.cpp's default when a GGUF has no tokenizer.ggml.add_bos_token: SentencePiece adds BOS,

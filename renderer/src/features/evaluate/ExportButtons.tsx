@@ -1,5 +1,6 @@
 import type { EvalReport } from '../../../../shared/eval';
-import { downloadText, reportFileName, reportToCsv, reportToJson } from './eval-export';
+import { downloadText } from '../../common/download';
+import { reportFileName, reportToCsv, reportToJson } from './eval-export';
 
 /** Saves the report as JSON (everything) or CSV (one row per configuration). */
 export function ExportButtons({ report }: { report: EvalReport }) {

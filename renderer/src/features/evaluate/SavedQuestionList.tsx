@@ -2,7 +2,8 @@ import { useCallback, useEffect, useState } from 'react';
 import type { SavedQuestion } from '../../../../shared/eval';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
-import { downloadText, savedQuestionsToSet } from './eval-export';
+import { downloadText } from '../../common/download';
+import { savedQuestionsToSet } from './eval-export';
 import { ErrorNote } from '../../common/ErrorNote';
 
 interface SavedQuestionListProps {

@@ -66,4 +66,3 @@ function pad(n: number): string {
 }
 
 // Shared with the Ask view's conversation export.
-export { downloadText } from '../../common/download';

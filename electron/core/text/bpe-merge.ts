@@ -199,3 +199,39 @@ export function mergeSymbols(pairs: PairMap, n: number, out: number[]): void {
   }
   for (let i = 0; i < n; i = next[i]!) out.push(tok[i]!);
 }
+
+/**
+ * Tokens of repeated pieces (common words, the same slice of a periodic blob), merged once. Bounded
+ * by entries and by characters held, cleared wholesale: cheaper than LRU bookkeeping and good
+ * enough here. A piece longer than `maxKey` is never kept.
+ */
+export class PieceCache {
+  private readonly map = new Map<string, number[]>();
+  private chars = 0;
+
+  constructor(
+    private readonly maxEntries = 50_000,
+    private readonly maxChars = 8_000_000,
+    private readonly maxKey = 65_536,
+  ) {}
+
+  /** Appends the piece's tokens to `out`, computed by `encode` when not held. */
+  encode(piece: string, out: number[], encode: (piece: string, out: number[]) => void): void {
+    const held = this.map.get(piece);
+    if (held) {
+      for (const t of held) out.push(t);
+      return;
+    }
+    const tokens: number[] = [];
+    encode(piece, tokens);
+    if (piece.length <= this.maxKey) {
+      if (this.chars + piece.length > this.maxChars || this.map.size >= this.maxEntries) {
+        this.map.clear();
+        this.chars = 0;
+      }
+      this.map.set(piece, tokens);
+      this.chars += piece.length;
+    }
+    for (const t of tokens) out.push(t);
+  }
+}

@@ -17,7 +17,7 @@
 // neither throw nor count as one control token.
 import bpeRanksImport from 'gpt-tokenizer/bpeRanks/cl100k_base';
 import { CL100K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
-import { PairMap, mergeSymbols, symbolBuffer } from './bpe-merge';
+import { PairMap, PieceCache, mergeSymbols, symbolBuffer } from './bpe-merge';
 
 // Loaded as ESM (tsx, vitest) the default import is the ranks; required from the Electron bundles
 // (CommonJS, with Node's interop) it is the module object, whose `default` holds them.
@@ -82,13 +82,8 @@ function merge(t: Tables, key: string, out: number[]): void {
   mergeSymbols(t.pairs, n, out);
 }
 
-// Repeated pre-tokens (common words, the same slice of a periodic blob) are merged once. Bounded
-// by characters held, cleared wholesale: cheaper than LRU bookkeeping and good enough here.
-const cache = new Map<string, number[]>();
-let cacheChars = 0;
-const CACHE_MAX_CHARS = 8_000_000;
-const CACHE_MAX_ENTRIES = 50_000;
-const CACHE_MAX_KEY = MAX_PIECE_CHARS;
+// Repeated pre-tokens are merged once.
+const cache = new PieceCache(50_000, 8_000_000, MAX_PIECE_CHARS);
 
 function encodeKey(key: string, t: Tables, out: number[]): void {
   const direct = t.rankByKey.get(key);
@@ -96,22 +91,7 @@ function encodeKey(key: string, t: Tables, out: number[]): void {
     out.push(direct);
     return;
   }
-  const cached = cache.get(key);
-  if (cached) {
-    for (const token of cached) out.push(token);
-    return;
-  }
-  const tokens: number[] = [];
-  merge(t, key, tokens);
-  if (key.length <= CACHE_MAX_KEY) {
-    if (cacheChars + key.length > CACHE_MAX_CHARS || cache.size >= CACHE_MAX_ENTRIES) {
-      cache.clear();
-      cacheChars = 0;
-    }
-    cache.set(key, tokens);
-    cacheChars += key.length;
-  }
-  for (const token of tokens) out.push(token);
+  cache.encode(key, out, (k, tokens) => merge(t, k, tokens));
 }
 
 export interface Piece {

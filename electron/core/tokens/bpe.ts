@@ -1,14 +1,13 @@
 // Byte-level BPE ("gpt2" in GGUF): split by the pre-tokenizer, write each piece's UTF-8 bytes in
 // GPT-2's byte alphabet, then merge adjacent tokens by the rank of their merge (lowest first,
 // leftmost among equals) with the heap shared with Quire's cl100k counter (text/bpe-merge.ts).
-import { PairMap, MAX_SYMBOLS, mergeSymbols, symbolBuffer } from '../text/bpe-merge';
+import { PairMap, PieceCache, MAX_SYMBOLS, mergeSymbols, symbolBuffer } from '../text/bpe-merge';
 import { BYTE_CHARS, toByteChars } from './byte-level';
 import { ignoresMerges, splitter, type Splitter } from './pretokenize';
 import { SpecialTokens } from './special-tokens';
 import type { ModelTokenizer } from './tokenizer';
 import type { Vocabulary } from './vocabulary';
 
-const CACHE_MAX_ENTRIES = 50_000;
 /** Pieces longer than this (in byte characters) are merged in slices: only absurd input has them. */
 const MAX_PIECE = Math.min(MAX_SYMBOLS, 65_536);
 
@@ -23,7 +22,7 @@ export class ByteLevelBpe implements ModelTokenizer {
   private readonly special: SpecialTokens;
   private readonly split: Splitter;
   private readonly wholePieces: boolean;
-  private readonly cache = new Map<string, number[]>();
+  private readonly cache = new PieceCache();
 
   constructor(v: Vocabulary) {
     this.bos = v.bos;
@@ -64,18 +63,11 @@ export class ByteLevelBpe implements ModelTokenizer {
   }
 
   private encodePiece(piece: string, out: number[]): void {
-    const cached = this.cache.get(piece);
-    if (cached) {
-      for (const t of cached) out.push(t);
-      return;
-    }
-    const tokens: number[] = [];
-    const whole = this.wholePieces ? this.ids.get(piece) : undefined;
-    if (whole !== undefined) tokens.push(whole);
-    else for (let s = 0; s < piece.length; s += MAX_PIECE) this.merge(piece.slice(s, s + MAX_PIECE), tokens);
-    if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-    this.cache.set(piece, tokens);
-    for (const t of tokens) out.push(t);
+    this.cache.encode(piece, out, (p, tokens) => {
+      const whole = this.wholePieces ? this.ids.get(p) : undefined;
+      if (whole !== undefined) tokens.push(whole);
+      else for (let s = 0; s < p.length; s += MAX_PIECE) this.merge(p.slice(s, s + MAX_PIECE), tokens);
+    });
   }
 
   private merge(piece: string, out: number[]): void {

@@ -3,13 +3,12 @@
 // symbols whose concatenation is a piece are merged, highest-scoring piece first, leftmost among
 // equals. A character the vocabulary lacks is written as its UTF-8 bytes ("<0xE2>"), or as the
 // unknown token when there are no byte pieces.
-import { PairMap, MAX_SYMBOLS, mergeSymbols, symbolBuffer } from '../text/bpe-merge';
+import { PairMap, PieceCache, MAX_SYMBOLS, mergeSymbols, symbolBuffer } from '../text/bpe-merge';
 import { SpecialTokens } from './special-tokens';
 import type { ModelTokenizer } from './tokenizer';
 import { TokenType, type Vocabulary } from './vocabulary';
 
 const SPACE = '▁';
-const CACHE_MAX_ENTRIES = 50_000;
 
 export class SentencePiece implements ModelTokenizer {
   readonly kind = 'llama' as const;
@@ -27,7 +26,7 @@ export class SentencePiece implements ModelTokenizer {
    * and its tokens reused: the same result, and fast on long prompts. Null: too many to work around.
    */
   private readonly innerSpace: string[] | null;
-  private readonly cache = new Map<string, number[]>();
+  private readonly cache = new PieceCache();
 
   constructor(v: Vocabulary) {
     this.bos = v.bos;
@@ -109,16 +108,7 @@ export class SentencePiece implements ModelTokenizer {
 
   private encodeWord(word: string, out: number[]): void {
     if (word === '') return;
-    const cached = this.cache.get(word);
-    if (cached) {
-      for (const t of cached) out.push(t);
-      return;
-    }
-    const tokens: number[] = [];
-    this.encodeRun(word, tokens);
-    if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-    this.cache.set(word, tokens);
-    for (const t of tokens) out.push(t);
+    this.cache.encode(word, out, (w, tokens) => this.encodeRun(w, tokens));
   }
 
   private encodeRun(text: string, out: number[]): void {

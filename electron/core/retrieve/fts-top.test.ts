@@ -70,6 +70,7 @@ describe('ftsTop: the best rows by bm25 without scoring every match', () => {
         collections: scope,
         minPostings: 0,
         commonShare: 0.05,
+        cutoffShare: 1,
         onPass: (p) => (p.exact ? exactPasses++ : fallbacks++),
       });
       const want = reference(db, table, expression, limit, scope);
@@ -79,6 +80,33 @@ describe('ftsTop: the best rows by bm25 without scoring every match', () => {
     // Both paths were taken: pruned passes that proved exact, and ones that had to move the split.
     expect(exactPasses).toBeGreaterThan(20);
     expect(fallbacks).toBeGreaterThan(0);
+  });
+
+  it('lets a term above the cutoff score only rows that hold a rarer term, exactly so', () => {
+    const random = seeded(17);
+    const count = db.prepare('SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?').pluck();
+    const rows = db.prepare('SELECT max(rowid) FROM chunks').pluck().get() as number;
+    const cutoffShare = 0.1;
+    let cutApplied = 0;
+    for (let q = 0; q < 60; q++) {
+      const terms = [...new Set(['w0', ...Array.from({ length: 1 + Math.floor(random() * 6) }, () => word(random))])];
+      const expression = terms.map((t) => `"${t}"`).join(' OR ');
+      const rare = terms.filter((t) => (count.get(`"${t}"`) as number) <= rows * cutoffShare);
+      const limit = [5, 30][q % 2]!;
+      const got = ftsTop(db, 'chunks_fts', expression, limit, { weights: [2, 1], collections: null, minPostings: 0, cutoffShare });
+      // The reference: every match scored in full, then only rows holding a term below the cutoff.
+      let want = reference(db, 'chunks_fts', expression, 1_000_000, null);
+      if (rare.length > 0) {
+        const eligible = new Set(db.prepare('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?').pluck().all(rare.map((t) => `"${t}"`).join(' OR ')) as number[]);
+        if (eligible.size < want.length) cutApplied++;
+        want = want.filter((r) => eligible.has(r.rowid));
+      }
+      want = want.slice(0, limit);
+      expect(got.map((r) => r.rowid), expression).toEqual(want.map((r) => r.rowid));
+      got.forEach((r, i) => expect(r.score).toBeCloseTo(want[i]!.score, 9));
+    }
+    // w0 is in most chunks: the cutoff left rows out for many questions (and none for those made only of common terms).
+    expect(cutApplied).toBeGreaterThan(10);
   });
 
   it('scores every match of anything but a plain OR of terms', () => {

@@ -13,7 +13,15 @@ import { stmt } from '../db/statements';
  * (bm25 gives a term at most idf·(k1+1), however often it occurs), so when the limit-th candidate
  * scores above that sum, no other row can enter and the answer is exact. When it does not, the
  * split is moved (fewer common terms, ceiling below the score already reached) or, with no split
- * left, every match is scored as before. Nothing is approximated.
+ * left, every match is scored as before.
+ *
+ * One rule is not exact, by design: a term in more than `cutoffShare` (5%) of the rows only adds to
+ * the score of rows that also hold a rarer term of the question, as search engines treat very
+ * common terms (Elasticsearch's cutoff_frequency, Lucene's CommonTermsQuery). Such a term says
+ * little about which passage answers, and listing its matches is most of the work on the slowest
+ * questions. Measured on the question sets at 100k chunks (test/bench/perf-lexical.ts): 99.5% of
+ * keyword search's top-10 unchanged, p95 from ~37 ms to ~24 ms; the question sets' hit rates
+ * unchanged (test/bench/retrieval.ts). A question made only of such terms is scored in full.
  */
 
 /** FTS5's bm25 constants (fts5_aux.c): a term's share of a row's score is below idf·(k1+1). */
@@ -37,6 +45,8 @@ export interface FtsTopOptions {
   collections: string | null;
   /** A term matching more than this share of the rows is common (pruned) on the first try. */
   commonShare?: number;
+  /** A term in more than this share of the rows only scores rows holding a rarer term (1: never). */
+  cutoffShare?: number;
   /** Below this many matches (all terms' together) every match is scored: pruning would not pay. */
   minPostings?: number;
   /** Told of each pruned pass (benchmarks and tests): how many common terms it left out, and whether it was exact. */
@@ -49,6 +59,7 @@ export interface FtsHit {
 }
 
 const DEFAULT_COMMON_SHARE = 0.02;
+const DEFAULT_CUTOFF_SHARE = 0.05;
 const DEFAULT_MIN_POSTINGS = 5_000;
 const FIRST_GUESS = 1.3;
 
@@ -73,12 +84,15 @@ export function ftsTop(db: Db, table: FtsTable, expression: string, limit: numbe
   const ceiling = [0];
   for (const p of byCount) ceiling.push(ceiling.at(-1)! + idf(p.n) * (K1 + 1));
 
-  let split = Math.min(byCount.filter((p) => p.n > rows * (options.commonShare ?? DEFAULT_COMMON_SHARE)).length, byCount.length - 1);
+  // The terms above the cutoff never bring rows of their own: the split never goes below them.
+  const above = byCount.filter((p) => p.n > rows * (options.cutoffShare ?? DEFAULT_CUTOFF_SHARE)).length;
+  const cut = above < byCount.length ? above : 0;
+  let split = Math.max(cut, Math.min(byCount.filter((p) => p.n > rows * (options.commonShare ?? DEFAULT_COMMON_SHARE)).length, byCount.length - 1));
   // The limit-th score is not known before the first pass; a row holding the rarest term once
   // scores about its idf, so pruning more than that much ceiling would mostly fail and cost a
   // second pass (measured on the question sets at 100k chunks: 158 of 236 questions took two).
-  while (split > 0 && ceiling[split]! >= FIRST_GUESS * idf(byCount.at(-1)!.n)) split--;
-  while (split > 0) {
+  while (split > cut && ceiling[split]! >= FIRST_GUESS * idf(byCount.at(-1)!.n)) split--;
+  while (split > cut) {
     const top = scoreCandidates(db, table, byCount.slice(split).map((p) => p.term), byCount.slice(0, split).map((p) => p.term), limit, options);
     const reached = top.length === limit ? top[limit - 1]!.score : -Infinity;
     options.onPass?.({ pruned: split, exact: reached > ceiling[split]! });
@@ -86,9 +100,10 @@ export function ftsTop(db: Db, table: FtsTable, expression: string, limit: numbe
     // More candidates only raise the limit-th score, so the largest split whose ceiling is below
     // the score already reached is sure to hold.
     let next = split - 1;
-    while (next > 0 && ceiling[next]! >= reached) next--;
+    while (next > cut && ceiling[next]! >= reached) next--;
     split = next;
   }
+  if (cut > 0) return scoreCandidates(db, table, byCount.slice(cut).map((p) => p.term), byCount.slice(0, cut).map((p) => p.term), limit, options);
   return scoreAll(db, table, expression, limit, options);
 }
 
@@ -120,14 +135,14 @@ function scoreCandidates(db: Db, table: FtsTable, rare: string[], common: string
   const both = `(${rareExpr}) AND (${common.join(' OR ')})`;
   const scope = scopeSql(table, options.collections);
   const params = options.collections !== null ? { collections: options.collections } : {};
-  const sql = (withLimit: boolean) =>
-    `SELECT f.rowid AS rowid, ${bm25(table, options.weights)} AS score FROM ${table} f ${scope.join}
-      WHERE ${table} MATCH @expression ${scope.where} ${withLimit ? 'ORDER BY score DESC, f.rowid LIMIT @limit' : ''}`;
-  // Every row of `both` is kept and merged.sort orders them all below, so SQL need not sort them first.
+  const sql = `SELECT f.rowid AS rowid, ${bm25(table, options.weights)} AS score FROM ${table} f ${scope.join}
+      WHERE ${table} MATCH @expression ${scope.where} ORDER BY score DESC, f.rowid LIMIT @limit`;
+  // Only the best `limit` of `both` can matter. A row of `both` below them is also met by the
+  // rare-only query with a lower (partial) score, so it still has `limit` rows above it.
   const full = new Map<number, number>();
-  for (const r of stmt(db, sql(false)).all({ expression: both, ...params }) as FtsHit[]) full.set(r.rowid, r.score);
+  for (const r of stmt(db, sql).all({ expression: both, limit, ...params }) as FtsHit[]) full.set(r.rowid, r.score);
   const merged: FtsHit[] = [...full].map(([rowid, score]) => ({ rowid, score }));
-  for (const r of stmt(db, sql(true)).all({ expression: rareExpr, limit, ...params }) as FtsHit[]) if (!full.has(r.rowid)) merged.push(r);
+  for (const r of stmt(db, sql).all({ expression: rareExpr, limit, ...params }) as FtsHit[]) if (!full.has(r.rowid)) merged.push(r);
   merged.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
   return merged.slice(0, limit);
 }

@@ -7,7 +7,7 @@ import { stmt } from '../db/statements';
 import { Embedder } from '../ollama/embedder';
 import type { OllamaGateway } from '../ollama/gateway';
 import { denseSearch, type DenseHit } from './dense';
-import { fuseWith, type Fused } from './fusion';
+import { fuseWith, type Fused, type Ranked } from './fusion';
 import { lexicalSearch } from './lexical';
 import { toPassages, type Passage } from './passages';
 import { warningFlags } from '../text/injection';
@@ -45,11 +45,22 @@ export async function search(db: Db, query: string, options: SearchOptions): Pro
   let dense: DenseHit[] = [];
   let model: EmbeddingModelRow | null = null;
 
+  let lexical: Ranked[] | null = null;
   if (mode !== 'lexical') {
     try {
       model = requireVectors(db);
-      const vector = await embedQuery(options.gateway, model, query, options.signal, options.tokens);
-      dense = denseSearch(db, model, vector, depth, { filter, quantizeAbove: new SettingsStore(db).get('denseQuantizeAbove') });
+      // The query's embedding is asked for first and keyword search runs while Ollama computes it
+      // (tens of milliseconds for a real model on a CPU), so the two overlap instead of adding up.
+      // Keyword search is synchronous: one turn of the event loop first lets the request go out.
+      const asked = embedQuery(options.gateway, model, query, options.signal, options.tokens).then(
+        (vector) => ({ vector }),
+        (error: unknown) => ({ error }),
+      );
+      if (mode === 'hybrid') await new Promise<void>((resolve) => setImmediate(resolve));
+      if (mode === 'hybrid') lexical = lexicalSearch(db, query, depth, filter);
+      const embedded = await asked;
+      if ('error' in embedded) throw embedded.error;
+      dense = denseSearch(db, model, embedded.vector, depth, { filter, quantizeAbove: new SettingsStore(db).get('denseQuantizeAbove') });
     } catch (e) {
       const shape = toErrorShape(e);
       if (shape.code === 'CANCELLED') throw e;
@@ -59,7 +70,8 @@ export async function search(db: Db, query: string, options: SearchOptions): Pro
       model = null;
     }
   }
-  const lexical = mode === 'dense' ? [] : lexicalSearch(db, query, depth, filter);
+  if (mode === 'dense') lexical = [];
+  lexical ??= lexicalSearch(db, query, depth, filter);
   const fused = fuseWith(options.fusion ?? configuredFusion(db), lexical, dense);
   const byRow = new Map(fused.map((f) => [f.rowid, f]));
   const passages = toPassages(db, fused.map((f) => f.rowid), k);

@@ -80,6 +80,9 @@ export const DenseIndexSchema = z.object({
   oversampling: z.number().nullable(),
   /** Recall@10 of two-stage against exact search, sampled on the stored vectors at that factor. */
   recallAt10: z.number().nullable(),
+  /** The factor measured for searches 50 deep (the lists hybrid search fuses) and its sampled recall@50; null: the top-10 factor serves. */
+  depthOversampling: z.number().nullable().default(null),
+  recallAtDepth: z.number().nullable().default(null),
   calibratedVectors: z.number(),
   reason: z.string(),
 });

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { Lines, Pages } from './common-schemas';
 
 export const SEARCH_MODES = ['lexical', 'dense', 'hybrid'] as const;
+
+/** How deep each list goes before hybrid fusion: enough that a chunk ranked low in one list can still surface. */
+export const LIST_DEPTH = 50;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 export const SearchModeSchema = z.enum(SEARCH_MODES);
 

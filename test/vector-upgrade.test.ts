@@ -3,6 +3,7 @@ import { bitTableName } from '../electron/core/db/bit-vectors';
 import { getActiveEmbeddingModel } from '../electron/core/db/embedding-models';
 import { openDatabase } from '../electron/core/db/open';
 import { schemaVersion } from '../electron/core/db/migrate';
+import { MIGRATIONS } from '../electron/core/db/migrations';
 import { createEngine, type Engine } from '../electron/core/engine';
 import { denseSearchTraced } from '../electron/core/retrieve/dense';
 import { tempDbPath } from './support/notes';
@@ -47,7 +48,7 @@ describe('a database from before two-stage dense search', () => {
     engine.settings.set({ denseQuantizeAbove: 1000 });
     const db = openDatabase(file.file);
     try {
-      expect(schemaVersion(db)).toBe(11);
+      expect(schemaVersion(db)).toBe(MIGRATIONS.at(-1)!.version);
       const model = getActiveEmbeddingModel(db)!;
       const dense = () => engine.indexStatus().activeModel!.dense;
       expect(dense()).toMatchObject({ method: 'exact', bits: null, oversampling: null, reason: 'exact until the sign bits are built' });
@@ -78,7 +79,8 @@ describe('a database from before two-stage dense search', () => {
       expect(after.hits.filter((h) => before.hits.some((b) => b.rowid === h.rowid)).length).toBeGreaterThanOrEqual(8);
 
       // Status, the contract's status and the doctor all see it.
-      expect(dense()).toMatchObject({ method: 'quantized', oversampling: state!.oversampling, recallAt10: state!.recallAt10, calibratedVectors: 1500, bits: { built: 1500, total: 1500, ready: true } });
+      expect(state!.recallAtDepth).not.toBeNull();
+      expect(dense()).toMatchObject({ method: 'quantized', oversampling: state!.oversampling, recallAt10: state!.recallAt10, depthOversampling: state!.depthOversampling, calibratedVectors: 1500, bits: { built: 1500, total: 1500, ready: true } });
       expect(dense().reason).toMatch(/^two-stage: sign bits, ×\d+ oversampling, then exact rescoring \(sampled recall@10 0\.9[7-9]\d|1\.000\)/);
       expect((await engine.call('status', {})).activeModel?.dense).toEqual(dense());
       expect(engine.doctor().every((c) => c.ok)).toBe(true);

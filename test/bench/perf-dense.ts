@@ -22,7 +22,7 @@ import { openDatabase, type Db } from '../../electron/core/db/open';
 import { Embedder } from '../../electron/core/ollama/embedder';
 import { OllamaGateway } from '../../electron/core/ollama/gateway';
 import { coarseCandidates, denseSearchTraced, rescore, rescoreSql } from '../../electron/core/retrieve/dense';
-import { calibrateOversampling, maintainQuantization, OVERSAMPLING_FACTORS } from '../../electron/core/retrieve/quantization';
+import { calibrateOversampling, DEPTH_FACTORS, maintainQuantization, OVERSAMPLING_FACTORS } from '../../electron/core/retrieve/quantization';
 import { search } from '../../electron/core/retrieve/search';
 import { packSigns, rescoreTableName } from '../../electron/core/db/bit-vectors';
 import { SettingsStore } from '../../electron/core/settings';
@@ -34,7 +34,7 @@ import { buildVectorSets, type VectorSets } from './dense-vector-sets';
 const REPO = path.resolve(import.meta.dirname, '../..');
 const CORPORA = path.resolve(REPO, '../shared/corpora');
 const QUESTIONS = path.resolve(import.meta.dirname, 'questions');
-/** What search() asks of each list before fusion (retrieve/search.ts CANDIDATES_PER_LIST). */
+/** What search() asks of each list before fusion (shared/search.ts LIST_DEPTH). */
 const DEPTH = 50;
 const CHUNKS_PER_DOCUMENT = 10;
 
@@ -61,6 +61,11 @@ export interface SetResult {
   oversampling: number | null;
   /** The calibration's own sampled recall (stored vectors as queries). */
   calibratedRecallAt10: number | null;
+  /** The factor calibrated for searches DEPTH deep, the candidates it gives there, and recall@DEPTH of those searches (the questions as queries). */
+  depthOversampling: number | null;
+  candidatesAtDepth: number;
+  recallAt50: number;
+  /** Both at DEPTH (the hybrid lists' depth), as the app searches. */
   denseExactP50: number;
   denseQuantizedP50: number;
   geometry: Geometry;
@@ -128,7 +133,13 @@ export async function runDenseBench(opts: { chunks: number[]; dim: number; log: 
       const byFactor: Record<string, unknown> = {};
       for (const [name, model, queries] of [['R', modelR, queryR], ['H', modelH, queryH]] as const) {
         const c = await calibrateOversampling(db, model, getQuantization(db, model.id)!);
-        byFactor[name] = { calibration: c?.byFactor ?? null, questions: questionRecallByFactor(db, model, queries) };
+        byFactor[name] = {
+          calibration: c?.byFactor ?? null,
+          questions: questionRecallByFactor(db, model, queries),
+          // The same at the hybrid lists' depth, by depth factor (candidates = factor × DEPTH).
+          calibrationAtDepth: c?.depth?.byFactor ?? null,
+          questionsAtDepth: questionRecallAtDepth(db, model, queries, DEPTH_FACTORS),
+        };
       }
       log(`recall@10 by factor: ${JSON.stringify(byFactor)}`);
       const lexical = await timeAll(questions, (q) => search(db, q, { mode: 'lexical', gateway: null }));
@@ -194,6 +205,8 @@ function measureSet(db: Db, model: EmbeddingModelRow, queries: Float32Array[], l
   const exactMs: number[] = [];
   const quantizedMs: number[] = [];
   let recall = 0;
+  let recallDeep = 0;
+  let deepK = 0;
   const cos = { random: 0, top1: 0, top10: 0 };
   const random = seeded(31);
   const maxRowid = db.prepare('SELECT max(rowid) FROM chunks').pluck().get() as number;
@@ -203,9 +216,13 @@ function measureSet(db: Db, model: EmbeddingModelRow, queries: Float32Array[], l
     let t = performance.now();
     const exact = denseSearchTraced(db, model, q, DEPTH, { method: 'exact' });
     exactMs.push(performance.now() - t);
+    // DEPTH deep, as hybrid search asks: the candidates its calibrated depth factor gives.
     t = performance.now();
-    denseSearchTraced(db, model, q, DEPTH, { method: 'quantized', oversampling: factor });
+    const deep = denseSearchTraced(db, model, q, DEPTH, { method: 'quantized', ...(state.oversampling === null ? { oversampling: factor } : {}) });
     quantizedMs.push(performance.now() - t);
+    const deepTruth = new Set(exact.hits.map((h) => h.rowid));
+    recallDeep += deep.hits.filter((h) => deepTruth.has(h.rowid)).length / Math.max(1, deepTruth.size);
+    deepK = deep.k;
     // recall@10: what a 10-result two-stage search finds of the exact top 10.
     const ten = denseSearchTraced(db, model, q, 10, { method: 'quantized', oversampling: factor });
     const truth = new Set(exact.hits.slice(0, 10).map((h) => h.rowid));
@@ -226,6 +243,9 @@ function measureSet(db: Db, model: EmbeddingModelRow, queries: Float32Array[], l
     recallAt10: round(recall / n, 3),
     oversampling: state.oversampling,
     calibratedRecallAt10: state.recallAt10 === null ? null : round(state.recallAt10, 3),
+    depthOversampling: state.depthOversampling,
+    candidatesAtDepth: deepK,
+    recallAt50: round(recallDeep / n, 3),
     denseExactP50: stats(exactMs).p50,
     denseQuantizedP50: stats(quantizedMs).p50,
     geometry: { random: round(cos.random / n, 2), top1: round(cos.top1 / n, 2), top10: round(cos.top10 / n, 2) },
@@ -249,6 +269,24 @@ function questionRecallByFactor(db: Db, model: EmbeddingModelRow, queries: Float
     }
   }
   return Object.fromEntries(OVERSAMPLING_FACTORS.map((f) => [f, round(sums.get(f)! / queries.length, 3)]));
+}
+
+/** recall@DEPTH (the hybrid lists' depth) of two-stage against exact search at each depth factor (factor × DEPTH candidates), the questions as queries. */
+function questionRecallAtDepth(db: Db, model: EmbeddingModelRow, queries: Float32Array[], factors: readonly number[]): Record<number, number> {
+  const state = getQuantization(db, model.id)!;
+  const counts = factors.map((f) => f * DEPTH);
+  const sums = new Map<number, number>(counts.map((c) => [c, 0]));
+  for (const q of queries) {
+    const buf = Buffer.from(q.buffer, q.byteOffset, q.byteLength);
+    const truth = new Set(denseSearchTraced(db, model, q, DEPTH, { method: 'exact' }).hits.map((h) => h.rowid));
+    const coarse = coarseCandidates(db, model, packSigns(q, state.mean), Math.max(...counts));
+    const distance = new Map(rescore(db, model, buf, coarse, coarse.length).map((r) => [r.rowid, r.distance]));
+    for (const c of counts) {
+      const found = coarse.slice(0, c).sort((a, b) => distance.get(a)! - distance.get(b)!).slice(0, DEPTH);
+      sums.set(c, sums.get(c)! + found.filter((r) => truth.has(r)).length / Math.max(1, truth.size));
+    }
+  }
+  return Object.fromEntries(factors.map((f) => [f, round(sums.get(f * DEPTH)! / queries.length, 3)]));
 }
 
 /**
@@ -308,7 +346,12 @@ async function askOwnTime(db: Db, gateway: OllamaGateway, questions: string[], l
   return s.p50;
 }
 
-/** The gateway with every promise-returning call but the chat stream timed (embedding, model lookups). */
+/**
+ * The gateway with every promise-returning call but the chat stream timed (embedding, model
+ * lookups): the time this process sat idle waiting for it. Not the call's whole duration: search
+ * runs keyword search while the query's embedding is computed, and that work is Quire's own (the
+ * in-process stand-in's handling counts as Quire's too, so the figure errs high).
+ */
 function timeGateway(gateway: OllamaGateway, add: (ms: number) => void): OllamaGateway {
   return new Proxy(gateway, {
     get(target, prop) {
@@ -317,9 +360,9 @@ function timeGateway(gateway: OllamaGateway, add: (ms: number) => void): OllamaG
       if (prop === 'withOptions') return (...args: unknown[]) => timeGateway((value as (...a: unknown[]) => OllamaGateway).apply(target, args), add);
       if (prop === 'client') return value.bind(target);
       return (...args: unknown[]) => {
-        const t = performance.now();
+        const loop = performance.eventLoopUtilization();
         const out = (value as (...a: unknown[]) => unknown).apply(target, args);
-        if (out instanceof Promise) return out.finally(() => add(performance.now() - t));
+        if (out instanceof Promise) return out.finally(() => add(performance.eventLoopUtilization(loop).idle));
         return out;
       };
     },

@@ -1,6 +1,7 @@
 import type { EmbeddingModelRow } from './embedding-models';
 import type { Db } from './open';
 import { stmt } from './statements';
+import { LIST_DEPTH } from '../../../shared/search';
 
 /**
  * The coarse half of two-stage dense search: each vector's sign bits after subtracting the model's
@@ -25,6 +26,10 @@ export interface QuantizationState {
   oversampling: number | null;
   /** Sampled recall@10 at that factor (or the best any factor reached). */
   recallAt10: number | null;
+  /** The factor for a search DEPTH deep (hybrid's lists); null: none reached the recall wanted, or not measured. */
+  depthOversampling: number | null;
+  /** Sampled recall@DEPTH at that factor (or the best reached); null: not measured (searches then use the top-10 factor). */
+  recallAtDepth: number | null;
   calibratedVectors: number;
   calibratedAt: string | null;
   /** bitsVersion when the bits were complete on this mean, and when the factor was measured (null: unknown). */
@@ -52,6 +57,9 @@ export interface DenseIndexStatus {
   bits: { built: number; total: number; ready: boolean } | null;
   oversampling: number | null;
   recallAt10: number | null;
+  /** The factor for searches DEPTH deep (hybrid's lists), and its sampled recall; null: the top-10 factor serves. */
+  depthOversampling: number | null;
+  recallAtDepth: number | null;
   calibratedVectors: number;
   /** One sentence: why this method. */
   reason: string;
@@ -66,7 +74,10 @@ export function denseIndexStatus(db: Db, model: EmbeddingModelRow, vectors: numb
   const fmt = (n: number) => n.toLocaleString('en');
   let reason: string;
   if (!quantizable(model)) reason = `exact: ${model.dimension} dimensions cannot be packed as bits`;
-  else if (method === 'quantized') reason = `two-stage: sign bits, ×${factor} oversampling, then exact rescoring (sampled recall@10 ${recall!.toFixed(3)})`;
+  else if (method === 'quantized') {
+    const deep = state!.depthOversampling !== null && state!.recallAtDepth !== null ? `; ×${state!.depthOversampling} for the ${LIST_DEPTH} candidates hybrid search fuses (recall@${LIST_DEPTH} ${state!.recallAtDepth.toFixed(3)})` : '';
+    reason = `two-stage: sign bits, ×${factor} oversampling, then exact rescoring (sampled recall@10 ${recall!.toFixed(3)})${deep}`;
+  }
   else if (vectors < quantizeAbove) reason = `exact: ${fmt(vectors)} vectors, under the ${fmt(quantizeAbove)} from which search goes in two stages`;
   else if (!bits) reason = 'exact until the sign bits are built';
   else if (!bits.ready) reason = `exact until the sign bits are built (${fmt(bits.built)} of ${fmt(bits.total)})`;
@@ -74,7 +85,9 @@ export function denseIndexStatus(db: Db, model: EmbeddingModelRow, vectors: numb
   else if (factor === null && recall === null) reason = 'exact: no stored vector could serve as a calibration query (each has too many near-copies)';
   else if (factor === null) reason = `exact: no oversampling up to ×128 reached recall@10 0.97 on this model's vectors (best ${recall?.toFixed(3) ?? '?'})`;
   else reason = `exact: calibrated at ${fmt(state!.calibratedVectors)} vectors, under the ${fmt(quantizeAbove)} threshold`;
-  return { method, quantizeAbove, bits, oversampling: factor, recallAt10: recall, calibratedVectors: state?.calibratedVectors ?? 0, reason };
+  const depthOversampling = state?.depthOversampling ?? null;
+  const recallAtDepth = depthOversampling !== null ? (state?.recallAtDepth ?? null) : null;
+  return { method, quantizeAbove, bits, oversampling: factor, recallAt10: recall, depthOversampling, recallAtDepth, calibratedVectors: state?.calibratedVectors ?? 0, reason };
 }
 
 /** Bits are packed in whole bytes, and sqlite-vec's bit vectors and vec_quantize_binary refuse other lengths. */
@@ -127,6 +140,8 @@ export function getQuantization(db: Db, modelId: number): QuantizationState | nu
     bitsVersion: r.bits_version,
     oversampling: r.oversampling,
     recallAt10: r.recall_at_10,
+    depthOversampling: r.depth_oversampling,
+    recallAtDepth: r.recall_at_depth,
     calibratedVectors: r.calibrated_vectors,
     calibratedAt: r.calibrated_at,
     meanVersion: r.mean_version,
@@ -257,10 +272,19 @@ export function missingBitsSql(model: EmbeddingModelRow): string {
 }
 
 /** `version`: the bits_version the calibration measured (its start: writes during it count as changes since). */
-export function saveCalibration(db: Db, modelId: number, c: { oversampling: number | null; recallAt10: number | null; vectors: number; version: number }): void {
-  stmt(db, 'UPDATE vector_quantization SET oversampling = ?, recall_at_10 = ?, calibrated_vectors = ?, calibrated_at = ?, calibrated_version = ? WHERE model_id = ?').run(
+export function saveCalibration(
+  db: Db,
+  modelId: number,
+  c: { oversampling: number | null; recallAt10: number | null; depthOversampling: number | null; recallAtDepth: number | null; vectors: number; version: number },
+): void {
+  stmt(
+    db,
+    'UPDATE vector_quantization SET oversampling = ?, recall_at_10 = ?, depth_oversampling = ?, recall_at_depth = ?, calibrated_vectors = ?, calibrated_at = ?, calibrated_version = ? WHERE model_id = ?',
+  ).run(
     c.oversampling,
     c.recallAt10,
+    c.depthOversampling,
+    c.recallAtDepth,
     c.vectors,
     new Date().toISOString(),
     c.version,
@@ -278,6 +302,8 @@ interface RawState {
   bits_version: number;
   oversampling: number | null;
   recall_at_10: number | null;
+  depth_oversampling: number | null;
+  recall_at_depth: number | null;
   calibrated_vectors: number;
   calibrated_at: string | null;
   mean_version: number | null;

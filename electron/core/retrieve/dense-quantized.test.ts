@@ -6,8 +6,9 @@ import type { EmbeddingModelRow } from '../db/embedding-models';
 import { runDoctor } from '../db/health';
 import { openDatabase, type Db } from '../db/open';
 import { ensureCollection } from '../db/collections';
-import { coarseCandidates, denseSearchTraced, VEC0_K_MAX } from './dense';
-import { calibrateOversampling, maintainQuantization, OVERSAMPLING_FACTORS, pickOversampling } from './quantization';
+import { candidateCount, coarseCandidates, denseSearchTraced, VEC0_K_MAX } from './dense';
+import { LIST_DEPTH } from '../../../shared/search';
+import { calibrateOversampling, DEPTH_FACTORS, maintainQuantization, OVERSAMPLING_FACTORS, pickOversampling } from './quantization';
 
 const DIM = 64;
 
@@ -162,6 +163,54 @@ describe('two-stage dense search', () => {
     // And a deleted one is gone from it.
     writeSyntheticDocument(db, '/notes/odd', { relPath: 'copy.txt', chunks: ['moved away'], vectors: [vectors[900]!] }, model);
     expect(coarseCandidates(db, model, bits, 1, null, state().bitsVersion)).toEqual([rowids[300]]);
+  });
+
+  it('measures a second factor for searches LIST_DEPTH deep, and a deep search rescores that many candidates at the recall measured', async () => {
+    const state = (await maintainQuantization(db, model, { quantizeAbove: 1000, sample: 24 }))!;
+    expect(DEPTH_FACTORS).toContain(state.depthOversampling);
+    expect(state.recallAtDepth).toBeGreaterThanOrEqual(0.97);
+    const c = (await calibrateOversampling(db, model, state, { sample: 24 }))!;
+    const recalls = DEPTH_FACTORS.map((f) => c.depth!.byFactor[f]!);
+    for (let i = 1; i < recalls.length; i++) expect(recalls[i]).toBeGreaterThanOrEqual(recalls[i - 1]!);
+    expect(c.depth!.oversampling).toBe(DEPTH_FACTORS.find((f) => c.depth!.byFactor[f]! >= 0.97));
+
+    // Ten or fewer: the top-10 factor. Deeper: the depth factor × limit, never fewer than the top 10 needs.
+    expect(candidateCount({ oversampling: 32, depthOversampling: 8 }, 10)).toBe(320);
+    expect(candidateCount({ oversampling: 32, depthOversampling: 8 }, 50)).toBe(400);
+    expect(candidateCount({ oversampling: 32, depthOversampling: 4 }, 20)).toBe(320);
+    expect(candidateCount({ oversampling: 32, depthOversampling: null }, 50)).toBe(1600);
+    expect(candidateCount({ oversampling: 128, depthOversampling: 128 }, 50)).toBe(VEC0_K_MAX);
+
+    let found = 0;
+    const queries = [11, 222, 333, 444, 555, 666, 777, 888];
+    for (const i of queries) {
+      const deep = denseSearchTraced(db, model, vectors[i]!, LIST_DEPTH, { quantizeAbove: 1000 });
+      expect(deep.method).toBe('quantized');
+      expect(deep.k).toBe(candidateCount(state, LIST_DEPTH));
+      const truth = exactTop(vectors, rowids, vectors[i]!, LIST_DEPTH);
+      found += deep.hits.filter((h) => truth.includes(h.rowid)).length / LIST_DEPTH;
+    }
+    expect(found / queries.length).toBeGreaterThanOrEqual(0.9);
+    expect(denseIndexStatus(db, model, vectors.length, 1000)).toMatchObject({ depthOversampling: state.depthOversampling, recallAtDepth: state.recallAtDepth });
+    expect(denseIndexStatus(db, model, vectors.length, 1000).reason).toMatch(new RegExp(`×${state.depthOversampling} for the ${LIST_DEPTH} candidates hybrid search fuses`));
+  });
+
+  it('a calibration from before the depth factor keeps two-stage search at the top-10 factor until upkeep measures the depth one', async () => {
+    await maintainQuantization(db, model, { quantizeAbove: 1000, sample: 16 });
+    db.prepare('UPDATE vector_quantization SET depth_oversampling = NULL, recall_at_depth = NULL WHERE model_id = ?').run(model.id);
+    const old = getQuantization(db, model.id)!;
+    const before = denseSearchTraced(db, model, vectors[42]!, LIST_DEPTH, { quantizeAbove: 1000 });
+    expect(before.method).toBe('quantized');
+    expect(before.k).toBe(Math.min(VEC0_K_MAX, old.oversampling! * LIST_DEPTH));
+    const during: string[] = [];
+    const after = (await maintainQuantization(db, model, { quantizeAbove: 1000, sample: 16, onProgress: () => during.push(denseSearchTraced(db, model, vectors[42]!, 10, { quantizeAbove: 1000 }).method) }))!;
+    expect(during.length).toBeGreaterThan(0);
+    expect(during.every((m) => m === 'quantized')).toBe(true);
+    expect(after.recallAtDepth).not.toBeNull();
+    expect(after.depthOversampling).not.toBeNull();
+    // Measured once: the next upkeep leaves it alone.
+    const calibratedAt = after.calibratedAt;
+    expect((await maintainQuantization(db, model, { quantizeAbove: 1000, sample: 16 }))!.calibratedAt).toBe(calibratedAt);
   });
 
   it("never asks vec0 for more than its k limit", async () => {

@@ -1,5 +1,5 @@
 import { QuireError } from '../../../shared/errors';
-import { bitTableName, denseMethod, getQuantization, packSigns, rescoreTableName, type DenseMethod } from '../db/bit-vectors';
+import { bitTableName, denseMethod, getQuantization, packSigns, rescoreTableName, type DenseMethod, type QuantizationState } from '../db/bit-vectors';
 import type { EmbeddingModelRow } from '../db/embedding-models';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
@@ -57,7 +57,7 @@ function searchSnapshot(db: Db, model: EmbeddingModelRow, query: Float32Array, l
   let rows: Array<{ rowid: number; distance: number }>;
   let k: number;
   if (quantized) {
-    k = Math.min(MAX_CANDIDATES, (options.oversampling ?? state.oversampling ?? 1) * limit);
+    k = options.oversampling !== undefined ? Math.min(MAX_CANDIDATES, options.oversampling * limit) : candidateCount(state, limit);
     const candidates = coarseCandidates(db, model, packSigns(query, state.mean), k, scope, state.bitsVersion);
     rows = rescore(db, model, q, candidates, limit);
   } else {
@@ -65,6 +65,19 @@ function searchSnapshot(db: Db, model: EmbeddingModelRow, query: Float32Array, l
     rows = stmt(db, knnSql(model.tableName, scope !== null)).all({ query: q, k, ...(scope !== null ? { scope } : {}) }) as typeof rows;
   }
   return { method: quantized ? 'quantized' : 'exact', k, hits: rows.map((r, i) => ({ rowid: r.rowid, rank: i + 1, distance: r.distance, score: 1 - (r.distance * r.distance) / 2 })) };
+}
+
+/**
+ * How many candidates the coarse pass hands to rescoring for `limit` results. Each factor is the
+ * one calibration measured for its depth: the top-10 factor up to 10 results; deeper (hybrid's
+ * lists are LIST_DEPTH long, shared/search.ts), the depth factor × limit, never fewer than the top 10 needs. Before
+ * the depth factor is measured, or when none reached the recall wanted, the top-10 factor serves
+ * at every depth (more candidates than needed: slower, never less exact).
+ */
+export function candidateCount(state: Pick<QuantizationState, 'oversampling' | 'depthOversampling'>, limit: number): number {
+  const top = state.oversampling ?? 1;
+  if (limit <= 10 || state.depthOversampling === null) return Math.min(MAX_CANDIDATES, top * limit);
+  return Math.min(MAX_CANDIDATES, Math.max(top * 10, state.depthOversampling * limit));
 }
 
 /**

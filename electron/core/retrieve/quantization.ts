@@ -14,6 +14,7 @@ import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
 import { releaseBits } from './bit-scan';
 import { coarseCandidates, MAX_CANDIDATES, rescore } from './dense';
+import { LIST_DEPTH } from '../../../shared/search';
 
 /**
  * Keeping each model's bits and oversampling factor true to its collection. How much binary
@@ -93,13 +94,25 @@ export async function maintainQuantization(db: Db, model: EmbeddingModelRow, opt
     state = getQuantization(db, model.id);
     if (!state?.bitsReady) return state;
   }
-  if (state.calibratedAt === null || drifted(vectors, state.calibratedVectors, CALIBRATION_DRIFT) || churned(state, state.calibratedVersion, state.calibratedVectors, CALIBRATION_CHURN)) {
+  // A calibration from before the depth factor existed (migration 0012) is measured again; its
+  // top-10 factor serves every depth meanwhile, so searches stay two-stage.
+  const depthUnmeasured = state.calibratedAt !== null && state.oversampling !== null && state.recallAtDepth === null;
+  if (state.calibratedAt === null || depthUnmeasured || drifted(vectors, state.calibratedVectors, CALIBRATION_DRIFT) || churned(state, state.calibratedVersion, state.calibratedVectors, CALIBRATION_CHURN)) {
     const c = await calibrateOversampling(db, model, state, options);
     if (options.signal?.aborted) return state;
     // Null: no stored vector made a usable query (each had too many near-copies), so nothing was
     // measured and searches stay exact. Recorded all the same, or every upkeep (after each import)
     // would run the sample's exact searches again; the collection changing measures it again.
-    saveCalibration(db, model.id, { oversampling: c?.oversampling ?? null, recallAt10: c?.recallAt10 ?? null, vectors, version: state.bitsVersion });
+    saveCalibration(db, model.id, {
+      oversampling: c?.oversampling ?? null,
+      recallAt10: c?.recallAt10 ?? null,
+      depthOversampling: c?.depth?.oversampling ?? null,
+      // Measured even when no query had LIST_DEPTH ordinary neighbours (0: nothing reached), so
+      // the next upkeep does not take it for a calibration from before the depth factor.
+      recallAtDepth: c ? (c.depth?.recall ?? 0) : null,
+      vectors,
+      version: state.bitsVersion,
+    });
     state = getQuantization(db, model.id)!;
   }
   return state;
@@ -178,8 +191,13 @@ export interface Calibration {
   recallAt10: number;
   /** Mean recall@10 at every factor tried. */
   byFactor: Record<number, number>;
+  /** The same for a search LIST_DEPTH deep (factor × LIST_DEPTH candidates); null when no query had that many ordinary neighbours. */
+  depth: { oversampling: number | null; recall: number; byFactor: Record<number, number> } | null;
   queries: number;
 }
+
+/** Factors tried at LIST_DEPTH: those whose candidates stay within the coarse pass's bound. */
+export const DEPTH_FACTORS = OVERSAMPLING_FACTORS.filter((f) => f * LIST_DEPTH <= MAX_CANDIDATES);
 
 /**
  * Measures recall@10 of two-stage search against exact search for every factor, with queries made
@@ -190,7 +208,8 @@ export interface Calibration {
  * its vector plus a random direction of the same length (cosine 1/√2 to it), and the source's
  * near-copies are left out of both lists (see perf-dense's detail for how this tracks questions).
  * One coarse pass at the largest k serves every factor: its first f × 10 candidates are what a
- * search with factor f rescores.
+ * search with factor f rescores. The same queries measure the factor for searches LIST_DEPTH deep
+ * (hybrid's lists): recall@LIST_DEPTH with f × LIST_DEPTH candidates.
  */
 export async function calibrateOversampling(
   db: Db,
@@ -214,7 +233,10 @@ export async function calibrateOversampling(
   const exactKnn = stmt(db, `SELECT rowid FROM ${model.tableName} WHERE embedding MATCH ? AND k = ? ORDER BY distance`).pluck();
   const maxFactor = OVERSAMPLING_FACTORS.at(-1)!;
   const sums = new Map<number, number>(OVERSAMPLING_FACTORS.map((f) => [f, 0]));
+  const deepSums = new Map<number, number>(DEPTH_FACTORS.map((f) => [f, 0]));
+  const reach = Math.min(MAX_CANDIDATES, Math.max(maxFactor * 10, DEPTH_FACTORS.at(-1)! * LIST_DEPTH));
   let queries = 0;
+  let deepQueries = 0;
   for (const rowid of sample) {
     if (options.signal?.aborted) return null;
     const stored = vectorOf.get(BigInt(rowid)) as Buffer | undefined;
@@ -227,17 +249,25 @@ export async function calibrateOversampling(
       const copies = new Set(rescore(db, model, stored, ids, ids.length).filter((r) => r.distance <= NEAR_COPY_DISTANCE).map((r) => r.rowid));
       return ids.filter((r) => !copies.has(r));
     };
-    const exact = ordinary(exactKnn.all(blob, 10 + NEAR_COPY_ROOM) as number[]).slice(0, 10);
+    const nearest = ordinary(exactKnn.all(blob, LIST_DEPTH + NEAR_COPY_ROOM) as number[]);
+    const exact = nearest.slice(0, 10);
     if (exact.length < 10) continue;
-    const coarse = ordinary(coarseCandidates(db, model, packSigns(vector, state.mean), Math.min(MAX_CANDIDATES, maxFactor * 10 + NEAR_COPY_ROOM), null, state.bitsVersion)).slice(0, maxFactor * 10);
+    const coarse = ordinary(coarseCandidates(db, model, packSigns(vector, state.mean), Math.min(MAX_CANDIDATES, reach + NEAR_COPY_ROOM), null, state.bitsVersion)).slice(0, reach);
     const distance = new Map(rescore(db, model, blob, coarse, coarse.length).map((r) => [r.rowid, r.distance]));
-    const truth = new Set(exact);
-    for (const f of OVERSAMPLING_FACTORS) {
+    // What a search rescoring the first `candidates` finds of `truth`, as a share.
+    const recall = (candidates: number, truth: readonly number[]) => {
+      const want = new Set(truth);
       const found = coarse
-        .slice(0, f * 10)
+        .slice(0, candidates)
         .sort((a, b) => distance.get(a)! - distance.get(b)!)
-        .slice(0, 10);
-      sums.set(f, sums.get(f)! + found.filter((r) => truth.has(r)).length / exact.length);
+        .slice(0, truth.length);
+      return found.filter((r) => want.has(r)).length / truth.length;
+    };
+    for (const f of OVERSAMPLING_FACTORS) sums.set(f, sums.get(f)! + recall(f * 10, exact));
+    if (nearest.length >= LIST_DEPTH) {
+      const deep = nearest.slice(0, LIST_DEPTH);
+      for (const f of DEPTH_FACTORS) deepSums.set(f, deepSums.get(f)! + recall(f * LIST_DEPTH, deep));
+      deepQueries++;
     }
     queries++;
     options.onProgress?.({ phase: 'calibrating', done: queries, total: sample.length });
@@ -245,7 +275,13 @@ export async function calibrateOversampling(
   }
   if (queries === 0) return null;
   const byFactor = Object.fromEntries(OVERSAMPLING_FACTORS.map((f) => [f, sums.get(f)! / queries])) as Record<number, number>;
-  return { ...pickOversampling(byFactor, wanted), byFactor, queries };
+  let depth: Calibration['depth'] = null;
+  if (deepQueries > 0) {
+    const deepByFactor = Object.fromEntries(DEPTH_FACTORS.map((f) => [f, deepSums.get(f)! / deepQueries])) as Record<number, number>;
+    const picked = pickFactor(DEPTH_FACTORS, deepByFactor, wanted);
+    depth = { oversampling: picked.factor, recall: picked.recall, byFactor: deepByFactor };
+  }
+  return { ...pickOversampling(byFactor, wanted), byFactor, depth, queries };
 }
 
 /** `v` plus a random unit direction (seeded by the row, so a calibration is repeatable), unit length again. */
@@ -268,6 +304,11 @@ function offCollection(v: Float32Array, seed: number): Float32Array {
 
 /** The smallest factor whose recall reaches `wanted`, with that recall; else null and the best recall reached. */
 export function pickOversampling(byFactor: Record<number, number>, wanted = RECALL_WANTED): { oversampling: number | null; recallAt10: number } {
-  const chosen = OVERSAMPLING_FACTORS.find((f) => (byFactor[f] ?? 0) >= wanted) ?? null;
-  return { oversampling: chosen, recallAt10: chosen !== null ? byFactor[chosen]! : Math.max(...OVERSAMPLING_FACTORS.map((f) => byFactor[f] ?? 0)) };
+  const { factor, recall } = pickFactor(OVERSAMPLING_FACTORS, byFactor, wanted);
+  return { oversampling: factor, recallAt10: recall };
+}
+
+function pickFactor(factors: readonly number[], byFactor: Record<number, number>, wanted: number): { factor: number | null; recall: number } {
+  const chosen = factors.find((f) => (byFactor[f] ?? 0) >= wanted) ?? null;
+  return { factor: chosen, recall: chosen !== null ? byFactor[chosen]! : Math.max(...factors.map((f) => byFactor[f] ?? 0)) };
 }

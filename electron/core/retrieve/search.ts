@@ -1,6 +1,6 @@
 import { countEmbeddingInputs, sharedModelTokens, type ModelTokens } from '../tokens/model-tokens';
 import { QuireError, toErrorShape } from '../../../shared/errors';
-import type { SearchMode, SearchResponse, SearchResult } from '../../../shared/search';
+import { LIST_DEPTH, type SearchMode, type SearchResponse, type SearchResult } from '../../../shared/search';
 import { getActiveEmbeddingModel, type EmbeddingModelRow } from '../db/embedding-models';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
@@ -29,14 +29,11 @@ export interface SearchOptions {
   signal?: AbortSignal;
 }
 
-/** How deep each list goes before fusion: enough that a chunk ranked low in one list can still surface. */
-const CANDIDATES_PER_LIST = 50;
-
 export async function search(db: Db, query: string, options: SearchOptions): Promise<SearchResponse> {
   const started = performance.now();
   const k = options.k ?? 8;
   if (!Number.isInteger(k) || k < 1 || k > 1000) throw new QuireError('INVALID_ARGUMENT', 'k must be a whole number from 1 to 1000.');
-  const depth = Math.max(CANDIDATES_PER_LIST, k);
+  const depth = Math.max(LIST_DEPTH, k);
   const filter = options.collectionIds ? { collectionIds: options.collectionIds } : {};
   const requested = options.mode;
 

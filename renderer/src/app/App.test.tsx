@@ -109,7 +109,7 @@ describe('App', () => {
 
   it('status bar: vector search in two stages names its measured oversampling; bits being built show their progress', async () => {
     type Dense = NonNullable<NonNullable<Status['activeModel']>['dense']>;
-    const base: Dense = { method: 'exact', quantizeAbove: 20000, bits: { built: 12000, total: 100000, ready: false }, oversampling: null, recallAt10: null, calibratedVectors: 0, reason: 'exact until the sign bits are built (12,000 of 100,000)' };
+    const base: Dense = { method: 'exact', quantizeAbove: 20000, bits: { built: 12000, total: 100000, ready: false }, oversampling: null, recallAt10: null, depthOversampling: null, recallAtDepth: null, calibratedVectors: 0, reason: 'exact until the sign bits are built (12,000 of 100,000)' };
     let dense: Dense = base;
     const h = renderWithFake(<App />, { library: () => ({ collections: [collection] }), status: () => ({ ...status(true), activeModel: { name: 'embeddinggemma', dimension: 768, vectors: 100000, dense } }), search: () => ({}) });
     const bar = await screen.findByTestId('status-bar');

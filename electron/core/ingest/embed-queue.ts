@@ -50,25 +50,26 @@ export class EmbedQueue<T> {
     const entry: Entry<T> = { payload, inputs, vectors: new Array(inputs.length), missing: inputs.length };
     this.entries.push(entry);
     inputs.forEach((_, index) => this.buffer.push({ entry, index }));
-    while (this.buffer.length >= this.embedder.batchSize) {
-      while (this.running.length >= Math.max(1, this.inFlight)) await Promise.race(this.running);
-      await this.throwIfFailed();
-      this.send();
-    }
+    await this.sendWhile(() => this.buffer.length >= this.embedder.batchSize);
     await this.throwIfFailed();
     return this.takeCompleted();
   }
 
   /** Embeds what is left, including a final partial batch, and waits for every request. */
   async drain(): Promise<Completed<T>[]> {
-    while (this.buffer.length > 0) {
+    await this.sendWhile(() => this.buffer.length > 0);
+    while (this.running.length > 0) await this.running[0];
+    await this.throwIfFailed();
+    return this.takeCompleted();
+  }
+
+  /** Sends batches while `more` holds, each once fewer than `inFlight` requests are out. */
+  private async sendWhile(more: () => boolean): Promise<void> {
+    while (more()) {
       while (this.running.length >= Math.max(1, this.inFlight)) await Promise.race(this.running);
       await this.throwIfFailed();
       this.send();
     }
-    while (this.running.length > 0) await this.running[0];
-    await this.throwIfFailed();
-    return this.takeCompleted();
   }
 
   /**

@@ -173,6 +173,9 @@ export interface RunRow {
   error_code: string | null;
   /** JSON [{ id, name }]: the folders the question was limited to; '[]' for all. */
   scope: string;
+  retrieval_mode: string | null;
+  done_reason: string | null;
+  error_message: string | null;
 }
 
 export function getRun(db: Db, id: number): RunRow | null {
@@ -185,7 +188,7 @@ export function getRun(db: Db, id: number): RunRow | null {
  * sent; Ollama's speed is not stored. null when the run is gone.
  */
 export function storedResult(db: Db, id: number): AnswerResult | null {
-  const row = stmt(db, 'SELECT * FROM runs WHERE id = ?').get(id) as (RunRow & { retrieval_mode: string | null; done_reason: string | null; error_message: string | null }) | undefined;
+  const row = getRun(db, id);
   if (!row) return null;
   const retrieval = AnswerResultSchema.shape.retrieval.parse(JSON.parse(row.retrieval));
   // A run still marked running was cut off (the process ended) before it finished.

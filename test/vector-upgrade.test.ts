@@ -3,6 +3,7 @@ import { bitTableName } from '../electron/core/db/bit-vectors';
 import { getActiveEmbeddingModel } from '../electron/core/db/embedding-models';
 import { openDatabase } from '../electron/core/db/open';
 import { schemaVersion } from '../electron/core/db/migrate';
+import { MIGRATIONS } from '../electron/core/db/migrations/index';
 import { createEngine, type Engine } from '../electron/core/engine';
 import { denseSearchTraced } from '../electron/core/retrieve/dense';
 import { tempDbPath } from './support/notes';
@@ -47,7 +48,7 @@ describe('a database from before two-stage dense search', () => {
     engine.settings.set({ denseQuantizeAbove: 1000 });
     const db = openDatabase(file.file);
     try {
-      expect(schemaVersion(db)).toBe(11);
+      expect(schemaVersion(db)).toBe(MIGRATIONS.at(-1)!.version);
       const model = getActiveEmbeddingModel(db)!;
       const dense = () => engine.indexStatus().activeModel!.dense;
       expect(dense()).toMatchObject({ method: 'exact', bits: null, oversampling: null, reason: 'exact until the sign bits are built' });

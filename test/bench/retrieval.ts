@@ -126,7 +126,7 @@ async function main() {
       for (const c of report.configs) rows.push({ name: `quire ${c.mode} ${c.chunker}${c.mode === 'hybrid' ? ` ${c.fusion}` : ''}`, ...c.metrics });
       const diagnosis: Diagnosis[] = report.configs.map((_, i) => diagnose(report, i, questions, workDir));
       console.log(`\n${table(`${name}: ${report.questions.answerable} answerable, ${report.questions.unanswerable} unanswerable questions over ${report.corpus.documents} documents (k=${values.k})`, rows)}`);
-      for (const d of diagnosis) console.log(`  misses (${d.config}): ${d.summary}`);
+      for (const d of diagnosis) console.log(`  misses (${d.config}): ${d.summary}\n  first passage (${d.config}): ${d.firstSummary}`);
       (out.sets as Record<string, unknown>)[name] = { rows, diagnosis, report };
     }
   } finally {

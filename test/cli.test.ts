@@ -133,6 +133,7 @@ describe('quire CLI', () => {
 
   it.each([
     ['a document lost a chunk', "UPDATE documents SET chunk_count = chunk_count + 1 WHERE rel_path = 'ops/keys.md'", /FAIL\s+documents complete: incomplete: ops\/keys\.md/],
+    ['a chunk lost its full-text row', 'DELETE FROM chunks_fts WHERE rowid = (SELECT min(rowid) FROM chunks)', /FAIL\s+chunks = full-text rows: (\d+) chunks, (?!\1 )\d+ full-text rows/],
     ['chunks lost their section', 'DELETE FROM sections WHERE rowid = (SELECT min(rowid) FROM sections)', /FAIL\s+sections cover every chunk: \d+ sections, \d+ section full-text rows, [1-9]\d* chunks in no section/],
   ])('doctor exits non-zero when the index is damaged: %s', async (_what, damage, says) => {
     const copy = tempDbPath('quire-cli-broken-');

@@ -17,6 +17,11 @@
  * - no-shared-word: the fact's chunk shares no content word with the question (only vectors or
  *   expansion can find it);
  * - fact-not-indexed: no chunk holds the whole fact (split across chunks by the chunker).
+ *
+ * Separately, for every answerable question whose first passage lacks the fact: where that first
+ * passage's hit is, seen from the fact's chunk (another document, another heading of the same
+ * document, or the same heading some chunks away). It says which kind of ranking change could
+ * move hit@1: telling documents apart, sections apart, or chunks of one section apart.
  */
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -38,14 +43,20 @@ export const CAUSES = [
 ] as const;
 export type Cause = (typeof CAUSES)[number];
 
+export const FIRST_PLACES = ['other-document', 'other-heading', 'same-heading', 'no-result', 'fact-not-indexed'] as const;
+export type FirstPlace = (typeof FIRST_PLACES)[number];
+
 export interface Diagnosis {
   config: string;
   answerable: number;
   missesAt3: number;
   counts: Record<Cause, number>;
+  /** Questions missed at rank 1, by where the first passage's hit is relative to the fact's chunk. */
+  firstPlace: Record<FirstPlace, number>;
   /** Per missed question: its causes. */
   misses: Array<{ id: string; question: string; rank: number | null; causes: Cause[] }>;
   summary: string;
+  firstSummary: string;
 }
 
 // The words a question is made of rather than about.
@@ -76,6 +87,8 @@ export function diagnose(report: EvalReport, configIndex: number, questions: Que
   const chunksOf = db.prepare('SELECT c.id, c.document_id, c.ordinal, c.heading_path, c.text, d.rel_path FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.rel_path = ? ORDER BY c.ordinal');
   const sameText = db.prepare('SELECT count(DISTINCT document_id) FROM chunks WHERE text = ?').pluck();
   const counts = Object.fromEntries(CAUSES.map((c) => [c, 0])) as Record<Cause, number>;
+  const firstPlace = Object.fromEntries(FIRST_PLACES.map((c) => [c, 0])) as Record<FirstPlace, number>;
+  let missesAt1 = 0;
   const misses: Diagnosis['misses'] = [];
   let answerable = 0;
   const runs = report.perQuestion.filter((p) => p.config === configIndex);
@@ -86,10 +99,24 @@ export function diagnose(report: EvalReport, configIndex: number, questions: Que
     const run = runs.find((r) => r.score.questionId === q.id);
     const top = run?.retrieved ?? [];
     const rank = top.findIndex((r) => r.hasFact);
-    if (rank >= 0 && rank < 3) continue;
-    const causes = new Set<Cause>();
     const docChunks = chunksOf.all(q.file) as ChunkRow[];
     const factChunk = docChunks.find((c) => containsFact(c.text, fact));
+    if (rank !== 0) {
+      missesAt1++;
+      const first = top[0] ? (chunkById.get(top[0].chunkId) as ChunkRow | undefined) : undefined;
+      const place: FirstPlace = !factChunk
+        ? 'fact-not-indexed'
+        : !first
+          ? 'no-result'
+          : first.document_id !== factChunk.document_id
+            ? 'other-document'
+            : first.heading_path !== factChunk.heading_path
+              ? 'other-heading'
+              : 'same-heading';
+      firstPlace[place]++;
+    }
+    if (rank >= 0 && rank < 3) continue;
+    const causes = new Set<Cause>();
     const qWords = contentWords(q.question);
     const has = (c: ChunkRow, w: string) => {
       const s = stem(w);
@@ -125,6 +152,11 @@ export function diagnose(report: EvalReport, configIndex: number, questions: Que
     CAUSES.filter((c) => counts[c] > 0)
       .map((c) => `${c} ${counts[c]}`)
       .join(', ');
-  return { config: `${config.mode} ${config.chunker}${config.mode === 'hybrid' ? ` ${config.fusion}` : ''}`, answerable, missesAt3: misses.length, counts, misses, summary };
+  const firstSummary =
+    `${missesAt1} of ${answerable} without the fact in the first passage, whose hit is in — ` +
+    FIRST_PLACES.filter((c) => firstPlace[c] > 0)
+      .map((c) => `${c} ${firstPlace[c]}`)
+      .join(', ');
+  return { config: `${config.mode} ${config.chunker}${config.mode === 'hybrid' ? ` ${config.fusion}` : ''}`, answerable, missesAt3: misses.length, counts, firstPlace, misses, summary, firstSummary };
 }
 

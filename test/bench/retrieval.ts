@@ -12,6 +12,9 @@
  * sorted into causes (diagnose.ts). Vectors come from the Ollama stand-in (hashed n-grams): hybrid
  * rows show the pipeline works, not how a real embedding model ranks.
  *
+ * Indexes are cached in $QUIRE_BENCH_DIR (default <tmp>/quire-retrieval-bench); remove it after
+ * changing how documents are indexed or searched.
+ *
  * Prints a table and writes bench-results/retrieval-<date>.json.
  */
 import fs from 'node:fs';
@@ -94,7 +97,8 @@ async function main() {
   const modes = values.modes.split(',') as SearchMode[];
   const ollama = await startStandin();
   const gateway = new OllamaGateway({ host: ollama.url });
-  const workDir = path.join(os.tmpdir(), 'quire-retrieval-bench');
+  // Engineers benchmarking side by side each need their own: an index cached by another branch's code gives its numbers.
+  const workDir = process.env.QUIRE_BENCH_DIR ?? path.join(os.tmpdir(), 'quire-retrieval-bench');
   const out: Record<string, unknown> = { when: new Date().toISOString(), k: Number(values.k), baselineBudget: BASELINE_BUDGET, sets: {} };
   try {
     for (const name of names) {
@@ -122,7 +126,7 @@ async function main() {
       for (const c of report.configs) rows.push({ name: `quire ${c.mode} ${c.chunker}${c.mode === 'hybrid' ? ` ${c.fusion}` : ''}`, ...c.metrics });
       const diagnosis: Diagnosis[] = report.configs.map((_, i) => diagnose(report, i, questions, workDir));
       console.log(`\n${table(`${name}: ${report.questions.answerable} answerable, ${report.questions.unanswerable} unanswerable questions over ${report.corpus.documents} documents (k=${values.k})`, rows)}`);
-      for (const d of diagnosis) console.log(`  misses (${d.config}): ${d.summary}`);
+      for (const d of diagnosis) console.log(`  misses (${d.config}): ${d.summary}\n  first passage (${d.config}): ${d.firstSummary}`);
       (out.sets as Record<string, unknown>)[name] = { rows, diagnosis, report };
     }
   } finally {

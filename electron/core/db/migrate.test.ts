@@ -200,3 +200,50 @@ describe('migration 0007: collection names', () => {
     raw.close();
   });
 });
+
+describe('migration 13 (folder column)', () => {
+  it("indexes every chunk and section with its document's folder, rebuilt from a version-12 database, and follows moves and deletes", () => {
+    const db = new Database(path.join(dir, 'v12.db'));
+    migrate(db, MIGRATIONS.slice(0, 12));
+    db.prepare("INSERT INTO collections (id, root, created_at) VALUES ('c', '/notes', 'now')").run();
+    const doc = db.prepare("INSERT INTO documents (id, collection_id, rel_path, source_uri, size, mtime_ms, chunk_count, ingested_at, status) VALUES (?, 'c', ?, 'file:///x', 1, 1, 1, 'now', 'ready')");
+    doc.run('deep', 'linux/net/ufw.md');
+    doc.run('top', 'ufw-notes.md');
+    const chunk = db.prepare("INSERT INTO chunks (id, document_id, ordinal, heading_path, text, token_count, start_line, end_line) VALUES (?, ?, 0, 'ufw', 'Allow a port through the firewall.', 1, 1, 1)");
+    chunk.run('deep#0', 'deep');
+    chunk.run('top#0', 'top');
+    // Sections as version 12 wrote them: a row and its two-column full-text row.
+    for (const id of ['deep', 'top']) {
+      const { lastInsertRowid } = db.prepare("INSERT INTO sections (document_id, first_ordinal, last_ordinal, heading_path) VALUES (?, 0, 0, 'ufw')").run(id);
+      db.prepare("INSERT INTO sections_fts (rowid, heading_path, text) VALUES (?, 'ufw', 'Allow a port through the firewall.')").run(lastInsertRowid);
+    }
+    migrate(db, MIGRATIONS);
+
+    const chunks = (q: string) => db.prepare('SELECT c.id FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid WHERE chunks_fts MATCH ? ORDER BY c.id').pluck().all(q);
+    const sections = (q: string) => db.prepare('SELECT s.document_id FROM sections_fts f JOIN sections s ON s.rowid = f.rowid WHERE sections_fts MATCH ? ORDER BY 1').pluck().all(q);
+    expect(chunks('folder:linux')).toEqual(['deep#0']);
+    expect(chunks('folder:net')).toEqual(['deep#0']);
+    expect(sections('folder:linux')).toEqual(['deep']);
+    // Folders only: the file name (ufw, notes) is not in the column.
+    expect(chunks('folder:ufw OR folder:notes')).toEqual([]);
+    expect(sections('folder:ufw OR folder:notes')).toEqual([]);
+    // Heading and body are indexed as before.
+    expect(chunks('firewall')).toEqual(['deep#0', 'top#0']);
+    expect(chunks('heading_path:ufw')).toEqual(['deep#0', 'top#0']);
+    expect(sections('firewall')).toEqual(['deep', 'top']);
+    expect(() => db.prepare("INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)").run()).not.toThrow();
+
+    // A moved document's chunks are re-pointed to its new row (documents.moveDocument): they follow it to its folder.
+    doc.run('moved', 'windows/ufw.md');
+    db.prepare("UPDATE chunks SET document_id = 'moved', id = 'moved#0' WHERE document_id = 'deep'").run();
+    expect(chunks('folder:windows')).toEqual(['moved#0']);
+    expect(chunks('folder:linux')).toEqual([]);
+    // Deleted chunks and sections leave their index.
+    db.prepare("DELETE FROM chunks WHERE document_id = 'moved'").run();
+    db.prepare("DELETE FROM sections WHERE document_id = 'deep'").run();
+    expect(chunks('firewall')).toEqual(['top#0']);
+    expect(sections('firewall')).toEqual(['top']);
+    expect(() => db.prepare("INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)").run()).not.toThrow();
+    db.close();
+  });
+});

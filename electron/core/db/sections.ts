@@ -38,10 +38,11 @@ export function sectionRuns(chunks: ReadonlyArray<{ ordinal: number; headingPath
 /** Writes a document's sections and their full-text rows; the caller holds the write transaction. */
 export function writeSections(db: Db, documentId: string, chunks: ReadonlyArray<{ ordinal: number; headingPath: string; text: string }>): void {
   const insert = stmt(db, 'INSERT INTO sections (document_id, first_ordinal, last_ordinal, heading_path) VALUES (?, ?, ?, ?)');
-  const index = stmt(db, 'INSERT INTO sections_fts (rowid, heading_path, text) VALUES (?, ?, ?)');
+  // The folder column is the document's folder (migration 0013): the document row is written first.
+  const index = stmt(db, "INSERT INTO sections_fts (rowid, heading_path, text, folder) VALUES (?, ?, ?, (SELECT rtrim(rel_path, replace(rel_path, '/', '')) FROM documents WHERE id = ?))");
   for (const run of sectionRuns(chunks)) {
     const { lastInsertRowid } = insert.run(documentId, run.firstOrdinal, run.lastOrdinal, run.headingPath);
-    index.run(lastInsertRowid, run.headingPath, run.text);
+    index.run(lastInsertRowid, run.headingPath, run.text, documentId);
   }
 }
 

@@ -5,9 +5,14 @@ import { ftsTop } from './fts-top';
 import { chunkPositions, chunkTexts, positionKey, rowidsAt } from './lexical-rows';
 import { scopeParam, type ScopeFilter } from './scope';
 
-/** Heading path weighs twice the body: a query naming a section should find that section. */
+/**
+ * Heading path weighs twice the body: a query naming a section should find that section. The
+ * folder (migration 0013) weighs as much as the body: a question naming it ("on windows") prefers
+ * the notes filed there, but a folder word is no stronger evidence than the same word in the text.
+ */
 const HEADING_WEIGHT = 2.0;
 const BODY_WEIGHT = 1.0;
+const FOLDER_WEIGHT = 1.0;
 
 /**
  * How a chunk's keyword score is made, each part as a share of the best of its kind for this query:
@@ -54,7 +59,7 @@ export function lexicalSearch(db: Db, query: string, limit: number, filter: Scop
   const collections = scopeParam(filter);
   // Only the best candidates are looked up: joining every match to its chunk and section before
   // the limit cost more than the search itself at 100k chunks (test/bench/perf-lexical.ts).
-  const weights = [HEADING_WEIGHT, BODY_WEIGHT];
+  const weights = [HEADING_WEIGHT, BODY_WEIGHT, FOLDER_WEIGHT];
   const chunkHits: ChunkHit[] = chunkPositions(db, ftsTop(db, 'chunks_fts', expression, Math.max(CHUNK_CANDIDATES, limit), { weights, collections }));
   if (chunkHits.length === 0) return [];
   const sectionHits: SectionHit[] = ftsTop(db, 'sections_fts', expression, SECTION_CANDIDATES, { weights, collections });

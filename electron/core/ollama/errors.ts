@@ -28,10 +28,47 @@ export function mapOllamaError(e: unknown, context: { host: string; model?: stri
     }
     return new QuireError('OLLAMA_ERROR', `Ollama answered ${err.status_code}: ${message}`, { cause: e });
   }
+  // Before "unreachable": a TLS failure also surfaces as "fetch failed", but starting Ollama or
+  // trying again cannot fix a certificate, and the person needs to know which one is wrong.
+  const tls = tlsProblem(e, context.host);
+  if (tls) return new QuireError('OLLAMA_ERROR', tls, { cause: e });
   if (isConnectionError(e)) {
     return new QuireError('OLLAMA_UNREACHABLE', `Ollama is not reachable at ${context.host}. Start it with "ollama serve", or set OLLAMA_HOST.`, { cause: e });
   }
   return new QuireError('OLLAMA_ERROR', `Talking to Ollama failed: ${err?.message ?? String(e)}`, { cause: e });
+}
+
+/** Node's (OpenSSL's) codes for a certificate this computer does not trust. */
+const UNTRUSTED_CERT = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+]);
+
+/** A sentence for a failed TLS handshake, or null when the failure was something else. */
+function tlsProblem(e: unknown, host: string): string | null {
+  for (let cur: unknown = e, depth = 0; cur && depth < 4; depth++) {
+    const c = cur as { code?: string; message?: string; cause?: unknown };
+    const code = c.code ?? '';
+    if (UNTRUSTED_CERT.has(code)) {
+      return `The server at ${host} presented a certificate this computer does not trust (${c.message ?? code}). If your team's server uses its own certificate authority, start Quire with NODE_EXTRA_CA_CERTS set to that authority's certificate (a .pem file).`;
+    }
+    if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
+      return `The certificate of the server at ${host} is ${code === 'CERT_HAS_EXPIRED' ? 'out of date' : 'not valid yet'}: ask whoever runs it to renew it, or check this computer's date and time.`;
+    }
+    if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+      return `The server at ${host} presented a certificate for another name (${c.message ?? code}). Use the name the certificate is for in the Ollama host.`;
+    }
+    if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(c.message ?? '')) {
+      return `The server at ${host} does not answer HTTPS. If it serves plain HTTP, use http:// in the Ollama host.`;
+    }
+    cur = c.cause;
+  }
+  return null;
 }
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);

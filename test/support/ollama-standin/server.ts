@@ -3,8 +3,8 @@
  * texts of Ollama 0.12.6), for Quire's tests and demos. Never shipped, never a real model.
  *
  *   const s = await startStandin({ port?, host?, models?, latencyMs?, streamDelayMs?, version?,
- *                                  defaultNumCtx?, sourcePattern?, responder? });
- *   s.url / s.host / s.port        "http://127.0.0.1:PORT"; port 0 (default) = ephemeral
+ *                                  defaultNumCtx?, sourcePattern?, responder?, tls? });
+ *   s.url / s.host / s.port        "http://127.0.0.1:PORT" ("https://…" with the tls option); port 0 (default) = ephemeral
  *   s.stop() / s.start()           Ollama down (listener closed, open sockets destroyed, so
  *                                  connections are refused) / up again on the SAME port
  *   s.close()                      same as stop(); call it in afterAll
@@ -40,6 +40,7 @@
  * vocabularies.ts, templates.ts, cli.ts (runnable).
  */
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_SOURCE_PATTERN, extractiveReply } from './chat.js';
@@ -69,6 +70,8 @@ export interface StandinOptions {
   sourcePattern?: RegExp;
   /** Replaces the extractive reply when no scripted reply is queued. */
   responder?: Responder;
+  /** Served over HTTPS with this key and certificate, as a shared Ollama behind a TLS proxy is. */
+  tls?: { key: string | Buffer; cert: string | Buffer };
 }
 
 export interface Standin {
@@ -114,7 +117,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   const routes = createRoutes(state);
 
   let port = options.port ?? 0;
-  let server: http.Server | null = null;
+  let server: http.Server | https.Server | null = null;
   const sockets = new Set<Socket>();
 
   const knownPaths = new Set(Object.keys(routes).map((k) => k.slice(k.indexOf(' ') + 1)));
@@ -151,8 +154,9 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   async function start(): Promise<void> {
     if (server) return;
     // A client that vanishes mid-request must not take the stand-in down with it.
-    const s = http.createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
-    s.on('connection', (sock) => {
+    const listener = (req: http.IncomingMessage, res: http.ServerResponse) => void handle(req, res).catch(() => res.destroy());
+    const s = options.tls ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, listener) : http.createServer(listener);
+    s.on('connection', (sock: Socket) => {
       sockets.add(sock);
       sock.on('close', () => sockets.delete(sock));
     });
@@ -182,7 +186,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
 
   return {
     get url() {
-      return `http://${urlHost}:${port}`;
+      return `${options.tls ? 'https' : 'http'}://${urlHost}:${port}`;
     },
     host,
     get port() {

@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toErrorShape } from '../shared/errors';
+import { isRetryable } from '../electron/core/ollama/errors';
+import { OllamaGateway } from '../electron/core/ollama/gateway';
+import { QuireError } from '../shared/errors';
+import { startStandin, type Standin } from './support/ollama-standin/server';
+
+/**
+ * A team's shared Ollama behind an HTTPS proxy. The stand-in serves TLS with a self-signed
+ * certificate for localhost and 127.0.0.1 (test/support/tls, valid until 2126; its key is a test
+ * fixture and guards nothing).
+ */
+const TLS_DIR = path.join(import.meta.dirname, 'support/tls');
+const CERT = path.join(TLS_DIR, 'localhost.crt');
+const tls = { key: fs.readFileSync(path.join(TLS_DIR, 'localhost.key')), cert: fs.readFileSync(CERT) };
+
+/** Quire's gateway in a Node of its own, started with `env` (NODE_EXTRA_CA_CERTS is read only at startup). */
+function probe(url: string, env: NodeJS.ProcessEnv): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(TLS_DIR, 'gateway-probe.ts'), url], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    child.once('error', reject);
+    child.once('exit', () => {
+      try {
+        resolve(JSON.parse(out.trim()) as Record<string, unknown>);
+      } catch {
+        reject(new Error(`the probe printed ${JSON.stringify(out)}; stderr: ${err.slice(0, 500)}`));
+      }
+    });
+  });
+}
+
+async function failure(run: () => Promise<unknown>): Promise<QuireError> {
+  try {
+    await run();
+  } catch (e) {
+    if (e instanceof QuireError) return e;
+    throw e;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('Ollama over HTTPS', () => {
+  let secure: Standin;
+  let plain: Standin;
+  beforeAll(async () => {
+    secure = await startStandin({ tls });
+    plain = await startStandin();
+  });
+  afterAll(async () => {
+    await secure.close();
+    await plain.close();
+  });
+
+  it('works end to end when this computer trusts the certificate (NODE_EXTRA_CA_CERTS)', async () => {
+    expect(secure.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const r = await probe(secure.url, { NODE_EXTRA_CA_CERTS: CERT });
+    expect(r).toEqual({ version: '0.12.6', dimensions: 768 });
+    expect(secure.calls.count('/api/embed')).toBe(1);
+  });
+
+  it('says the certificate is not trusted, and how to trust it, instead of "start ollama serve"; never retried', async () => {
+    const gateway = new OllamaGateway({ host: secure.url, backoffMs: 10 });
+    const e = await failure(() => gateway.embed('embeddinggemma', ['x']));
+    expect(e.code).toBe('OLLAMA_ERROR');
+    expect(e.message).toContain(`The server at ${secure.url} presented a certificate this computer does not trust (self-signed certificate)`);
+    expect(e.message).toContain('NODE_EXTRA_CA_CERTS');
+    expect(e.message).not.toContain('ollama serve');
+    expect(isRetryable(e)).toBe(false);
+    // The handshake failed, so no request reached the server.
+    expect(secure.calls.count('/api/embed')).toBe(1);
+    // The same sentence crosses the process boundary (a spawned gateway without the CA).
+    const r = await probe(secure.url, { NODE_EXTRA_CA_CERTS: '' });
+    expect(r).toMatchObject({ code: 'OLLAMA_ERROR', message: expect.stringContaining('does not trust') });
+  });
+
+  it('says when an https:// address reaches a server that speaks plain HTTP', async () => {
+    const url = plain.url.replace('http://', 'https://');
+    const e = await failure(() => new OllamaGateway({ host: url, backoffMs: 10 }).version());
+    expect(toErrorShape(e)).toEqual({ code: 'OLLAMA_ERROR', message: `The server at ${url} does not answer HTTPS. If it serves plain HTTP, use http:// in the Ollama host.` });
+  });
+});

@@ -109,6 +109,34 @@ describe('ftsTop: the best rows by bm25 without scoring every match', () => {
     expect(cutApplied).toBeGreaterThan(10);
   });
 
+  it('scores the common terms in full when no row in reach holds a rarer term (a misspelt word, a scope without it)', () => {
+    const rows = db.prepare('SELECT max(rowid) FROM chunks').pluck().get() as number;
+    const count = db.prepare('SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?').pluck();
+    const cutoffShare = 0.1;
+    const common = ['w0', 'w1', 'w2'].filter((t) => (count.get(`"${t}"`) as number) > rows * cutoffShare);
+    expect(common.length).toBeGreaterThanOrEqual(2);
+    // A word no row holds: the question's other words are all it has.
+    const typo = [...common, 'zqxv'].map((t) => `"${t}"`).join(' OR ');
+    const wantTypo = reference(db, 'chunks_fts', typo, 20, null);
+    expect(wantTypo).toHaveLength(20);
+    expect(ftsTop(db, 'chunks_fts', typo, 20, { weights: [2, 1], collections: null, minPostings: 0, cutoffShare }).map((r) => r.rowid)).toEqual(wantTypo.map((r) => r.rowid));
+
+    // A rarer word only outside the scope: inside it, the common words still find their rows.
+    const other = ensureCollection(db, '/c').id;
+    const id = documentIdFor(other, 'only-here.md');
+    const chunks = [{ ordinal: 0, headingPath: 'Elsewhere', text: 'qqelsewhere w0 w1', tokenCount: 3, startLine: 1, endLine: 1, flags: [] }];
+    writeDocumentVersion(db, { meta: { id, collectionId: other, relPath: 'only-here.md', sourceUri: 'file:///only-here.md', title: 'E', size: 1, mtimeMs: 0, sha256: id, reader: 'markdown', readerVersion: 1, chunker: 't' }, chunks });
+    const scoped = [...common, 'qqelsewhere'].map((t) => `"${t}"`).join(' OR ');
+    const scope = JSON.stringify([collections[0]]);
+    const wantScoped = reference(db, 'chunks_fts', scoped, 20, scope);
+    expect(wantScoped).toHaveLength(20);
+    expect(ftsTop(db, 'chunks_fts', scoped, 20, { weights: [2, 1], collections: scope, minPostings: 0, cutoffShare }).map((r) => r.rowid)).toEqual(wantScoped.map((r) => r.rowid));
+    // Unscoped, the rarer word's row is there and the cutoff applies as before: only it.
+    expect(ftsTop(db, 'chunks_fts', scoped, 20, { weights: [2, 1], collections: null, minPostings: 0, cutoffShare }).map((r) => r.rowid)).toEqual(
+      db.prepare('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?').pluck().all('"qqelsewhere"'),
+    );
+  });
+
   it('scores every match of anything but a plain OR of terms', () => {
     expect(orTerms('"a" OR "b c"')).toEqual(['"a"', '"b c"']);
     expect(orTerms('"a" AND "b"')).toBeNull();

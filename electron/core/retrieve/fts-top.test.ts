@@ -146,6 +146,42 @@ describe('ftsTop: the best rows by bm25 without scoring every match', () => {
   });
 });
 
+describe('ftsTop on rows that tie', () => {
+  it('returns the rows of scoring every match when many rows score the same, with duplicate terms and phrases, in and out of a scope', () => {
+    // The pruned pass keeps only the best `limit` rows of (rare) AND (common): a row of it beyond
+    // them comes back through the rare-only query with a partial score, and must stay out, ties included.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-fts-ties-'));
+    const db = openDatabase(path.join(dir, 'quire.db'));
+    try {
+      const collections = ['/a', '/b'].map((root) => ensureCollection(db, root).id);
+      const random = seeded(5);
+      const texts = ['a b c', 'a b', 'a c', 'b c', 'a', 'b', 'c', 'd a', 'd b', 'd', 'a a b', 'c c a'];
+      for (let d = 0; d < 400; d++) {
+        const collectionId = collections[d % 2]!;
+        const relPath = `n${d}.md`;
+        const id = documentIdFor(collectionId, relPath);
+        const chunk = { ordinal: 0, headingPath: random() < 0.5 ? 'x' : 'a', text: texts[Math.floor(random() * texts.length)]!, tokenCount: 3, startLine: 1, endLine: 1, flags: [] };
+        writeDocumentVersion(db, { meta: { id, collectionId, relPath, sourceUri: `file:///${relPath}`, title: 't', size: 1, mtimeMs: 0, sha256: id, reader: 'markdown', readerVersion: 1, chunker: 't' }, chunks: [chunk] });
+      }
+      let pruned = 0;
+      for (const expression of ['"d" OR "a" OR "b"', '"d" OR "c" OR "a" OR "b"', '"a" OR "a" OR "d"', '"d" OR "d" OR "a" OR "b"', '"c" OR "a b"', '"a b" OR "d" OR "a"']) {
+        for (const limit of [1, 3, 7, 20, 60]) {
+          for (const scope of [null, JSON.stringify([collections[0]])]) {
+            for (const commonShare of [0, 0.1, 0.3]) {
+              const got = ftsTop(db, 'chunks_fts', expression, limit, { weights: [2, 1], collections: scope, minPostings: 0, commonShare, cutoffShare: 1, onPass: () => pruned++ });
+              expect(got.map((r) => r.rowid), `${expression} ${limit} ${scope} ${commonShare}`).toEqual(reference(db, 'chunks_fts', expression, limit, scope).map((r) => r.rowid));
+            }
+          }
+        }
+      }
+      expect(pruned).toBeGreaterThan(100);
+    } finally {
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('keyword search lookups', () => {
   it('seek each candidate by index, never scanning chunks or sections', () => {
     const db = openDatabase(':memory:');

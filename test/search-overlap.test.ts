@@ -47,4 +47,34 @@ describe('hybrid search', () => {
       diagnostics.unsubscribe('undici:client:sendHeaders', sent);
     }
   });
+
+  it('falls back to the keyword search it already ran, once, with the reason, when the embedding fails after it', async () => {
+    await f.engine.importFolder({ path: f.notes.root });
+    await f.engine.embedMissing({});
+    await f.engine.search({ query: 'how often are keys rotated', mode: 'hybrid' });
+    // A refusal (400) is not retried: the one embedding request of this search fails.
+    f.ollama.faults.failNth = { path: '/api/embed', n: 1, status: 400, message: 'embedding refused' };
+    events.length = 0;
+    const r = await f.engine.search({ query: 'how often are keys rotated', mode: 'hybrid' });
+    expect(r.mode).toBe('lexical');
+    expect(r.fallback).toMatchObject({ requested: 'hybrid', code: 'OLLAMA_ERROR' });
+    expect(r.fallback?.reason).toMatch(/embedding refused/);
+    expect(r.results[0]?.path).toBe('rotation.md');
+    expect(events).toEqual(['keyword search']);
+  });
+
+  it('is cancelled, not answered by keywords, when its signal ends while the embedding is computed', async () => {
+    await f.engine.importFolder({ path: f.notes.root });
+    await f.engine.embedMissing({});
+    await f.engine.search({ query: 'how often are keys rotated', mode: 'hybrid' });
+    f.ollama.faults.latencyMs = 2_000;
+    try {
+      const stop = new AbortController();
+      const asked = f.engine.search({ query: 'how often are keys rotated', mode: 'hybrid' }, stop.signal);
+      setTimeout(() => stop.abort(), 50);
+      await expect(asked).rejects.toMatchObject({ code: 'CANCELLED' });
+    } finally {
+      f.ollama.faults.latencyMs = 0;
+    }
+  });
 });

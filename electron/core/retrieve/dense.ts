@@ -72,7 +72,10 @@ function searchSnapshot(db: Db, model: EmbeddingModelRow, query: Float32Array, l
  * one calibration measured for its depth: the top-10 factor up to 10 results; deeper (hybrid's
  * lists are LIST_DEPTH long, shared/search.ts), the depth factor × limit, never fewer than the top 10 needs. Before
  * the depth factor is measured, or when none reached the recall wanted, the top-10 factor serves
- * at every depth (more candidates than needed: slower, never less exact).
+ * at every depth, as before the depth factor existed: unmeasured, it is usually more candidates
+ * than needed; when none of ×4…×64 reached recall@LIST_DEPTH 0.97, recall at that depth is below
+ * it (recall_at_depth holds the best reached). Between 10 and LIST_DEPTH, and past it, the depth
+ * factor is carried over from LIST_DEPTH, not measured there (search asks for at least LIST_DEPTH).
  */
 export function candidateCount(state: Pick<QuantizationState, 'oversampling' | 'depthOversampling'>, limit: number): number {
   const top = state.oversampling ?? 1;

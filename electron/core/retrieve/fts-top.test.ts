@@ -109,12 +109,76 @@ describe('ftsTop: the best rows by bm25 without scoring every match', () => {
     expect(cutApplied).toBeGreaterThan(10);
   });
 
+  it('scores the common terms in full when no row in reach holds a rarer term (a misspelt word, a scope without it)', () => {
+    const rows = db.prepare('SELECT max(rowid) FROM chunks').pluck().get() as number;
+    const count = db.prepare('SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?').pluck();
+    const cutoffShare = 0.1;
+    const common = ['w0', 'w1', 'w2'].filter((t) => (count.get(`"${t}"`) as number) > rows * cutoffShare);
+    expect(common.length).toBeGreaterThanOrEqual(2);
+    // A word no row holds: the question's other words are all it has.
+    const typo = [...common, 'zqxv'].map((t) => `"${t}"`).join(' OR ');
+    const wantTypo = reference(db, 'chunks_fts', typo, 20, null);
+    expect(wantTypo).toHaveLength(20);
+    expect(ftsTop(db, 'chunks_fts', typo, 20, { weights: [2, 1], collections: null, minPostings: 0, cutoffShare }).map((r) => r.rowid)).toEqual(wantTypo.map((r) => r.rowid));
+
+    // A rarer word only outside the scope: inside it, the common words still find their rows.
+    const other = ensureCollection(db, '/c').id;
+    const id = documentIdFor(other, 'only-here.md');
+    const chunks = [{ ordinal: 0, headingPath: 'Elsewhere', text: 'qqelsewhere w0 w1', tokenCount: 3, startLine: 1, endLine: 1, flags: [] }];
+    writeDocumentVersion(db, { meta: { id, collectionId: other, relPath: 'only-here.md', sourceUri: 'file:///only-here.md', title: 'E', size: 1, mtimeMs: 0, sha256: id, reader: 'markdown', readerVersion: 1, chunker: 't' }, chunks });
+    const scoped = [...common, 'qqelsewhere'].map((t) => `"${t}"`).join(' OR ');
+    const scope = JSON.stringify([collections[0]]);
+    const wantScoped = reference(db, 'chunks_fts', scoped, 20, scope);
+    expect(wantScoped).toHaveLength(20);
+    expect(ftsTop(db, 'chunks_fts', scoped, 20, { weights: [2, 1], collections: scope, minPostings: 0, cutoffShare }).map((r) => r.rowid)).toEqual(wantScoped.map((r) => r.rowid));
+    // Unscoped, the rarer word's row is there and the cutoff applies as before: only it.
+    expect(ftsTop(db, 'chunks_fts', scoped, 20, { weights: [2, 1], collections: null, minPostings: 0, cutoffShare }).map((r) => r.rowid)).toEqual(
+      db.prepare('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?').pluck().all('"qqelsewhere"'),
+    );
+  });
+
   it('scores every match of anything but a plain OR of terms', () => {
     expect(orTerms('"a" OR "b c"')).toEqual(['"a"', '"b c"']);
     expect(orTerms('"a" AND "b"')).toBeNull();
     expect(orTerms('"a ""b""" OR "c"')).toEqual(['"a ""b"""', '"c"']);
     const want = reference(db, 'chunks_fts', '"w0" AND "w5"', 20, null);
     expect(ftsTop(db, 'chunks_fts', '"w0" AND "w5"', 20, { weights: [2, 1], collections: null, minPostings: 0 }).map((r) => r.rowid)).toEqual(want.map((r) => r.rowid));
+  });
+});
+
+describe('ftsTop on rows that tie', () => {
+  it('returns the rows of scoring every match when many rows score the same, with duplicate terms and phrases, in and out of a scope', () => {
+    // The pruned pass keeps only the best `limit` rows of (rare) AND (common): a row of it beyond
+    // them comes back through the rare-only query with a partial score, and must stay out, ties included.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-fts-ties-'));
+    const db = openDatabase(path.join(dir, 'quire.db'));
+    try {
+      const collections = ['/a', '/b'].map((root) => ensureCollection(db, root).id);
+      const random = seeded(5);
+      const texts = ['a b c', 'a b', 'a c', 'b c', 'a', 'b', 'c', 'd a', 'd b', 'd', 'a a b', 'c c a'];
+      for (let d = 0; d < 400; d++) {
+        const collectionId = collections[d % 2]!;
+        const relPath = `n${d}.md`;
+        const id = documentIdFor(collectionId, relPath);
+        const chunk = { ordinal: 0, headingPath: random() < 0.5 ? 'x' : 'a', text: texts[Math.floor(random() * texts.length)]!, tokenCount: 3, startLine: 1, endLine: 1, flags: [] };
+        writeDocumentVersion(db, { meta: { id, collectionId, relPath, sourceUri: `file:///${relPath}`, title: 't', size: 1, mtimeMs: 0, sha256: id, reader: 'markdown', readerVersion: 1, chunker: 't' }, chunks: [chunk] });
+      }
+      let pruned = 0;
+      for (const expression of ['"d" OR "a" OR "b"', '"d" OR "c" OR "a" OR "b"', '"a" OR "a" OR "d"', '"d" OR "d" OR "a" OR "b"', '"c" OR "a b"', '"a b" OR "d" OR "a"']) {
+        for (const limit of [1, 3, 7, 20, 60]) {
+          for (const scope of [null, JSON.stringify([collections[0]])]) {
+            for (const commonShare of [0, 0.1, 0.3]) {
+              const got = ftsTop(db, 'chunks_fts', expression, limit, { weights: [2, 1], collections: scope, minPostings: 0, commonShare, cutoffShare: 1, onPass: () => pruned++ });
+              expect(got.map((r) => r.rowid), `${expression} ${limit} ${scope} ${commonShare}`).toEqual(reference(db, 'chunks_fts', expression, limit, scope).map((r) => r.rowid));
+            }
+          }
+        }
+      }
+      expect(pruned).toBeGreaterThan(100);
+    } finally {
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -21,7 +21,8 @@ import { stmt } from '../db/statements';
  * little about which passage answers, and listing its matches is most of the work on the slowest
  * questions. Measured on the question sets at 100k chunks (test/bench/perf-lexical.ts): 99.5% of
  * keyword search's top-10 unchanged, p95 from ~37 ms to ~24 ms; the question sets' hit rates
- * unchanged (test/bench/retrieval.ts). A question made only of such terms is scored in full.
+ * unchanged (test/bench/retrieval.ts). A question made only of such terms, or whose rarer terms no
+ * row in scope holds (a misspelt word), is scored as if there were no cutoff.
  */
 
 /** FTS5's bm25 constants (fts5_aux.c): a term's share of a row's score is below idf·(k1+1). */
@@ -87,7 +88,27 @@ export function ftsTop(db: Db, table: FtsTable, expression: string, limit: numbe
   // The terms above the cutoff never bring rows of their own: the split never goes below them.
   const above = byCount.filter((p) => p.n > rows * (options.cutoffShare ?? DEFAULT_CUTOFF_SHARE)).length;
   const cut = above < byCount.length ? above : 0;
-  let split = Math.max(cut, Math.min(byCount.filter((p) => p.n > rows * (options.commonShare ?? DEFAULT_COMMON_SHARE)).length, byCount.length - 1));
+  const common = Math.min(byCount.filter((p) => p.n > rows * (options.commonShare ?? DEFAULT_COMMON_SHARE)).length, byCount.length - 1);
+  const hits = prune(db, table, expression, limit, options, { byCount, ceiling, idf, common, cut });
+  // No row (in scope) holds a rarer term: a misspelt word, or one only other folders hold. The
+  // common terms are then all the question has, and they are scored as if there were no cutoff.
+  if (hits.length > 0 || cut === 0) return hits;
+  return prune(db, table, expression, limit, options, { byCount, ceiling, idf, common, cut: 0 });
+}
+
+interface Split {
+  /** The terms, most common first, and ceiling[j]: the most a row matching only the first j can score. */
+  byCount: ReadonlyArray<{ term: string; n: number }>;
+  ceiling: readonly number[];
+  idf: (n: number) => number;
+  /** How many terms the first pass leaves out. */
+  common: number;
+  /** The split never goes below this many (the terms above the cutoff); 0: exact. */
+  cut: number;
+}
+
+function prune(db: Db, table: FtsTable, expression: string, limit: number, options: FtsTopOptions, { byCount, ceiling, idf, common, cut }: Split): FtsHit[] {
+  let split = Math.max(cut, common);
   // The limit-th score is not known before the first pass; a row holding the rarest term once
   // scores about its idf, so pruning more than that much ceiling would mostly fail and cost a
   // second pass (measured on the question sets at 100k chunks: 158 of 236 questions took two).

@@ -286,10 +286,14 @@ describe('runEval on a crafted corpus whose right scores are known by constructi
     const crafted = new NotesFolder('quire-eval-crafted-');
     try {
       crafted.write('alpha.md', 'The alpha reactor runs at four hundred kelvin on weekdays.\n');
-      // Twelve-token chunks split this sentence into more than a passage's three chunks: no passage holds all of it.
+      // Twelve-token chunks split this sentence into more than a passage's three chunks: no passage
+      // holds all of it. The document is one section longer than a passage may be whole
+      // (WHOLE_SECTION_TOKENS), so its passages are a hit and its neighbours.
       crafted.write(
         'long.md',
-        'The maintenance crew inspects every cooling pipe, valve, pump, gasket, flange, sensor and control cable of the gamma plant during the long and very cold winter shutdown each year, then writes a report for the safety board.\n',
+        'The maintenance crew inspects every cooling pipe, valve, pump, gasket, flange, sensor and control cable of the gamma plant during the long and very cold winter shutdown each year, then writes a report for the safety board.\n' +
+          Array.from({ length: 120 }, (_, i) => `Logbook page ${i + 1} lists the paperwork filed that week.`).join('\n') +
+          '\n',
       );
       crafted.write('beta.md', 'The beta reactor is painted in a dull grey colour.\n');
       const questions = parseQuestionSet(

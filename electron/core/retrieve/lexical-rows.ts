@@ -18,6 +18,11 @@ export const LOOKUP_SQL = {
                FROM json_each(?) j
                JOIN chunks c ON c.document_id = j.value ->> '$[0]' AND c.ordinal = j.value ->> '$[1]'`,
   texts: 'SELECT c.rowid AS rowid, c.text FROM json_each(?) j JOIN chunks c ON c.rowid = j.value',
+  sectionTokens: `SELECT s.rowid AS section, sum(c.token_count) AS tokens
+                    FROM json_each(?) j
+                    JOIN sections s ON s.rowid = j.value
+                    JOIN chunks c ON c.document_id = s.document_id AND c.ordinal BETWEEN s.first_ordinal AND s.last_ordinal
+                   GROUP BY s.rowid`,
 } as const;
 
 export interface ChunkPosition {
@@ -58,4 +63,11 @@ export function chunkTexts(db: Db, rowids: readonly number[]): Map<number, strin
   if (rowids.length === 0) return new Map();
   const rows = stmt(db, LOOKUP_SQL.texts).all(JSON.stringify(rowids)) as Array<{ rowid: number; text: string }>;
   return new Map(rows.map((r) => [r.rowid, r.text]));
+}
+
+/** Each section's size in tokens (its chunks' counts summed), by section rowid. */
+export function sectionTokens(db: Db, sections: readonly number[]): Map<number, number> {
+  if (sections.length === 0) return new Map();
+  const rows = stmt(db, LOOKUP_SQL.sectionTokens).all(JSON.stringify([...new Set(sections)])) as Array<{ section: number; tokens: number }>;
+  return new Map(rows.map((r) => [r.section, r.tokens]));
 }

@@ -105,20 +105,45 @@ describe('keyword search with sections and passages', () => {
     const before = chunkOf('u8 variable goes over 255');
     const after = chunkOf('compiler adds checks');
     const floats = chunkOf('IEEE 754');
-    const passages = toPassages(db, [wrap, after, floats], 10);
+    // A section longer than this is sent as the hit and its neighbours.
+    const passages = toPassages(db, [wrap, after, floats], 10, { wholeSectionTokens: 0 });
     expect(passages[0]).toEqual({ rowid: wrap, rowids: [before, wrap, after] });
     // `after` is already sent inside the first passage; floats opens its own section, alone there.
     expect(passages.map((p) => p.rowid)).toEqual([wrap, floats]);
     expect(passages[1]!.rowids).toEqual([floats]);
   });
 
+  it('sends a hit in a short section with its whole section, in order, and never a chunk of it twice', () => {
+    const section = db
+      .prepare("SELECT c.rowid FROM chunks c JOIN sections s ON s.document_id = c.document_id AND c.ordinal BETWEEN s.first_ordinal AND s.last_ordinal WHERE s.heading_path LIKE '%Integer Overflow' ORDER BY c.ordinal")
+      .pluck()
+      .all() as number[];
+    expect(section.length).toBeGreaterThan(3);
+    const tokens = db.prepare(`SELECT sum(token_count) FROM chunks WHERE rowid IN (${section.join(',')})`).pluck().get() as number;
+    const wrap = chunkOf('two’s complement wrapping');
+    const last = chunkOf('wrapping_add, checked_add');
+    const floats = chunkOf('IEEE 754');
+    const passages = toPassages(db, [wrap, last, floats], 10, { wholeSectionTokens: tokens });
+    expect(passages[0]).toEqual({ rowid: wrap, rowids: section });
+    // The section's last chunk was in the first passage; the next section is a passage of its own.
+    expect(passages.map((p) => p.rowid)).toEqual([wrap, floats]);
+    // One token smaller a bound, and the same section is sent as the hit and its neighbours.
+    expect(toPassages(db, [wrap], 1, { wholeSectionTokens: tokens - 1 })[0]!.rowids).toHaveLength(3);
+  });
+
   it('search returns passages: text, lines and chunk ids span the joined chunks', async () => {
     const res = await search(db, 'two’s complement wrapping', { gateway: null, mode: 'lexical', k: 3 });
     const top = res.results[0]!;
     expect(top.text).toContain('two’s complement wrapping');
-    expect(top.chunkIds.length).toBe(3);
-    expect(top.chunkIds[1]).toBe(top.chunkId);
+    // The section is short: it is the passage, from its heading's first chunk to its last.
+    const section = db
+      .prepare("SELECT c.id FROM chunks c JOIN sections s ON s.document_id = c.document_id AND c.ordinal BETWEEN s.first_ordinal AND s.last_ordinal WHERE s.heading_path LIKE '%Integer Overflow' ORDER BY c.ordinal")
+      .pluck()
+      .all() as string[];
+    expect(top.chunkIds).toEqual(section);
+    expect(top.chunkIds.indexOf(top.chunkId)).toBeGreaterThan(0);
     expect(top.text).toContain('compiler adds checks');
+    expect(top.text).toContain('saturating_add');
     expect(top.lines[1]).toBeGreaterThan(top.lines[0]);
     // The hit is marked inside the passage: its own text and lines.
     expect(top.text.slice(top.hit.start, top.hit.end)).toMatch(/^Rust then performs two’s complement wrapping/);

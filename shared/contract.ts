@@ -93,6 +93,11 @@ export const StatusSchema = z.object({
     connected: z.boolean(),
     version: z.string().nullable(),
     error: z.string().nullable(),
+    /**
+     * The error's code: only OLLAMA_UNREACHABLE means Ollama is not running; a certificate, a
+     * proxy's refusal or a timeout has its own sentence in `error`. Absent from older engines.
+     */
+    errorCode: z.string().nullable().optional(),
     /** The host is another machine: questions and the passages sent with them go there. */
     remote: z.boolean(),
     /** The names (never the values) of the request headers sent to it. */

@@ -6,7 +6,11 @@ import { toErrorShape } from '../shared/errors';
 import { isRetryable } from '../electron/core/ollama/errors';
 import { OllamaGateway } from '../electron/core/ollama/gateway';
 import { QuireError } from '../shared/errors';
+import { ollamaState } from '../electron/core/ollama/state';
+import { ollamaNotRunning } from '../shared/ollama-state';
 import { startStandin, type Standin } from './support/ollama-standin/server';
+import { runCli } from './support/cli-run';
+import { tempDbPath } from './support/notes';
 
 /**
  * A team's shared Ollama behind an HTTPS proxy. The stand-in serves TLS with a self-signed
@@ -84,5 +88,34 @@ describe('Ollama over HTTPS', () => {
     const url = plain.url.replace('http://', 'https://');
     const e = await failure(() => new OllamaGateway({ host: url, backoffMs: 10 }).version());
     expect(toErrorShape(e)).toEqual({ code: 'OLLAMA_ERROR', message: `The server at ${url} does not answer HTTPS. If it serves plain HTTP, use http:// in the Ollama host.` });
+  });
+
+  it("status (the status bar's check and `quire status`) names the certificate, not \"start ollama serve\"", async () => {
+    const state = await ollamaState(new OllamaGateway({ host: secure.url, backoffMs: 10 }));
+    expect(state).toMatchObject({ connected: false, errorCode: 'OLLAMA_ERROR', error: expect.stringContaining('does not trust') });
+    expect(ollamaNotRunning(state)).toBe(false);
+    const db = tempDbPath('quire-https-status-');
+    try {
+      const out = await runCli(['status'], { OLLAMA_HOST: secure.url, QUIRE_DB: db.file });
+      expect(out.code).toBe(0);
+      const line = out.stdout.split('\n').find((l) => l.startsWith('Ollama:'));
+      expect(line).toContain('presented a certificate this computer does not trust');
+      expect(line).not.toContain('ollama serve');
+      expect(line).not.toContain('not running');
+    } finally {
+      db.dispose();
+    }
+  });
+
+  it('status still says "not running" when nothing answers at the address', async () => {
+    const down = await startStandin();
+    await down.stop();
+    try {
+      const state = await ollamaState(new OllamaGateway({ host: down.url, backoffMs: 10 }));
+      expect(state).toMatchObject({ connected: false, errorCode: 'OLLAMA_UNREACHABLE' });
+      expect(ollamaNotRunning(state)).toBe(true);
+    } finally {
+      await down.close();
+    }
   });
 });

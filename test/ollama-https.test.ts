@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toErrorShape } from '../shared/errors';
+import { streamChat } from '../electron/core/ollama/chat';
 import { isRetryable } from '../electron/core/ollama/errors';
 import { OllamaGateway } from '../electron/core/ollama/gateway';
 import { QuireError } from '../shared/errors';
@@ -65,8 +66,11 @@ describe('Ollama over HTTPS', () => {
   it('works end to end when this computer trusts the certificate (NODE_EXTRA_CA_CERTS)', async () => {
     expect(secure.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const r = await probe(secure.url, { NODE_EXTRA_CA_CERTS: CERT });
-    expect(r).toEqual({ version: '0.12.6', dimensions: 768 });
+    expect(r).toMatchObject({ version: '0.12.6', dimensions: 768, doneReason: expect.any(String) });
+    // The reply streamed over TLS in pieces, not as one buffered body.
+    expect(r.deltas).toBeGreaterThan(1);
     expect(secure.calls.count('/api/embed')).toBe(1);
+    expect(secure.calls.count('/api/chat')).toBe(1);
   });
 
   it('says the certificate is not trusted, and how to trust it, instead of "start ollama serve"; never retried', async () => {
@@ -79,6 +83,12 @@ describe('Ollama over HTTPS', () => {
     expect(isRetryable(e)).toBe(false);
     // The handshake failed, so no request reached the server.
     expect(secure.calls.count('/api/embed')).toBe(1);
+    // A streamed chat fails the same way, before any token, and is not tried again.
+    const chat = await failure(async () => {
+      for await (const _ of streamChat(gateway, 'llama3.2', [{ role: 'user', content: 'hi' }], { numCtx: 2048, temperature: 0, seed: 1, numPredict: 8 })) void _;
+    });
+    expect(chat.message).toContain('does not trust');
+    expect(secure.calls.count('/api/chat')).toBe(1);
     // The same sentence crosses the process boundary (a spawned gateway without the CA).
     const r = await probe(secure.url, { NODE_EXTRA_CA_CERTS: '' });
     expect(r).toMatchObject({ code: 'OLLAMA_ERROR', message: expect.stringContaining('does not trust') });

@@ -31,26 +31,37 @@ export function runDoctor(db: Db): Check[] {
 
   try {
     // The index's own structure. chunks_fts is contentless (migration 0013), so whether it holds
-    // every chunk is the row count below, not this check.
+    // every chunk is the rowid comparison below, not this check.
     db.prepare("INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)").run();
     checks.push({ name: 'fts5 integrity-check', ok: true, detail: 'ok' });
   } catch (e) {
     checks.push({ name: 'fts5 integrity-check', ok: false, detail: (e as Error).message });
   }
 
+  // Both indexes are contentless, so nothing but these rowids ties a full-text row to its chunk or
+  // section: equal counts can hide a row for nothing standing in for a missing one.
+  const unmatched = (table: 'chunks' | 'sections') => {
+    const missing = one(`SELECT count(*) FROM ${table} t WHERE NOT EXISTS (SELECT 1 FROM ${table}_fts_docsize f WHERE f.id = t.rowid)`);
+    const stale = one(`SELECT count(*) FROM ${table}_fts_docsize f WHERE NOT EXISTS (SELECT 1 FROM ${table} t WHERE t.rowid = f.id)`);
+    const said = missing + stale > 0 ? `, ${missing} without a full-text row, ${stale} full-text ${stale === 1 ? 'row' : 'rows'} for nothing` : '';
+    return { ok: missing + stale === 0, said };
+  };
+
   const chunks = one('SELECT count(*) FROM chunks');
   const ftsRows = one('SELECT count(*) FROM chunks_fts_docsize');
-  checks.push({ name: 'chunks = full-text rows', ok: chunks === ftsRows, detail: `${chunks} chunks, ${ftsRows} full-text rows` });
+  const chunkRows = unmatched('chunks');
+  checks.push({ name: 'chunks = full-text rows', ok: chunks === ftsRows && chunkRows.ok, detail: `${chunks} chunks, ${ftsRows} full-text rows${chunkRows.said}` });
 
   const sections = one('SELECT count(*) FROM sections');
   const sectionRows = one('SELECT count(*) FROM sections_fts_docsize');
+  const sectionMatch = unmatched('sections');
   const uncovered = one(
     `SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM sections s WHERE ${sectionOfChunk('c')})`,
   );
   checks.push({
     name: 'sections cover every chunk',
-    ok: sections === sectionRows && uncovered === 0,
-    detail: `${sections} sections, ${sectionRows} section full-text rows${uncovered > 0 ? `, ${uncovered} chunks in no section` : ''}`,
+    ok: sections === sectionRows && sectionMatch.ok && uncovered === 0,
+    detail: `${sections} sections, ${sectionRows} section full-text rows${sectionMatch.said}${uncovered > 0 ? `, ${uncovered} chunks in no section` : ''}`,
   });
 
   const partial = db

@@ -94,6 +94,20 @@ describe('Ollama over HTTPS', () => {
     expect(r).toMatchObject({ code: 'OLLAMA_ERROR', message: expect.stringContaining('does not trust') });
   });
 
+  it('says when the certificate is trusted but for another name (here ::1, which it does not list)', async () => {
+    const v6 = await startStandin({ tls, host: '::1' });
+    try {
+      const r = await probe(v6.url, { NODE_EXTRA_CA_CERTS: CERT });
+      expect(r).toEqual({
+        code: 'OLLAMA_ERROR',
+        message: expect.stringMatching(new RegExp(`^The server at ${v6.url.replace(/[[\]]/g, '\\$&')} presented a certificate for another name \\(.*::1.*\\)\\. Use the name the certificate is for in the Ollama host\\.$`)),
+      });
+      expect(v6.calls.count('/api/version')).toBe(0);
+    } finally {
+      await v6.close();
+    }
+  });
+
   it('says when an https:// address reaches a server that speaks plain HTTP', async () => {
     const url = plain.url.replace('http://', 'https://');
     const e = await failure(() => new OllamaGateway({ host: url, backoffMs: 10 }).version());

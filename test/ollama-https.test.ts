@@ -108,6 +108,19 @@ describe('Ollama over HTTPS', () => {
     }
   });
 
+  it('says when the certificate is out of date (trusted, for this name, expired in 2021)', async () => {
+    // expired.crt: the same key, valid 2020-01-01 to 2021-01-01 (made with `openssl ca -selfsign -startdate -enddate`).
+    const EXPIRED = path.join(TLS_DIR, 'expired.crt');
+    const old = await startStandin({ tls: { key: tls.key, cert: fs.readFileSync(EXPIRED) } });
+    try {
+      const r = await probe(old.url, { NODE_EXTRA_CA_CERTS: EXPIRED });
+      expect(r).toEqual({ code: 'OLLAMA_ERROR', message: `The certificate of the server at ${old.url} is out of date: ask whoever runs it to renew it, or check this computer's date and time.` });
+      expect(old.calls.count('/api/version')).toBe(0);
+    } finally {
+      await old.close();
+    }
+  });
+
   it('says when an https:// address reaches a server that speaks plain HTTP', async () => {
     const url = plain.url.replace('http://', 'https://');
     const e = await failure(() => new OllamaGateway({ host: url, backoffMs: 10 }).version());

@@ -143,11 +143,34 @@ describe('full-text rows stay in step with chunks, sections and folders', () => 
     })();
     expect(db.prepare(`SELECT count(*) FROM ${content}`).pluck().get()).toBe(db.prepare(`SELECT count(*) FROM ${table}_docsize`).pluck().get());
     const failed = runDoctor(db).filter((c) => !c.ok);
-    expect(failed.map((c) => c.name)).toEqual([check]);
+    // The victim's folder word went with its row.
+    expect(failed.map((c) => c.name)).toEqual([check, 'folder words follow the documents']);
     expect(failed[0]!.detail).toMatch(/1 without a full-text row, 1 full-text rows? for nothing/);
     // Undone for the next case: the stale row goes by hand, the note (and the victim) by import.
     db.prepare(`DELETE FROM ${table} WHERE rowid = (SELECT max(id) FROM ${table}_docsize)`).run();
     fs.rmSync(path.join(notes, 'linux/doctor.md'));
+    await reimport();
+    expect(runDoctor(db).filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it.each([
+    ['chunks_fts', 'chunks'],
+    ['sections_fts', 'sections'],
+  ] as const)('doctor finds a %s row whose folder is not its document\'s (rowids and counts all agree)', async (table, content) => {
+    write('linux/stale.md', page('stale'));
+    await reimport();
+    expect(runDoctor(db).filter((c) => !c.ok)).toEqual([]);
+    const victim = db.prepare(`SELECT max(t.rowid) FROM ${content} t JOIN documents d ON d.id = t.document_id WHERE d.rel_path = 'linux/stale.md'`).pluck().get() as number;
+    db.transaction(() => {
+      db.prepare(`DELETE FROM ${table} WHERE rowid = ?`).run(victim);
+      db.prepare(`INSERT INTO ${table} (rowid, heading_path, text, folder) VALUES (?, 'stale', 'text', 'windows/')`).run(victim);
+    })();
+    const failed = runDoctor(db).filter((c) => !c.ok);
+    expect(failed.map((c) => c.name)).toEqual(['folder words follow the documents']);
+    const [, linux, expected] = failed[0]!.detail.match(/^2 folder words out of step: “linux” in (\d+) rows, (\d+) expected; “window” in 1 rows, 0 expected$/) ?? [];
+    expect(Number(expected)).toBe(Number(linux) + 1);
+    fs.rmSync(path.join(notes, 'linux/stale.md'));
+    // Deleting the note deletes the damaged row by its rowid.
     await reimport();
     expect(runDoctor(db).filter((c) => !c.ok)).toEqual([]);
   });

@@ -93,6 +93,11 @@ export const StatusSchema = z.object({
     connected: z.boolean(),
     version: z.string().nullable(),
     error: z.string().nullable(),
+    /**
+     * The error's code: only OLLAMA_UNREACHABLE means Ollama is not running; a certificate, a
+     * proxy's refusal or a timeout has its own sentence in `error`. Absent from older engines.
+     */
+    errorCode: z.string().nullable().optional(),
     /** The host is another machine: questions and the passages sent with them go there. */
     remote: z.boolean(),
     /** The names (never the values) of the request headers sent to it. */
@@ -256,7 +261,12 @@ export const API = {
   renameConversation: method(z.object({ id: z.number().int().min(1), title: z.string().trim().min(1).max(TITLE_MAX) }).strict(), z.object({ title: z.string() })),
   /** Deletes a conversation with its turns and the runs that answered them (nothing else). */
   deleteConversation: method(z.object({ id: z.number().int().min(1) }).strict(), z.object({ runs: z.number() })),
-  getChunk: method(z.object({ chunkId: z.string().min(1).max(100) }).strict(), ChunkViewSchema),
+  /**
+   * A cited chunk for the source panel. `sent`: the chunks sent to the model with it (an answer's
+   * `sources[].chunkIds`, a whole section perhaps); they are then its context, in place of the
+   * chunk before and after it.
+   */
+  getChunk: method(z.object({ chunkId: z.string().min(1).max(100), sent: z.array(z.string().min(1).max(100)).max(256).optional() }).strict(), ChunkViewSchema),
   /** The settings; of the Ollama request headers only their names (values are write-only). */
   getSettings: method(Empty, SettingsViewSchema),
   /**

@@ -29,6 +29,11 @@ export const SearchResultSchema = z.object({
   chunkIds: z.array(z.string()),
   /** Where the matched chunk sits in the passage: its lines in the file and its character range in `text`. */
   hit: z.object({ lines: Lines, pages: Pages, start: z.number().int(), end: z.number().int() }),
+  /**
+   * Each of chunkIds' character range in `text`, lines and pages, in the same order: a whole section
+   * can be many chunks, and the budget then sends the hit with a neighbour or two of them.
+   */
+  chunkSpans: z.array(z.object({ start: z.number().int(), end: z.number().int(), lines: Lines, pages: Pages })).optional(),
   /** The fusion's score (also in single-list modes, so scores compare across modes). */
   score: z.number(),
   lexicalRank: z.number().nullable(),

@@ -3,10 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toErrorShape } from '../shared/errors';
+import { streamChat } from '../electron/core/ollama/chat';
 import { isRetryable } from '../electron/core/ollama/errors';
 import { OllamaGateway } from '../electron/core/ollama/gateway';
 import { QuireError } from '../shared/errors';
+import { ollamaState } from '../electron/core/ollama/state';
+import { ollamaNotRunning } from '../shared/ollama-state';
 import { startStandin, type Standin } from './support/ollama-standin/server';
+import { runCli } from './support/cli-run';
+import { tempDbPath } from './support/notes';
 
 /**
  * A team's shared Ollama behind an HTTPS proxy. The stand-in serves TLS with a self-signed
@@ -61,8 +66,11 @@ describe('Ollama over HTTPS', () => {
   it('works end to end when this computer trusts the certificate (NODE_EXTRA_CA_CERTS)', async () => {
     expect(secure.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const r = await probe(secure.url, { NODE_EXTRA_CA_CERTS: CERT });
-    expect(r).toEqual({ version: '0.12.6', dimensions: 768 });
+    expect(r).toMatchObject({ version: '0.12.6', dimensions: 768, doneReason: expect.any(String) });
+    // The reply streamed over TLS in pieces, not as one buffered body.
+    expect(r.deltas).toBeGreaterThan(1);
     expect(secure.calls.count('/api/embed')).toBe(1);
+    expect(secure.calls.count('/api/chat')).toBe(1);
   });
 
   it('says the certificate is not trusted, and how to trust it, instead of "start ollama serve"; never retried', async () => {
@@ -75,14 +83,76 @@ describe('Ollama over HTTPS', () => {
     expect(isRetryable(e)).toBe(false);
     // The handshake failed, so no request reached the server.
     expect(secure.calls.count('/api/embed')).toBe(1);
+    // A streamed chat fails the same way, before any token, and is not tried again.
+    const chat = await failure(async () => {
+      for await (const _ of streamChat(gateway, 'llama3.2', [{ role: 'user', content: 'hi' }], { numCtx: 2048, temperature: 0, seed: 1, numPredict: 8 })) void _;
+    });
+    expect(chat.message).toContain('does not trust');
+    expect(secure.calls.count('/api/chat')).toBe(1);
     // The same sentence crosses the process boundary (a spawned gateway without the CA).
     const r = await probe(secure.url, { NODE_EXTRA_CA_CERTS: '' });
     expect(r).toMatchObject({ code: 'OLLAMA_ERROR', message: expect.stringContaining('does not trust') });
+  });
+
+  it('says when the certificate is trusted but for another name (here ::1, which it does not list)', async () => {
+    const v6 = await startStandin({ tls, host: '::1' });
+    try {
+      const r = await probe(v6.url, { NODE_EXTRA_CA_CERTS: CERT });
+      expect(r).toEqual({
+        code: 'OLLAMA_ERROR',
+        message: expect.stringMatching(new RegExp(`^The server at ${v6.url.replace(/[[\]]/g, '\\$&')} presented a certificate for another name \\(.*::1.*\\)\\. Use the name the certificate is for in the Ollama host\\.$`)),
+      });
+      expect(v6.calls.count('/api/version')).toBe(0);
+    } finally {
+      await v6.close();
+    }
+  });
+
+  it('says when the certificate is out of date (trusted, for this name, expired in 2021)', async () => {
+    // expired.crt: the same key, valid 2020-01-01 to 2021-01-01 (made with `openssl ca -selfsign -startdate -enddate`).
+    const EXPIRED = path.join(TLS_DIR, 'expired.crt');
+    const old = await startStandin({ tls: { key: tls.key, cert: fs.readFileSync(EXPIRED) } });
+    try {
+      const r = await probe(old.url, { NODE_EXTRA_CA_CERTS: EXPIRED });
+      expect(r).toEqual({ code: 'OLLAMA_ERROR', message: `The certificate of the server at ${old.url} is out of date: ask whoever runs it to renew it, or check this computer's date and time.` });
+      expect(old.calls.count('/api/version')).toBe(0);
+    } finally {
+      await old.close();
+    }
   });
 
   it('says when an https:// address reaches a server that speaks plain HTTP', async () => {
     const url = plain.url.replace('http://', 'https://');
     const e = await failure(() => new OllamaGateway({ host: url, backoffMs: 10 }).version());
     expect(toErrorShape(e)).toEqual({ code: 'OLLAMA_ERROR', message: `The server at ${url} does not answer HTTPS. If it serves plain HTTP, use http:// in the Ollama host.` });
+  });
+
+  it("status (the status bar's check and `quire status`) names the certificate, not \"start ollama serve\"", async () => {
+    const state = await ollamaState(new OllamaGateway({ host: secure.url, backoffMs: 10 }));
+    expect(state).toMatchObject({ connected: false, errorCode: 'OLLAMA_ERROR', error: expect.stringContaining('does not trust') });
+    expect(ollamaNotRunning(state)).toBe(false);
+    const db = tempDbPath('quire-https-status-');
+    try {
+      const out = await runCli(['status'], { OLLAMA_HOST: secure.url, QUIRE_DB: db.file });
+      expect(out.code).toBe(0);
+      const line = out.stdout.split('\n').find((l) => l.startsWith('Ollama:'));
+      expect(line).toContain('presented a certificate this computer does not trust');
+      expect(line).not.toContain('ollama serve');
+      expect(line).not.toContain('not running');
+    } finally {
+      db.dispose();
+    }
+  });
+
+  it('status still says "not running" when nothing answers at the address', async () => {
+    const down = await startStandin();
+    await down.stop();
+    try {
+      const state = await ollamaState(new OllamaGateway({ host: down.url, backoffMs: 10 }));
+      expect(state).toMatchObject({ connected: false, errorCode: 'OLLAMA_UNREACHABLE' });
+      expect(ollamaNotRunning(state)).toBe(true);
+    } finally {
+      await down.close();
+    }
   });
 });

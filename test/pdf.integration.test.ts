@@ -94,6 +94,17 @@ describe('PDF import', () => {
     expect(top.path).toBe('handbook.pdf');
     expect(top.pages).toEqual([3, 3]);
     expect(top.hit.pages).toEqual([3, 3]);
+    // A section running over two pages is a short one, sent whole: its pages are both, each chunk's its own.
+    f.notes.write('manual.pdf', makePdf({ title: 'Engine manual', pages: [[{ text: 'Engine room', size: 18 }, ...filler('the engine room')], ['The bilge pump is tested every Tuesday at dawn by the duty keeper.', ...filler('pumps')]] }));
+    await f.engine.importFolder({ path: f.notes.root });
+    const pump = (await f.engine.search({ query: 'bilge pump tested Tuesday dawn', k: 3 })).results[0]!;
+    expect(pump.path).toBe('manual.pdf');
+    expect(pump.chunkIds.length).toBeGreaterThan(1);
+    expect(pump.pages).toEqual([1, 2]);
+    expect(pump.hit.pages![1]).toBe(2);
+    expect(pump.chunkSpans!.map((c) => c.pages![0])).toEqual([...pump.chunkSpans!.map((c) => c.pages![0])].sort());
+    expect([pump.chunkSpans![0]!.pages![0], pump.chunkSpans!.at(-1)!.pages![1]]).toEqual(pump.pages);
+    expect(pump.chunkSpans![pump.chunkIds.indexOf(pump.chunkId)]!.pages).toEqual(pump.hit.pages);
     const note = (await f.engine.search({ query: 'deploy keys rotated', k: 1 })).results[0]!;
     expect(note.path).toBe('keys.md');
     expect(note.pages).toBeNull();

@@ -43,6 +43,7 @@ describe('fault suite: the database', () => {
   });
 
   it('a damaged database is named and left as it was; the rebuild path makes a whole new index', async () => {
+    notes.write('ops/linux/keys.md', '# Keys\n\nThe deploy keys are rotated every 90 days.\n');
     const engine = createEngine({ dbPath: dbFile.file });
     await engine.importFolder({ path: notes.root, embed: false });
     await engine.close();
@@ -53,10 +54,15 @@ describe('fault suite: the database', () => {
     expect(() => createEngine({ dbPath: dbFile.file })).toThrow(expect.objectContaining({ code: 'DB_CORRUPT', message: expect.stringContaining(dbFile.file) }));
     const into = path.join(path.dirname(dbFile.file), 'rebuilt.db');
     const outcome = await rebuildIndex({ damaged: dbFile.file, into, folders: [notes.root], embed: false });
-    expect(outcome.folders[0]!.report!.documents.added).toBe(40);
+    expect(outcome.folders[0]!.report!.documents.added).toBe(41);
     expect(sha(dbFile.file)).toBe(before);
     const rebuilt = openDatabase(into);
+    // Doctor's checks include the full-text rowids and folder words; the folder is searchable again.
     expect(runDoctor(rebuilt).filter((c) => !c.ok)).toEqual([]);
+    expect(runDoctor(rebuilt).find((c) => c.name === 'folder words follow the documents')?.detail).toBe('2 folder words');
+    for (const table of ['chunks_fts', 'sections_fts']) {
+      expect(rebuilt.prepare(`SELECT count(*) FROM ${table} WHERE ${table} MATCH 'folder:linux AND folder:ops'`).pluck().get()).toBe(1);
+    }
     rebuilt.close();
   });
 

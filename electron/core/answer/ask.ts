@@ -380,7 +380,7 @@ function toCandidate(r: SearchResult, dropped?: Candidate['dropped']): Candidate
 }
 
 export function toPromptSource(r: SearchResult): PromptSource {
-  return { chunkId: r.chunkId, chunkIds: r.chunkIds, path: r.path, heading: r.heading, lines: r.lines, pages: r.pages, text: r.text, flags: r.flags, hit: r.hit };
+  return { chunkId: r.chunkId, chunkIds: r.chunkIds, path: r.path, heading: r.heading, lines: r.lines, pages: r.pages, text: r.text, flags: r.flags, hit: r.hit, ...(r.chunkSpans ? { chunkSpans: r.chunkSpans } : {}) };
 }
 
 export type { Budget };

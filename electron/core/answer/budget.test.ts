@@ -136,6 +136,63 @@ describe('fitPrompt', () => {
     expect(formatSource(passage(1))).not.toMatch(/pages=/);
   });
 
+  // A short section sent whole (retrieve/passages.ts): more chunks than the hit and two neighbours,
+  // each with its place in the text, its lines and pages, as search returns them.
+  const section = (n: number, at: number): PromptSource => {
+    const chunks = Array.from({ length: n }, (_, c) => Array.from({ length: 6 }, (_, l) => `${c === at ? 'hit' : `c${c}`} line ${l}: the quick brown fox jumps over the lazy dog`).join('\n'));
+    let start = 0;
+    const chunkSpans = chunks.map((t, c) => {
+      const sp = { start, end: start + t.length, lines: [1 + 6 * c, 6 + 6 * c] as [number, number], pages: [c + 1, c + 1] as [number, number] };
+      start += t.length + 1;
+      return sp;
+    });
+    return {
+      ...source(0),
+      chunkId: `aaaaaaaaaaaa#${at}`,
+      chunkIds: chunks.map((_, c) => `aaaaaaaaaaaa#${c}`),
+      lines: [1, 6 * n],
+      pages: [1, n],
+      text: chunks.join('\n'),
+      hit: { lines: chunkSpans[at]!.lines, pages: chunkSpans[at]!.pages, start: chunkSpans[at]!.start, end: chunkSpans[at]!.end },
+      chunkSpans,
+    };
+  };
+
+  it('narrows a whole section around its hit: one neighbour on each side, then one, then the hit alone; every form holds the hit and says its chunks, lines and pages', () => {
+    for (const [n, at] of [[5, 2], [4, 0], [6, 5], [3, 1]] as const) {
+      const s = section(n, at);
+      const forms = narrower(s);
+      expect(forms.length).toBeGreaterThan(0);
+      for (const f of forms) {
+        expect(f.text.slice(f.hit!.start, f.hit!.end)).toBe(s.text.slice(s.hit!.start, s.hit!.end));
+        const ordinals = f.chunkIds!.map((id) => Number(id.split('#')[1]));
+        expect(ordinals).toContain(at);
+        // Contiguous, and the text, lines and pages are exactly those chunks'.
+        expect(ordinals).toEqual(ordinals.map((_, i) => ordinals[0]! + i));
+        expect(f.text).toBe(s.text.split('\n').slice(6 * ordinals[0]!, 6 * (ordinals.at(-1)! + 1)).join('\n'));
+        expect(f.lines).toEqual([1 + 6 * ordinals[0]!, 6 * (ordinals.at(-1)! + 1)]);
+        expect(f.pages).toEqual([ordinals[0]! + 1, ordinals.at(-1)! + 1]);
+      }
+      const sizes = forms.map((f) => f.chunkIds!.length);
+      expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+      expect(sizes.at(-1)).toBe(1);
+      // The hit with one neighbour is among the forms whenever the section has more than two chunks.
+      expect(sizes).toContain(2);
+    }
+    // Largest first; of equal size, the hit between its neighbours before a run on one side.
+    expect(narrower(section(7, 3)).map((f) => f.chunkIds!.map((id) => Number(id.split('#')[1])))).toEqual([[0, 1, 2, 3], [3, 4, 5, 6], [2, 3, 4], [2, 3], [3, 4], [3]]);
+    expect(narrower(section(5, 1)).map((f) => f.chunkIds!.map((id) => Number(id.split('#')[1])))).toEqual([[1, 2, 3, 4], [0, 1, 2], [0, 1], [1, 2], [1]]);
+  });
+
+  it('sends a whole section that does not fit as its hit with a neighbour when that fits, not the hit alone', () => {
+    const s = section(5, 2);
+    const pair = narrower(s).find((f) => f.chunkIds!.length === 2)!;
+    const cap = fitPrompt({ ...base, candidates: [pair], maxK: 1 }).budget.breakdown.sources;
+    const f = fitPrompt({ ...base, candidates: [s], maxK: 1, maxSourceTokens: cap + 5 });
+    expect(f.sources[0]!.chunkIds).toHaveLength(2);
+    expect(f.sources[0]!.text).toContain('hit line 0');
+  });
+
   it('refuses to build a prompt that cannot fit one source', () => {
     let error: unknown;
     try {

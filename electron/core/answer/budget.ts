@@ -216,15 +216,23 @@ function withinCap(candidates: readonly PromptSource[], maxK: number, cap: numbe
   return chosen;
 }
 
-/** A passage with less around its hit: with the chunk before, with the chunk after, alone. */
+/** From the first range's start to the last one's end; null unless both are known (pages of a PDF). */
+const span = (from: [number, number] | null | undefined, to: [number, number] | null | undefined): [number, number] | null => (from && to ? [from[0], to[1]] : null);
+
+/**
+ * A passage with less around its hit, largest first: with the chunk before and the chunk after
+ * (when the passage is longer, as a whole short section is), with everything before it, with
+ * everything after it, with the chunk before, with the chunk after, alone. Every form holds the hit.
+ */
 export function narrower(s: PromptSource): PromptSource[] {
   const ids = s.chunkIds ?? [s.chunkId];
   const at = ids.indexOf(s.chunkId);
   if (!s.hit || ids.length < 2 || at < 0) return [];
+  if (s.chunkSpans?.length === ids.length) return narrowerBySpans(s, ids, at, s.chunkSpans);
+  // Without each chunk's place (a source from elsewhere), only the hit's is known.
   const { start, end, lines } = s.hit;
   // Pages narrow with the lines: from the passage's first page to the hit's last, and so on.
   const pages = s.hit.pages ?? null;
-  const span = (from: [number, number] | null | undefined, to: [number, number] | null | undefined): [number, number] | null => (from && to ? [from[0], to[1]] : null);
   const hit = { lines, pages, start, end };
   const forms: PromptSource[] = [];
   if (at > 0 && at < ids.length - 1) {
@@ -233,6 +241,31 @@ export function narrower(s: PromptSource): PromptSource[] {
   }
   forms.push({ ...s, chunkIds: [s.chunkId], text: s.text.slice(start, end), lines, pages, hit: { ...hit, start: 0, end: end - start } });
   return forms;
+}
+
+function narrowerBySpans(s: PromptSource, ids: readonly string[], at: number, spans: NonNullable<PromptSource['chunkSpans']>): PromptSource[] {
+  const last = ids.length - 1;
+  const hit = s.hit!;
+  const runs: Array<[number, number]> = [[at - 1, at + 1], [0, at], [at, last], [at - 1, at], [at, at + 1], [at, at]];
+  const seen = new Set([`0:${last}`]); // the whole passage is not a narrower form
+  const forms: PromptSource[] = [];
+  for (const [a, b] of runs) {
+    const [i, j] = [Math.max(0, a), Math.min(last, b)];
+    if (seen.has(`${i}:${j}`)) continue;
+    seen.add(`${i}:${j}`);
+    const from = spans[i]!.start;
+    forms.push({
+      ...s,
+      chunkIds: ids.slice(i, j + 1),
+      text: s.text.slice(from, spans[j]!.end),
+      lines: [spans[i]!.lines[0], spans[j]!.lines[1]],
+      pages: span(spans[i]!.pages, spans[j]!.pages),
+      hit: { ...hit, start: hit.start - from, end: hit.end - from },
+      chunkSpans: spans.slice(i, j + 1).map((c) => ({ ...c, start: c.start - from, end: c.end - from })),
+    });
+  }
+  // Largest first (stable: at equal size, the order above).
+  return forms.sort((x, y) => y.chunkIds!.length - x.chunkIds!.length);
 }
 
 /** Fewer lines than this of a passage's start are not worth a source block of their own. */
@@ -244,7 +277,8 @@ const MIN_CUT_LINES = 3;
  */
 function cut(s: PromptSource, fits: (s: PromptSource) => boolean): PromptSource | undefined {
   const lines = s.text.split('\n');
-  const form = (n: number): PromptSource => ({ ...s, text: lines.slice(0, n).join('\n'), hit: undefined });
+  const { chunkSpans: _spans, ...rest } = s; // places in the uncut text
+  const form = (n: number): PromptSource => ({ ...rest, text: lines.slice(0, n).join('\n'), hit: undefined });
   let lo = 0;
   let hi = lines.length - 1; // the whole text was already tried
   while (lo < hi) {

@@ -16,6 +16,8 @@ export interface PromptSource {
   flags: readonly string[];
   /** Where the matched chunk sits in a passage's text, so the budget can send it with less around it. */
   hit?: { lines: [number, number]; pages?: [number, number] | null; start: number; end: number };
+  /** Each of chunkIds' place in `text`, lines and pages (search's chunkSpans), so the budget can narrow a long passage chunk by chunk. */
+  chunkSpans?: ReadonlyArray<{ start: number; end: number; lines: [number, number]; pages?: [number, number] | null }>;
 }
 
 export interface PromptTurn {

@@ -187,8 +187,8 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
       return { runs: deleteConversation(db, id) };
     },
 
-    async getChunk({ chunkId }) {
-      return chunkView(db, chunkId);
+    async getChunk({ chunkId, sent }) {
+      return chunkView(db, chunkId, sent);
     },
 
     async getSettings() {

@@ -48,8 +48,12 @@ function documentType(reader: string | null): DocumentType | null {
   return (DOCUMENT_TYPES as readonly (string | null)[]).includes(reader) ? (reader as DocumentType) : null;
 }
 
-/** A chunk for the source panel, with its neighbours for context. */
-export function chunkView(db: Db, chunkId: string): Output<'getChunk'> {
+/**
+ * A chunk for the source panel, with its context: the chunks sent to the model with it before and
+ * after it (`sent`, joined into one run each side, as the passage joined them), else on a side
+ * where none was sent, the chunk next to it.
+ */
+export function chunkView(db: Db, chunkId: string, sent: readonly string[] = []): Output<'getChunk'> {
   const row = db
     .prepare(
       `SELECT c.id, c.document_id, c.ordinal, c.heading_path, c.text, c.start_line, c.end_line, c.page_start, c.page_end, c.flags, d.rel_path, col.root
@@ -66,6 +70,18 @@ export function chunkView(db: Db, chunkId: string): Output<'getChunk'> {
       | undefined;
     return n ? { chunkId: n.id, text: n.text, lines: [n.start_line, n.end_line] as [number, number] } : null;
   };
+  // The sent chunks of this document, by ordinal; only an unbroken run next to the cited one counts.
+  const sentRows = sent.length === 0 ? [] : (db
+    .prepare('SELECT c.id, c.ordinal, c.text, c.start_line, c.end_line FROM json_each(?) j JOIN chunks c ON c.id = j.value WHERE c.document_id = ?')
+    .all(JSON.stringify(sent), row.document_id) as Array<{ id: string; ordinal: number; text: string; start_line: number; end_line: number }>);
+  const byOrdinal = new Map(sentRows.map((r) => [r.ordinal, r]));
+  const run = (step: -1 | 1) => {
+    const rows = [];
+    for (let o = row.ordinal + step; byOrdinal.has(o); o += step) rows.push(byOrdinal.get(o)!);
+    if (step < 0) rows.reverse();
+    if (rows.length === 0) return neighbour(row.ordinal + step);
+    return { chunkId: rows[0]!.id, text: rows.map((r) => r.text).join('\n'), lines: [rows[0]!.start_line, rows.at(-1)!.end_line] as [number, number] };
+  };
   return {
     chunkId: row.id,
     path: row.rel_path,
@@ -75,8 +91,8 @@ export function chunkView(db: Db, chunkId: string): Output<'getChunk'> {
     pages: row.page_start !== null && row.page_end !== null ? [row.page_start, row.page_end] : null,
     text: row.text,
     flags: warningFlags(JSON.parse(row.flags) as string[]),
-    before: neighbour(row.ordinal - 1),
-    after: neighbour(row.ordinal + 1),
+    before: run(-1),
+    after: run(1),
   };
 }
 

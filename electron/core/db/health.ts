@@ -31,27 +31,40 @@ export function runDoctor(db: Db): Check[] {
 
   try {
     // The index's own structure. chunks_fts is contentless (migration 0013), so whether it holds
-    // every chunk is the row count below, not this check.
+    // every chunk is the rowid comparison below, not this check.
     db.prepare("INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)").run();
     checks.push({ name: 'fts5 integrity-check', ok: true, detail: 'ok' });
   } catch (e) {
     checks.push({ name: 'fts5 integrity-check', ok: false, detail: (e as Error).message });
   }
 
+  // Both indexes are contentless, so nothing but these rowids ties a full-text row to its chunk or
+  // section: equal counts can hide a row for nothing standing in for a missing one.
+  const unmatched = (table: 'chunks' | 'sections') => {
+    const missing = one(`SELECT count(*) FROM ${table} t WHERE NOT EXISTS (SELECT 1 FROM ${table}_fts_docsize f WHERE f.id = t.rowid)`);
+    const stale = one(`SELECT count(*) FROM ${table}_fts_docsize f WHERE NOT EXISTS (SELECT 1 FROM ${table} t WHERE t.rowid = f.id)`);
+    const said = missing + stale > 0 ? `, ${missing} without a full-text row, ${stale} full-text ${stale === 1 ? 'row' : 'rows'} for nothing` : '';
+    return { ok: missing + stale === 0, said };
+  };
+
   const chunks = one('SELECT count(*) FROM chunks');
   const ftsRows = one('SELECT count(*) FROM chunks_fts_docsize');
-  checks.push({ name: 'chunks = full-text rows', ok: chunks === ftsRows, detail: `${chunks} chunks, ${ftsRows} full-text rows` });
+  const chunkRows = unmatched('chunks');
+  checks.push({ name: 'chunks = full-text rows', ok: chunks === ftsRows && chunkRows.ok, detail: `${chunks} chunks, ${ftsRows} full-text rows${chunkRows.said}` });
 
   const sections = one('SELECT count(*) FROM sections');
   const sectionRows = one('SELECT count(*) FROM sections_fts_docsize');
+  const sectionMatch = unmatched('sections');
   const uncovered = one(
     `SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM sections s WHERE ${sectionOfChunk('c')})`,
   );
   checks.push({
     name: 'sections cover every chunk',
-    ok: sections === sectionRows && uncovered === 0,
-    detail: `${sections} sections, ${sectionRows} section full-text rows${uncovered > 0 ? `, ${uncovered} chunks in no section` : ''}`,
+    ok: sections === sectionRows && sectionMatch.ok && uncovered === 0,
+    detail: `${sections} sections, ${sectionRows} section full-text rows${sectionMatch.said}${uncovered > 0 ? `, ${uncovered} chunks in no section` : ''}`,
   });
+
+  checks.push(folderWordsCheck(db));
 
   const partial = db
     .prepare(
@@ -84,6 +97,51 @@ export function runDoctor(db: Db): Check[] {
     }
   }
   return checks;
+}
+
+/**
+ * The folder column (migration 0013) is written from the document's path when a row is written, and
+ * nothing compares it later: per word of a folder, the rows each index says hold it against the
+ * chunks and sections whose document's folder has it now. Folders are split by the indexes' own
+ * tokenizer (a temporary table), and the indexes' vocabularies are read by column (fts5vocab).
+ */
+function folderWordsCheck(db: Db): Check {
+  const folderOf = "rtrim(d.rel_path, replace(d.rel_path, '/', ''))";
+  const tokenizer = (db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'chunks_fts'").pluck().get() as string).match(/tokenize\s*=\s*('[^']*')/)?.[1] ?? "'unicode61'";
+  try {
+    db.exec(`CREATE VIRTUAL TABLE temp.doctor_folders USING fts5(folder, tokenize = ${tokenizer});
+             CREATE VIRTUAL TABLE temp.doctor_folder_words USING fts5vocab(temp, doctor_folders, instance);
+             CREATE VIRTUAL TABLE temp.doctor_chunk_words USING fts5vocab(main, chunks_fts, col);
+             CREATE VIRTUAL TABLE temp.doctor_section_words USING fts5vocab(main, sections_fts, col);`);
+    const want = new Map<string, number>();
+    const insert = db.prepare('INSERT INTO temp.doctor_folders (rowid, folder) VALUES (?, ?)');
+    const counted = db
+      .prepare(
+        `SELECT ${folderOf} AS folder, (SELECT count(*) FROM chunks c WHERE c.document_id = d.id) + (SELECT count(*) FROM sections s WHERE s.document_id = d.id) AS n
+           FROM documents d WHERE d.rel_path LIKE '%/%'`,
+      )
+      .all() as Array<{ folder: string; n: number }>;
+    const rows = new Map<string, number>();
+    for (const c of counted) rows.set(c.folder, (rows.get(c.folder) ?? 0) + c.n);
+    [...rows.keys()].forEach((folder, i) => insert.run(i + 1, folder));
+    const byFolder = [...rows.values()];
+    for (const w of db.prepare('SELECT DISTINCT doc, term FROM temp.doctor_folder_words').all() as Array<{ doc: number; term: string }>) {
+      want.set(w.term, (want.get(w.term) ?? 0) + byFolder[w.doc - 1]!);
+    }
+    const have = new Map<string, number>();
+    for (const table of ['doctor_chunk_words', 'doctor_section_words']) {
+      for (const w of db.prepare(`SELECT term, doc FROM temp.${table} WHERE col = 'folder'`).all() as Array<{ term: string; doc: number }>) {
+        have.set(w.term, (have.get(w.term) ?? 0) + w.doc);
+      }
+    }
+    const off = [...new Set([...want.keys(), ...have.keys()])].filter((t) => (want.get(t) ?? 0) !== (have.get(t) ?? 0)).sort();
+    const said = off.slice(0, 3).map((t) => `“${t}” in ${have.get(t) ?? 0} rows, ${want.get(t) ?? 0} expected`).join('; ');
+    return { name: 'folder words follow the documents', ok: off.length === 0, detail: off.length === 0 ? `${want.size} folder words` : `${off.length} folder words out of step: ${said}` };
+  } catch (e) {
+    return { name: 'folder words follow the documents', ok: false, detail: (e as Error).message };
+  } finally {
+    db.exec('DROP TABLE IF EXISTS temp.doctor_folder_words; DROP TABLE IF EXISTS temp.doctor_folders; DROP TABLE IF EXISTS temp.doctor_chunk_words; DROP TABLE IF EXISTS temp.doctor_section_words;');
+  }
 }
 
 function vectorCounts(db: Db, model: EmbeddingModelRow): { expected: number; actual: number; orphans: number } {

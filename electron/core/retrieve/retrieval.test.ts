@@ -149,5 +149,11 @@ describe('keyword search with sections and passages', () => {
     expect(top.text.slice(top.hit.start, top.hit.end)).toMatch(/^Rust then performs two’s complement wrapping/);
     expect(top.hit.lines[0]).toBeGreaterThan(top.lines[0]);
     expect(top.hit.lines[1]).toBeLessThan(top.lines[1]);
+    // Each chunk's place in the passage: its own text, lines and pages, in order (the budget narrows by them).
+    const stored = top.chunkIds.map((id) => db.prepare('SELECT text, start_line, end_line FROM chunks WHERE id = ?').get(id) as { text: string; start_line: number; end_line: number });
+    expect(top.chunkSpans!.map((c) => top.text.slice(c.start, c.end))).toEqual(stored.map((c) => c.text));
+    expect(top.chunkSpans!.map((c) => c.lines)).toEqual(stored.map((c) => [c.start_line, c.end_line]));
+    expect(top.chunkSpans!.map((c) => c.pages)).toEqual(stored.map(() => null));
+    expect(top.chunkSpans![top.chunkIds.indexOf(top.chunkId)]).toMatchObject({ start: top.hit.start, end: top.hit.end, lines: top.hit.lines });
   });
 });

@@ -131,7 +131,13 @@ function hydrate(db: Db, passages: Passage[], fused: Map<number, Fused>, distanc
     if (!f || !hit || rows.some((r) => r === undefined)) return [];
     const all = rows as HydrateRow[];
     const at = p.rowids.indexOf(p.rowid);
-    const start = all.slice(0, at).reduce((n, r) => n + r.text.length + 1, 0);
+    let offset = 0;
+    const chunkSpans = all.map((r) => {
+      const span = { start: offset, end: offset + r.text.length, lines: [r.start_line, r.end_line] as [number, number], pages: pagesOf(r, r) };
+      offset = span.end + 1;
+      return span;
+    });
+    const start = chunkSpans[at]!.start;
     return [
       {
         chunkId: hit.id,
@@ -144,6 +150,7 @@ function hydrate(db: Db, passages: Passage[], fused: Map<number, Fused>, distanc
         text: all.map((r) => r.text).join('\n'),
         chunkIds: all.map((r) => r.id),
         hit: { lines: [hit.start_line, hit.end_line] as [number, number], pages: pagesOf(hit, hit), start, end: start + hit.text.length },
+        chunkSpans,
         score: f.score,
         lexicalRank: f.lexicalRank,
         denseRank: f.denseRank,

@@ -86,6 +86,15 @@ describe('App', () => {
     await waitFor(() => expect(bar.textContent).toContain('Ollama not running — keyword search only. Start it with ollama serve.'));
   });
 
+  it('status bar: an Ollama that answers but fails (a certificate not trusted) is named as such, not "start ollama serve"', async () => {
+    const error = 'The server at https://gpu.example.org presented a certificate this computer does not trust (self-signed certificate). If your team…';
+    const ollama: Status['ollama'] = { ...status(false).ollama, host: 'https://gpu.example.org', remote: true, error, errorCode: 'OLLAMA_ERROR' };
+    renderWithFake(<App />, { library: () => ({ collections: [collection] }), status: () => ({ ...status(false), ollama }), search: () => ({}) });
+    const bar = await screen.findByTestId('status-bar');
+    await waitFor(() => expect(bar.textContent).toContain(`Ollama not connected — keyword search only. ${error}`));
+    expect(bar.textContent).not.toContain('ollama serve');
+  });
+
   it('status bar: the chat model, and plainly where questions go when Ollama is on another machine', async () => {
     let ollama: Status['ollama'] = { ...status(true).ollama };
     const h = renderWithFake(<App />, { library: () => ({ collections: [collection] }), status: () => ({ ...status(true), ollama, chatModel: 'qwen2.5:0.5b' }), search: () => ({}) });

@@ -1,6 +1,7 @@
 import type { Output } from '../../../shared/contract';
 import { useStatus } from './status';
 import { formatNumber } from '../common/format';
+import { ollamaNotRunning } from '../../../shared/ollama-state';
 
 /** Always at the bottom: Ollama's state (and where it is, when not this machine), the models, and what is indexed. */
 export function StatusBar() {
@@ -17,9 +18,13 @@ export function StatusBar() {
             <span className="status-bar__item status--ok" data-ollama="connected">
               <span className="dot dot--ok" aria-hidden="true" /> Ollama connected · version {status.ollama.version}
             </span>
-          ) : (
+          ) : ollamaNotRunning(status.ollama) ? (
             <span className="status-bar__item status--bad" data-ollama="down" title={status.ollama.error ?? undefined}>
               <span className="dot dot--bad" aria-hidden="true" /> Ollama not running — keyword search only. Start it with <code>ollama serve</code>.
+            </span>
+          ) : (
+            <span className="status-bar__item status--bad" data-ollama="failing">
+              <span className="dot dot--bad" aria-hidden="true" /> Ollama not connected — keyword search only. {status.ollama.error}
             </span>
           )}
           {status.ollama.remote && (

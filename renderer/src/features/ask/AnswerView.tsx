@@ -19,7 +19,7 @@ interface AnswerViewProps {
 export function AnswerView({ turn, onOpenSource }: AnswerViewProps) {
   const result = turn.result;
   const refused = result?.refused ?? false;
-  const renderCite = (c: CiteNode) => <CitationChip key={c.index} info={chipInfo(c, result?.citations ?? null, turn.candidates)} onOpen={onOpenSource} />;
+  const renderCite = (c: CiteNode) => <CitationChip key={c.index} info={chipInfo(c, result?.citations ?? null, turn.candidates, result?.sources)} onOpen={onOpenSource} />;
   return (
     <article className="turn" aria-busy={turn.running}>
       <p className="turn__question">

@@ -107,6 +107,32 @@ describe('citation chips', () => {
     expect(document.activeElement).toBe(chip);
   });
 
+  it('ask for the chunks sent with the cited one (a whole section), so the panel shows what the model read', async () => {
+    const { send, transport } = await startAnswer();
+    send({ type: 'retrieval', mode: 'hybrid', candidates, note: null });
+    send({ type: 'token', text: ANSWER });
+    const section = ['a1b2c3d4e5f6#-1', K0, K1, 'a1b2c3d4e5f6#2'];
+    send({
+      type: 'done',
+      result: answerResult({
+        answer: ANSWER,
+        retrieval: candidates,
+        sources: [{ chunkId: K0, chunkIds: section, lines: [1, 20], pages: null }, { chunkId: K1, chunkIds: [K1], lines: [11, 14], pages: null }],
+        citations: [
+          { chunkId: K0, path: 'notes/keys.md', lines: [1, 20], pages: null, sentence: 'Keys rotate every 90 days.', check: 'supported', missing: [] },
+          { chunkId: K1, path: 'notes/keys.md', lines: [11, 14], pages: null, sentence: 'Old keys stay valid for 48 hours.', check: 'weak', missing: [] },
+        ],
+      }),
+    });
+    const [first, second] = await screen.findAllByTestId('citation-chip');
+    fireEvent.click(first!);
+    await screen.findByTestId('source-panel');
+    await waitFor(() => expect(transport.calls.filter((c) => c.method === 'getChunk').map((c) => c.input)).toEqual([{ chunkId: K0, sent: section }]));
+    // A source sent alone: its neighbours are context, as before.
+    fireEvent.click(second!);
+    await waitFor(() => expect(transport.calls.filter((c) => c.method === 'getChunk').map((c) => c.input)).toEqual([{ chunkId: K0, sent: section }, { chunkId: K1 }]));
+  });
+
   it('show the passage formatted as Markdown on request: a table as a table, raw HTML as text', async () => {
     const formatted = { ...CHUNK, text: '# Policy\n\n| Key | Rotated |\n| --- | --- |\n| deploy | every 90 days |\n\n<b>bold?</b> <img src="https://example.invalid/x.png" alt="diagram">' };
     const { send } = await startAnswer({ getChunk: () => formatted });

@@ -40,14 +40,15 @@ export function SourcePanel({ request, onClose }: SourcePanelProps) {
     let live = true;
     setChunk(null);
     setError(null);
-    client.getChunk({ chunkId: info.chunkId }).then(
+    // The chunks sent with it are its context: what the model read, a whole section perhaps.
+    client.getChunk({ chunkId: info.chunkId, ...(info.sent && info.sent.length > 1 ? { sent: [...info.sent] } : {}) }).then(
       (c) => live && setChunk(c),
       (e: unknown) => live && setError(describeError(e)),
     );
     return () => {
       live = false;
     };
-  }, [client, info.chunkId]);
+  }, [client, info.chunkId, info.sent]);
 
   useEffect(() => {
     closeRef.current?.focus();

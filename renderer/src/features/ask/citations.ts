@@ -15,6 +15,8 @@ export interface ChipInfo {
   pages: [number, number] | null;
   /** The sentence this marker cites for, once the answer is checked. */
   sentence: string | null;
+  /** The chunks sent to the model with the cited one (a whole section perhaps): the source panel's context. */
+  sent: readonly string[] | null;
 }
 
 /**
@@ -22,9 +24,15 @@ export interface ChipInfo {
  * how well it supports its sentence. The k-th marker citing an id maps to the k-th checked
  * citation of that id, since the checker lists citations in the order of the answer.
  */
-export function chipInfo(cite: CiteNode, citations: readonly Citation[] | null, candidates: readonly Candidate[]): ChipInfo {
+export function chipInfo(
+  cite: CiteNode,
+  citations: readonly Citation[] | null,
+  candidates: readonly Candidate[],
+  sources: ReadonlyArray<{ chunkId: string; chunkIds: readonly string[] }> = [],
+): ChipInfo {
   const candidate = candidates.find((c) => c.chunkId === cite.chunkId);
-  const base = { chunkId: cite.chunkId, n: cite.n, path: candidate?.path ?? null, lines: candidate?.lines ?? null, pages: candidate?.pages ?? null, sentence: null };
+  const sent = sources.find((s) => s.chunkId === cite.chunkId)?.chunkIds ?? null;
+  const base = { chunkId: cite.chunkId, n: cite.n, path: candidate?.path ?? null, lines: candidate?.lines ?? null, pages: candidate?.pages ?? null, sentence: null, sent };
   if (!citations) return { ...base, check: 'pending' };
   const mine = citations.filter((c) => c.chunkId === cite.chunkId);
   const c = mine[cite.occurrence] ?? mine[mine.length - 1];

@@ -5,8 +5,11 @@ import { standinVocabulary } from '../../../test/support/ollama-standin/vocabula
 import { exactCounter } from '../tokens/model-tokens';
 import { createTokenizer } from '../tokens/tokenizer';
 import { vocabularyFromModelInfo } from '../tokens/vocabulary';
-import { countMessages, fitPrompt, FULL_WINDOW_MARGIN, lostSources, narrower, settleBudget, TRUNCATION_THRESHOLD } from './budget';
-import { formatSource, type PromptSource } from './prompt';
+import { countMessages, fitPrompt, FULL_WINDOW_MARGIN, lostSources, narrower, settleBudget, sourcesBlockCounter, TRUNCATION_THRESHOLD } from './budget';
+import { countTokens } from '../text/tokenizer';
+import fs from 'node:fs';
+import path from 'node:path';
+import { formatSource, promptParts, type PromptSource } from './prompt';
 
 const source = (i: number, words = 60): PromptSource => ({
   chunkId: `aaaaaaaaaaaa#${i}`,
@@ -298,5 +301,45 @@ describe('fitPrompt with the chat model\'s own tokenizer and template', () => {
     expect(lostSources(exact, f.messages, f.sources, systemOnly)).toEqual([]);
     const through2 = exact.text(exact.render(f.messages).split('<source id="aaaaaaaaaaaa#2"')[0]!) + 3;
     expect(lostSources(exact, f.messages, f.sources, through2)).toEqual([1, 2, 3]);
+  });
+});
+
+describe('sourcesBlockCounter', () => {
+  it('counts the sources block exactly as counting it whole does, for any set of sources in any order', () => {
+    // Texts that end and begin every which way: code, markup, a closing >, trailing spaces and
+    // newlines, CJK, emoji, a note quoting a source tag, and the question sets' own notes.
+    const notes = path.join(import.meta.dirname, '../../../test/support');
+    const real = fs
+      .readdirSync(notes)
+      .filter((f) => f.endsWith('.ts'))
+      .slice(0, 6)
+      .map((f) => fs.readFileSync(path.join(notes, f), 'utf8').slice(0, 1500));
+    const texts = [
+      ...real,
+      'fn main() {\n    println!("{}", x);\n}\n',
+      'ends with a tag >',
+      'trailing spaces   \n\n\n',
+      '   leading spaces and a tab\t',
+      '日本語のメモ。改行\n次の行',
+      'emoji 🚀🚀 and ZWJ 👩‍💻',
+      'a note that quotes </source>\n\n<source id="x"> inside it',
+      '>>>',
+      '',
+    ];
+    const sources: PromptSource[] = texts.map((text, i) => ({
+      ...source(i),
+      text,
+      heading: i % 3 === 0 ? 'Héading > with "quotes"' : `Note ${i}`,
+      flags: i % 4 === 0 ? ['injection'] : [],
+      ...(i % 5 === 0 ? { pages: [2, 3] as [number, number] } : {}),
+    }));
+    const counter = sourcesBlockCounter();
+    let random = 7;
+    const next = () => (random = (random * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let t = 0; t < 200; t++) {
+      const set = sources.filter(() => next() < 0.4).sort(() => next() - 0.5);
+      expect(counter(set), set.map((s) => s.chunkId).join(' ')).toBe(countTokens(promptParts('q', set, []).sourcesBlock));
+    }
+    expect(counter([])).toBe(countTokens(promptParts('q', [], []).sourcesBlock));
   });
 });

@@ -3,7 +3,7 @@ import type { Budget, BudgetBreakdown } from '../../../shared/answer';
 import { countTokens } from '../text/tokenizer';
 import type { ChatMessage } from '../ollama/chat';
 import type { ExactCounter } from '../tokens/model-tokens';
-import { formatSource, promptParts, toMessages, type PromptSource, type PromptTurn } from './prompt';
+import { formatSource, NO_SOURCES, promptParts, SOURCE_SEPARATOR, SOURCES_HEAD, toMessages, type PromptSource, type PromptTurn } from './prompt';
 
 /**
  * For a model counted approximately (its template or tokenizer unknown to core/tokens): chat
@@ -88,8 +88,7 @@ export function fitPrompt(input: FitInput): FittedPrompt {
   // Equal cost, not equal count: passages differ in size, so the sources get a token budget. In
   // rank order, each passage goes whole if it fits, else with less around its hit (see narrower), so
   // a large passage near the top does not leave the rest of the budget unspent.
-  const cl100kSources = (sources: readonly PromptSource[]) => countTokens(promptParts(input.question, sources, []).sourcesBlock);
-  const candidates = withinCap(input.candidates, input.maxK, input.maxSourceTokens, cl100kSources);
+  const candidates = withinCap(input.candidates, input.maxK, input.maxSourceTokens, sourcesBlockCounter());
   let k = candidates.length;
   while (k > 0 && !fits(candidates.slice(0, k), [])) k--;
   if (k === 0 && input.candidates.length > 0) {
@@ -199,6 +198,29 @@ export function countMessages(messages: readonly ChatMessage[]): number {
 }
 
 /**
+ * cl100k tokens of the sources block, as countTokens(promptParts(…).sourcesBlock) gives them, from
+ * each source's count taken once. The cap tries many sets that share most of their sources (each
+ * candidate whole, in narrower forms, then cut line by line), and formatting and counting the whole
+ * block for each set grew with the square of the passages: 60% of ask's own time once short
+ * sections were sent whole. The sum is exact: every source ends with `</source>`, whose `>` takes
+ * the separator's newlines into one pre-token, and the next starts at `<source`, so no pre-token
+ * (and so no BPE merge) crosses a source's edge. budget.test.ts checks it against the whole count.
+ */
+export function sourcesBlockCounter(): (sources: readonly PromptSource[]) => number {
+  const head = countTokens(SOURCES_HEAD);
+  const memo = new WeakMap<PromptSource, { inner: number; last: number }>();
+  const of = (s: PromptSource) => {
+    let m = memo.get(s);
+    if (!m) {
+      const text = formatSource(s);
+      memo.set(s, (m = { inner: countTokens(text + SOURCE_SEPARATOR), last: countTokens(text) }));
+    }
+    return m;
+  };
+  return (sources) => (sources.length === 0 ? countTokens(NO_SOURCES) : sources.reduce((n, s, i) => n + (i < sources.length - 1 ? of(s).inner : of(s).last), head));
+}
+
+/**
  * The sources to send under a cap on their tokens: up to maxK passages in rank order, each whole
  * or in the first narrower form that still fits, or else its hit's opening lines. At least one is
  * sent (narrowed as far as it goes), whatever the cap; num_ctx has the last word. Measured on the question sets, this sends the fact for
@@ -209,8 +231,12 @@ function withinCap(candidates: readonly PromptSource[], maxK: number, cap: numbe
   const chosen: PromptSource[] = [];
   for (const c of candidates) {
     if (chosen.length >= maxK) break;
+    const fits = (f: PromptSource) => cost([...chosen, f]) <= cap;
     const forms = [c, ...narrower(c)];
-    const form = forms.find((f) => cost([...chosen, f]) <= cap) ?? (chosen.length === 0 ? forms.at(-1) : cut(forms.at(-1)!, (f) => cost([...chosen, f]) <= cap));
+    // Every form holds the hit, and the last is the hit alone: when that does not fit, no larger
+    // one does, so they are not counted (once the cap is spent, each later candidate costs one count).
+    const smallest = forms.at(-1)!;
+    const form = fits(smallest) ? forms.find(fits) : chosen.length === 0 ? smallest : cut(smallest, fits);
     if (form) chosen.push(form);
   }
   return chosen;
@@ -279,7 +305,9 @@ function cut(s: PromptSource, fits: (s: PromptSource) => boolean): PromptSource 
   const lines = s.text.split('\n');
   const { chunkSpans: _spans, ...rest } = s; // places in the uncut text
   const form = (n: number): PromptSource => ({ ...rest, text: lines.slice(0, n).join('\n'), hit: undefined });
-  let lo = 0;
+  // Fewer than MIN_CUT_LINES are never sent: when they do not fit, more will not either.
+  if (lines.length - 1 < MIN_CUT_LINES || !fits(form(MIN_CUT_LINES))) return undefined;
+  let lo = MIN_CUT_LINES;
   let hi = lines.length - 1; // the whole text was already tried
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);

@@ -53,8 +53,10 @@ export async function search(db: Db, query: string, options: SearchOptions): Pro
         (vector) => ({ vector }),
         (error: unknown) => ({ error }),
       );
-      if (mode === 'hybrid') await new Promise<void>((resolve) => setImmediate(resolve));
-      if (mode === 'hybrid') lexical = lexicalSearch(db, query, depth, filter);
+      if (mode === 'hybrid') {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        lexical = lexicalSearch(db, query, depth, filter);
+      }
       const embedded = await asked;
       if ('error' in embedded) throw embedded.error;
       dense = denseSearch(db, model, embedded.vector, depth, { filter, quantizeAbove: new SettingsStore(db).get('denseQuantizeAbove') });

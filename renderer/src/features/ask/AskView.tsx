@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Conversation } from './conversation';
 import type { ChipInfo } from './citations';
 import { AnswerView } from './AnswerView';
@@ -24,6 +24,15 @@ export function AskView({ conversation, suggestions, focusTick }: AskViewProps) 
   const open = useCallback((info: ChipInfo, chip: HTMLButtonElement) => setSource({ info, opener: chip }), []);
   const close = useCallback(() => setSource(null), []);
   const { turns } = conversation;
+  const turnsRef = useRef<HTMLDivElement>(null);
+  // A question just asked is brought into view, under earlier answers that may fill the screen;
+  // opening a stored conversation (no turn running) leaves the scroll where it is.
+  const last = turns.at(-1);
+  const asked = last?.running ? last.id : null;
+  useEffect(() => {
+    if (asked === null) return;
+    turnsRef.current?.lastElementChild?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
+  }, [asked]);
   return (
     <div className={source ? 'ask ask--with-panel' : 'ask'}>
       <ConversationSidebar conversation={conversation} />
@@ -33,7 +42,7 @@ export function AskView({ conversation, suggestions, focusTick }: AskViewProps) 
         {/* The conversation scrolls on its own, above the question box, which so never covers it. */}
         <div className="ask__scroll" data-testid="ask-scroll">
           {turns.length === 0 && <Suggestions questions={suggestions} onPick={(q) => void conversation.ask(q)} />}
-          <div className="turns">
+          <div className="turns" ref={turnsRef}>
             {turns.map((t) => (t.removed ? <RemovedTurn key={t.id} question={t.question} /> : <AnswerView key={t.id} turn={t} onOpenSource={open} />))}
           </div>
           {turns.length > 0 && !conversation.running && (

@@ -24,14 +24,18 @@ export function AskView({ conversation, suggestions, focusTick }: AskViewProps) 
   const open = useCallback((info: ChipInfo, chip: HTMLButtonElement) => setSource({ info, opener: chip }), []);
   const close = useCallback(() => setSource(null), []);
   const { turns } = conversation;
+  const scrollRef = useRef<HTMLDivElement>(null);
   const turnsRef = useRef<HTMLDivElement>(null);
-  // A question just asked is brought into view, under earlier answers that may fill the screen;
-  // opening a stored conversation (no turn running) leaves the scroll where it is.
+  // A question just asked is brought to the top of the conversation's own scroll, under earlier
+  // answers that may fill it; opening a stored conversation (no turn running) leaves it be. Not
+  // scrollIntoView: that also scrolls the window, shifting the whole shell up.
   const last = turns.at(-1);
   const asked = last?.running ? last.id : null;
   useEffect(() => {
-    if (asked === null) return;
-    turnsRef.current?.lastElementChild?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
+    const box = scrollRef.current;
+    const turn = turnsRef.current?.lastElementChild;
+    if (asked === null || !box || !turn) return;
+    box.scrollTo?.({ top: box.scrollTop + turn.getBoundingClientRect().top - box.getBoundingClientRect().top, behavior: 'smooth' });
   }, [asked]);
   return (
     <div className={source ? 'ask ask--with-panel' : 'ask'}>
@@ -40,7 +44,7 @@ export function AskView({ conversation, suggestions, focusTick }: AskViewProps) 
         <h1 className="visually-hidden">Ask</h1>
         {conversation.openError && <ErrorNote error={conversation.openError} />}
         {/* The conversation scrolls on its own, above the question box, which so never covers it. */}
-        <div className="ask__scroll" data-testid="ask-scroll">
+        <div className="ask__scroll" data-testid="ask-scroll" ref={scrollRef}>
           {turns.length === 0 && <Suggestions questions={suggestions} onPick={(q) => void conversation.ask(q)} />}
           <div className="turns" ref={turnsRef}>
             {turns.map((t) => (t.removed ? <RemovedTurn key={t.id} question={t.question} /> : <AnswerView key={t.id} turn={t} onOpenSource={open} />))}

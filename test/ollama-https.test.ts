@@ -11,6 +11,7 @@ import { ollamaState } from '../electron/core/ollama/state';
 import { ollamaNotRunning } from '../shared/ollama-state';
 import { startStandin, type Standin } from './support/ollama-standin/server';
 import { runCli } from './support/cli-run';
+import { createEngine } from '../electron/core/engine';
 import { tempDbPath } from './support/notes';
 
 /**
@@ -140,6 +141,22 @@ describe('Ollama over HTTPS', () => {
       expect(line).not.toContain('ollama serve');
       expect(line).not.toContain('not running');
     } finally {
+      db.dispose();
+    }
+  });
+
+  it("Settings' model list names the certificate too: its error keeps the gateway's code, not OLLAMA_UNREACHABLE", async () => {
+    const db = tempDbPath('quire-https-models-');
+    const engine = createEngine({ dbPath: db.file, env: { OLLAMA_HOST: secure.url } });
+    try {
+      const e = await engine.call('listModels', {}).then(
+        () => null,
+        (err: unknown) => toErrorShape(err),
+      );
+      // OLLAMA_UNREACHABLE is what the interface words as "Start it with `ollama serve`".
+      expect(e).toEqual({ code: 'OLLAMA_ERROR', message: expect.stringContaining(`Could not list models at ${secure.url}: The server at ${secure.url} presented a certificate this computer does not trust`) });
+    } finally {
+      await engine.close();
       db.dispose();
     }
   });

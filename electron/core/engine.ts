@@ -514,7 +514,17 @@ function resolveScope(db: Db, refs: readonly string[] | undefined): Array<{ id: 
 /** The absolute folder a path names (`~` is the home folder), or NOT_A_FOLDER. */
 export function importableFolder(given: string): string {
   const folder = path.resolve(given.replace(/^~(?=$|[\\/])/, os.homedir()));
-  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.statSync(folder, { throwIfNoEntry: false });
+  } catch {
+    stat = undefined; // unreadable on the way there: refused below, as before
+  }
+  // A note's own path is the likeliest slip; "not on this computer" would be wrong about it.
+  if (stat?.isFile()) {
+    throw new QuireError('NOT_A_FOLDER', `${given} is a file. Quire imports folders: give the folder it is in (${path.dirname(folder)}).`);
+  }
+  if (!stat?.isDirectory()) {
     throw new QuireError('NOT_A_FOLDER', `${given} is not a folder on this computer.`);
   }
   return folder;

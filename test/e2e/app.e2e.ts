@@ -296,6 +296,36 @@ describe('Quire in a browser', () => {
       garden.dispose();
     }
   });
+  it('a long passage scrolled to its highlight keeps the panel\'s heading and Close in view', async () => {
+    const drills = new NotesFolder('quire-e2e-drills-');
+    try {
+      const filler = Array.from({ length: 34 }, (_, i) => `Step ${i + 1}: check the rack.`).join('\n');
+      drills.write('failover.md', `# Failover drill\n\n${filler}\nThe failover drill runs on the first Tuesday of each quarter.\n`);
+      const imported = new Promise<void>((resolve) => engine.onEvent((e) => e.type === 'job.done' && e.kind === 'import' && resolve()));
+      await engine.call('importFolder', { path: drills.root });
+      await imported;
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.getByTestId('nav-ask').click();
+      await page.getByTestId('new-conversation').click();
+      await page.getByTestId('question').fill('When does the failover drill run?');
+      await page.getByTestId('ask-button').click();
+      const chip = page.getByTestId('citation-chip').first();
+      await expect.poll(() => chip.getAttribute('aria-label'), { timeout: 20_000 }).toMatch(/failover\.md/);
+      await chip.click();
+      const panel = page.getByTestId('source-panel');
+      await page.getByTestId('source-highlight').first().waitFor();
+      // The panel did scroll (the highlight is far down the passage), and its head stayed.
+      await expect.poll(() => panel.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+      const top = async (loc: ReturnType<Page['getByTestId']>) => (await loc.boundingBox())!.y;
+      expect(await top(panel.getByRole('button', { name: 'Close source panel' }))).toBeGreaterThanOrEqual(await top(panel));
+      expect(await top(panel.getByRole('heading', { name: 'Source 1' }))).toBeGreaterThanOrEqual(await top(panel));
+      await shot('15-long-passage-panel');
+      await page.keyboard.press('Escape');
+    } finally {
+      await engine.forgetFolder(drills.root);
+      drills.dispose();
+    }
+  });
 });
 
 /** Characters per line of the last answer (its uncovered width over the average width of a character of its font), and where the panel is. Runs in the page (a string: these tests compile without the DOM's types). */

@@ -217,7 +217,11 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
         const models = await gateway().listModels(AbortSignal.timeout(10_000), { fresh: true });
         return { models: models.map((m) => ({ name: m.name, size: m.size, family: m.family, parameterSize: m.parameterSize, quantization: m.quantization, digest: m.digest })) };
       } catch (e) {
-        throw new QuireError('OLLAMA_UNREACHABLE', `Could not list models at ${gateway().host}: ${toErrorShape(e).message}`);
+        // The gateway's code says what failed (a certificate, a proxy, a timeout); only
+        // OLLAMA_UNREACHABLE is worded as "start ollama serve", so it must not stand for all of them.
+        const shape = toErrorShape(e);
+        const code = shape.code === 'OLLAMA_ERROR' || shape.code === 'OLLAMA_TIMEOUT' ? shape.code : 'OLLAMA_UNREACHABLE';
+        throw new QuireError(code, `Could not list models at ${gateway().host}: ${shape.message}`);
       }
     },
 

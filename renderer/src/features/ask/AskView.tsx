@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Conversation } from './conversation';
 import type { ChipInfo } from './citations';
 import { AnswerView } from './AnswerView';
@@ -24,6 +24,19 @@ export function AskView({ conversation, suggestions, focusTick }: AskViewProps) 
   const open = useCallback((info: ChipInfo, chip: HTMLButtonElement) => setSource({ info, opener: chip }), []);
   const close = useCallback(() => setSource(null), []);
   const { turns } = conversation;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const turnsRef = useRef<HTMLDivElement>(null);
+  // A question just asked is brought to the top of the conversation's own scroll, under earlier
+  // answers that may fill it; opening a stored conversation (no turn running) leaves it be. Not
+  // scrollIntoView: that also scrolls the window, shifting the whole shell up.
+  const last = turns.at(-1);
+  const asked = last?.running ? last.id : null;
+  useEffect(() => {
+    const box = scrollRef.current;
+    const turn = turnsRef.current?.lastElementChild;
+    if (asked === null || !box || !turn) return;
+    box.scrollTo?.({ top: box.scrollTop + turn.getBoundingClientRect().top - box.getBoundingClientRect().top, behavior: 'smooth' });
+  }, [asked]);
   return (
     <div className={source ? 'ask ask--with-panel' : 'ask'}>
       <ConversationSidebar conversation={conversation} />
@@ -31,9 +44,9 @@ export function AskView({ conversation, suggestions, focusTick }: AskViewProps) 
         <h1 className="visually-hidden">Ask</h1>
         {conversation.openError && <ErrorNote error={conversation.openError} />}
         {/* The conversation scrolls on its own, above the question box, which so never covers it. */}
-        <div className="ask__scroll" data-testid="ask-scroll">
+        <div className="ask__scroll" data-testid="ask-scroll" ref={scrollRef}>
           {turns.length === 0 && <Suggestions questions={suggestions} onPick={(q) => void conversation.ask(q)} />}
-          <div className="turns">
+          <div className="turns" ref={turnsRef}>
             {turns.map((t) => (t.removed ? <RemovedTurn key={t.id} question={t.question} /> : <AnswerView key={t.id} turn={t} onOpenSource={open} />))}
           </div>
           {turns.length > 0 && !conversation.running && (

@@ -13,19 +13,29 @@ export function contentWords(text: string): Set<string> {
 /**
  * Indices of the chunk's lines that best carry the cited sentence: each line is scored by how many
  * of the sentence's content words it contains; lines scoring at least half the best line are
- * chosen. Empty when nothing matches (the caller then marks the whole chunk).
+ * chosen. A sentence wrapped over several lines is marked whole: each run of chosen lines grows
+ * into a neighbour while that neighbour holds sentence words the run has not yet covered (so it
+ * stops once the sentence is covered, and at a blank line). Empty when nothing matches (the caller
+ * then marks the whole chunk).
  */
 export function bestLines(lines: readonly string[], sentence: string | null): number[] {
   if (!sentence) return [];
   const wanted = contentWords(sentence);
   if (wanted.size === 0) return [];
-  const scores = lines.map((l) => {
-    let s = 0;
-    for (const w of contentWords(l)) if (wanted.has(w)) s++;
-    return s;
-  });
-  const best = Math.max(0, ...scores);
+  const found = lines.map((l) => [...contentWords(l)].filter((w) => wanted.has(w)));
+  const best = Math.max(0, ...found.map((f) => f.length));
   if (best === 0) return [];
   const floor = Math.max(1, Math.ceil(best / 2));
-  return scores.flatMap((s, i) => (s >= floor ? [i] : []));
+  const marked = new Set(found.flatMap((f, i) => (f.length >= floor ? [i] : [])));
+  for (const start of [...marked]) {
+    const covered = new Set(found[start]);
+    const adds = (i: number) => i >= 0 && i < lines.length && !marked.has(i) && found[i]!.some((w) => !covered.has(w));
+    const take = (i: number) => {
+      marked.add(i);
+      for (const w of found[i]!) covered.add(w);
+    };
+    for (let i = start + 1; covered.size < wanted.size && adds(i); i++) take(i);
+    for (let i = start - 1; covered.size < wanted.size && adds(i); i--) take(i);
+  }
+  return [...marked].sort((a, b) => a - b);
 }

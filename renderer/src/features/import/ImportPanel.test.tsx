@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithFake } from '../../test/harness';
+import { ApiError } from '../../../../shared/contract';
 import { LibraryView } from '../library/LibraryView';
 
 describe('the import field', () => {
@@ -15,6 +16,22 @@ describe('the import field', () => {
     fireEvent.change(field, { target: { value: '~/no' } });
     await waitFor(() => expect([...screen.getByTestId('import-path-completions').querySelectorAll('option')].map((o) => o.value)).toEqual(['/home/me/notebooks', '/home/me/Notes']));
     expect(h.transport.calls.filter((c) => c.method === 'completeFolder').map((c) => c.input)).toEqual([{ prefix: '~/no' }]);
+  });
+
+  it('a refused path’s error goes once the path is edited, instead of naming the old path under the new one', async () => {
+    renderWithFake(<LibraryView />, {
+      library: () => ({ collections: [] }),
+      completeFolder: () => ({ folders: [] }),
+      importFolder: () => {
+        throw new ApiError('NOT_A_FOLDER', '/tmp/nope is not a folder on this computer.');
+      },
+    });
+    const field = await screen.findByTestId('import-path');
+    fireEvent.change(field, { target: { value: '/tmp/nope' } });
+    fireEvent.click(screen.getByTestId('import-start'));
+    await screen.findByText('/tmp/nope is not a folder on this computer.');
+    fireEvent.change(field, { target: { value: '/tmp/notes' } });
+    await waitFor(() => expect(screen.queryByText('/tmp/nope is not a folder on this computer.')).toBeNull());
   });
 
   it('says plainly that a dropped folder’s path is not known to the page, naming it', async () => {

@@ -73,6 +73,8 @@ export function ImportPanel({ job, withForm = true, autoFocus = false }: ImportP
             onChange={(e) => {
               setPath(e.target.value);
               setDropNote(null);
+              // The refusal names the path given; under an edited one it would mislead.
+              if (job.error && !job.running) job.reset();
             }}
             list="import-path-completions"
             placeholder="/home/you/notes"

@@ -182,6 +182,8 @@ describe('App', () => {
     const dialog = screen.getByRole('alertdialog');
     expect(dialog.textContent).toContain('2 documents');
     expect(dialog.textContent).toContain('The files on disk are untouched.');
+    // Everything forget removes is named: the answers, saved questions and reports go too.
+    expect(dialog.textContent).toContain('the answers given from those passages, the questions saved for this folder and its evaluation reports');
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(h.transport.calls.some((c) => c.method === 'removeCollection')).toBe(false);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Remove from index' }));

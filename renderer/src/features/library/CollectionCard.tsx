@@ -72,7 +72,8 @@ export function CollectionCard({ collection }: { collection: Collection }) {
         <ConfirmDialog title="Remove this folder from Quire?" confirmLabel="Remove from index" onConfirm={() => void remove()} onCancel={() => setConfirming(false)} busy={busy}>
           <p>
             This deletes <strong>{formatNumber(collection.documents.length)} documents</strong>, their {formatNumber(chunks)} passages, their vectors and
-            full-text entries from Quire's index for <span className="mono">{collection.root}</span>.
+            full-text entries from Quire's index for <span className="mono">{collection.root}</span>, and with them the answers given from those
+            passages, the questions saved for this folder and its evaluation reports.
           </p>
           <p>The files on disk are untouched. You can import the folder again at any time.</p>
         </ConfirmDialog>

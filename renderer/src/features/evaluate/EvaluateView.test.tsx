@@ -275,7 +275,7 @@ describe('Evaluate', () => {
     fireEvent.click(screen.getByTestId('eval-run'));
     const problems = screen.getByTestId('eval-problems');
     expect(problems.textContent).toContain('Choose at least one chat model, or choose "Retrieval only".');
-    expect(problems.textContent).toContain('k must be from 1 to 50; 0 is outside that.');
+    expect(problems.textContent).toContain('k must be from 1 to 20; 0 is outside that.');
     expect(h.transport.calls.some((c) => c.method === 'startEval')).toBe(false);
     // Retrieval only is a valid choice: no chat models are sent.
     fireEvent.click(screen.getByTestId('eval-retrieval-only'));

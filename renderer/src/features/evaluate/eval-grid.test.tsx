@@ -66,8 +66,10 @@ describe('the Evaluate grid', () => {
   it('parses k values and refuses ones out of range', () => {
     expect(parseKs('3,5 5;8')).toEqual({ ks: [3, 5, 8], problem: null });
     expect(parseKs('').problem).toMatch(/at least one value of k/);
-    expect(parseKs('0').problem).toMatch(/from 1 to 50/);
-    expect(parseKs('51').problem).toMatch(/from 1 to 50/);
+    expect(parseKs('0').problem).toMatch(/from 1 to 20/);
+    // The engine's own bound (the contract's ks schema): what the form lets through, it accepts.
+    expect(parseKs('20')).toEqual({ ks: [20], problem: null });
+    expect(parseKs('21').problem).toMatch(/from 1 to 20/);
   });
 
   it('checks chunker specs like the engine does', () => {

@@ -1,6 +1,7 @@
 import { searchesPerPoint, type EvalGrid } from '../../../../shared/eval';
 import { DEFAULT_FUSION, formatFusion, FUSION_USAGE, parseFusion } from '../../../../shared/fusion';
 import { SEARCH_MODES, type SearchMode } from '../../../../shared/search';
+import { BOUNDS } from '../../../../shared/settings';
 
 /** The Evaluate form as the person fills it in, checked and turned into the grid the engine runs. */
 
@@ -16,7 +17,8 @@ export const MODE_LABELS: Record<SearchMode, string> = {
   hybrid: 'Hybrid (both, fused)',
 };
 
-export const LIMITS = { chatModels: 8, embedModels: 6, chunkers: 6, ks: 6, k: 50, fusions: 4, repeats: 20 } as const;
+// k's bound is the contract's (shared/settings.ts BOUNDS.k), so the form never passes what the engine refuses.
+export const LIMITS = { chatModels: 8, embedModels: 6, chunkers: 6, ks: 6, k: BOUNDS.k.max, fusions: 4, repeats: 20 } as const;
 
 export interface GridDraft {
   /** Checked only when "retrieval only" is off. */

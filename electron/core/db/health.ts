@@ -3,7 +3,7 @@ import { SETTINGS } from '../../../shared/settings';
 import { bitTableName, denseIndexStatus, getQuantization, rescoreTableName, type DenseIndexStatus } from './bit-vectors';
 import { getActiveEmbeddingModel, listEmbeddingModels, type EmbeddingModelRow } from './embedding-models';
 import { schemaVersion } from './migrate';
-import { sectionOfChunk } from './sections';
+import { folderOfSql, sectionOfChunk } from './sections';
 import type { Db } from './open';
 
 export interface Check {
@@ -106,7 +106,7 @@ export function runDoctor(db: Db): Check[] {
  * tokenizer (a temporary table), and the indexes' vocabularies are read by column (fts5vocab).
  */
 function folderWordsCheck(db: Db): Check {
-  const folderOf = "rtrim(d.rel_path, replace(d.rel_path, '/', ''))";
+  const folderOf = folderOfSql('d.rel_path');
   const tokenizer = (db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'chunks_fts'").pluck().get() as string).match(/tokenize\s*=\s*('[^']*')/)?.[1] ?? "'unicode61'";
   try {
     db.exec(`CREATE VIRTUAL TABLE temp.doctor_folders USING fts5(folder, tokenize = ${tokenizer});

@@ -35,11 +35,19 @@ export function sectionRuns(chunks: ReadonlyArray<{ ordinal: number; headingPath
   return runs;
 }
 
+/**
+ * SQL for the folder part of a relative path, up to its last slash ('' at the top): what the
+ * full-text indexes' folder column holds (migration 0013's triggers write the same expression).
+ */
+export function folderOfSql(relPath: string): string {
+  return `rtrim(${relPath}, replace(${relPath}, '/', ''))`;
+}
+
 /** Writes a document's sections and their full-text rows; the caller holds the write transaction. */
 export function writeSections(db: Db, documentId: string, chunks: ReadonlyArray<{ ordinal: number; headingPath: string; text: string }>): void {
   const insert = stmt(db, 'INSERT INTO sections (document_id, first_ordinal, last_ordinal, heading_path) VALUES (?, ?, ?, ?)');
   // The folder column is the document's folder (migration 0013): the document row is written first.
-  const index = stmt(db, "INSERT INTO sections_fts (rowid, heading_path, text, folder) VALUES (?, ?, ?, (SELECT rtrim(rel_path, replace(rel_path, '/', '')) FROM documents WHERE id = ?))");
+  const index = stmt(db, `INSERT INTO sections_fts (rowid, heading_path, text, folder) VALUES (?, ?, ?, (SELECT ${folderOfSql('rel_path')} FROM documents WHERE id = ?))`);
   for (const run of sectionRuns(chunks)) {
     const { lastInsertRowid } = insert.run(documentId, run.firstOrdinal, run.lastOrdinal, run.headingPath);
     index.run(lastInsertRowid, run.headingPath, run.text, documentId);

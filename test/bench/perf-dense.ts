@@ -135,10 +135,10 @@ export async function runDenseBench(opts: { chunks: number[]; dim: number; log: 
         const c = await calibrateOversampling(db, model, getQuantization(db, model.id)!);
         byFactor[name] = {
           calibration: c?.byFactor ?? null,
-          questions: questionRecallByFactor(db, model, queries),
+          questions: questionRecallByFactor(db, model, queries, 10, OVERSAMPLING_FACTORS),
           // The same at the hybrid lists' depth, by depth factor (candidates = factor × DEPTH).
           calibrationAtDepth: c?.depth?.byFactor ?? null,
-          questionsAtDepth: questionRecallAtDepth(db, model, queries, DEPTH_FACTORS),
+          questionsAtDepth: questionRecallByFactor(db, model, queries, DEPTH, DEPTH_FACTORS),
         };
       }
       log(`recall@10 by factor: ${JSON.stringify(byFactor)}`);
@@ -254,39 +254,25 @@ function measureSet(db: Db, model: EmbeddingModelRow, queries: Float32Array[], l
   return { exactMs, quantizedMs, summary };
 }
 
-/** recall@10 of two-stage against exact search at every factor, the questions as queries. */
-function questionRecallByFactor(db: Db, model: EmbeddingModelRow, queries: Float32Array[]): Record<number, number> {
+/**
+ * recall@depth of two-stage against exact search at each factor (factor × depth candidates), the
+ * questions as queries: depth 10 is what the top-10 factor is calibrated for, DEPTH (the hybrid
+ * lists' depth) what the depth factor is.
+ */
+function questionRecallByFactor(db: Db, model: EmbeddingModelRow, queries: Float32Array[], depth: number, factors: readonly number[]): Record<number, number> {
   const state = getQuantization(db, model.id)!;
-  const sums = new Map<number, number>(OVERSAMPLING_FACTORS.map((f) => [f, 0]));
+  const sums = new Map<number, number>(factors.map((f) => [f, 0]));
   for (const q of queries) {
     const buf = Buffer.from(q.buffer, q.byteOffset, q.byteLength);
-    const truth = new Set(denseSearchTraced(db, model, q, 10, { method: 'exact' }).hits.map((h) => h.rowid));
-    const coarse = coarseCandidates(db, model, packSigns(q, state.mean), OVERSAMPLING_FACTORS.at(-1)! * 10);
+    const truth = new Set(denseSearchTraced(db, model, q, depth, { method: 'exact' }).hits.map((h) => h.rowid));
+    const coarse = coarseCandidates(db, model, packSigns(q, state.mean), Math.max(...factors) * depth);
     const distance = new Map(rescore(db, model, buf, coarse, coarse.length).map((r) => [r.rowid, r.distance]));
-    for (const f of OVERSAMPLING_FACTORS) {
-      const found = coarse.slice(0, f * 10).sort((a, b) => distance.get(a)! - distance.get(b)!).slice(0, 10);
+    for (const f of factors) {
+      const found = coarse.slice(0, f * depth).sort((a, b) => distance.get(a)! - distance.get(b)!).slice(0, depth);
       sums.set(f, sums.get(f)! + found.filter((r) => truth.has(r)).length / Math.max(1, truth.size));
     }
   }
-  return Object.fromEntries(OVERSAMPLING_FACTORS.map((f) => [f, round(sums.get(f)! / queries.length, 3)]));
-}
-
-/** recall@DEPTH (the hybrid lists' depth) of two-stage against exact search at each depth factor (factor × DEPTH candidates), the questions as queries. */
-function questionRecallAtDepth(db: Db, model: EmbeddingModelRow, queries: Float32Array[], factors: readonly number[]): Record<number, number> {
-  const state = getQuantization(db, model.id)!;
-  const counts = factors.map((f) => f * DEPTH);
-  const sums = new Map<number, number>(counts.map((c) => [c, 0]));
-  for (const q of queries) {
-    const buf = Buffer.from(q.buffer, q.byteOffset, q.byteLength);
-    const truth = new Set(denseSearchTraced(db, model, q, DEPTH, { method: 'exact' }).hits.map((h) => h.rowid));
-    const coarse = coarseCandidates(db, model, packSigns(q, state.mean), Math.max(...counts));
-    const distance = new Map(rescore(db, model, buf, coarse, coarse.length).map((r) => [r.rowid, r.distance]));
-    for (const c of counts) {
-      const found = coarse.slice(0, c).sort((a, b) => distance.get(a)! - distance.get(b)!).slice(0, DEPTH);
-      sums.set(c, sums.get(c)! + found.filter((r) => truth.has(r)).length / Math.max(1, truth.size));
-    }
-  }
-  return Object.fromEntries(factors.map((f) => [f, round(sums.get(f * DEPTH)! / queries.length, 3)]));
+  return Object.fromEntries(factors.map((f) => [f, round(sums.get(f)! / queries.length, 3)]));
 }
 
 /**

@@ -247,7 +247,7 @@ const span = (from: [number, number] | null | undefined, to: [number, number] | 
 
 /**
  * A passage with less around its hit, largest first: with the chunk before and the chunk after
- * (when the passage is longer, as a whole short section is), with everything before it, with
+ * (when the passage is longer than that), with everything before it, with
  * everything after it, with the chunk before, with the chunk after, alone. Every form holds the hit.
  */
 export function narrower(s: PromptSource): PromptSource[] {

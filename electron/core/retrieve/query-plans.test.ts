@@ -64,6 +64,7 @@ describe('query plans and statement counts', () => {
     expect(positions).toContain('SEARCH x USING COVERING INDEX sqlite_autoindex_sections_1 (document_id=? AND first_ordinal<?)');
     noTableScan(positions);
     expect(plan(LOOKUP_SQL.rowidsAt)).toEqual(['SCAN j VIRTUAL TABLE INDEX 1:', 'SEARCH c USING COVERING INDEX sqlite_autoindex_chunks_2 (document_id=? AND ordinal=?)']);
+    expect(plan(LOOKUP_SQL.windows)).toEqual(['SCAN j VIRTUAL TABLE INDEX 1:', 'SEARCH c USING INDEX sqlite_autoindex_chunks_2 (document_id=? AND ordinal>? AND ordinal<?)']);
     expect(plan(PASSAGE_CHUNKS)).toEqual([
       'SCAN j VIRTUAL TABLE INDEX 1:',
       'SEARCH c USING INTEGER PRIMARY KEY (rowid=?)',
@@ -86,10 +87,10 @@ describe('query plans and statement counts', () => {
       expect(few.passages).toBe(2);
       expect(many.passages).toBeGreaterThan(5);
       expect(many.statements).toBe(few.statements);
-      // And toPassages alone: three statements (positions, section sizes, neighbours) whatever the number of hits.
+      // And toPassages alone: three statements (positions, section sizes, the chunks around them) whatever the number of hits.
       const rowids = db.prepare('SELECT rowid FROM chunks ORDER BY rowid LIMIT 40').pluck().all() as number[];
       for (const c of counted) c.mockClear();
-      expect(toPassages(db, rowids, 40, { wholeSectionTokens: 0 }).length).toBeGreaterThan(10);
+      expect(toPassages(db, rowids, 40, { passageTokens: 0 }).length).toBeGreaterThan(10);
       expect(counted.reduce((n, c) => n + c.mock.calls.length, 0)).toBe(3);
     } finally {
       for (const c of counted) c.mockRestore();

@@ -100,17 +100,24 @@ describe('keyword search with sections and passages', () => {
     for (const m of matching) expect(ranked.has(m.rowid)).toBe(true);
   });
 
-  it('sends each hit with its neighbours in the same section, never the next section, never a chunk twice', () => {
+  it('grows a passage in a long section from its hit, before then after, within the bound; never into the next section, never a chunk twice', () => {
     const wrap = chunkOf('two’s complement wrapping');
     const before = chunkOf('u8 variable goes over 255');
     const after = chunkOf('compiler adds checks');
     const floats = chunkOf('IEEE 754');
-    // A section longer than this is sent as the hit and its neighbours.
-    const passages = toPassages(db, [wrap, after, floats], 10, { wholeSectionTokens: 0 });
+    const size = (...rowids: number[]) => rowids.reduce((n, r) => n + (db.prepare('SELECT token_count FROM chunks WHERE rowid = ?').pluck().get(r) as number), 0);
+    // A bound of exactly three chunks: the hit and one chunk either side.
+    const three = size(before, wrap, after);
+    const passages = toPassages(db, [wrap, after, floats], 10, { passageTokens: three });
     expect(passages[0]).toEqual({ rowid: wrap, rowids: [before, wrap, after] });
-    // `after` is already sent inside the first passage; floats opens its own section, alone there.
+    // `after` is already sent inside the first passage; floats opens its own section, alone there
+    // (its section is longer than the bound, and the chunk before it is another section's).
     expect(passages.map((p) => p.rowid)).toEqual([wrap, floats]);
-    expect(passages[1]!.rowids).toEqual([floats]);
+    expect(passages[1]!.rowids[0]).toBe(floats);
+    // One token less and the chunk before comes first: the topic's words precede its detail.
+    expect(toPassages(db, [wrap], 1, { passageTokens: three - 1 })[0]!.rowids).toEqual([before, wrap]);
+    // A bound below the hit's own size still sends the hit, alone.
+    expect(toPassages(db, [wrap], 1, { passageTokens: 1 })[0]!.rowids).toEqual([wrap]);
   });
 
   it('sends a hit in a short section with its whole section, in order, and never a chunk of it twice', () => {
@@ -123,12 +130,17 @@ describe('keyword search with sections and passages', () => {
     const wrap = chunkOf('two’s complement wrapping');
     const last = chunkOf('wrapping_add, checked_add');
     const floats = chunkOf('IEEE 754');
-    const passages = toPassages(db, [wrap, last, floats], 10, { wholeSectionTokens: tokens });
+    const passages = toPassages(db, [wrap, last, floats], 10, { passageTokens: tokens });
     expect(passages[0]).toEqual({ rowid: wrap, rowids: section });
     // The section's last chunk was in the first passage; the next section is a passage of its own.
     expect(passages.map((p) => p.rowid)).toEqual([wrap, floats]);
-    // One token smaller a bound, and the same section is sent as the hit and its neighbours.
-    expect(toPassages(db, [wrap], 1, { wholeSectionTokens: tokens - 1 })[0]!.rowids).toHaveLength(3);
+    // One token smaller a bound, and the section is too long to send whole: a run of it around the
+    // hit, within the bound.
+    const part = toPassages(db, [wrap], 1, { passageTokens: tokens - 1 })[0]!.rowids;
+    expect(part).toContain(wrap);
+    expect(part.length).toBeLessThan(section.length);
+    expect(section.join(',')).toContain(part.join(','));
+    expect(db.prepare(`SELECT sum(token_count) FROM chunks WHERE rowid IN (${part.join(',')})`).pluck().get()).toBeLessThanOrEqual(tokens - 1);
   });
 
   it('search returns passages: text, lines and chunk ids span the joined chunks', async () => {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API } from '../../shared/contract';
 import { BOUNDS, NUMERIC_SETTINGS, SETTING_KEYS, SETTINGS, SettingsSchema } from '../../shared/settings';
@@ -289,6 +290,29 @@ describe('a change of embedding model whose remaining documents were forgotten',
       expect((await engine.call('status', {})).migration).toBeNull();
     } finally {
       other.dispose();
+    }
+  });
+});
+
+describe('an embedding run with nothing to embed', () => {
+  it('needs no Ollama: neither an unreachable one nor one whose certificate this computer does not trust fails it', async () => {
+    await engine.importFolder({ path: notes.root });
+    expect((await engine.embedMissing({})).chunks).toBe(0);
+    // The stand-in over TLS with a self-signed certificate nothing here trusts.
+    const dir = path.join(import.meta.dirname, '../../test/support/tls');
+    const untrusted = await startStandin({ tls: { key: fs.readFileSync(path.join(dir, 'localhost.key')), cert: fs.readFileSync(path.join(dir, 'localhost.crt')) } });
+    try {
+      engine.settings.set({ ollamaHost: untrusted.url });
+      await expect(engine.embedMissing({})).resolves.toMatchObject({ chunks: 0, requests: 0 });
+      engine.settings.set({ ollamaHost: 'http://127.0.0.1:9' });
+      await expect(engine.embedMissing({})).resolves.toMatchObject({ chunks: 0, requests: 0 });
+      // With something to embed, the certificate's sentence is the answer, not a silent zero.
+      notes.write('food/soup.md', '# Soup\n\nSimmer the stock for an hour.\n');
+      await engine.importFolder({ path: notes.root, embed: false });
+      engine.settings.set({ ollamaHost: untrusted.url });
+      await expect(engine.embedMissing({})).rejects.toMatchObject({ code: 'OLLAMA_ERROR', message: expect.stringMatching(/certificate this computer does not trust/) });
+    } finally {
+      await untrusted.close();
     }
   });
 });

@@ -187,6 +187,9 @@ export interface Engine {
   close(): Promise<void>;
 }
 
+/** The errors of talking to Ollama (reaching it, its certificate, its answer), as opposed to ours. */
+const OLLAMA_CODES: ReadonlySet<string> = new Set(['OLLAMA_UNREACHABLE', 'OLLAMA_TIMEOUT', 'OLLAMA_ERROR']);
+
 export function createEngine(options: EngineOptions): Engine {
   const dbPath = options.dbPath;
   const db = (options.open ?? openDatabase)(dbPath);
@@ -422,8 +425,9 @@ export function createEngine(options: EngineOptions): Engine {
         if (options.backgroundUpkeep !== false) upkeepInBackground();
         return { model, documents, chunks, requests: session.requestCount };
       } catch (e) {
-        // Ollama is needed only if something lacks vectors: with nothing to embed, there is nothing to fail.
-        if (e instanceof QuireError && e.code === 'OLLAMA_UNREACHABLE' && !hasMissingVectors(db, model)) return { model, documents, chunks: 0, requests: 0 };
+        // Ollama is needed only if something lacks vectors: with nothing to embed, there is nothing to
+        // fail, whether Ollama is down, slow, or behind a certificate this computer does not trust.
+        if (e instanceof QuireError && OLLAMA_CODES.has(e.code) && !hasMissingVectors(db, model)) return { model, documents, chunks: 0, requests: 0 };
         throw e;
       }
     },

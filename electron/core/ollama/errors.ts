@@ -14,7 +14,7 @@ export function mapOllamaError(e: unknown, context: { host: string; model?: stri
     if (err.status_code === 401 || err.status_code === 403) {
       return new QuireError(
         'OLLAMA_ERROR',
-        `The server at ${context.host} refused the request (${err.status_code}${message ? `: ${message.slice(0, 200)}` : ''}). If a proxy guards it, check the Ollama request headers (Settings, QUIRE_OLLAMA_HEADERS or --ollama-header).`,
+        `The server at ${context.host} refused the request (${err.status_code}${message ? `: ${brief(message)}` : ''}). If a proxy guards it, check the Ollama request headers (Settings, QUIRE_OLLAMA_HEADERS or --ollama-header).`,
         { cause: e },
       );
     }
@@ -26,7 +26,11 @@ export function mapOllamaError(e: unknown, context: { host: string; model?: stri
     if (err.status_code === 400 && /exceeds (the )?(maximum )?context length/i.test(message)) {
       return new QuireError('INPUT_TOO_LONG', `${context.model ?? 'The model'} cannot read that much text at once (Ollama: ${message}).`, { cause: e });
     }
-    return new QuireError('OLLAMA_ERROR', `Ollama answered ${err.status_code}: ${message}`, { cause: e });
+    // A TLS-terminating proxy's port asked in plain HTTP: Go's servers (Caddy, Traefik) and nginx say so in a 400.
+    if (err.status_code === 400 && /HTTP request to an HTTPS server|plain HTTP request was sent to HTTPS port/i.test(message)) {
+      return new QuireError('OLLAMA_ERROR', `The server at ${context.host} speaks HTTPS, not plain HTTP: use https:// in the Ollama host.`, { cause: e });
+    }
+    return new QuireError('OLLAMA_ERROR', `Ollama answered ${err.status_code}: ${brief(message)}`, { cause: e });
   }
   // Before "unreachable": a TLS failure also surfaces as "fetch failed", but starting Ollama or
   // trying again cannot fix a certificate, and the person needs to know which one is wrong.
@@ -89,4 +93,10 @@ export function isRetryable(e: QuireError): boolean {
   if (e.code === 'OLLAMA_UNREACHABLE' || e.code === 'OLLAMA_TIMEOUT') return true;
   const status = (e.cause as { status_code?: number } | undefined)?.status_code;
   return e.code === 'OLLAMA_ERROR' && typeof status === 'number' && status >= 500;
+}
+
+/** An answer's body as a short sentence: a proxy's HTML error page as its text, at most 200 characters. */
+function brief(body: string): string {
+  const text = body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }

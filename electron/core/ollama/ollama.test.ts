@@ -299,3 +299,52 @@ describe('Embedder', () => {
     await expect(Embedder.resolve(new OllamaGateway({ host: ollama.url }), 'llama3.2')).rejects.toThrow(/not an embedding model/);
   });
 });
+
+describe('a plain http:// host that is really an HTTPS port', () => {
+  // What a TLS-terminating proxy answers to plain HTTP on its port: Go's servers (Caddy, Traefik)
+  // answer 400 with a sentence, nginx with an HTML page.
+  const answers = {
+    go: { type: 'text/plain; charset=utf-8', body: 'Client sent an HTTP request to an HTTPS server.\n' },
+    nginx: {
+      type: 'text/html',
+      body: '<html>\r\n<head><title>400 The plain HTTP request was sent to HTTPS port</title></head>\r\n<body>\r\n<center><h1>400 Bad Request</h1></center>\r\n<center>The plain HTTP request was sent to HTTPS port</center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+    },
+  };
+  for (const [name, answer] of Object.entries(answers)) {
+    it(`says to use https:// (${name}), not the proxy's page`, async () => {
+      const http = await import('node:http');
+      const server = http.createServer((_req, res) => {
+        res.writeHead(400, { 'content-type': answer.type });
+        res.end(answer.body);
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      try {
+        const e = await new OllamaGateway({ host: url }).withOptions({ retries: 0 }).listModels().catch((x: unknown) => x);
+        expect(e).toBeInstanceOf(QuireError);
+        expect((e as QuireError).code).toBe('OLLAMA_ERROR');
+        expect((e as QuireError).message).toBe(`The server at ${url} speaks HTTPS, not plain HTTP: use https:// in the Ollama host.`);
+      } finally {
+        server.close();
+      }
+    });
+  }
+
+  it('any other refusal is quoted briefly, as text, never as a page of HTML', async () => {
+    const http = await import('node:http');
+    const server = http.createServer((_req, res) => {
+      res.writeHead(400, { 'content-type': 'text/html' });
+      res.end(`<html><head><title>Bad gateway thing</title></head><body><p>The upstream   said no.</p>${'<p>padding</p>'.repeat(200)}</body></html>`);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const e = (await new OllamaGateway({ host: url }).withOptions({ retries: 0 }).listModels().catch((x: unknown) => x)) as QuireError;
+      expect(e.message).toMatch(/^Ollama answered 400: Bad gateway thing The upstream said no\./);
+      expect(e.message).not.toMatch(/[<>]/);
+      expect(e.message.length).toBeLessThan(260);
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -124,6 +124,23 @@ describe('two-stage dense search', () => {
     expect(exact.hits.map((h) => h.rowid)).toEqual(truth);
   });
 
+  it('keeps bits it built while the collection stays within 10% under the threshold, so one hovering at it does not rebuild them again and again', async () => {
+    const built = (await maintainQuantization(db, model, { quantizeAbove: 1600, sample: 16 }))!;
+    expect(built.bitsReady).toBe(true);
+    // 1,600 vectors: 6% under a threshold of 1,700 keeps what was built, calibration included.
+    const phases: string[] = [];
+    const kept = (await maintainQuantization(db, model, { quantizeAbove: 1700, sample: 16, onProgress: (p) => phases.push(p.phase) }))!;
+    expect(phases).toEqual([]);
+    expect(kept).toMatchObject({ bitsReady: true, calibratedAt: built.calibratedAt, bitsVersion: built.bitsVersion });
+    expect(db.prepare(`SELECT count(*) FROM ${bitTableName(model)}`).pluck().get()).toBe(vectors.length);
+    // The setting decides the method all the same: calibrated at 1,600, under 1,700 searches are exact.
+    expect(denseSearchTraced(db, model, vectors[9]!, 10, { quantizeAbove: 1700 }).method).toBe('exact');
+    expect(denseSearchTraced(db, model, vectors[9]!, 10, { quantizeAbove: 1600 }).method).toBe('quantized');
+    // More than 10% under: they are only storage, and go.
+    expect(await maintainQuantization(db, model, { quantizeAbove: 1800, sample: 16 })).toBeNull();
+    expect(getQuantization(db, model.id)).toBeNull();
+  });
+
   it('keeps the scope inside the KNN in both methods: a folder on other topics still gets its own nearest', async () => {
     await maintainQuantization(db, model, { quantizeAbove: 1000, sample: 16 });
     const odd = ensureCollection(db, '/notes/odd').id;

@@ -40,6 +40,8 @@ const CALIBRATION_CHURN = 0.5;
 const NEAR_COPY_DISTANCE = Math.sqrt(2 * (1 - 0.9));
 /** How many near-copies a calibration query may have and still be measured (more: skipped). */
 const NEAR_COPY_ROOM = 40;
+/** Built bits are dropped only once the collection is this share of the threshold or less. */
+const KEEP_UNDER_THRESHOLD = 0.9;
 /** Rows per write transaction while building bits: short enough that imports and searches interleave. */
 const BUILD_BATCH = 1000;
 
@@ -70,8 +72,12 @@ export async function maintainQuantization(db: Db, model: EmbeddingModelRow, opt
   const vectors = storedVectorCount(db, model.id);
   let state = getQuantization(db, model.id);
   if (vectors < options.quantizeAbove) {
-    // Under the threshold searches are exact: the bits and the float copy (as large as the vec0
-    // table itself) are only storage then. Built again if the table grows past it.
+    // Bits already built are kept a little under the threshold: a collection hovering at it (a
+    // watched folder gaining and losing files) would otherwise build, calibrate and drop them over
+    // and over. denseMethod still searches exactly under the threshold.
+    if (state && vectors >= KEEP_UNDER_THRESHOLD * options.quantizeAbove) return state;
+    // Further under, searches are exact: the bits and the float copy (as large as the vec0 table
+    // itself) are only storage then. Built again if the table grows past it.
     if (state) db.transaction(() => dropBits(db, model)).immediate();
     releaseBits(db, model.id);
     return null;

@@ -100,7 +100,7 @@ describe('keyword search with sections and passages', () => {
     for (const m of matching) expect(ranked.has(m.rowid)).toBe(true);
   });
 
-  it('grows a passage in a long section from its hit, before then after, within the bound; never into the next section, never a chunk twice', () => {
+  it('grows a passage in a long section from its hit, toward a neighbour that matched (else before), within the bound; never into the next section, never a chunk twice', () => {
     const wrap = chunkOf('two’s complement wrapping');
     const before = chunkOf('u8 variable goes over 255');
     const after = chunkOf('compiler adds checks');
@@ -116,6 +116,9 @@ describe('keyword search with sections and passages', () => {
     expect(passages[1]!.rowids[0]).toBe(floats);
     // One token less and the chunk before comes first: the topic's words precede its detail.
     expect(toPassages(db, [wrap], 1, { passageTokens: three - 1 })[0]!.rowids).toEqual([before, wrap]);
+    // Toward a neighbour that matched too, when there is one: `after` ranks, `before` does not.
+    expect(toPassages(db, [wrap, after], 1, { passageTokens: size(wrap, after) })[0]!.rowids).toEqual([wrap, after]);
+    expect(toPassages(db, [wrap, floats, after], 1, { passageTokens: size(wrap, after) })[0]!.rowids).toEqual([wrap, after]);
     // A bound below the hit's own size still sends the hit, alone.
     expect(toPassages(db, [wrap], 1, { passageTokens: 1 })[0]!.rowids).toEqual([wrap]);
   });

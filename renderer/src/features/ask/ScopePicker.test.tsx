@@ -25,7 +25,7 @@ describe('asking of some folders', () => {
     const h = renderWithFake(
       <>
         <ScopePicker />
-        <SearchBox />
+        <SearchBox onOpenSource={() => {}} />
       </>,
       {
         library: () => ({ collections: [folder('c1', 'work'), folder('c2', 'home')] }),

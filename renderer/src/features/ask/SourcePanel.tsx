@@ -153,9 +153,12 @@ export function SourcePanel({ request, onClose }: SourcePanelProps) {
           </div>
           {view === 'lines' ? (
             <div className="source-text" tabIndex={0} aria-label="Passage text with line numbers">
-              {chunk.before && <SourceLines text={chunk.before.text} first={chunk.before.lines[0]} role="context" />}
+              {/* The blank lines between chunks belong to none of them; shown as context, so every line keeps its number. */}
+              {chunk.before && <SourceLines text={chunk.before.text + blankLines(chunk.lines[0] - chunk.before.lines[1] - 1)} first={chunk.before.lines[0]} role="context" />}
               <SourceLines text={chunk.text} first={chunk.lines[0]} role="cited" sentence={info.sentence} />
-              {chunk.after && <SourceLines text={chunk.after.text} first={chunk.after.lines[0]} role="context" />}
+              {chunk.after && (
+                <SourceLines text={blankLines(chunk.after.lines[0] - chunk.lines[1] - 1) + chunk.after.text} first={Math.min(chunk.after.lines[0], chunk.lines[1] + 1)} role="context" />
+              )}
             </div>
           ) : (
             // As its author would read it: the same Markdown renderer as answers (no raw HTML, no remote images).
@@ -167,4 +170,9 @@ export function SourcePanel({ request, onClose }: SourcePanelProps) {
       )}
     </aside>
   );
+}
+
+/** `n` empty lines to add to a text (none for n ≤ 0: chunks that touch or share a split line). */
+function blankLines(n: number): string {
+  return '\n'.repeat(Math.max(0, n));
 }

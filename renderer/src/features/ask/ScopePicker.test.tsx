@@ -54,6 +54,19 @@ describe('asking of some folders', () => {
     expect(scopeInput()).toEqual({});
   });
 
+  it('a flood of library.changed events (an import of thousands of files) costs a few library fetches, the last state still shown', async () => {
+    let collections = [folder('c1', 'work'), folder('c2', 'home')];
+    const h = renderWithFake(<ScopePicker />, { library: () => ({ collections }) });
+    await screen.findByTestId('scope-picker');
+    collections = [folder('c1', 'work'), folder('c2', 'home'), folder('c3', 'garden')];
+    act(() => {
+      for (let i = 0; i < 2000; i++) h.emit({ type: 'library.changed' });
+    });
+    await waitFor(() => expect(within(screen.getByTestId('scope-picker')).queryByLabelText('garden')).not.toBeNull(), { timeout: 3000 });
+    const fetches = h.transport.calls.filter((c) => c.method === 'library').length;
+    expect(fetches).toBeLessThanOrEqual(3);
+  });
+
   it('an answer says which folders it was limited to', () => {
     const turn = finishTurn(newTurn(1, 'q'), answerResult({ answer: 'Every year.', scope: [{ id: 'c2', name: 'home' }] }), null);
     renderWithFake(<AnswerView turn={turn} onOpenSource={() => {}} />);

@@ -38,9 +38,10 @@ interface ResultsTableProps {
 
 /**
  * One row per configuration; every header sorts (again: reverses); "not run" always sorts last.
- * Only the settings that differ between configurations have columns, the first of them naming the
- * row and staying put while the table scrolls sideways; what every configuration shares is said
- * once, above the table (a lone configuration is named whole, in one column). Only configurations without failed runs can hold a column's best value; where every
+ * Only the settings that differ between configurations have columns; what every configuration
+ * shares is said once, above the table. The first column names each row and stays put while the
+ * table scrolls sideways: the setting that differs when only one does, else a label joining the
+ * ones that differ (a lone configuration: every setting). Only configurations without failed runs can hold a column's best value; where every
  * run failed, a value that only reflects that reads "failed".
  */
 export function ResultsTable({ configs, order, sort, onSort, failed }: ResultsTableProps) {
@@ -48,7 +49,9 @@ export function ResultsTable({ configs, order, sort, onSort, failed }: ResultsTa
   const varying = useMemo(() => varyingDimensions(configs), [configs]);
   const common = useMemo(() => (varying.length > 0 ? commonSettings(configs) : []), [configs, varying]);
   const shownDimensions = DIMENSIONS.filter((d) => varying.includes(d.key));
-  const groups = [{ label: 'Configuration', span: Math.max(1, shownDimensions.length) }, ...METRIC_GROUPS];
+  // One setting that differs names its rows itself; with more, a joined label keeps a row named when scrolled sideways.
+  const labelColumn = shownDimensions.length !== 1;
+  const groups = [{ label: 'Configuration', span: shownDimensions.length + (labelColumn ? 1 : 0) }, ...METRIC_GROUPS];
 
   const header = (key: SortKey, label: string, title: string | undefined, numeric: boolean, sticky = false) => {
     const current = sort?.key === key ? sort.dir : null;
@@ -97,8 +100,7 @@ export function ResultsTable({ configs, order, sort, onSort, failed }: ResultsTa
 
   const dimensionCell = (c: EvalConfigResult, key: (typeof DIMENSIONS)[number]['key'], i: number) => {
     const text = key === 'k' ? c.k : dimensionText(c, key);
-    // The first setting that differs names the row and stays in view while the table scrolls sideways.
-    if (i === 0) {
+    if (i === 0 && !labelColumn) {
       return (
         <th key={key} scope="row" className="eval-table__sticky eval-table__label" title={configLabel(c, [])} data-col={key}>
           {text}
@@ -120,7 +122,7 @@ export function ResultsTable({ configs, order, sort, onSort, failed }: ResultsTa
           {common.map((d, i) => (
             <span key={d.key}>
               {i > 0 && ' · '}
-              {d.label} <span className="mono">{d.key === 'k' ? d.value.replace(/^k=/, '') : d.value}</span>
+              {d.key === 'k' ? <span className="mono">{d.value}</span> : <>{d.label} <span className="mono">{d.value}</span></>}
             </span>
           ))}
         </p>
@@ -137,13 +139,12 @@ export function ResultsTable({ configs, order, sort, onSort, failed }: ResultsTa
               ))}
             </tr>
             <tr>
-              {shownDimensions.length === 0 ? (
+              {labelColumn && (
                 <th scope="col" className="eval-table__sticky eval-table__label-head">
-                  <span>Configuration</span>
+                  <span>{shownDimensions.length > 0 ? 'Differs in' : 'Configuration'}</span>
                 </th>
-              ) : (
-                shownDimensions.map((d, i) => header(d.key, d.label, undefined, d.key === 'k', i === 0))
               )}
+              {shownDimensions.map((d, i) => header(d.key, d.label, undefined, d.key === 'k', i === 0 && !labelColumn))}
               {METRIC_COLUMNS.map((c) => header(c.key, c.label, c.title, true))}
             </tr>
           </thead>
@@ -152,13 +153,12 @@ export function ResultsTable({ configs, order, sort, onSort, failed }: ResultsTa
               const c = configs[i] as EvalConfigResult;
               return (
                 <tr key={i} data-config={i} className={failed.has(i) ? 'eval-table__row--failed' : undefined}>
-                  {shownDimensions.length === 0 ? (
-                    <th scope="row" className="eval-table__sticky eval-table__label">
-                      {configLabel(c, [])}
+                  {labelColumn && (
+                    <th scope="row" className="eval-table__sticky eval-table__label" title={configLabel(c, [])}>
+                      {configLabel(c, varying)}
                     </th>
-                  ) : (
-                    shownDimensions.map((d, i) => dimensionCell(c, d.key, i))
                   )}
+                  {shownDimensions.map((d, i) => dimensionCell(c, d.key, i))}
                   {METRIC_COLUMNS.map((m) => cell(c, m, failed.has(i)))}
                 </tr>
               );

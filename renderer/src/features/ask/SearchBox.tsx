@@ -82,10 +82,10 @@ export function SearchBox({ onOpenSource }: SearchBoxProps) {
                   className="search-results__open"
                   data-testid="search-result"
                   data-chunk-id={r.chunkId}
-                  aria-label={`Open in the source panel: ${r.path} ${formatPlace(r.hit.lines, r.hit.pages)}${r.heading ? `, ${r.heading}` : ''}`}
+                  aria-label={`Open in the source panel: ${r.path} ${formatPlace(r.lines, r.pages)}${r.heading ? `, ${r.heading}` : ''}`}
                   onClick={(e) => onOpenSource(resultTarget(r, i + 1), e.currentTarget)}
                 >
-                  <span className="mono">{formatWhere(r.path, r.hit.lines, r.hit.pages, '–')}</span> {r.heading && <span className="muted">{r.heading}</span>}
+                  <span className="mono">{formatWhere(r.path, r.lines, r.pages, '–')}</span> {r.heading && <span className="muted">{r.heading}</span>}
                 </button>
                 <p className="search-results__text">{snippet(r)}</p>
               </li>

@@ -65,8 +65,7 @@ describe('passage search results', () => {
     expect(item.textContent!.match(/Rollback/g)).toHaveLength(1);
     expect(item.textContent).toContain('Key rotation > Rollback');
     expect(within(item).getByText(/Old keys stay valid for 48 hours/)).toBeTruthy();
-    // The place shown is the hit's, which is what the snippet shows.
-    expect(result.textContent).toContain('ops/keys.md:4–7');
+    expect(result.textContent).toContain('ops/keys.md:1–7');
   });
 
   it('open in the source panel, like a citation: the hit highlighted, its passage as context, no citation check', async () => {

@@ -72,6 +72,38 @@ describe('Quire in a browser', () => {
     await page.getByTestId('first-run').waitFor();
     await page.getByTestId('status-bar').getByText(/Ollama connected/).waitFor();
     await shot('01-first-run');
+    // Loading the page (again) starts no stored conversation: one exists only once a question is answered in it.
+    for (let i = 0; i < 2; i++) {
+      await page.reload();
+      await page.getByTestId('first-run').waitFor();
+    }
+    expect((await engine.call('conversations', {})).conversations).toEqual([]);
+  });
+
+  it('keeps each first-run button\'s label on one line, at the desktop window\'s default size (1200×820) and at the smallest (720×480)', async () => {
+    try {
+      for (const [width, height] of [
+        [1200, 820],
+        [720, 480],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        for (const name of ['Try the sample notes', 'Import a folder…']) {
+          // A wrapped label is laid out as more than one line box: one client rect per line.
+          const lines = await page
+            .getByTestId('first-run')
+            .getByRole('button', { name })
+            .evaluate((b) => {
+              const range = b.ownerDocument.createRange();
+              range.selectNodeContents(b);
+              return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+            });
+          expect(lines, `${name} at ${width}×${height}`).toBe(1);
+        }
+        await shot(`01-first-run-${width}x${height}`, page.getByTestId('first-run'));
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 860 });
+    }
   });
 
   it('imports a folder and shows progress reaching done, with skipped and failed files explained', async () => {
@@ -173,6 +205,28 @@ describe('Quire in a browser', () => {
     } finally {
       await ollama.start();
     }
+  });
+
+  it('opens a search result in the source panel, its hit highlighted, and shows its heading once', async () => {
+    await page.getByTestId('search-box').fill('old keys valid rotation');
+    await page.getByTestId('search-box').press('Enter');
+    const result = page.getByTestId('search-result').filter({ hasText: 'ops/key-rotation.md' }).first();
+    await result.waitFor({ timeout: 10_000 });
+    const item = result.locator('xpath=ancestor::li');
+    const text = await item.innerText();
+    // The heading once, beside the place; the snippet does not open with its Markdown heading line again.
+    expect(text.match(/Key rotation/g) ?? []).toHaveLength(1);
+    await result.click();
+    const panel = page.getByTestId('source-panel');
+    await panel.waitFor();
+    await expect.poll(() => panel.getByRole('heading', { level: 2 }).innerText()).toMatch(/^Search result \d+$/);
+    expect((await page.getByTestId('source-highlight').allInnerTexts()).join('\n')).toMatch(/Old keys stay valid for 48 hours/);
+    // Line numbers run on without a gap, also across chunk boundaries.
+    const numbers = await panel.locator('.source-text li').evaluateAll((lis) => lis.map((li) => Number(li.getAttribute('value'))));
+    expect(numbers).toEqual(numbers.map((_, i) => numbers[0]! + i));
+    await shot('08b-search-result-in-panel');
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
   });
 
   it('watches a folder from the library: a new note appears without a re-sync, and pausing holds it', async () => {

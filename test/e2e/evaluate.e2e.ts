@@ -253,7 +253,7 @@ describe('Evaluate in a browser', () => {
     const table = page.getByTestId('eval-table');
     expect(await table.locator('tbody tr').count()).toBe(8);
     // Its configurations: the asks that reached the model failed (refusals made without it did not).
-    const qwenRows = table.locator('tbody tr', { has: page.locator('td[data-col="chatModel"]', { hasText: 'qwen2.5:0.5b' }) });
+    const qwenRows = table.locator('tbody tr', { has: page.locator('[data-col="chatModel"]', { hasText: 'qwen2.5:0.5b' }) });
     expect(await qwenRows.count()).toBe(4);
     for (const errors of await qwenRows.locator('td[data-col="errors"]').allInnerTexts()) expect(Number(errors)).toBeGreaterThan(0);
     expect(await qwenRows.locator('td.eval-table__best').count()).toBe(0);

@@ -47,9 +47,23 @@ describe('the source panel\'s view of a cited chunk', () => {
     const cited = section[2]!;
     const view = chunkView(db, cited.id, section.map((c) => c.id));
     expect(view.text).toBe(cited.text);
-    expect(view.before).toEqual({ chunkId: section[0]!.id, text: `${section[0]!.text}\n${section[1]!.text}`, lines: [section[0]!.start_line, section[1]!.end_line] });
+    expect(view.before).toMatchObject({ chunkId: section[0]!.id, lines: [section[0]!.start_line, section[1]!.end_line] });
     const after = section.slice(3);
-    expect(view.after).toEqual({ chunkId: after[0]!.id, text: after.map((c) => c.text).join('\n'), lines: [after[0]!.start_line, after.at(-1)!.end_line] });
+    expect(view.after).toMatchObject({ chunkId: after[0]!.id, lines: [after[0]!.start_line, after.at(-1)!.end_line] });
+    // Each chunk of a run on its own lines, the blank lines between them kept, so numbering holds.
+    for (const [run, chunks] of [
+      [view.before!, section.slice(0, 2)],
+      [view.after!, after],
+    ] as const) {
+      const lines = run.text.split('\n');
+      expect(lines).toHaveLength(run.lines[1] - run.lines[0] + 1);
+      // A chunk's text is on its lines (a line split between two chunks holds both halves).
+      for (const c of chunks) expect(lines.slice(c.start_line - run.lines[0], c.end_line - run.lines[0] + 1).join('\n')).toContain(c.text);
+    }
+  });
+
+  it('the note has blank lines between the section\'s chunks (what the alignment above is about)', () => {
+    expect(section.some((c, i) => i > 0 && c.start_line > section[i - 1]!.end_line + 1)).toBe(true);
   });
 
   it('without the sent chunks (or on a side none was sent), the chunk next to it; a gap ends the run; another note\'s chunks are ignored', () => {

@@ -80,7 +80,7 @@ export function chunkView(db: Db, chunkId: string, sent: readonly string[] = [])
     for (let o = row.ordinal + step; byOrdinal.has(o); o += step) rows.push(byOrdinal.get(o)!);
     if (step < 0) rows.reverse();
     if (rows.length === 0) return neighbour(row.ordinal + step);
-    return { chunkId: rows[0]!.id, text: rows.map((r) => r.text).join('\n'), lines: [rows[0]!.start_line, rows.at(-1)!.end_line] as [number, number] };
+    return { chunkId: rows[0]!.id, text: lineAligned(rows), lines: [rows[0]!.start_line, rows.at(-1)!.end_line] as [number, number] };
   };
   return {
     chunkId: row.id,
@@ -94,6 +94,15 @@ export function chunkView(db: Db, chunkId: string, sent: readonly string[] = [])
     before: run(-1),
     after: run(1),
   };
+}
+
+/**
+ * Chunks in document order joined so that each sits on its own lines, as the panel numbers them:
+ * the blank lines between two chunks belong to neither, so they are put back; a chunk that goes on
+ * where a long line was split continues that line (the split was at a space).
+ */
+function lineAligned(rows: ReadonlyArray<{ text: string; start_line: number; end_line: number }>): string {
+  return rows.map((r, i) => (i === 0 ? '' : r.start_line === rows[i - 1]!.end_line ? ' ' : '\n'.repeat(Math.max(1, r.start_line - rows[i - 1]!.end_line))) + r.text).join('');
 }
 
 /** Every stored model's vectors, newest first, for Settings (and the CLI's status). */

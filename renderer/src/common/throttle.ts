@@ -54,3 +54,46 @@ export function useNow(active: boolean, ms = 1000): number {
   }, [active, ms]);
   return now;
 }
+
+/**
+ * `load` run at most once per `ms`, and never while a run is still in flight: requests in between
+ * coalesce into one run after (so the last request is always followed by a run). For reloading
+ * after events that come in floods, such as `library.changed` during an import or a watch.
+ */
+export function coalesced(load: () => Promise<unknown>, ms: number): { request(): void; stop(): void } {
+  let inFlight = false;
+  let again = false;
+  let stopped = false;
+  let last = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const start = () => {
+    timer = null;
+    again = false;
+    last = Date.now();
+    inFlight = true;
+    void load()
+      .catch(() => {})
+      .finally(() => {
+        inFlight = false;
+        if (again && !stopped) request();
+      });
+  };
+  const request = () => {
+    if (stopped || timer) return;
+    if (inFlight) {
+      again = true;
+      return;
+    }
+    const wait = last + ms - Date.now();
+    if (wait <= 0) start();
+    else timer = setTimeout(start, wait);
+  };
+  return {
+    request,
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
+  };
+}

@@ -6,7 +6,7 @@ import { ExportConversation } from './ExportConversation';
 import { QuestionBox } from './QuestionBox';
 import { ScopePicker } from './ScopePicker';
 import { SearchBox } from './SearchBox';
-import { SourcePanel, type SourceRequest } from './SourcePanel';
+import { SourcePanel, citationTarget, type SourceRequest, type SourceTarget } from './SourcePanel';
 import { Suggestions } from './Suggestions';
 import { ErrorNote } from '../../common/ErrorNote';
 import { ConversationSidebar } from '../conversations/ConversationSidebar';
@@ -21,7 +21,8 @@ interface AskViewProps {
 /** The stored conversations, the open one, the question box, passage search, and the source panel beside them. */
 export function AskView({ conversation, suggestions, focusTick }: AskViewProps) {
   const [source, setSource] = useState<SourceRequest | null>(null);
-  const open = useCallback((info: ChipInfo, chip: HTMLButtonElement) => setSource({ info, opener: chip }), []);
+  const open = useCallback((info: ChipInfo, chip: HTMLButtonElement) => setSource({ info: citationTarget(info), opener: chip }), []);
+  const openResult = useCallback((info: SourceTarget, opener: HTMLButtonElement) => setSource({ info, opener }), []);
   const close = useCallback(() => setSource(null), []);
   const { turns } = conversation;
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -54,7 +55,7 @@ export function AskView({ conversation, suggestions, focusTick }: AskViewProps) 
               <ExportConversation turns={turns} />
             </div>
           )}
-          <SearchBox />
+          <SearchBox onOpenSource={openResult} />
         </div>
         <ScopePicker />
         <QuestionBox running={conversation.running} onAsk={(q) => void conversation.ask(q)} onCancel={conversation.cancel} focusTick={focusTick} followUp={turns.length > 0} />

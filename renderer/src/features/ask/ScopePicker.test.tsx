@@ -25,7 +25,7 @@ describe('asking of some folders', () => {
     const h = renderWithFake(
       <>
         <ScopePicker />
-        <SearchBox />
+        <SearchBox onOpenSource={() => {}} />
       </>,
       {
         library: () => ({ collections: [folder('c1', 'work'), folder('c2', 'home')] }),
@@ -52,6 +52,19 @@ describe('asking of some folders', () => {
     act(() => h.emit({ type: 'library.changed' }));
     await waitFor(() => expect(screen.queryByTestId('scope-picker')).toBeNull());
     expect(scopeInput()).toEqual({});
+  });
+
+  it('a flood of library.changed events (an import of thousands of files) costs a few library fetches, the last state still shown', async () => {
+    let collections = [folder('c1', 'work'), folder('c2', 'home')];
+    const h = renderWithFake(<ScopePicker />, { library: () => ({ collections }) });
+    await screen.findByTestId('scope-picker');
+    collections = [folder('c1', 'work'), folder('c2', 'home'), folder('c3', 'garden')];
+    act(() => {
+      for (let i = 0; i < 2000; i++) h.emit({ type: 'library.changed' });
+    });
+    await waitFor(() => expect(within(screen.getByTestId('scope-picker')).queryByLabelText('garden')).not.toBeNull(), { timeout: 3000 });
+    const fetches = h.transport.calls.filter((c) => c.method === 'library').length;
+    expect(fetches).toBeLessThanOrEqual(3);
   });
 
   it('an answer says which folders it was limited to', () => {

@@ -2,6 +2,10 @@ import { useEffect, useState } from 'react';
 import type { Output } from '../../../../shared/contract';
 import { useClient, useJobs } from '../../app/client';
 import { getScope, setScope, useScope } from './scope';
+import { coalesced } from '../../common/throttle';
+
+/** An import or a watched folder can announce thousands of changes; the list is reloaded at most this often. */
+const RELOAD_MS = 500;
 
 type Folder = Pick<Output<'library'>['collections'][number], 'id' | 'name' | 'root'>;
 
@@ -25,10 +29,15 @@ export function ScopePicker() {
         },
         () => setFolders([]),
       );
-    void load();
-    return jobs.onEvent((e) => {
-      if (e.type === 'library.changed') void load();
+    const reload = coalesced(load, RELOAD_MS);
+    reload.request();
+    const off = jobs.onEvent((e) => {
+      if (e.type === 'library.changed' || e.type === 'events.gap') reload.request();
     });
+    return () => {
+      off();
+      reload.stop();
+    };
   }, [client, jobs]);
 
   if (folders.length < 2) return null;

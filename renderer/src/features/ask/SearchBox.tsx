@@ -6,11 +6,18 @@ import { useClient } from '../../app/client';
 import { formatPlace } from '../../common/format';
 import { formatWhere } from '../../../../shared/pages';
 import { ErrorNote } from '../../common/ErrorNote';
+import { resultTarget, snippet } from './search-result';
+import type { SourceTarget } from './SourcePanel';
 
 type Mode = 'hybrid' | 'lexical' | 'dense';
 
+interface SearchBoxProps {
+  /** Opens a result in the source panel, as an answer's citation opens. */
+  onOpenSource: (target: SourceTarget, opener: HTMLButtonElement) => void;
+}
+
 /** Passage search without the model: shows which mode ran and why it fell back, if it did. */
-export function SearchBox() {
+export function SearchBox({ onOpenSource }: SearchBoxProps) {
   const client = useClient();
   const [query, setQuery] = useState('');
   const [mode, setMode] = useState<Mode>('hybrid');
@@ -68,13 +75,18 @@ export function SearchBox() {
             {res.fallback ? ` (asked for ${res.fallback.requested}: ${res.fallback.reason})` : ''} · {res.results.length} {res.results.length === 1 ? "result" : "results"} · {Math.round(res.ms)} ms
           </p>
           <ol className="search-results__list">
-            {res.results.map((r) => (
+            {res.results.map((r, i) => (
               <li key={r.chunkId}>
-                <p>
-                  <span className="mono">{formatWhere(r.path, r.lines, r.pages, '–')}</span>{' '}
-                  <span className="muted">{r.heading}</span>
-                  <span className="visually-hidden"> {formatPlace(r.lines, r.pages)}</span>
-                </p>
+                <button
+                  type="button"
+                  className="search-results__open"
+                  data-testid="search-result"
+                  data-chunk-id={r.chunkId}
+                  aria-label={`Open in the source panel: ${r.path} ${formatPlace(r.lines, r.pages)}${r.heading ? `, ${r.heading}` : ''}`}
+                  onClick={(e) => onOpenSource(resultTarget(r, i + 1), e.currentTarget)}
+                >
+                  <span className="mono">{formatWhere(r.path, r.lines, r.pages, '–')}</span> {r.heading && <span className="muted">{r.heading}</span>}
+                </button>
                 <p className="search-results__text">{snippet(r)}</p>
               </li>
             ))}
@@ -83,10 +95,4 @@ export function SearchBox() {
       )}
     </section>
   );
-}
-
-/** The matched chunk, not the neighbour the passage opens with; the whole passage is what an answer is sent. */
-function snippet(r: Output<'search'>['results'][number]): string {
-  const text = r.text.slice(r.hit.start, r.hit.end);
-  return text.length > 280 ? `${text.slice(0, 280)}…` : text;
 }

@@ -3,7 +3,7 @@ import type { Output } from '../../../../shared/contract';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
 import { useDesktop } from '../../common/desktop';
-import type { ChipInfo } from './citations';
+import type { ChipCheck, ChipInfo } from './citations';
 import { formatLines } from '../../common/format';
 import { formatPages } from '../../../../shared/pages';
 import { describeInjectionFlags, CHECK_WORDS } from '../../common/words';
@@ -11,10 +11,26 @@ import { ErrorNote } from '../../common/ErrorNote';
 import { SourceLines } from './SourceLines';
 import { Markdown } from './Markdown';
 
+/** What the panel shows: an answer's citation, or a passage search's result. */
+export interface SourceTarget {
+  chunkId: string;
+  /** "Source 2", "Search result 3". */
+  title: string;
+  /** The citation's check; null for a search result, which cites nothing. */
+  check: ChipCheck | null;
+  sentence: string | null;
+  /** The chunks shown with it as its context (sent with it, or its search passage). */
+  sent: readonly string[] | null;
+}
+
 export interface SourceRequest {
-  info: ChipInfo;
+  info: SourceTarget;
   /** Where focus goes back when the panel closes. */
   opener: HTMLElement | null;
+}
+
+export function citationTarget(info: ChipInfo): SourceTarget {
+  return { chunkId: info.chunkId, title: `Source ${info.n}`, check: info.check, sentence: info.sentence, sent: info.sent };
 }
 
 interface SourcePanelProps {
@@ -84,7 +100,7 @@ export function SourcePanel({ request, onClose }: SourcePanelProps) {
   return (
     <aside ref={panelRef} className="source-panel" data-testid="source-panel" role="dialog" aria-modal="false" aria-labelledby="source-panel-title">
       <header className="source-panel__head">
-        <h2 id="source-panel-title">Source {info.n}</h2>
+        <h2 id="source-panel-title">{info.title}</h2>
         {desktop && chunk && (
           <button type="button" className="button" onClick={() => void client.openSourceFile({ chunkId: chunk.chunkId }).catch(() => {})}>
             Open file
@@ -94,7 +110,7 @@ export function SourcePanel({ request, onClose }: SourcePanelProps) {
           Close
         </button>
       </header>
-      <p className={`source-panel__check chip-text--${info.check}`}>This citation is {CHECK_WORDS[info.check]}.</p>
+      {info.check && <p className={`source-panel__check chip-text--${info.check}`}>This citation is {CHECK_WORDS[info.check]}.</p>}
       {error && <ErrorNote error={error} />}
       {!chunk && !error && <p className="muted">Loading the passage…</p>}
       {chunk && (
@@ -137,9 +153,12 @@ export function SourcePanel({ request, onClose }: SourcePanelProps) {
           </div>
           {view === 'lines' ? (
             <div className="source-text" tabIndex={0} aria-label="Passage text with line numbers">
-              {chunk.before && <SourceLines text={chunk.before.text} first={chunk.before.lines[0]} role="context" />}
+              {/* The blank lines between chunks belong to none of them; shown as context, so every line keeps its number. */}
+              {chunk.before && <SourceLines text={chunk.before.text + blankLines(chunk.lines[0] - chunk.before.lines[1] - 1)} first={chunk.before.lines[0]} role="context" />}
               <SourceLines text={chunk.text} first={chunk.lines[0]} role="cited" sentence={info.sentence} />
-              {chunk.after && <SourceLines text={chunk.after.text} first={chunk.after.lines[0]} role="context" />}
+              {chunk.after && (
+                <SourceLines text={blankLines(chunk.after.lines[0] - chunk.lines[1] - 1) + chunk.after.text} first={Math.min(chunk.after.lines[0], chunk.lines[1] + 1)} role="context" />
+              )}
             </div>
           ) : (
             // As its author would read it: the same Markdown renderer as answers (no raw HTML, no remote images).
@@ -151,4 +170,9 @@ export function SourcePanel({ request, onClose }: SourcePanelProps) {
       )}
     </aside>
   );
+}
+
+/** `n` empty lines to add to a text (none for n ≤ 0: chunks that touch or share a split line). */
+function blankLines(n: number): string {
+  return '\n'.repeat(Math.max(0, n));
 }

@@ -158,3 +158,39 @@ describe('report warnings', () => {
     expect(screen.queryByTestId('eval-warning')).toBeNull();
   });
 });
+
+describe('the results table\'s settings', () => {
+  const headers = () => [...screen.getByTestId('eval-table').querySelectorAll('thead tr:last-child th')].map((th) => th.textContent?.replace(/[▲▼↕]/g, '').trim());
+
+  it('has a column only for the settings that differ, and says what every configuration shares once, above it', async () => {
+    // Chat model and mode differ; embedding model, chunker, k and fusion are the same in all three.
+    await show(report());
+    // More than one setting differs: a sticky label joins them, so a row stays named when the table scrolls sideways.
+    expect(headers().slice(0, 3)).toEqual(['Differs in', 'Chat model', 'Mode']);
+    expect(row(2).querySelector('th')?.textContent).toBe('retrieval only · lexical');
+    expect(headers()).not.toContain('Embedding model');
+    expect(headers()).not.toContain('Chunker');
+    const body = screen.getByTestId('eval-table').querySelector('tbody')!;
+    expect(body.textContent).not.toMatch(/embeddinggemma|heading:256|rrf:60/);
+    expect(row(0).querySelector('[data-col="chatModel"]')?.textContent).toBe('llama3.2');
+    expect(row(2).querySelector('[data-col="mode"]')?.textContent).toBe('lexical');
+    const common = screen.getByTestId('eval-common').textContent!;
+    expect(common).toBe('Same in every configuration: Embedding model embeddinggemma · Chunker heading:256 · k=5 · Fusion rrf:60');
+  });
+
+  it('with one setting that differs, its column names the rows (no label repeating it)', async () => {
+    const base = report();
+    const c0 = base.configs[0]!;
+    await show(report({ configs: [c0, { ...c0, k: 8 }], perQuestion: base.perQuestion.filter((p) => p.config === 0) }));
+    expect(headers().slice(0, 2)).toEqual(['k', 'hit@1']);
+    expect(row(1).querySelector('th')?.textContent).toBe('8');
+    expect(screen.getByTestId('eval-common').textContent).toBe('Same in every configuration: Chat model llama3.2 · Embedding model embeddinggemma · Chunker heading:256 · Mode hybrid · Fusion rrf:60');
+  });
+
+  it('names a lone configuration whole, with no line of shared settings to repeat it', async () => {
+    const base = report();
+    await show(report({ configs: [base.configs[0]!], perQuestion: base.perQuestion.filter((p) => p.config === 0) }));
+    expect(screen.queryByTestId('eval-common')).toBeNull();
+    expect(row(0).querySelector('th')?.textContent).toBe('llama3.2 · embeddinggemma · heading:256 · k=5 · hybrid');
+  });
+});

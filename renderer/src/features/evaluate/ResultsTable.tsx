@@ -5,6 +5,7 @@ import {
   FAILED_REASON,
   METRIC_COLUMNS,
   bestValue,
+  commonSettings,
   configLabel,
   dimensionText,
   formatMetric,
@@ -18,8 +19,7 @@ import {
   type SortState,
 } from './eval-metrics';
 
-const GROUPS: ReadonlyArray<{ label: string; span: number }> = [
-  { label: 'Configuration', span: DIMENSIONS.length + 1 },
+const METRIC_GROUPS: ReadonlyArray<{ label: string; span: number }> = [
   { label: 'Retrieval', span: 7 },
   { label: 'Answers', span: 6 },
   { label: 'Cost and speed', span: METRIC_COLUMNS.length - 15 },
@@ -38,17 +38,24 @@ interface ResultsTableProps {
 
 /**
  * One row per configuration; every header sorts (again: reverses); "not run" always sorts last.
- * The first column names each row by what sets it apart and stays put while the table scrolls
- * sideways. Only configurations without failed runs can hold a column's best value; where every
+ * Only the settings that differ between configurations have columns; what every configuration
+ * shares is said once, above the table. The first column names each row and stays put while the
+ * table scrolls sideways: the setting that differs when only one does, else a label joining the
+ * ones that differ (a lone configuration: every setting). Only configurations without failed runs can hold a column's best value; where every
  * run failed, a value that only reflects that reads "failed".
  */
 export function ResultsTable({ configs, order, sort, onSort, failed }: ResultsTableProps) {
   const best = useMemo(() => new Map(METRIC_COLUMNS.map((c) => [c.key, bestValue(configs, c)])), [configs]);
   const varying = useMemo(() => varyingDimensions(configs), [configs]);
+  const common = useMemo(() => (varying.length > 0 ? commonSettings(configs) : []), [configs, varying]);
+  const shownDimensions = DIMENSIONS.filter((d) => varying.includes(d.key));
+  // One setting that differs names its rows itself; with more, a joined label keeps a row named when scrolled sideways.
+  const labelColumn = shownDimensions.length !== 1;
+  const groups = [{ label: 'Configuration', span: shownDimensions.length + (labelColumn ? 1 : 0) }, ...METRIC_GROUPS];
 
-  const header = (key: SortKey, label: string, title: string | undefined, numeric: boolean) => {
+  const header = (key: SortKey, label: string, title: string | undefined, numeric: boolean, sticky = false) => {
     const current = sort?.key === key ? sort.dir : null;
-    const classes = [numeric ? 'num' : '', current ? 'eval-table__sorted' : ''].filter(Boolean).join(' ');
+    const classes = [numeric ? 'num' : '', current ? 'eval-table__sorted' : '', sticky ? 'eval-table__sticky eval-table__label-head' : ''].filter(Boolean).join(' ');
     return (
       <th key={key} scope="col" className={classes || undefined} aria-sort={current === 'asc' ? 'ascending' : current === 'desc' ? 'descending' : 'none'} data-col={key}>
         <button type="button" className="eval-table__sort" title={title ? `${title} Click to sort.` : 'Click to sort.'} onClick={() => onSort(nextSort(sort, key))}>
@@ -91,45 +98,74 @@ export function ResultsTable({ configs, order, sort, onSort, failed }: ResultsTa
     );
   };
 
+  const dimensionCell = (c: EvalConfigResult, key: (typeof DIMENSIONS)[number]['key'], i: number) => {
+    const text = key === 'k' ? c.k : dimensionText(c, key);
+    if (i === 0 && !labelColumn) {
+      return (
+        <th key={key} scope="row" className="eval-table__sticky eval-table__label" title={configLabel(c, [])} data-col={key}>
+          {text}
+        </th>
+      );
+    }
+    return (
+      <td key={key} className={key === 'k' ? 'num' : 'mono'} data-col={key}>
+        {text}
+      </td>
+    );
+  };
+
   return (
-    <div className="table-wrap eval-table-wrap" data-testid="eval-table">
-      <table className="table eval-table">
-        <caption className="visually-hidden">Results per configuration. Column headers sort the rows.</caption>
-        <thead>
-          <tr className="eval-table__groups">
-            {GROUPS.map((g) => (
-              <th key={g.label} scope="colgroup" colSpan={g.span}>
-                {g.label}
-              </th>
-            ))}
-          </tr>
-          <tr>
-            <th scope="col" className="eval-table__sticky eval-table__label-head">
-              <span>{varying.length > 0 ? 'Differs in' : 'Configuration'}</span>
-            </th>
-            {DIMENSIONS.map((d) => header(d.key, d.label, undefined, d.key === 'k'))}
-            {METRIC_COLUMNS.map((c) => header(c.key, c.label, c.title, true))}
-          </tr>
-        </thead>
-        <tbody>
-          {order.map((i) => {
-            const c = configs[i] as EvalConfigResult;
-            return (
-              <tr key={i} data-config={i} className={failed.has(i) ? 'eval-table__row--failed' : undefined}>
-                <th scope="row" className="eval-table__sticky eval-table__label" title={configLabel(c, [])}>
-                  {configLabel(c, varying)}
+    <>
+      {common.length > 0 && (
+        <p className="small eval-table__common" data-testid="eval-common">
+          <span className="muted">Same in every configuration:</span>{' '}
+          {common.map((d, i) => (
+            <span key={d.key}>
+              {i > 0 && ' · '}
+              {d.key === 'k' ? <span className="mono">{d.value}</span> : <>{d.label} <span className="mono">{d.value}</span></>}
+            </span>
+          ))}
+        </p>
+      )}
+      <div className="table-wrap eval-table-wrap" data-testid="eval-table">
+        <table className="table eval-table">
+          <caption className="visually-hidden">Results per configuration. Column headers sort the rows.</caption>
+          <thead>
+            <tr className="eval-table__groups">
+              {groups.map((g) => (
+                <th key={g.label} scope="colgroup" colSpan={g.span}>
+                  {g.label}
                 </th>
-                {DIMENSIONS.map((d) => (
-                  <td key={d.key} className={[d.key === 'k' ? 'num' : 'mono', varying.includes(d.key) ? '' : 'eval-table__same'].filter(Boolean).join(' ')} data-col={d.key}>
-                    {d.key === 'k' ? c.k : dimensionText(c, d.key)}
-                  </td>
-                ))}
-                {METRIC_COLUMNS.map((m) => cell(c, m, failed.has(i)))}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+              ))}
+            </tr>
+            <tr>
+              {labelColumn && (
+                <th scope="col" className="eval-table__sticky eval-table__label-head">
+                  <span>{shownDimensions.length > 0 ? 'Differs in' : 'Configuration'}</span>
+                </th>
+              )}
+              {shownDimensions.map((d, i) => header(d.key, d.label, undefined, d.key === 'k', i === 0 && !labelColumn))}
+              {METRIC_COLUMNS.map((c) => header(c.key, c.label, c.title, true))}
+            </tr>
+          </thead>
+          <tbody>
+            {order.map((i) => {
+              const c = configs[i] as EvalConfigResult;
+              return (
+                <tr key={i} data-config={i} className={failed.has(i) ? 'eval-table__row--failed' : undefined}>
+                  {labelColumn && (
+                    <th scope="row" className="eval-table__sticky eval-table__label" title={configLabel(c, [])}>
+                      {configLabel(c, varying)}
+                    </th>
+                  )}
+                  {shownDimensions.map((d, i) => dimensionCell(c, d.key, i))}
+                  {METRIC_COLUMNS.map((m) => cell(c, m, failed.has(i)))}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }

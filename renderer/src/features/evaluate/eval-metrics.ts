@@ -424,6 +424,22 @@ export function varyingDimensions(configs: readonly EvalConfigResult[]): Dimensi
   });
 }
 
+/**
+ * What every configuration shares, once: each dimension that does not vary, with its value (the
+ * fusion only where some search is hybrid, the one kind it changes; k as "k=5").
+ */
+export function commonSettings(configs: readonly EvalConfigResult[]): Array<{ key: DimensionKey; label: string; value: string }> {
+  const first = configs[0];
+  if (!first) return [];
+  const varying = varyingDimensions(configs);
+  const hybrid = configs.find((c) => c.mode === 'hybrid');
+  return DIMENSIONS.filter((d) => !varying.includes(d.key) && (d.key !== 'fusion' || hybrid)).map((d) => ({
+    key: d.key,
+    label: d.label,
+    value: dimensionText(d.key === 'fusion' ? hybrid! : first, d.key),
+  }));
+}
+
 /** A configuration named by what sets it apart ("llama3.2 · hybrid"); every dimension when nothing varies. */
 export function configLabel(config: EvalConfigResult, varying: readonly DimensionKey[]): string {
   return varying.length > 0 ? varying.map((k) => dimensionText(config, k)).join(' · ') : fullConfigLabel(config);

@@ -190,3 +190,24 @@ describe('App', () => {
     await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'removeCollection')?.input).toEqual({ collectionId: 'c1' }));
   });
 });
+
+describe('App under a flood of library events (an import of thousands of files)', () => {
+  it('asks for status and the library a few times, not once per event, and still shows the end state', async () => {
+    let documents = 5;
+    const h = renderWithFake(<App />, {
+      library: () => ({ collections: [collection] }),
+      status: () => ({ ...status(true), documents: { ...status(true).documents, total: documents, ready: documents - 1 } }),
+    });
+    await screen.findByTestId('status-bar');
+    const count = (method: string) => h.transport.calls.filter((c) => c.method === method).length;
+    const before = { status: count('status'), library: count('library') };
+    documents = 2005;
+    act(() => {
+      for (let i = 0; i < 2000; i++) h.emit({ type: 'library.changed' });
+    });
+    await waitFor(() => expect(screen.getByTestId('status-bar').textContent).toContain('2,004'), { timeout: 3000 });
+    await new Promise((r) => setTimeout(r, 700)); // one more reload period: nothing else is owed
+    expect(count('status') - before.status).toBeLessThanOrEqual(3);
+    expect(count('library') - before.library).toBeLessThanOrEqual(6);
+  });
+});

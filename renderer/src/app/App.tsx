@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { coalesced, LIBRARY_RELOAD_MS } from '../common/throttle';
 import { useClient, useJobs } from './client';
 import { useConversation } from '../features/ask/conversation';
 import { useEvalSession } from '../features/evaluate/eval-session';
@@ -29,11 +30,16 @@ export function App() {
         },
         () => {},
       );
-    void check();
-    return jobs.onEvent((e) => {
+    const reload = coalesced(check, LIBRARY_RELOAD_MS);
+    reload.request();
+    const off = jobs.onEvent((e) => {
       // After missed events (browser mode), the library may have changed without a word.
-      if (e.type === 'library.changed' || e.type === 'events.gap') void check();
+      if (e.type === 'library.changed' || e.type === 'events.gap') reload.request();
     });
+    return () => {
+      off();
+      reload.stop();
+    };
   }, [client, jobs]);
 
   useEffect(() => {

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { coalesced, LIBRARY_RELOAD_MS } from '../common/throttle';
 import type { JobKind, Output } from '../../../shared/contract';
 import { describeError, type DescribedError } from '../api/messages';
 import { useClient, useJobs } from './client';
@@ -15,25 +16,30 @@ export function useStatus(intervalMs = 5000): { status: Status | null; error: De
   const [status, setStatus] = useState<Status | null>(null);
   const [error, setError] = useState<DescribedError | null>(null);
 
-  const poll = useCallback(() => {
-    client.status({}).then(
-      (s) => {
-        setStatus(s);
-        setError(null);
-      },
-      (e: unknown) => setError(describeError(e)),
-    );
-  }, [client]);
+  const poll = useCallback(
+    () =>
+      client.status({}).then(
+        (s) => {
+          setStatus(s);
+          setError(null);
+        },
+        (e: unknown) => setError(describeError(e)),
+      ),
+    [client],
+  );
 
   useEffect(() => {
-    poll();
-    const timer = setInterval(poll, intervalMs);
+    // Events come in floods during an import: one status at a time, at most every LIBRARY_RELOAD_MS.
+    const reload = coalesced(poll, LIBRARY_RELOAD_MS);
+    reload.request();
+    const timer = setInterval(reload.request, intervalMs);
     const stop = jobs.onEvent((e) => {
-      if (e.type === 'library.changed' || e.type === 'events.gap' || (e.type === 'job.done' && AFTER_JOBS.has(e.kind))) poll();
+      if (e.type === 'library.changed' || e.type === 'events.gap' || (e.type === 'job.done' && AFTER_JOBS.has(e.kind))) reload.request();
     });
     return () => {
       clearInterval(timer);
       stop();
+      reload.stop();
     };
   }, [jobs, poll, intervalMs]);
 

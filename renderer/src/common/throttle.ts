@@ -55,6 +55,9 @@ export function useNow(active: boolean, ms = 1000): number {
   return now;
 }
 
+/** How often a view reloads at most after `library.changed` (an import or a watch sends them in floods). */
+export const LIBRARY_RELOAD_MS = 500;
+
 /**
  * `load` run at most once per `ms`, and never while a run is still in flight: requests in between
  * coalesce into one run after (so the last request is always followed by a run). For reloading

@@ -2,10 +2,9 @@ import { useEffect, useState } from 'react';
 import type { Output } from '../../../../shared/contract';
 import { useClient, useJobs } from '../../app/client';
 import { getScope, setScope, useScope } from './scope';
-import { coalesced } from '../../common/throttle';
+import { coalesced, LIBRARY_RELOAD_MS } from '../../common/throttle';
 
 /** An import or a watched folder can announce thousands of changes; the list is reloaded at most this often. */
-const RELOAD_MS = 500;
 
 type Folder = Pick<Output<'library'>['collections'][number], 'id' | 'name' | 'root'>;
 
@@ -29,7 +28,7 @@ export function ScopePicker() {
         },
         () => setFolders([]),
       );
-    const reload = coalesced(load, RELOAD_MS);
+    const reload = coalesced(load, LIBRARY_RELOAD_MS);
     reload.request();
     const off = jobs.onEvent((e) => {
       if (e.type === 'library.changed' || e.type === 'events.gap') reload.request();

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { coalesced, LIBRARY_RELOAD_MS } from '../../common/throttle';
 import type { Output } from '../../../../shared/contract';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient, useJobs } from '../../app/client';
@@ -27,17 +28,24 @@ export function VectorStores() {
   const [confirming, setConfirming] = useState<Store | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const load = useCallback(() => {
-    client.vectorStores({}).then(
-      (r) => setStores(r.stores),
-      (e: unknown) => setError(describeError(e)),
-    );
-  }, [client]);
+  const load = useCallback(
+    () =>
+      client.vectorStores({}).then(
+        (r) => setStores(r.stores),
+        (e: unknown) => setError(describeError(e)),
+      ),
+    [client],
+  );
   useEffect(() => {
-    load();
-    return jobs.onEvent((e) => {
-      if (e.type === 'library.changed' || (e.type === 'job.done' && e.kind === 'embed')) load();
+    const reload = coalesced(load, LIBRARY_RELOAD_MS);
+    reload.request();
+    const off = jobs.onEvent((e) => {
+      if (e.type === 'library.changed' || (e.type === 'job.done' && e.kind === 'embed')) reload.request();
     });
+    return () => {
+      off();
+      reload.stop();
+    };
   }, [jobs, load]);
 
   const drop = async (s: Store) => {

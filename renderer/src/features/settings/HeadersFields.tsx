@@ -34,7 +34,7 @@ export function HeadersFields({ saved, storage, draft, onChange }: { saved: Save
         {saved.length > 0 && (
           <ul data-testid="saved-headers">
             {saved.map((h) => (
-              <li key={h.name}>
+              <li key={`${h.source}:${h.name}`}>
                 <span className="mono">{h.name}: ••••••</span>{' '}
                 {h.unreadable && (
                   <p className="warning small" role="note">

@@ -118,7 +118,22 @@ export type OllamaHeadersPatch = z.output<typeof OllamaHeadersPatchSchema>;
  * What may be shown of the headers in effect: each one's name and where it comes from (Settings
  * override QUIRE_OLLAMA_HEADERS name by name). Never a value.
  */
-export const OllamaHeadersViewSchema = z.array(z.object({ name: z.string(), source: z.enum(['settings', 'environment']) }));
+export const OllamaHeadersViewSchema = z.array(
+  z.object({
+    name: z.string(),
+    source: z.enum(['settings', 'environment']),
+    /** A saved header whose value cannot be opened here (sealed by the desktop app's keychain, or damaged), so it is not sent: why, and what to do. */
+    unreadable: z.string().optional(),
+  }),
+);
+
+/**
+ * How saved header values are kept at rest: sealed by the system's keychain where this shell has one
+ * that really protects (the desktop app: Keychain, DPAPI, a Linux keyring), else stored as they are,
+ * which `detail` says in a sentence.
+ */
+export const HeaderStorageSchema = z.object({ sealed: z.boolean(), detail: z.string() });
+export type HeaderStorage = z.output<typeof HeaderStorageSchema>;
 
 /** Header names are case-insensitive: a patch's `authorization` replaces a saved `Authorization`. */
 export function mergeHeaders(base: OllamaHeaders, patch: OllamaHeadersPatch): OllamaHeaders {
@@ -141,5 +156,5 @@ export const SettingsPatchSchema = SettingsSchema.partial().extend({ ollamaHeade
 export type SettingsPatch = z.input<typeof SettingsPatchSchema>;
 
 /** What getSettings returns: the settings, and of the headers only their names. */
-export const SettingsViewSchema = SettingsSchema.extend({ ollamaHeaders: OllamaHeadersViewSchema });
+export const SettingsViewSchema = SettingsSchema.extend({ ollamaHeaders: OllamaHeadersViewSchema, ollamaHeaderStorage: HeaderStorageSchema });
 export type SettingsView = z.output<typeof SettingsViewSchema>;

@@ -130,9 +130,11 @@ export const IMPORT_RULES: Record<string, readonly string[]> = {
   'electron/core/paths.ts': ['shared'],
   'electron/core/version.ts': ['shared'],
   'electron/core/ipc-channels.ts': ['shared'],
+  // What seals secrets at rest (the box is injected: the core never imports Electron) and the saved headers' stored form.
+  'electron/core/secrets': ['electron/core/secrets', 'shared'],
   // The data model: never the pipeline or the answer path above it.
   'electron/core/db': ['electron/core/db', 'electron/core/text', 'electron/core/ollama', 'shared'],
-  'electron/core/settings.ts': ['electron/core/db', 'electron/core/ollama', 'shared'],
+  'electron/core/settings.ts': ['electron/core/db', 'electron/core/ollama', 'electron/core/secrets', 'shared'],
   // Each model's own tokenizer and chat template, read from Ollama through the gateway.
   'electron/core/tokens': ['electron/core/tokens', 'electron/core/text', 'electron/core/ollama', 'shared'],
   'electron/core/ingest': ['electron/core/ingest', 'electron/core/db', 'electron/core/ollama', 'electron/core/tokens', 'electron/core/text', 'shared'],

@@ -26,13 +26,35 @@ export interface ContextOptions {
 export function createContext(opts: ContextOptions, out: Output, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): CliContext {
   const dbPath = opts.db ?? defaultDatabasePath(env);
   const ollamaHeaders = headerFlags(opts.ollamaHeaders ?? []);
+  const engine = createEngine({ dbPath, env, backgroundUpkeep: false, ...(ollamaHeaders ? { ollamaHeaders } : {}), ...(opts.parseWorker ? { parseWorker: opts.parseWorker } : {}) });
+  noteUnsentHeaders(engine, out);
   return {
     dbPath,
-    engine: createEngine({ dbPath, env, backgroundUpkeep: false, ...(ollamaHeaders ? { ollamaHeaders } : {}), ...(opts.parseWorker ? { parseWorker: opts.parseWorker } : {}) }),
+    engine,
     out,
     signal,
     force: opts.force === true,
   };
+}
+
+/**
+ * Saved headers whose values the CLI cannot open (sealed by the desktop app's keychain, which only
+ * the app can use; or damaged) and that no --ollama-header or QUIRE_OLLAMA_HEADERS replaces: each
+ * said once on stderr, by name. The run goes on and its requests go without them rather than
+ * refusing: most commands (status, doctor, keyword search, an import without vectors) need no
+ * header at all, a request without it sends less rather than more, and a proxy that wants it
+ * answers 401, which is reported pointing at the headers.
+ */
+function noteUnsentHeaders(engine: Engine, out: Output): void {
+  let sent: Set<string>;
+  const unreadable = engine.settings.unreadableHeaders();
+  if (unreadable.length === 0) return;
+  try {
+    sent = new Set(engine.gateway().headerNames.map((n) => n.toLowerCase()));
+  } catch {
+    sent = new Set(); // a bad OLLAMA_HOST or QUIRE_OLLAMA_HEADERS: the command that needs Ollama says so
+  }
+  for (const h of unreadable) if (!sent.has(h.name.toLowerCase())) out.note(h.message);
 }
 
 /** The flags as a header map; a malformed one is refused without repeating it (it may hold a token). */

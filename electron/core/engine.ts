@@ -41,6 +41,7 @@ import { VocabularyStore } from './tokens/vocabulary-store';
 import { evalIndexDir, vocabularyDir } from './paths';
 import { search } from './retrieve/search';
 import { SettingsStore } from './settings';
+import type { SecretBox } from './secrets/secret-box';
 import { salvage, type Salvage } from './db/salvage';
 import { activateCompleteModel, getActiveEmbeddingModel, pendingSwitch } from './db/embedding-models';
 import { dropIdleBits, maintainQuantization, type QuantizationProgress } from './retrieve/quantization';
@@ -49,6 +50,7 @@ import { mergeHeaders, NUMERIC_SETTINGS, SETTING_KEYS, SETTINGS, type Settings, 
 import { packageVersion } from './version';
 
 export type { ShellActions } from './api/service';
+export type { SecretBox } from './secrets/secret-box';
 export type { DispatchResult, Handlers } from './api/dispatch';
 export type { IndexStatus } from './db/health';
 export type { Salvage } from './db/salvage';
@@ -76,6 +78,12 @@ export interface EngineOptions {
   env?: { OLLAMA_HOST?: string | undefined; QUIRE_OLLAMA_HEADERS?: string | undefined };
   /** Request headers for this engine's life only, over the saved and environment ones (the CLI's --ollama-header). */
   ollamaHeaders?: Readonly<Record<string, string>>;
+  /**
+   * Seals saved request header values at rest: the desktop app's, made from Electron's safeStorage.
+   * When it really protects, values still stored as they are get sealed as the engine opens the
+   * database. Without one (CLI, browser mode) values are stored as they are, and Settings says so.
+   */
+  secretBox?: SecretBox;
   /**
    * A long-lived shell (the app, browser mode): carry on a change of embedding model that a
    * restart interrupted, as a job whose events reach the window. Not for the CLI.
@@ -194,9 +202,21 @@ export function createEngine(options: EngineOptions): Engine {
   const dbPath = options.dbPath;
   const db = (options.open ?? openDatabase)(dbPath);
   // Choosing an embedding model whose vectors are already complete switches searches to it at once.
-  const settings = new SettingsStore(db, options.env ?? process.env, (before, after) => {
-    if (after.embedModel !== before.embedModel) activateCompleteModel(db, after.embedModel);
-  });
+  const settings = new SettingsStore(
+    db,
+    options.env ?? process.env,
+    (before, after) => {
+      if (after.embedModel !== before.embedModel) activateCompleteModel(db, after.embedModel);
+    },
+    undefined,
+    options.secretBox ?? null,
+  );
+  try {
+    settings.sealSavedHeaders();
+  } catch {
+    // Neither the value nor the keychain's own words (they might quote it): the old values stay and are still sent.
+    process.emitWarning('Saved Ollama request header values could not be sealed with the system keychain this time; they stay stored as they were and are tried again at the next start.', { code: 'QUIRE_HEADERS_NOT_SEALED' });
+  }
   const evalDir = options.evalDir ?? evalIndexDir(dbPath);
   const version = options.version ?? packageVersion();
   const listeners = new Set<(event: ApiEvent) => void>();

@@ -35,3 +35,19 @@ describe('a change hook that throws after the settings were stored', () => {
     expect(called).toBe(false);
   });
 });
+
+describe('saved headers that cannot be opened here', () => {
+  it('are kept through a patch that does not name them, and count towards the limit of headers', () => {
+    const sealedElsewhere = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`X-H${i}`, { sealed: 'c2VhbGVk', by: 'electron-safeStorage' }]));
+    db.prepare("INSERT INTO settings (key, value) VALUES ('ollama_headers', ?)").run(JSON.stringify(sealedElsewhere));
+    const store = new SettingsStore(db, {});
+    expect(store.headers()).toEqual({});
+    expect(store.unreadableHeaders().map((h) => h.name)).toHaveLength(20);
+    expect(() => store.set({ ollamaHeaders: { 'X-New': 'v' } })).toThrow(/at most 20 headers\. The saved value is kept\./);
+    store.set({ ollamaHeaders: { 'X-H0': null, 'X-New': 'v' } });
+    const stored = JSON.parse(db.prepare("SELECT value FROM settings WHERE key = 'ollama_headers'").pluck().get() as string) as Record<string, unknown>;
+    expect(Object.keys(stored)).toHaveLength(20);
+    expect(stored['X-H1']).toEqual({ sealed: 'c2VhbGVk', by: 'electron-safeStorage' });
+    expect(store.headers()).toEqual({ 'X-New': 'v' });
+  });
+});

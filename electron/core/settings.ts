@@ -7,30 +7,43 @@ import {
   SETTING_KEYS,
   SETTINGS,
   SettingsPatchSchema,
+  type HeaderStorage,
   type OllamaHeaders,
+  type OllamaHeadersPatch,
   type SettingKey,
   type Settings,
   type SettingsPatch,
   type SettingsView,
 } from '../../shared/settings';
 import type { Db } from './db/open';
-import { getSetting, setSetting } from './db/settings';
+import { getSetting, setSetting, writeScrubbed } from './db/settings';
 import { checkHeaders, parseHeadersJson } from './ollama/headers';
 import { resolveOllamaHost } from './ollama/host';
+import { openStoredHeaders, parseStoredHeaders, patchStoredHeaders, plainCount, sealPlainHeaders, type StoredHeaders, type UnreadableHeader } from './secrets/saved-headers';
+import type { SecretBox } from './secrets/secret-box';
 
 /** A patch checked and normalised, ready to store: the settings, and the saved headers after it. */
 export interface CheckedPatch {
   values: Partial<Settings>;
   /** The saved headers once the patch's changes are applied; null when the patch leaves them alone. */
   headers: OllamaHeaders | null;
+  /** The patch's changes to the saved headers, as given; null when it leaves them alone. */
+  headersPatch: OllamaHeadersPatch | null;
 }
 
 /**
  * The settings the app saved, read and written only here (the table of keys, defaults and bounds
  * is shared/settings.ts). A stored value that no longer passes its schema (an older Quire's, or
  * one edited by hand) is ignored in favour of the default rather than failing every request.
+ *
+ * Saved request header values are sealed by the SecretBox when it really protects
+ * (secrets/saved-headers.ts holds the stored form); a value that cannot be opened here is not sent,
+ * and the view says so by name.
  */
 export class SettingsStore {
+  /** The saved headers opened, for the stored text they came from: opening may ask the system keychain, so not on every request. */
+  private opened: { raw: string | null; result: ReturnType<typeof openStoredHeaders> } | null = null;
+
   constructor(
     private readonly db: Db,
     /** The environment's OLLAMA_HOST (the host when none is saved) and QUIRE_OLLAMA_HEADERS (headers Settings do not override). */
@@ -39,6 +52,8 @@ export class SettingsStore {
     private readonly onChange?: (before: Pick<Settings, 'embedModel'>, after: Settings) => void,
     /** Told when onChange throws; a process warning (stderr) unless given. */
     private readonly onChangeFailed: (error: QuireErrorShape) => void = (error) => process.emitWarning(`Settings were saved, but reacting to the change failed: ${error.message}`, { code: `QUIRE_${error.code}` }),
+    /** Seals saved header values at rest (the desktop app's safeStorage); none in the CLI, browser mode and tests. */
+    private readonly box: SecretBox | null = null,
   ) {}
 
   get<K extends SettingKey>(key: K): Settings[K] {
@@ -59,13 +74,48 @@ export class SettingsStore {
 
   /** The settings with, of the request headers, only their names. */
   view(): SettingsView {
-    const saved = this.savedHeaders();
+    const { headers: saved, unreadable } = this.openSaved();
     const env = this.environmentHeaders();
-    const names = [
+    const names: SettingsView['ollamaHeaders'] = [
       ...Object.keys(saved).map((name) => ({ name, source: 'settings' as const })),
+      ...unreadable.map(({ name, message }) => ({ name, source: 'settings' as const, unreadable: message })),
+      // A saved header that cannot be opened does not hide the environment's of the same name: that one is sent.
       ...Object.keys(mergeHeaders(env, Object.fromEntries(Object.keys(saved).map((n) => [n, null])))).map((name) => ({ name, source: 'environment' as const })),
     ];
-    return { ...this.all(), ollamaHeaders: names };
+    return { ...this.all(), ollamaHeaders: names, ollamaHeaderStorage: this.headerStorage() };
+  }
+
+  /** Saved headers that are not sent because their value cannot be opened here. */
+  unreadableHeaders(): UnreadableHeader[] {
+    return this.openSaved().unreadable;
+  }
+
+  /** Whether saved values are sealed at rest here, as a sentence for Settings and `quire status`. */
+  headerStorage(): HeaderStorage {
+    const box = this.box;
+    if (box?.protects) {
+      const plain = plainCount(this.storedHeaders());
+      const detail = `Saved values are encrypted with ${box.description}.`;
+      return { sealed: true, detail: plain === 0 ? detail : `${detail} ${plain === 1 ? 'One saved value' : `${plain} saved values`} could not be sealed yet and ${plain === 1 ? 'is' : 'are'} stored unencrypted; save ${plain === 1 ? 'it' : 'them'} again.` };
+    }
+    const why = box ? box.description : 'no system keychain is used here; the desktop app seals them where the system offers one';
+    return { sealed: false, detail: `Saved values are stored unencrypted in Quire's database (${why}): anyone with a copy of the file can read them. Prefer ${OLLAMA_HEADERS.env} or --ollama-header for a token.` };
+  }
+
+  /**
+   * Seals the saved values still stored as they are (from an older Quire, the CLI or browser mode),
+   * when the box really protects: what the app does each time it opens the database. A refusal (no
+   * keychain now, the database busy) leaves every stored value as it was. Returns how many were sealed.
+   */
+  sealSavedHeaders(): number {
+    const box = this.box;
+    if (!box?.protects) return 0;
+    const stored = this.storedHeaders();
+    const plain = plainCount(stored);
+    if (plain === 0) return 0;
+    const sealed = sealPlainHeaders(stored, box);
+    writeScrubbed(this.db, () => setSetting(this.db, OLLAMA_HEADERS.storageKey, JSON.stringify(sealed)));
+    return plain;
   }
 
   /** The headers every request to Ollama carries: QUIRE_OLLAMA_HEADERS, overridden name by name by the saved ones. */
@@ -74,11 +124,17 @@ export class SettingsStore {
   }
 
   private savedHeaders(): OllamaHeaders {
-    try {
-      return parseHeadersJson(getSetting(this.db, OLLAMA_HEADERS.storageKey) ?? undefined, OLLAMA_HEADERS.label);
-    } catch {
-      return {}; // a stored value that no longer passes, like any stale setting
-    }
+    return this.openSaved().headers;
+  }
+
+  private storedHeaders(): StoredHeaders {
+    return parseStoredHeaders(getSetting(this.db, OLLAMA_HEADERS.storageKey));
+  }
+
+  private openSaved(): ReturnType<typeof openStoredHeaders> {
+    const raw = getSetting(this.db, OLLAMA_HEADERS.storageKey);
+    if (this.opened?.raw !== raw) this.opened = { raw, result: openStoredHeaders(parseStoredHeaders(raw), this.box) };
+    return this.opened!.result;
   }
 
   /** Refused with a sentence naming the variable: a bad QUIRE_OLLAMA_HEADERS is not silently dropped. */
@@ -106,21 +162,28 @@ export class SettingsStore {
       }
     }
     const headers = ollamaHeaders ? checkHeaders(mergeHeaders(this.savedHeaders(), ollamaHeaders), OLLAMA_HEADERS.label) : null;
-    return { values, headers };
+    // Saved values that cannot be opened here are kept, so they count towards the limit too.
+    if (ollamaHeaders && Object.keys(patchStoredHeaders(this.storedHeaders(), ollamaHeaders, null)).length > OLLAMA_HEADERS.maxCount) {
+      throw new QuireError('INVALID_ARGUMENT', `${OLLAMA_HEADERS.label}: at most ${OLLAMA_HEADERS.maxCount} headers. The saved value is kept.`);
+    }
+    return { values, headers, headersPatch: ollamaHeaders ?? null };
   }
 
   /** Validates the whole patch first; a bad value is refused with a sentence and nothing is stored. */
   set(patch: SettingsPatch | Partial<Record<SettingKey, unknown>>): Settings {
-    const { values, headers } = this.check(patch);
+    const { values, headersPatch } = this.check(patch);
     // Read after the checks, and without the host: a bad OLLAMA_HOST must not stop a good host being saved.
     const before = this.onChange ? { embedModel: this.get('embedModel') } : null;
-    const write = this.db.transaction(() => {
+    const stored = headersPatch ? this.sealedForWrite(headersPatch) : null;
+    const write = () => {
       for (const key of Object.keys(values) as SettingKey[]) {
         setSetting(this.db, SETTINGS[key].storageKey, String(normalise(key, values[key] as Settings[typeof key])));
       }
-      if (headers) setSetting(this.db, OLLAMA_HEADERS.storageKey, JSON.stringify(headers));
-    });
-    write.immediate();
+      if (stored) setSetting(this.db, OLLAMA_HEADERS.storageKey, JSON.stringify(stored));
+    };
+    // A header value replaced or removed must not linger in the file's free space.
+    if (stored) writeScrubbed(this.db, write);
+    else this.db.transaction(write).immediate();
     const after = this.all();
     // The patch is committed: whatever the reaction does, the save succeeded and says so. Its
     // failure is reported on its own (e.g. a model switch left for the embedding job to finish).
@@ -132,6 +195,16 @@ export class SettingsStore {
       }
     }
     return after;
+  }
+
+  /** The stored headers after a patch, every value sealed when the box protects; a refusal stores nothing and says so without the value. */
+  private sealedForWrite(patch: OllamaHeadersPatch): StoredHeaders {
+    try {
+      const next = patchStoredHeaders(this.storedHeaders(), patch, this.box);
+      return this.box?.protects ? sealPlainHeaders(next, this.box) : next;
+    } catch {
+      throw new QuireError('WRITE_FAILED', `${OLLAMA_HEADERS.label} were not saved: ${this.box?.description ?? 'the system keychain'} refused to encrypt them. The saved values are kept.`);
+    }
   }
 }
 

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { openDatabase } from '../core/engine';
 
 interface Fake {
   calls: string[];
@@ -29,9 +30,9 @@ interface FakeWindow extends EventEmitter {
   destroyed: boolean;
 }
 
-const h = vi.hoisted(() => ({ fake: null as Fake | null, lock: true, userData: '', messageBoxAnswer: 1, isPackaged: false }));
+const h = vi.hoisted(() => ({ fake: null as Fake | null, lock: true, userData: '', messageBoxAnswer: 1, isPackaged: false, storageBackend: 'gnome_libsecret' }));
 
-const ELECTRON_EXPORTS = ['app', 'BrowserWindow', 'protocol', 'session', 'ipcMain', 'Menu', 'dialog', 'shell'] as const;
+const ELECTRON_EXPORTS = ['app', 'BrowserWindow', 'protocol', 'session', 'ipcMain', 'Menu', 'dialog', 'shell', 'safeStorage'] as const;
 
 // The factory runs once per file; every export reads the current test's fake when used.
 vi.mock('electron', () => {
@@ -119,7 +120,17 @@ function fakeElectron(f: Fake): Record<(typeof ELECTRON_EXPORTS)[number], unknow
     showOpenDialog: async () => ({ canceled: true, filePaths: [] }),
   };
   const shell = { openPath: async () => '' };
-  return { app, BrowserWindow, protocol, session, ipcMain, Menu, dialog, shell };
+  // "Encrypts" by marking and reversing the bytes, so a test can tell a sealed value from the value.
+  const safeStorage = {
+    isEncryptionAvailable: () => true,
+    getSelectedStorageBackend: () => h.storageBackend,
+    encryptString: (plain: string) => {
+      f.calls.push('safeStorage.encryptString');
+      return Buffer.concat([Buffer.from('v11'), Buffer.from(plain).reverse()]);
+    },
+    decryptString: (sealed: Buffer) => Buffer.from(sealed.subarray(3)).reverse().toString(),
+  };
+  return { app, BrowserWindow, protocol, session, ipcMain, Menu, dialog, shell, safeStorage };
 }
 
 function makeFake(): Fake {
@@ -163,6 +174,7 @@ beforeEach(() => {
   h.lock = true;
   h.messageBoxAnswer = 1;
   h.isPackaged = false;
+  h.storageBackend = 'gnome_libsecret';
   delete process.env.QUIRE_BETTER_SQLITE3_BINDING;
   delete process.env.NODE_BINDINGS_COMPILED_DIR;
 });
@@ -216,6 +228,31 @@ describe('main', () => {
     expect(forbidden).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
     const chooseFolder = await f.ipcHandlers.get('quire:chooseFolder')!({ senderFrame: win.webContents.mainFrame }, {});
     expect(chooseFolder).toEqual({ ok: true, value: { supported: true, path: null } });
+  });
+
+  it('hands the engine safeStorage: a header saved through IPC is stored sealed, and Settings says so', async () => {
+    const f = await boot();
+    const from = { senderFrame: f.windows[0]!.webContents.mainFrame };
+    const saved = (await f.ipcHandlers.get('quire:setSettings')!(from, { ollamaHeaders: { Authorization: 'Bearer s3cret' } })) as { ok: boolean; value: { ollamaHeaderStorage: unknown } };
+    expect(saved).toMatchObject({ ok: true });
+    expect(f.calls).toContain('safeStorage.encryptString');
+    if (process.platform === 'linux') expect(saved.value.ollamaHeaderStorage).toEqual({ sealed: true, detail: 'Saved values are encrypted with the system keyring (gnome_libsecret).' });
+    else expect(saved.value.ollamaHeaderStorage).toMatchObject({ sealed: true });
+    const db = openDatabase(path.join(h.userData, 'quire.db'));
+    const row = db.prepare("SELECT value FROM settings WHERE key = 'ollama_headers'").pluck().get() as string;
+    db.close();
+    expect(row).not.toContain('s3cret');
+    expect(Buffer.from((JSON.parse(row) as { Authorization: { sealed: string } }).Authorization.sealed, 'base64').toString()).toBe(`v11${[...'Bearer s3cret'].reverse().join('')}`);
+  });
+
+  it.runIf(process.platform === 'linux')('with only Linux basic_text, nothing is sealed and Settings says values are stored unencrypted', async () => {
+    h.storageBackend = 'basic_text';
+    const f = await boot();
+    const from = { senderFrame: f.windows[0]!.webContents.mainFrame };
+    const saved = (await f.ipcHandlers.get('quire:setSettings')!(from, { ollamaHeaders: { Authorization: 'Bearer s3cret' } })) as { value: { ollamaHeaderStorage: { sealed: boolean; detail: string } } };
+    expect(saved.value.ollamaHeaderStorage.sealed).toBe(false);
+    expect(saved.value.ollamaHeaderStorage.detail).toMatch(/stored unencrypted .*no system keyring was found/);
+    expect(f.calls).not.toContain('safeStorage.encryptString');
   });
 
   it('on before-quit removes IPC, holds the quit until the database is closed, then quits', async () => {

@@ -7,7 +7,7 @@
  * single-instance lock is taken at once; everything else happens on ready.
  */
 import path from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, session, shell } from 'electron';
 import * as sqliteVec from 'sqlite-vec';
 import { createEngine, restoreFrom, setAsideDamaged, type Engine, type Salvage } from '../core/engine';
 import { APP_INDEX_URL, registerAppProtocol, registerSchemesAsPrivileged } from './app-protocol';
@@ -16,6 +16,7 @@ import { bundleDir } from './bundle-dir';
 import { registerIpc, sendEvent, trustedSender } from './ipc';
 import { buildMenuTemplate } from './menu';
 import { betterSqliteBinding, dropDevelopmentSwitches, openDatabaseForElectron } from './native';
+import { safeStorageBox } from './secret-box';
 import { createShellActions } from './shell-actions';
 import { describeStartupError } from './startup-error';
 import { hardenContents, hardenSession, secureWebPreferences } from './window-security';
@@ -83,6 +84,8 @@ function onReady(): void {
 
   hardenSession(session.defaultSession);
   registerAppProtocol(protocol, p.rendererDir);
+  // After ready: before it, Linux and Windows report no encryption.
+  const secretBox = safeStorageBox(safeStorage, process.platform);
 
   const open = () =>
     createEngine({
@@ -98,6 +101,7 @@ function onReady(): void {
       parseWorker: path.join(bundleDir(), 'parse-worker.cjs'),
       version: app.getVersion(),
       shell: createShellActions({ dialog, shell, getWindow }),
+      secretBox,
       resumeMigration: true,
       watch: true,
     });

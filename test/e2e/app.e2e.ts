@@ -192,6 +192,16 @@ describe('Quire in a browser', () => {
     await page.getByTestId('nav-ask').click();
   });
 
+  it('Settings in browser mode: saved header values are said to be stored unencrypted, the environment suggested instead', async () => {
+    await page.getByTestId('nav-settings').click();
+    const note = page.getByTestId('header-storage');
+    await note.waitFor();
+    expect(await note.textContent()).toMatch(/stored unencrypted in Quire's database .*Prefer QUIRE_OLLAMA_HEADERS or --ollama-header/);
+    await note.scrollIntoViewIfNeeded();
+    await shot('08b-settings-header-storage');
+    await page.getByTestId('nav-ask').click();
+  });
+
   it('with Ollama stopped: the status bar says keyword search only, and search still works', async () => {
     await ollama.stop();
     try {

@@ -13,7 +13,10 @@ export async function statusCommand(ctx: CliContext): Promise<number> {
   const status = ctx.engine.indexStatus();
   // Ollama's state as the status bar shows it: the same check, so the two never disagree.
   const ollama = await ctx.engine.ollamaState();
-  const result = { database: ctx.dbPath, chatModel: ctx.engine.settings.get('chatModel'), embedModel: ctx.engine.settings.get('embedModel'), ollama, ...status };
+  // How saved header values are kept at rest, and those not sent because they cannot be opened here (never a value).
+  const saved = ctx.engine.settings.view().ollamaHeaders.filter((h) => h.source === 'settings');
+  const headerStorage = ctx.engine.settings.headerStorage();
+  const result = { database: ctx.dbPath, chatModel: ctx.engine.settings.get('chatModel'), embedModel: ctx.engine.settings.get('embedModel'), ollama, savedHeaders: { ...headerStorage, unreadable: saved.filter((h) => h.unreadable).map((h) => h.name) }, ...status };
   ctx.out.result(result, () => {
     const d = status.documents;
     const lines = [
@@ -21,6 +24,8 @@ export async function statusCommand(ctx: CliContext): Promise<number> {
       `Ollama:      ${ollama.version ? `connected at ${ollama.host} (version ${ollama.version})` : ollamaNotRunning(ollama) ? `not running at ${ollama.host} — keyword search only. Start it with "ollama serve".` : `not connected — keyword search only. ${ollama.error ?? ''}`.trimEnd()}`,
       ...(ollama.remote ? [`             another machine: questions and document text are sent to ${ollama.host}`] : []),
       ...(ollama.headers.length > 0 ? [`             request headers: ${ollama.headers.join(', ')} (values not shown)`] : []),
+      ...(saved.length > 0 ? [`             saved headers: ${headerStorage.detail}`] : []),
+      ...saved.filter((h) => h.unreadable && !ollama.headers.some((n) => n.toLowerCase() === h.name.toLowerCase())).map((h) => `             not sent: ${h.name} (its saved value cannot be opened here; see the note above)`),
       `Chat model:  ${result.chatModel}`,
       `Embed model: ${result.embedModel}${status.activeModel ? ` (vectors from ${status.activeModel.name}, ${status.activeModel.dimension} dims, ${status.activeModel.vectors} vectors)` : ' (no vectors yet)'}`,
       ...(status.activeModel ? [`Vector search: ${denseLine(status.activeModel.dense)}`] : []),

@@ -2,6 +2,7 @@ import type { Output } from '../../../../shared/contract';
 import { OLLAMA_HEADERS } from '../../../../shared/settings';
 
 type Saved = Output<'getSettings'>['ollamaHeaders'];
+type Storage = Output<'getSettings'>['ollamaHeaderStorage'];
 
 /** A header to add (its value typed once, never shown again) and saved headers to remove, by name. */
 export interface HeadersDraft {
@@ -22,17 +23,24 @@ export function headersPatch(d: HeadersDraft): Record<string, string | null> | n
 /**
  * Request headers for a shared Ollama behind a proxy (e.g. Authorization: Bearer …). The engine
  * never returns a value, so a saved header shows as its name and dots; it can be replaced or removed.
+ * One saved here whose value cannot be opened (sealed by the desktop app, seen in browser mode; or
+ * damaged) says so; how values are kept at rest is the engine's sentence, shown under the fields.
  */
-export function HeadersFields({ saved, draft, onChange }: { saved: Saved; draft: HeadersDraft; onChange: (d: HeadersDraft) => void }) {
+export function HeadersFields({ saved, storage, draft, onChange }: { saved: Saved; storage: Storage; draft: HeadersDraft; onChange: (d: HeadersDraft) => void }) {
   return (
-    <div className="field settings-headers" role="group" aria-labelledby="setting-headers-label" aria-describedby="setting-headers-hint">
+    <div className="field settings-headers" role="group" aria-labelledby="setting-headers-label" aria-describedby="setting-headers-hint setting-headers-storage">
       <span id="setting-headers-label">{OLLAMA_HEADERS.label}</span>
       <div>
         {saved.length > 0 && (
           <ul data-testid="saved-headers">
             {saved.map((h) => (
-              <li key={h.name}>
+              <li key={`${h.source}:${h.name}`}>
                 <span className="mono">{h.name}: ••••••</span>{' '}
+                {h.unreadable && (
+                  <p className="warning small" role="note">
+                    {h.unreadable}
+                  </p>
+                )}
                 {h.source === 'environment' ? (
                   <span className="muted small">(from {OLLAMA_HEADERS.env})</span>
                 ) : (
@@ -55,8 +63,11 @@ export function HeadersFields({ saved, draft, onChange }: { saved: Saved; draft:
         </div>
       </div>
       <span id="setting-headers-hint" className="muted small">
-        Sent with every request to Ollama, e.g. for a proxy in front of a shared server. Values are stored on this computer and never shown again.
+        Sent with every request to Ollama, e.g. for a proxy in front of a shared server. Values are never shown again.
       </span>
+      <p id="setting-headers-storage" data-testid="header-storage" className={storage.sealed ? 'muted small' : 'warning small'}>
+        {storage.detail}
+      </p>
     </div>
   );
 }

@@ -19,6 +19,7 @@ const settings: Settings = {
     { name: 'Authorization', source: 'settings' },
     { name: 'X-Team', source: 'environment' },
   ],
+  ollamaHeaderStorage: { sealed: true, detail: 'Saved values are encrypted with the macOS Keychain.' },
 };
 const setCalls = (h: { transport: { calls: Array<{ method: string; input: unknown }> } }) => h.transport.calls.filter((c) => c.method === 'setSettings').map((c) => c.input);
 
@@ -63,5 +64,27 @@ describe('SettingsForm', () => {
     await waitFor(() => expect(onSaved).toHaveBeenCalled());
     expect(setCalls(h)).toEqual([{ chatModel: 'llama3.3' }, { chatModel: 'llama3.3', force: true }]);
     expect(screen.queryByRole('button', { name: 'Save anyway' })).toBeNull();
+  });
+
+  it('says how saved values are kept at rest, as a warning when unencrypted, and names a saved header that cannot be opened here', () => {
+    const sealed = renderWithFake(<SettingsForm settings={settings} models={null} onSaved={() => {}} />);
+    expect(screen.getByTestId('header-storage').textContent).toBe('Saved values are encrypted with the macOS Keychain.');
+    expect(screen.getByTestId('header-storage').className).not.toContain('warning');
+    sealed.unmount();
+
+    const plain = 'Saved values are stored unencrypted in Quire\'s database (no system keychain is used here): anyone with a copy of the file can read them.';
+    const unreadable = 'The saved value of the Ollama request header Authorization is sealed by the desktop app\'s keychain; requests go without it.';
+    renderWithFake(
+      <SettingsForm
+        settings={{ ...settings, ollamaHeaders: [{ name: 'Authorization', source: 'settings', unreadable }], ollamaHeaderStorage: { sealed: false, detail: plain } }}
+        models={null}
+        onSaved={() => {}}
+      />,
+    );
+    expect(screen.getByTestId('header-storage').textContent).toBe(plain);
+    expect(screen.getByTestId('header-storage').className).toContain('warning');
+    expect(screen.getByRole('note').textContent).toBe(unreadable);
+    // Still removable or replaceable like any saved header.
+    expect(screen.getByRole('checkbox')).toBeTruthy();
   });
 });

@@ -103,7 +103,7 @@ export function SettingsForm({ settings, models, onSaved }: SettingsFormProps) {
           <option key={m} value={m.replace(/:latest$/, '')} />
         ))}
       </datalist>
-      <HeadersFields saved={settings.ollamaHeaders} draft={headers} onChange={setHeaders} />
+      <HeadersFields saved={settings.ollamaHeaders} storage={settings.ollamaHeaderStorage} draft={headers} onChange={setHeaders} />
       <div className="row">
         <button type="submit" className="button button--primary" disabled={busy}>
           Save settings

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API } from '../../shared/contract';
 import { BOUNDS, NUMERIC_SETTINGS, SETTING_KEYS, SETTINGS, SettingsSchema } from '../../shared/settings';
 import { NotesFolder, tempDbPath } from '../../test/support/notes';
 import { startStandin, type Standin } from '../../test/support/ollama-standin/server';
 import { createEngine, restoreFrom, setAsideDamaged, type Engine } from './engine';
+import { FakeSecretBox } from '../../test/support/fake-secret-box';
 
 let ollama: Standin;
 let notes: NotesFolder;
@@ -189,7 +191,7 @@ describe('one import at a time per database', () => {
 
 describe('starting over from a damaged database', () => {
   it('sets the file aside unchanged, and a fresh engine gets its settings back and re-imports its folders', async () => {
-    engine.settings.set({ k: 3, chunkTokens: 128 });
+    engine.settings.set({ k: 3, chunkTokens: 128, ollamaHeaders: { Authorization: 'Bearer team-token', 'X-Team': 'ops' } });
     await engine.importFolder({ path: notes.root, embed: false });
     await engine.close();
     const bytes = fs.readFileSync(dbFile.file);
@@ -205,7 +207,34 @@ describe('starting over from a damaged database', () => {
     await done;
     expect(engine.settings.get('k')).toBe(3);
     expect(engine.settings.get('chunkTokens')).toBe(128);
+    // The request headers too, though no setting returns them: a team's token is not lost.
+    expect(engine.settings.headers()).toEqual({ Authorization: 'Bearer team-token', 'X-Team': 'ops' });
     expect(engine.indexStatus().documents.total).toBe(2);
+  });
+});
+
+describe('starting over with sealed request headers', () => {
+  it('takes the sealed values over as they are, and the same keychain opens them; a plain one left over is sealed', async () => {
+    const box = new FakeSecretBox();
+    await engine.close();
+    engine = createEngine({ dbPath: dbFile.file, env: { OLLAMA_HOST: ollama.url }, secretBox: box });
+    engine.settings.set({ ollamaHeaders: { Authorization: 'Bearer team-token' } });
+    await engine.close();
+    const { salvage } = setAsideDamaged(dbFile.file);
+    const raw = salvage.settings.find((s) => s.key === 'ollama_headers')!.value;
+    expect(raw).not.toContain('team-token');
+
+    engine = createEngine({ dbPath: dbFile.file, env: { OLLAMA_HOST: ollama.url }, secretBox: box });
+    await restoreFrom(engine, { ...salvage, roots: [] });
+    expect(engine.settings.headers()).toEqual({ Authorization: 'Bearer team-token' });
+    const stored = engine.settings.headerStorage();
+    expect(stored.sealed).toBe(true);
+    const raw2 = new Database(dbFile.file, { readonly: true });
+    try {
+      expect(raw2.prepare("SELECT value FROM settings WHERE key = 'ollama_headers'").pluck().get()).not.toContain('team-token');
+    } finally {
+      raw2.close();
+    }
   });
 });
 

@@ -46,7 +46,7 @@ import { salvage, type Salvage } from './db/salvage';
 import { activateCompleteModel, getActiveEmbeddingModel, pendingSwitch } from './db/embedding-models';
 import { dropIdleBits, maintainQuantization, type QuantizationProgress } from './retrieve/quantization';
 import type { QuantizationState } from './db/bit-vectors';
-import { mergeHeaders, NUMERIC_SETTINGS, SETTING_KEYS, SETTINGS, type Settings, type SettingsView } from '../../shared/settings';
+import { mergeHeaders, NUMERIC_SETTINGS, OLLAMA_HEADERS, SETTING_KEYS, SETTINGS, type Settings, type SettingsView } from '../../shared/settings';
 import { packageVersion } from './version';
 
 export type { ShellActions } from './api/service';
@@ -633,6 +633,11 @@ export async function restoreFrom(engine: Engine, found: Salvage): Promise<strin
 function applySalvagedSettings(engine: Engine, found: Salvage): number {
   let kept = 0;
   for (const { key, value } of found.settings) {
+    // Headers are write-only (no setting returns them): their stored entries are taken as they are.
+    if (key === OLLAMA_HEADERS.storageKey) {
+      kept += engine.settings.restoreStoredHeaders(value) > 0 ? 1 : 0;
+      continue;
+    }
     const setting = SETTING_KEYS.find((k) => SETTINGS[k].storageKey === key);
     if (!setting) continue;
     try {

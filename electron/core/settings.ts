@@ -4,6 +4,7 @@ import {
   mergeHeaders,
   NUMERIC_SETTINGS,
   OLLAMA_HEADERS,
+  OllamaHeadersPatchSchema,
   SETTING_KEYS,
   SETTINGS,
   SettingsPatchSchema,
@@ -116,6 +117,25 @@ export class SettingsStore {
     const sealed = sealPlainHeaders(stored, box);
     writeScrubbed(this.db, () => setSetting(this.db, OLLAMA_HEADERS.storageKey, JSON.stringify(sealed)));
     return plain;
+  }
+
+  /**
+   * Takes over the saved headers read from a damaged database (rebuild, or the app starting over),
+   * entries as they were stored, sealed ones included (the same keychain opens them), then seals
+   * any plain one as sealSavedHeaders does. Entries already saved here win. Returns how many were taken.
+   */
+  restoreStoredHeaders(raw: string): number {
+    const found = Object.entries(parseStoredHeaders(raw)).filter(([name]) => OllamaHeadersPatchSchema.safeParse({ [name]: null }).success);
+    const current = this.storedHeaders();
+    const taken = found.filter(([name]) => !Object.keys(current).some((n) => n.toLowerCase() === name.toLowerCase())).slice(0, Math.max(0, OLLAMA_HEADERS.maxCount - Object.keys(current).length));
+    if (taken.length === 0) return 0;
+    writeScrubbed(this.db, () => setSetting(this.db, OLLAMA_HEADERS.storageKey, JSON.stringify({ ...current, ...Object.fromEntries(taken) })));
+    try {
+      this.sealSavedHeaders();
+    } catch {
+      // Taken as they were: sealed the next time the app opens the database.
+    }
+    return taken.length;
   }
 
   /** The headers every request to Ollama carries: QUIRE_OLLAMA_HEADERS, overridden name by name by the saved ones. */

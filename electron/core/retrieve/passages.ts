@@ -34,21 +34,27 @@ export interface Passage {
   rowids: number[];
 }
 
-/** How far a passage in a long section may reach either side of its hit, in chunks: a bound on the lookup, not on the passage (PASSAGE_TOKENS of chunks at the smallest chunk size). */
-const REACH = Math.ceil(PASSAGE_TOKENS / BOUNDS.chunkTokens.min / 2);
+/**
+ * How far a passage in a long section may reach either side of its hit, in chunks: a bound on the
+ * lookup, not on the passage. A passage may grow all on one side (a hit at a section's edge, or
+ * with no better-ranked neighbour it grows before first), so the whole bound of chunks at the
+ * smallest chunk size, not half of it, on each side.
+ */
+const reach = (bound: number) => Math.ceil(bound / BOUNDS.chunkTokens.min);
 
 export function toPassages(db: Db, hits: readonly number[], limit: number, options: { passageTokens?: number } = {}): Passage[] {
   const bound = options.passageTokens ?? PASSAGE_TOKENS;
   if (hits.length === 0 || limit <= 0) return [];
+  const far = reach(bound);
   const positions = new Map((stmt(db, LOOKUP_SQL.positions).all(JSON.stringify(hits)) as ChunkPosition[]).map((p) => [p.rowid, p]));
   const sizes = sectionTokens(db, [...positions.values()].flatMap((p) => (p.section !== null ? [p.section] : [])));
   // The ordinals that may be sent around each hit: its whole section when short, else at most
-  // REACH chunks either side within it. Without a section holding it (a damaged index), a chunk is
+  // reach(bound) chunks either side within it. Without a section holding it (a damaged index), a chunk is
   // sent alone. All of them, with their sizes, in one statement.
   const range = (p: ChunkPosition): [number, number] => {
     if (p.section === null || p.first_ordinal === null || p.last_ordinal === null) return [p.ordinal, p.ordinal];
     if ((sizes.get(p.section) ?? Infinity) <= bound) return [p.first_ordinal, p.last_ordinal];
-    return [Math.max(p.first_ordinal, p.ordinal - REACH), Math.min(p.last_ordinal, p.ordinal + REACH)];
+    return [Math.max(p.first_ordinal, p.ordinal - far), Math.min(p.last_ordinal, p.ordinal + far)];
   };
   const triples = [...positions.values()].map((p) => [p.document_id, ...range(p)]);
   const chunks = new Map(

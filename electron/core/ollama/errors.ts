@@ -95,8 +95,16 @@ export function isRetryable(e: QuireError): boolean {
   return e.code === 'OLLAMA_ERROR' && typeof status === 'number' && status >= 500;
 }
 
-/** An answer's body as a short sentence: a proxy's HTML error page as its text, at most 200 characters. */
+/**
+ * An answer's body as a short sentence: a proxy's HTML error page as its text (its style and script
+ * are not text), at most 200 characters. Only what is shaped like a tag is dropped: Ollama's own
+ * sentences may hold a "<" or ">" (a bound, a template's error).
+ */
 function brief(body: string): string {
-  const text = body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = body
+    .replace(/<(style|script)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<\/?[a-z!][^<>]*>/gi, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }

@@ -344,6 +344,21 @@ describe('an embedding run with nothing to embed', () => {
       await untrusted.close();
     }
   });
+  it('needs no embedding model in Ollama either: one removed since (e.g. ollama rm) does not fail it', async () => {
+    const own = await startStandin();
+    try {
+      engine.settings.set({ ollamaHost: own.url });
+      await engine.importFolder({ path: notes.root });
+      own.removeModel(engine.settings.get('embedModel'));
+      await expect(engine.embedMissing({})).resolves.toMatchObject({ chunks: 0, requests: 0 });
+      // With something to embed, the missing model is the answer.
+      notes.write('food/soup.md', '# Soup\n\nSimmer the stock for an hour.\n');
+      await engine.importFolder({ path: notes.root, embed: false });
+      await expect(engine.embedMissing({})).rejects.toMatchObject({ code: 'MODEL_NOT_FOUND' });
+    } finally {
+      await own.close();
+    }
+  });
 });
 
 describe('an import queued behind another in this engine', () => {

@@ -195,8 +195,8 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-/** The errors of talking to Ollama (reaching it, its certificate, its answer), as opposed to ours. */
-const OLLAMA_CODES: ReadonlySet<string> = new Set(['OLLAMA_UNREACHABLE', 'OLLAMA_TIMEOUT', 'OLLAMA_ERROR']);
+/** The errors of talking to Ollama (reaching it, its certificate, its answer, the model it lacks), as opposed to ours. */
+const OLLAMA_CODES: ReadonlySet<string> = new Set(['OLLAMA_UNREACHABLE', 'OLLAMA_TIMEOUT', 'OLLAMA_ERROR', 'MODEL_NOT_FOUND']);
 
 export function createEngine(options: EngineOptions): Engine {
   const dbPath = options.dbPath;
@@ -446,7 +446,8 @@ export function createEngine(options: EngineOptions): Engine {
         return { model, documents, chunks, requests: session.requestCount };
       } catch (e) {
         // Ollama is needed only if something lacks vectors: with nothing to embed, there is nothing to
-        // fail, whether Ollama is down, slow, or behind a certificate this computer does not trust.
+        // fail, whether Ollama is down, slow, behind a certificate this computer does not trust, or
+        // without the model (removed since its vectors were made).
         if (e instanceof QuireError && OLLAMA_CODES.has(e.code) && !hasMissingVectors(db, model)) return { model, documents, chunks: 0, requests: 0 };
         throw e;
       }

@@ -150,6 +150,24 @@ describe('header values sealed at rest by the desktop app’s box', () => {
     expect(JSON.parse(storedRow())).toEqual({ Authorization: SECRET });
   });
 
+  it('a keychain that refuses to seal does not stop a saved header being removed (nothing new needs sealing)', async () => {
+    await engine().call('setSettings', { ollamaHeaders: { Authorization: SECRET, 'X-Team': TEAM } });
+    await closeAll();
+    const box = new FakeSecretBox();
+    box.refuse = true;
+    const warned = new Promise<Error>((resolve) => process.once('warning', resolve));
+    const app = engine(box);
+    await warned;
+    // A token that leaked is removed at once, keychain or not; the other value stays as it was.
+    await app.call('setSettings', { ollamaHeaders: { Authorization: null } });
+    expect(JSON.parse(storedRow())).toEqual({ 'X-Team': TEAM });
+    expect(fileBytes()).not.toContain('s3cret');
+    // A new value still needs the keychain: refused, and nothing stored.
+    const r = await app.dispatch('setSettings', { ollamaHeaders: { Authorization: SECRET } });
+    expect(r).toMatchObject({ ok: false, error: { code: 'WRITE_FAILED' } });
+    expect(JSON.parse(storedRow())).toEqual({ 'X-Team': TEAM });
+  });
+
   it('a box that does not really protect (Linux basic_text) seals nothing and says so', async () => {
     const box = new FakeSecretBox({ protects: false, description: 'no system keyring was found' });
     const e = engine(box);

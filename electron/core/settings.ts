@@ -217,13 +217,23 @@ export class SettingsStore {
     return after;
   }
 
-  /** The stored headers after a patch, every value sealed when the box protects; a refusal stores nothing and says so without the value. */
+  /**
+   * The stored headers after a patch, every value sealed when the box protects. A new value the box
+   * refuses to seal stores nothing and says so without the value; plain values already stored are
+   * sealed too when the box allows, else left as they were, so removing a header never needs the keychain.
+   */
   private sealedForWrite(patch: OllamaHeadersPatch): StoredHeaders {
+    let next: StoredHeaders;
     try {
-      const next = patchStoredHeaders(this.storedHeaders(), patch, this.box);
-      return this.box?.protects ? sealPlainHeaders(next, this.box) : next;
+      next = patchStoredHeaders(this.storedHeaders(), patch, this.box);
     } catch {
       throw new QuireError('WRITE_FAILED', `${OLLAMA_HEADERS.label} were not saved: ${this.box?.description ?? 'the system keychain'} refused to encrypt them. The saved values are kept.`);
+    }
+    if (!this.box?.protects) return next;
+    try {
+      return sealPlainHeaders(next, this.box);
+    } catch {
+      return next; // as they were stored: sealed the next time the app opens the database
     }
   }
 }

@@ -40,14 +40,16 @@ export interface QuantizationState {
 export type DenseMethod = 'exact' | 'quantized';
 
 /**
- * The method a query of this model's table takes: two-stage once the table held at least
- * `quantizeAbove` vectors when calibrated and its bits are complete; exact otherwise (small tables,
- * a database still building its bits after an upgrade, or a geometry where no factor reached the
- * recall wanted).
+ * The method a query of this model's table takes: two-stage while the table holds at least
+ * `quantizeAbove` vectors (`vectors`, its count now), its bits are complete and calibrated; exact
+ * otherwise (small tables, one kept a little under the threshold with its bits, a database still
+ * building its bits after an upgrade, or a geometry where no factor reached the recall wanted).
+ * The count now, not the calibration's: bits are kept within 10% under the threshold
+ * (quantization.ts), so a calibration taken above it may outlive the collection being there.
  */
-export function denseMethod(state: QuantizationState | null, quantizeAbove: number): DenseMethod {
+export function denseMethod(state: QuantizationState | null, quantizeAbove: number, vectors: number): DenseMethod {
   if (!state || !state.bitsReady || state.oversampling === null) return 'exact';
-  return state.calibratedVectors >= quantizeAbove ? 'quantized' : 'exact';
+  return vectors >= quantizeAbove ? 'quantized' : 'exact';
 }
 
 /** What status shows of a model's dense index: its method, why, and the calibration behind it. */
@@ -67,7 +69,7 @@ export interface DenseIndexStatus {
 
 export function denseIndexStatus(db: Db, model: EmbeddingModelRow, vectors: number, quantizeAbove: number): DenseIndexStatus {
   const state = getQuantization(db, model.id);
-  const method = denseMethod(state, quantizeAbove);
+  const method = denseMethod(state, quantizeAbove, vectors);
   const bits = state?.mean ? { built: state.bitsReady ? state.bitsTotal : Math.min(state.bitsBuilt, state.bitsTotal), total: state.bitsTotal, ready: state.bitsReady } : null;
   const factor = state?.oversampling ?? null;
   const recall = state?.recallAt10 ?? null;

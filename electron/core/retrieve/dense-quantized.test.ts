@@ -6,6 +6,7 @@ import type { EmbeddingModelRow } from '../db/embedding-models';
 import { runDoctor } from '../db/health';
 import { openDatabase, type Db } from '../db/open';
 import { ensureCollection } from '../db/collections';
+import { deleteDocument, documentIdFor } from '../db/documents';
 import { candidateCount, coarseCandidates, denseSearchTraced, VEC0_K_MAX } from './dense';
 import { LIST_DEPTH } from '../../../shared/search';
 import { calibrateOversampling, DEPTH_FACTORS, maintainQuantization, OVERSAMPLING_FACTORS, pickOversampling } from './quantization';
@@ -139,6 +140,25 @@ describe('two-stage dense search', () => {
     // More than 10% under: they are only storage, and go.
     expect(await maintainQuantization(db, model, { quantizeAbove: 1800, sample: 16 })).toBeNull();
     expect(getQuantization(db, model.id)).toBeNull();
+  });
+
+  it('a collection that shrinks just under the threshold keeps its bits and calibration, yet searches exactly; growing back, two-stage again without measuring anew', async () => {
+    const built = (await maintainQuantization(db, model, { quantizeAbove: 1600, sample: 16 }))!;
+    expect(denseSearchTraced(db, model, vectors[9]!, 10, { quantizeAbove: 1600 }).method).toBe('quantized');
+    // Five documents (100 vectors) go: 1,500, 6% under the threshold.
+    const even = ensureCollection(db, '/notes/even').id;
+    for (let d = 0; d < 10; d += 2) deleteDocument(db, documentIdFor(even, `doc-${d}.txt`));
+    const phases: string[] = [];
+    const kept = (await maintainQuantization(db, model, { quantizeAbove: 1600, sample: 16, onProgress: (p) => phases.push(p.phase) }))!;
+    expect(phases).toEqual([]);
+    expect(kept).toMatchObject({ bitsReady: true, calibratedAt: built.calibratedAt });
+    expect(denseSearchTraced(db, model, vectors[19]!, 10, { quantizeAbove: 1600 }).method).toBe('exact');
+    expect(denseIndexStatus(db, model, 1500, 1600).method).toBe('exact');
+    // Back over the threshold: two-stage at once, on the calibration kept.
+    for (let d = 0; d < 10; d += 2) writeSyntheticDocument(db, '/notes/even', { relPath: `doc-${d}.txt`, chunks: vectors.slice(d * 20, d * 20 + 20).map((_, i) => `document ${d} chunk ${i}`), vectors: vectors.slice(d * 20, d * 20 + 20) }, model);
+    await maintainQuantization(db, model, { quantizeAbove: 1600, sample: 16, onProgress: (p) => phases.push(p.phase) });
+    expect(phases).toEqual([]);
+    expect(denseSearchTraced(db, model, vectors[19]!, 10, { quantizeAbove: 1600 }).method).toBe('quantized');
   });
 
   it('keeps the scope inside the KNN in both methods: a folder on other topics still gets its own nearest', async () => {

@@ -1,6 +1,6 @@
 import { QuireError } from '../../../shared/errors';
 import { bitTableName, denseMethod, getQuantization, packSigns, rescoreTableName, type DenseMethod, type QuantizationState } from '../db/bit-vectors';
-import type { EmbeddingModelRow } from '../db/embedding-models';
+import { storedVectorCount, type EmbeddingModelRow } from '../db/embedding-models';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
 import { nearestByBits } from './bit-scan';
@@ -53,7 +53,7 @@ function searchSnapshot(db: Db, model: EmbeddingModelRow, query: Float32Array, l
   const scope = scopeParam(options.filter ?? {});
   const q = Buffer.from(query.buffer, query.byteOffset, query.byteLength);
   const state = getQuantization(db, model.id);
-  const quantized = (options.method ?? denseMethod(state, options.quantizeAbove ?? Number.POSITIVE_INFINITY)) === 'quantized' && state?.mean;
+  const quantized = (options.method ?? denseMethod(state, options.quantizeAbove ?? Number.POSITIVE_INFINITY, vectorsNow(db, model, state))) === 'quantized' && state?.mean;
   let rows: Array<{ rowid: number; distance: number }>;
   let k: number;
   if (quantized) {
@@ -65,6 +65,25 @@ function searchSnapshot(db: Db, model: EmbeddingModelRow, query: Float32Array, l
     rows = stmt(db, knnSql(model.tableName, scope !== null)).all({ query: q, k, ...(scope !== null ? { scope } : {}) }) as typeof rows;
   }
   return { method: quantized ? 'quantized' : 'exact', k, hits: rows.map((r, i) => ({ rowid: r.rowid, rank: i + 1, distance: r.distance, score: 1 - (r.distance * r.distance) / 2 })) };
+}
+
+/** The table's vector count by the bits' version it was taken at: every write or delete of a vector moves that version (from any process). */
+const counted = new WeakMap<Db, Map<number, { version: number; vectors: number }>>();
+
+/**
+ * How many vectors the model's table holds now, for the method: counted again only after a write
+ * (the count sums every document's chunks, a few milliseconds on a large collection), and only
+ * when the bits could be used at all.
+ */
+function vectorsNow(db: Db, model: EmbeddingModelRow, state: QuantizationState | null): number {
+  if (!state?.bitsReady || state.oversampling === null) return 0;
+  let byModel = counted.get(db);
+  if (!byModel) counted.set(db, (byModel = new Map()));
+  const known = byModel.get(model.id);
+  if (known?.version === state.bitsVersion) return known.vectors;
+  const vectors = storedVectorCount(db, model.id);
+  byModel.set(model.id, { version: state.bitsVersion, vectors });
+  return vectors;
 }
 
 /**

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
-import { coalesced, LIBRARY_RELOAD_MS } from '../common/throttle';
-import { useClient, useJobs } from './client';
+import { useCallback, useEffect, useState } from 'react';
+import { useReloadOn } from './reload';
+import { useClient } from './client';
 import { useConversation } from '../features/ask/conversation';
 import { useEvalSession } from '../features/evaluate/eval-session';
 import { AskView } from '../features/ask/AskView';
@@ -14,7 +14,6 @@ import { StatusBar } from './StatusBar';
 /** The shell: sidebar, the current view (or first run while the library is empty), status bar. */
 export function App() {
   const client = useClient();
-  const jobs = useJobs();
   const conversation = useConversation();
   const evalSession = useEvalSession();
   const [view, setView] = useState<View>('ask');
@@ -22,25 +21,17 @@ export function App() {
   const [suggestions, setSuggestions] = useState<string[]>([]);
   const [focusTick, setFocusTick] = useState(0);
 
-  useEffect(() => {
-    const check = () =>
+  const check = useCallback(
+    () =>
       client.library({}).then(
         (l) => {
           if (l.collections.length === 0) setFirstRun(true);
         },
         () => {},
-      );
-    const reload = coalesced(check, LIBRARY_RELOAD_MS);
-    reload.request();
-    const off = jobs.onEvent((e) => {
-      // After missed events (browser mode), the library may have changed without a word.
-      if (e.type === 'library.changed' || e.type === 'events.gap') reload.request();
-    });
-    return () => {
-      off();
-      reload.stop();
-    };
-  }, [client, jobs]);
+      ),
+    [client],
+  );
+  useReloadOn(check, (e) => e.type === 'library.changed');
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
-import { coalesced, LIBRARY_RELOAD_MS } from '../common/throttle';
+import { useCallback, useState } from 'react';
+import { useReloadOn } from './reload';
 import type { JobKind, Output } from '../../../shared/contract';
 import { describeError, type DescribedError } from '../api/messages';
-import { useClient, useJobs } from './client';
+import { useClient } from './client';
 
 export type Status = Output<'status'>;
 
@@ -12,7 +12,6 @@ const AFTER_JOBS = new Set<JobKind>(['import', 'embed', 'pull', 'ask']);
 /** `status` every `intervalMs`, and again whenever a job finishes or the library changes. */
 export function useStatus(intervalMs = 5000): { status: Status | null; error: DescribedError | null } {
   const client = useClient();
-  const jobs = useJobs();
   const [status, setStatus] = useState<Status | null>(null);
   const [error, setError] = useState<DescribedError | null>(null);
 
@@ -28,20 +27,7 @@ export function useStatus(intervalMs = 5000): { status: Status | null; error: De
     [client],
   );
 
-  useEffect(() => {
-    // Events come in floods during an import: one status at a time, at most every LIBRARY_RELOAD_MS.
-    const reload = coalesced(poll, LIBRARY_RELOAD_MS);
-    reload.request();
-    const timer = setInterval(reload.request, intervalMs);
-    const stop = jobs.onEvent((e) => {
-      if (e.type === 'library.changed' || e.type === 'events.gap' || (e.type === 'job.done' && AFTER_JOBS.has(e.kind))) reload.request();
-    });
-    return () => {
-      clearInterval(timer);
-      stop();
-      reload.stop();
-    };
-  }, [jobs, poll, intervalMs]);
+  useReloadOn(poll, (e) => e.type === 'library.changed' || (e.type === 'job.done' && AFTER_JOBS.has(e.kind)), intervalMs);
 
   return { status, error };
 }

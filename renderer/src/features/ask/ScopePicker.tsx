@@ -1,22 +1,19 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { Output } from '../../../../shared/contract';
-import { useClient, useJobs } from '../../app/client';
+import { useClient } from '../../app/client';
+import { useReloadOn } from '../../app/reload';
 import { getScope, setScope, useScope } from './scope';
-import { coalesced, LIBRARY_RELOAD_MS } from '../../common/throttle';
-
-/** An import or a watched folder can announce thousands of changes; the list is reloaded at most this often. */
 
 type Folder = Pick<Output<'library'>['collections'][number], 'id' | 'name' | 'root'>;
 
 /** Which folders a question is asked of: all (the default) or the ones ticked. */
 export function ScopePicker() {
   const client = useClient();
-  const jobs = useJobs();
   const scope = useScope();
   const [folders, setFolders] = useState<Folder[]>([]);
 
-  useEffect(() => {
-    const load = () =>
+  const load = useCallback(
+    () =>
       client.library({}).then(
         (l) => {
           const list = l.collections.map((c) => ({ id: c.id, name: c.name, root: c.root }));
@@ -27,17 +24,10 @@ export function ScopePicker() {
           if (now.some((id) => !list.some((f) => f.id === id))) setScope(now.filter((id) => list.some((f) => f.id === id)));
         },
         () => setFolders([]),
-      );
-    const reload = coalesced(load, LIBRARY_RELOAD_MS);
-    reload.request();
-    const off = jobs.onEvent((e) => {
-      if (e.type === 'library.changed' || e.type === 'events.gap') reload.request();
-    });
-    return () => {
-      off();
-      reload.stop();
-    };
-  }, [client, jobs]);
+      ),
+    [client],
+  );
+  useReloadOn(load, (e) => e.type === 'library.changed');
 
   if (folders.length < 2) return null;
   const label = scope.length === 0 ? 'All folders' : folders.filter((f) => scope.includes(f.id)).map((f) => f.name).join(', ');

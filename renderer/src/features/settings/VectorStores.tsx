@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
-import { coalesced, LIBRARY_RELOAD_MS } from '../../common/throttle';
+import { useCallback, useState } from 'react';
+import { useReloadOn } from '../../app/reload';
 import type { Output } from '../../../../shared/contract';
 import { describeError, type DescribedError } from '../../api/messages';
-import { useClient, useJobs } from '../../app/client';
+import { useClient } from '../../app/client';
 import { ConfirmDialog } from '../../common/ConfirmDialog';
 import { ErrorNote } from '../../common/ErrorNote';
 import { formatBytes, formatNumber } from '../../common/format';
@@ -22,7 +22,6 @@ export function storeRole(s: Store): string {
  */
 export function VectorStores() {
   const client = useClient();
-  const jobs = useJobs();
   const [stores, setStores] = useState<Store[] | null>(null);
   const [error, setError] = useState<DescribedError | null>(null);
   const [confirming, setConfirming] = useState<Store | null>(null);
@@ -36,17 +35,7 @@ export function VectorStores() {
       ),
     [client],
   );
-  useEffect(() => {
-    const reload = coalesced(load, LIBRARY_RELOAD_MS);
-    reload.request();
-    const off = jobs.onEvent((e) => {
-      if (e.type === 'library.changed' || (e.type === 'job.done' && e.kind === 'embed')) reload.request();
-    });
-    return () => {
-      off();
-      reload.stop();
-    };
-  }, [jobs, load]);
+  useReloadOn(load, (e) => e.type === 'library.changed' || (e.type === 'job.done' && e.kind === 'embed'));
 
   const drop = async (s: Store) => {
     setBusy(true);

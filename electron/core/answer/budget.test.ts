@@ -161,7 +161,7 @@ describe('fitPrompt', () => {
     };
   };
 
-  it('narrows a whole section around its hit: one neighbour on each side, then one, then the hit alone; every form holds the hit and says its chunks, lines and pages', () => {
+  it('narrows a passage around its hit through every size down to the hit alone; every form holds the hit and says its chunks, lines and pages', () => {
     for (const [n, at] of [[5, 2], [4, 0], [6, 5], [3, 1]] as const) {
       const s = section(n, at);
       const forms = narrower(s);
@@ -182,9 +182,28 @@ describe('fitPrompt', () => {
       // The hit with one neighbour is among the forms whenever the section has more than two chunks.
       expect(sizes).toContain(2);
     }
-    // Largest first; of equal size, the hit between its neighbours before a run on one side.
-    expect(narrower(section(7, 3)).map((f) => f.chunkIds!.map((id) => Number(id.split('#')[1])))).toEqual([[0, 1, 2, 3], [3, 4, 5, 6], [2, 3, 4], [2, 3], [3, 4], [3]]);
-    expect(narrower(section(5, 1)).map((f) => f.chunkIds!.map((id) => Number(id.split('#')[1])))).toEqual([[1, 2, 3, 4], [0, 1, 2], [0, 1], [1, 2], [1]]);
+    // Largest first, every size between the whole and the hit alone; of equal size, the hit grown
+    // on both sides (before first) before a run that keeps one whole side.
+    expect(narrower(section(7, 3)).map((f) => f.chunkIds!.map((id) => Number(id.split('#')[1])))).toEqual([
+      [0, 1, 2, 3, 4, 5],
+      [1, 2, 3, 4, 5],
+      [1, 2, 3, 4],
+      [0, 1, 2, 3],
+      [3, 4, 5, 6],
+      [2, 3, 4],
+      [2, 3],
+      [3, 4],
+      [3],
+    ]);
+    expect(narrower(section(5, 1)).map((f) => f.chunkIds!.map((id) => Number(id.split('#')[1])))).toEqual([[0, 1, 2, 3], [1, 2, 3, 4], [0, 1, 2], [0, 1], [1, 2], [1]]);
+  });
+
+  it('keeps as much around the hit as the budget has room for, not only three chunks or one side', () => {
+    const s = section(7, 3);
+    const five = narrower(s).find((f) => f.chunkIds!.length === 5)!;
+    const cap = fitPrompt({ ...base, candidates: [five], maxK: 1 }).budget.breakdown.sources;
+    const f = fitPrompt({ ...base, candidates: [s], maxK: 1, maxSourceTokens: cap + 5 });
+    expect(f.sources[0]!.chunkIds).toEqual(five.chunkIds);
   });
 
   it('sends a whole section that does not fit as its hit with a neighbour when that fits, not the hit alone', () => {

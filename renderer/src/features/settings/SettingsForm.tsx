@@ -7,7 +7,7 @@ import { ErrorNote } from '../../common/ErrorNote';
 import { EMPTY_HEADERS, HeadersFields, headersPatch, type HeadersDraft } from './HeadersFields';
 
 type Settings = Output<'getSettings'>;
-type Field = Exclude<keyof Settings, 'ollamaHeaders'>;
+type Field = keyof typeof SETTINGS & Exclude<keyof Settings, 'ollamaHeaders' | 'ollamaHeaderStorage'>;
 
 /** Errors after which "Save anyway" makes sense: Ollama lacks the model, or could not be asked. */
 const UNCONFIRMED = new Set(['MODEL_NOT_FOUND', 'OLLAMA_UNREACHABLE', 'OLLAMA_TIMEOUT', 'OLLAMA_ERROR']);
@@ -40,18 +40,30 @@ export function SettingsForm({ settings, models, onSaved }: SettingsFormProps) {
   const [error, setError] = useState<DescribedError | null>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
+  /** Each changed field the settings table refuses, with its sentence, shown at the field. */
+  const [invalid, setInvalid] = useState<Partial<Record<Field, string>>>({});
 
   const save = async (force: boolean) => {
     const patch: Input<'setSettings'> = {};
+    const refused: Partial<Record<Field, string>> = {};
     for (const f of FIELDS) {
       const raw = draft[f.key].trim();
       const value = f.type === 'number' ? Number(raw) : raw;
-      if (value !== settings[f.key]) (patch as Record<string, unknown>)[f.key] = value;
+      if (value === settings[f.key]) continue;
+      // The table's own check, here, so the sentence lands at its field (the engine checks again).
+      const checked = SETTINGS[f.key].schema.safeParse(value);
+      if (!checked.success) {
+        const message = checked.error.issues[0]?.message ?? 'not accepted';
+        refused[f.key] = message.startsWith(f.label) ? message : `${f.label}: ${message}`;
+      }
+      (patch as Record<string, unknown>)[f.key] = value;
     }
     const headerPatch = headersPatch(headers);
     if (headerPatch) patch.ollamaHeaders = headerPatch;
     setError(null);
     setSaved(false);
+    setInvalid(refused);
+    if (Object.keys(refused).length > 0) return;
     if (Object.keys(patch).length === 0) return setSaved(true);
     setBusy(true);
     try {
@@ -70,6 +82,8 @@ export function SettingsForm({ settings, models, onSaved }: SettingsFormProps) {
   return (
     <form
       className="card settings-form"
+      // The settings table's own sentences, at each field, rather than the browser's bubble for numbers only.
+      noValidate
       aria-labelledby="settings-title"
       onSubmit={(e) => {
         e.preventDefault();
@@ -89,10 +103,16 @@ export function SettingsForm({ settings, models, onSaved }: SettingsFormProps) {
             max={f.max}
             value={draft[f.key]}
             onChange={(e) => setDraft({ ...draft, [f.key]: e.target.value })}
-            aria-describedby={`setting-${f.key}-hint`}
+            aria-describedby={invalid[f.key] ? `setting-${f.key}-error setting-${f.key}-hint` : `setting-${f.key}-hint`}
+            {...(invalid[f.key] ? { 'aria-invalid': true } : {})}
             spellCheck={false}
             {...(f.models ? { list: 'installed-models', autoComplete: 'off' } : {})}
           />
+          {invalid[f.key] && (
+            <span id={`setting-${f.key}-error`} className="small field__error">
+              {invalid[f.key]}
+            </span>
+          )}
           <span id={`setting-${f.key}-hint`} className="muted small">
             {f.hint}
           </span>
@@ -110,6 +130,11 @@ export function SettingsForm({ settings, models, onSaved }: SettingsFormProps) {
         </button>
         {saved && <span role="status">Saved.</span>}
       </div>
+      {Object.keys(invalid).length > 0 && (
+        <p className="error-note" role="alert">
+          Nothing was saved: {Object.keys(invalid).length === 1 ? '1 setting needs' : `${Object.keys(invalid).length} settings need`} a correction.
+        </p>
+      )}
       {error && <ErrorNote error={error} />}
       {error && UNCONFIRMED.has(error.code) && (
         <p className="row">

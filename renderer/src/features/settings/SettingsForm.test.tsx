@@ -24,6 +24,12 @@ const settings: Settings = {
 const setCalls = (h: { transport: { calls: Array<{ method: string; input: unknown }> } }) => h.transport.calls.filter((c) => c.method === 'setSettings').map((c) => c.input);
 
 describe('SettingsForm', () => {
+  it('says a new chunk size reaches every file of a folder at its next Re-sync (cut again and re-embedded), not only files added later', () => {
+    renderWithFake(<SettingsForm settings={settings} models={null} onSaved={() => {}} />);
+    const hint = document.getElementById(screen.getByLabelText('Chunk size (tokens)').getAttribute('aria-describedby')!)!;
+    expect(hint.textContent).toBe('Used by the next import or Re-sync of a folder: all its files are cut again and re-embedded');
+  });
+
   it('a value out of its bounds or form is named at its own field and nothing is sent, rather than an error about "setSettings" under the form', async () => {
     const h = renderWithFake(<SettingsForm settings={settings} models={null} onSaved={() => {}} />, { setSettings: () => settings });
     fireEvent.change(screen.getByLabelText('Hybrid fusion'), { target: { value: 'weighted:3' } });

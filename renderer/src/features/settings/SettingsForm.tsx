@@ -18,7 +18,7 @@ const FIELDS: Array<{ key: Field; label: string; hint: string; type: 'text' | 'n
   { key: 'chatModel', label: SETTINGS.chatModel.label, hint: 'Writes the answers; pick an installed model or type one', type: 'text', models: true },
   { key: 'embedModel', label: SETTINGS.embedModel.label, hint: 'Turns passages into vectors for meaning search', type: 'text', models: true },
   { key: 'k', label: SETTINGS.k.label, hint: `${BOUNDS.k.min} to ${BOUNDS.k.max}`, type: 'number', ...BOUNDS.k },
-  { key: 'chunkTokens', label: SETTINGS.chunkTokens.label, hint: 'Applies to files imported from now on', type: 'number', ...BOUNDS.chunkTokens },
+  { key: 'chunkTokens', label: SETTINGS.chunkTokens.label, hint: 'Used by the next import or Re-sync of a folder: all its files are cut again and re-embedded', type: 'number', ...BOUNDS.chunkTokens },
   { key: 'numCtx', label: SETTINGS.numCtx.label, hint: 'Tokens Ollama reads per request', type: 'number', ...BOUNDS.numCtx },
   { key: 'denseQuantizeAbove', label: SETTINGS.denseQuantizeAbove.label, hint: 'Above this many chunks, meaning search scans compact sign bits first, then rescores exactly', type: 'number', ...BOUNDS.denseQuantizeAbove },
   { key: 'embedBatchesInFlight', label: SETTINGS.embedBatchesInFlight.label, hint: 'Batches sent to Ollama at once while importing; 2 keeps it busy while the next files are read', type: 'number', ...BOUNDS.embedBatchesInFlight },

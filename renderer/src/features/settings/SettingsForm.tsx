@@ -30,10 +30,12 @@ interface SettingsFormProps {
   /** The installed models' names, offered in the model fields (null: Ollama could not be asked). */
   models: string[] | null;
   onSaved: (before: Settings, after: Settings) => void;
+  /** The Ollama host just saved does not answer: said beside Save. */
+  hostProblem?: string | null;
 }
 
 /** The editable settings; only changed fields are sent. */
-export function SettingsForm({ settings, models, onSaved }: SettingsFormProps) {
+export function SettingsForm({ settings, models, onSaved, hostProblem = null }: SettingsFormProps) {
   const client = useClient();
   const [draft, setDraft] = useState<Record<Field, string>>(() => toDraft(settings));
   const [headers, setHeaders] = useState<HeadersDraft>(EMPTY_HEADERS);
@@ -128,8 +130,13 @@ export function SettingsForm({ settings, models, onSaved }: SettingsFormProps) {
         <button type="submit" className="button button--primary" disabled={busy}>
           Save settings
         </button>
-        {saved && <span role="status">Saved.</span>}
+        {saved && !hostProblem && <span role="status">Saved.</span>}
       </div>
+      {saved && hostProblem && (
+        <p className="warning" role="status" data-testid="host-unanswered">
+          {hostProblem}
+        </p>
+      )}
       {Object.keys(invalid).length > 0 && (
         <p className="error-note" role="alert">
           Nothing was saved: {Object.keys(invalid).length === 1 ? '1 setting needs' : `${Object.keys(invalid).length} settings need`} a correction.

@@ -20,6 +20,8 @@ export function SettingsView() {
   const [models, setModels] = useState<Model[] | null>(null);
   const [modelError, setModelError] = useState<DescribedError | null>(null);
   const [reembed, setReembed] = useState<string | null>(null);
+  /** A host just saved: until the model list answers from it, the form says nothing does. */
+  const [savedHost, setSavedHost] = useState<string | null>(null);
 
   const loadModels = useCallback(() => {
     client.listModels({}).then(
@@ -42,6 +44,7 @@ export function SettingsView() {
   const onSaved = (before: Settings, after: Settings) => {
     setSettings(after);
     if (after.embedModel !== before.embedModel) setReembed(after.embedModel);
+    if (after.ollamaHost !== before.ollamaHost) setSavedHost(after.ollamaHost);
     // A new host or header (a token replaced keeps its name) may change what Ollama lists.
     loadModels();
   };
@@ -50,7 +53,15 @@ export function SettingsView() {
     <div className="settings">
       <h1>Settings</h1>
       {error && <ErrorNote error={error} />}
-      {settings && <SettingsForm settings={settings} models={models && models.map((m) => m.name)} onSaved={onSaved} />}
+      {settings && (
+        <SettingsForm
+          settings={settings}
+          models={models && models.map((m) => m.name)}
+          onSaved={onSaved}
+          // Beside Save: the model list's error is far below, and a mistyped host otherwise just says "Saved."
+          hostProblem={savedHost !== null && savedHost === settings.ollamaHost && modelError ? `Saved, but nothing answers at ${savedHost}: ${modelError.sentence}` : null}
+        />
+      )}
       {reembed && <ReembedBox model={reembed} />}
       <ModelList models={models} error={modelError} onRefresh={loadModels} />
       <PullBox onPulled={loadModels} />

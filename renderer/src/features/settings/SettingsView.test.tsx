@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ApiError, type Output } from '../../../../shared/contract';
 import { renderWithFake } from '../../test/harness';
@@ -43,4 +43,33 @@ describe('Settings after a new Ollama host is saved', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() => expect(screen.queryByTestId('host-unanswered')).toBeNull());
   });
+
+  it('a slow failure from the host left behind (its retries take seconds) does not overwrite the list from the host saved after it', async () => {
+    let current = settings;
+    let failLate: (() => void) | null = null;
+    renderWithFake(<SettingsView />, {
+      getSettings: () => current,
+      setSettings: (patch: Partial<Settings>) => (current = { ...current, ...patch } as Settings),
+      listModels: () => {
+        if (current.ollamaHost === settings.ollamaHost) return { models: [model] };
+        return new Promise((_, reject) => {
+          failLate = () => reject(new ApiError('OLLAMA_UNREACHABLE', 'connect ECONNREFUSED 127.0.0.1:9'));
+        });
+      },
+      vectorStores: () => ({ stores: [] }),
+    });
+    const host = await screen.findByLabelText('Ollama host');
+    fireEvent.change(host, { target: { value: 'http://127.0.0.1:9' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(failLate).not.toBeNull());
+    // Corrected before the wrong host's list request gave up.
+    fireEvent.change(host, { target: { value: settings.ollamaHost } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await screen.findByText('Saved.');
+    await act(async () => failLate!());
+    await waitFor(() => expect(screen.getByText('llama3.2:latest')).toBeTruthy());
+    expect(screen.queryByTestId('host-unanswered')).toBeNull();
+    expect(document.body.textContent).not.toContain('ECONNREFUSED');
+  });
 });
+

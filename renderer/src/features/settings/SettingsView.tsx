@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Output } from '../../../../shared/contract';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
@@ -23,13 +23,18 @@ export function SettingsView() {
   /** A host just saved: until the model list answers from it, the form says nothing does. */
   const [savedHost, setSavedHost] = useState<string | null>(null);
 
+  /** Only the newest list request's answer is shown: one to a host that does not answer gives up after its retries, seconds after a later one. */
+  const latest = useRef(0);
   const loadModels = useCallback(() => {
+    const request = ++latest.current;
     client.listModels({}).then(
       (r) => {
+        if (request !== latest.current) return;
         setModels(r.models);
         setModelError(null);
       },
       (e: unknown) => {
+        if (request !== latest.current) return;
         setModels(null);
         setModelError(describeError(e));
       },

@@ -385,6 +385,20 @@ describe('Quire in a browser', () => {
       expect(await top(panel.getByRole('heading', { name: 'Source 1' }))).toBeGreaterThanOrEqual(await top(panel));
       await shot('15-long-passage-panel');
       await page.keyboard.press('Escape');
+      // In a narrow window the panel floats over the right: it must end at the window's bottom and
+      // scroll inside, or a long passage's highlight lies below the window, out of reach.
+      await page.setViewportSize({ width: 800, height: 600 });
+      await chip.click();
+      await page.getByTestId('source-highlight').first().waitFor();
+      await expect.poll(() => panel.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+      const box = (await panel.boundingBox())!;
+      expect(box.y + box.height, 'the floating panel ends inside the window').toBeLessThanOrEqual(600);
+      const hit = (await page.getByTestId('source-highlight').first().boundingBox())!;
+      expect(hit.y, 'the highlight is below the panel\'s head').toBeGreaterThanOrEqual(box.y);
+      expect(hit.y + Math.min(hit.height, 40), 'the highlight is inside the window').toBeLessThanOrEqual(box.y + box.height);
+      await shot('15-long-passage-panel-800x600');
+      await page.keyboard.press('Escape');
+      await page.setViewportSize({ width: 1280, height: 800 });
     } finally {
       await engine.forgetFolder(drills.root);
       drills.dispose();

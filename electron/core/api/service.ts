@@ -213,15 +213,17 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     },
 
     async listModels() {
+      // The gateway asked, kept: a host saved while its retries run must not be named in its failure.
+      const asked = gateway();
       try {
-        const models = await gateway().listModels(AbortSignal.timeout(10_000), { fresh: true });
+        const models = await asked.listModels(AbortSignal.timeout(10_000), { fresh: true });
         return { models: models.map((m) => ({ name: m.name, size: m.size, family: m.family, parameterSize: m.parameterSize, quantization: m.quantization, digest: m.digest })) };
       } catch (e) {
         // The gateway's code says what failed (a certificate, a proxy, a timeout); only
         // OLLAMA_UNREACHABLE is worded as "start ollama serve", so it must not stand for all of them.
         const shape = toErrorShape(e);
         const code = shape.code === 'OLLAMA_ERROR' || shape.code === 'OLLAMA_TIMEOUT' ? shape.code : 'OLLAMA_UNREACHABLE';
-        throw new QuireError(code, `Could not list models at ${gateway().host}: ${shape.message}`);
+        throw new QuireError(code, `Could not list models at ${asked.host}: ${shape.message}`);
       }
     },
 

@@ -83,7 +83,15 @@ describe('App', () => {
     expect(bar.textContent).toContain('Embedding model embeddinggemma');
     up = false;
     act(() => h.emit({ type: 'library.changed' }));
-    await waitFor(() => expect(bar.textContent).toContain('Ollama not running — keyword search only. Start it with ollama serve.'));
+    await waitFor(() => expect(bar.textContent).toContain('Ollama not running at http://127.0.0.1:11434 — keyword search only. Start it with ollama serve, or correct the Ollama host in Settings.'));
+  });
+
+  it('status bar: nothing answering at a mistyped host names that host, so "not running" is not read as Ollama being down', async () => {
+    const ollama: Status['ollama'] = { ...status(false).ollama, host: 'http://127.0.0.1:9', errorCode: 'OLLAMA_UNREACHABLE' };
+    renderWithFake(<App />, { library: () => ({ collections: [collection] }), status: () => ({ ...status(false), ollama }), search: () => ({}) });
+    const bar = await screen.findByTestId('status-bar');
+    await waitFor(() => expect(bar.textContent).toContain('Ollama not running at http://127.0.0.1:9'));
+    expect(bar.textContent).toContain('correct the Ollama host in Settings');
   });
 
   it('status bar: an Ollama that answers but fails (a certificate not trusted) is named as such, not "start ollama serve"', async () => {

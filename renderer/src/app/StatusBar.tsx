@@ -20,7 +20,9 @@ export function StatusBar() {
             </span>
           ) : ollamaNotRunning(status.ollama) ? (
             <span className="status-bar__item status--bad" data-ollama="down" title={status.ollama.error ?? undefined}>
-              <span className="dot dot--bad" aria-hidden="true" /> Ollama not running — keyword search only. Start it with <code>ollama serve</code>.
+              {/* Named, since nothing answering at a mistyped host reads the same as Ollama being down. */}
+              <span className="dot dot--bad" aria-hidden="true" /> Ollama not running at <span className="mono">{status.ollama.host}</span> — keyword search only. Start it with{' '}
+              <code>ollama serve</code>, or correct the Ollama host in Settings.
             </span>
           ) : (
             <span className="status-bar__item status--bad" data-ollama="failing">

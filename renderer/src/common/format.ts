@@ -29,10 +29,10 @@ export function formatNumber(n: number): string {
 }
 
 /** A date and time; with seconds, two runs minutes or seconds apart still read differently. */
-export function formatDate(iso: string, { seconds = false }: { seconds?: boolean } = {}): string {
+export function formatDate(iso: string, { seconds = false, year = true }: { seconds?: boolean; year?: boolean } = {}): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}) });
+  return d.toLocaleString(undefined, { ...(year ? { year: 'numeric' } : {}), month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}) });
 }
 
 /** "1 question", "2,000 questions". */

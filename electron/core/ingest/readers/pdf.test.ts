@@ -80,6 +80,15 @@ describe('pdf reader', () => {
     expect(await codeOf(new Uint8Array())).toBe('CORRUPT_FILE');
   });
 
+  it("words a broken PDF's reason as one sentence: pdfjs's own full stop is not kept inside the brackets", async () => {
+    const error = await readPdf(new TextEncoder().encode('%PDF-1.4 garbage')).then(
+      () => null,
+      (e: unknown) => e as QuireError,
+    );
+    expect(error?.code).toBe('CORRUPT_FILE');
+    expect(error?.message).toMatch(/^The file is not a readable PDF \([^)]*[^.]\)\.$/);
+  });
+
   it('leaves the bytes it was given intact (pdfjs detaches what it is handed)', async () => {
     const bytes = makePdf(GUIDE);
     const before = bytes.length;

@@ -121,7 +121,7 @@ async function pageOfDest(doc: PdfDocument, dest: string | unknown[] | null): Pr
 function openError(e: unknown): QuireError {
   const name = e instanceof Error ? e.name : '';
   if (name === 'PasswordException') return new QuireError('PASSWORD_PROTECTED', 'The PDF is protected by a password, so Quire cannot read its text. Save an unprotected copy to index it.', { cause: e });
-  return new QuireError('CORRUPT_FILE', `The file is not a readable PDF (${messageOf(e)}).`, { cause: e });
+  return new QuireError('CORRUPT_FILE', `The file is not a readable PDF (${messageOf(e).replace(/\.+$/, '')}).`, { cause: e });
 }
 
 function messageOf(e: unknown): string {

@@ -100,7 +100,15 @@ export function SourcePanel({ request, onClose }: SourcePanelProps) {
   return (
     <aside ref={panelRef} className="source-panel" data-testid="source-panel" role="dialog" aria-modal="false" aria-labelledby="source-panel-title">
       <header className="source-panel__head">
-        <h2 id="source-panel-title">{info.title}</h2>
+        {/* The head stays while the panel scrolls to a highlight far down, so it also says where from. */}
+        <div className="source-panel__title">
+          <h2 id="source-panel-title">{info.title}</h2>
+          {chunk && (
+            <p className="source-panel__where mono small" data-testid="source-where">
+              {chunk.path} · {chunk.pages ? formatPages(chunk.pages) : formatLines(chunk.lines)}
+            </p>
+          )}
+        </div>
         {desktop && chunk && (
           <button type="button" className="button" onClick={() => void client.openSourceFile({ chunkId: chunk.chunkId }).catch(() => {})}>
             Open file

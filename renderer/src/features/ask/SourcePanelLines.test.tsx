@@ -37,3 +37,15 @@ describe('the source panel\'s line numbers', () => {
     expect(numbers(cited)).toEqual([5, 6, 7]);
   });
 });
+
+describe('the source panel\'s head', () => {
+  it('names the file and the cited lines, so a panel scrolled down to its highlight still says where the passage is from', async () => {
+    renderWithFake(<SourcePanel request={{ info: { chunkId: CHUNK.chunkId, title: 'Source 1', check: 'supported', sentence: null, sent: null }, opener: null }} onClose={() => {}} />, {
+      getChunk: () => CHUNK,
+    });
+    const panel = await screen.findByTestId('source-panel');
+    await waitFor(() => expect(within(panel).getAllByTestId('source-highlight').length).toBeGreaterThan(0));
+    const head = panel.querySelector('header') as HTMLElement;
+    expect(within(head).getByTestId('source-where').textContent).toBe('ops/keys.md · lines 5–7');
+  });
+});

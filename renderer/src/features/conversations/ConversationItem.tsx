@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { TITLE_MAX, type ConversationSummary } from '../../../../shared/conversations';
 import { ConfirmDialog } from '../../common/ConfirmDialog';
+import { formatDate, plural } from '../../common/format';
 
 interface ConversationItemProps {
   conversation: ConversationSummary;
@@ -65,6 +66,10 @@ export function ConversationItem({ conversation: c, current, onOpen, onRename, o
       <button type="button" className="conversation__open" data-testid="conversation" aria-current={current ? 'true' : undefined} onClick={onOpen} title={c.title}>
         {c.title}
       </button>
+      {/* Outside the button (its name stays the title); conversations often start with the same question. */}
+      <span className="conversation__meta muted small" data-testid="conversation-meta">
+        {formatDate(c.updatedAt, { year: new Date(c.updatedAt).getFullYear() !== new Date().getFullYear() })} · {plural(c.turnCount, 'answer')}
+      </span>
       <button type="button" className="button button--quiet conversation__action" aria-label={`Rename “${c.title}”`} onClick={() => setRenaming(c.title)}>
         Rename
       </button>

@@ -60,6 +60,15 @@ afterEach(() => {
 });
 
 describe('conversation sidebar', () => {
+  it('says when each conversation was last asked in and how many answers it holds, so conversations that start with the same question can be told apart', async () => {
+    const same = [summary(3, 'How do I make a variable mutable?', 4), summary(2, 'How do I make a variable mutable?')];
+    renderWithFake(<Harness />, handlers({ conversations: () => ({ conversations: same }) }));
+    await waitFor(() => expect(screen.getAllByTestId('conversation-meta')).toHaveLength(2));
+    const metas = screen.getAllByTestId('conversation-meta').map((m) => m.textContent);
+    expect(metas[0]).toMatch(/^Mar 3, .+ · 4 answers$/);
+    expect(metas[1]).toMatch(/^Mar 2, .+ · 1 answer$/);
+  });
+
   it('lists the stored conversations as the engine orders them (newest first) and searches their titles', async () => {
     const h = renderWithFake(<Harness />, handlers());
     await waitFor(() => expect(items()).toEqual(['Who bakes the bread?', 'How often are the deploy keys rotated?']));

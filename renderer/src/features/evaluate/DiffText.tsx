@@ -10,9 +10,9 @@ interface DiffTextProps {
 /** A text with the words it adds to the baseline marked, and the baseline's words it drops struck through. */
 export function DiffText({ text, baseline }: DiffTextProps) {
   const pieces = useMemo(() => (baseline === null ? null : wordDiff(baseline, text)), [baseline, text]);
-  if (!pieces) return <p className="eval-answer">{text}</p>;
+  if (!pieces) return <p className="eval-answer" data-testid="eval-answer">{text}</p>;
   return (
-    <p className="eval-answer">
+    <p className="eval-answer" data-testid="eval-answer">
       {pieces.map((p, i) =>
         p.op === 'same' ? (
           <span key={i}>{p.text}</span>

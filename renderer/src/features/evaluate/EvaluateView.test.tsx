@@ -147,7 +147,7 @@ describe('Evaluate', () => {
     expect(within(questions).getByText('What is the office wifi password?').closest('button')?.textContent).toContain('1/3 pass');
     const cols = within(drill).getAllByTestId('eval-run-column');
     expect(cols).toHaveLength(3);
-    expect(cols[0]?.textContent).toContain('The deploy keys are rotated every 90 days [doc1#0].');
+    expect(cols[0]?.textContent).toContain('The deploy keys are rotated every 90 days [1].');
     expect(cols[0]?.textContent).toContain('baseline');
     expect(cols[0]?.querySelector('ins')).toBeNull();
     const added = [...(cols[1]?.querySelectorAll('ins') ?? [])].map((e) => e.textContent?.trim());

@@ -194,3 +194,21 @@ describe('the results table\'s settings', () => {
     expect(row(0).querySelector('th')?.textContent).toBe('llama3.2 · embeddinggemma · heading:256 · k=5 · hybrid');
   });
 });
+
+describe('an answer in the drill-down', () => {
+  it('shows its citation markers as the numbers of its citation list, not as chunk ids', async () => {
+    const base = report();
+    const perQuestion = base.perQuestion.map((p) =>
+      p.config === 0 && p.score.questionId === 'keys'
+        ? { ...p, answer: 'Keys rotate every 90 days [doc1#0]. Old ones last 48 hours [doc2#0], as said [doc1#0].', citations: [{ chunkId: 'doc1#0', check: 'supported' as const }, { chunkId: 'doc2#0', check: 'weak' as const }] }
+        : p,
+    );
+    await show(report({ perQuestion }));
+    const first = columns()[0] as HTMLElement;
+    const answer = first.querySelector('[data-testid="eval-answer"]') as HTMLElement;
+    expect(answer.textContent).toBe('Keys rotate every 90 days [1]. Old ones last 48 hours [2], as said [1].');
+    const cited = within(first).getAllByTestId('eval-citation').map((li) => li.textContent);
+    expect(cited[0]).toMatch(/^\[1\] supported key-rotation\.md/);
+    expect(cited[1]).toMatch(/^\[2\] weakly supported other-2\.md/);
+  });
+});

@@ -6,6 +6,7 @@ import { formatLines } from '../../common/format';
 import { CHECK_WORDS } from '../../common/words';
 import { ErrorNote } from '../../common/ErrorNote';
 import { DiffText } from './DiffText';
+import { numberCitations } from './cite-numbers';
 
 interface RunColumnProps {
   /** Index of the configuration in the report. */
@@ -39,6 +40,7 @@ export function RunColumn({ configIndex, config, label, run, baselineAnswer, bas
   const a = run?.score.answer ?? null;
   const r = run?.score.retrieval ?? null;
   const where = (chunkId: string) => run?.retrieved.find((c) => c.chunkId === chunkId) ?? null;
+  const answer = run?.answer != null ? numberCitations(run.answer) : null;
   return (
     <article className={`eval-run eval-run--${verdict === 'n/a' ? 'na' : verdict}`} data-testid="eval-run-column" data-config={configIndex}>
       <header className="eval-run__head">
@@ -88,8 +90,8 @@ export function RunColumn({ configIndex, config, label, run, baselineAnswer, bas
               <span aria-hidden="true">∅</span> Refused{run.score.answerable ? ' although the documents answer it' : ', as expected'}
             </p>
           )}
-          {run.answer !== null ? (
-            <DiffText text={run.answer} baseline={isBaseline ? null : baselineAnswer} />
+          {answer !== null ? (
+            <DiffText text={answer.text} baseline={isBaseline || baselineAnswer === null ? null : numberCitations(baselineAnswer).text} />
           ) : (
             <p className="muted">{config.chatModel === null ? 'Retrieval only: no model answered.' : failed ? 'No answer: the run failed.' : 'No answer.'}</p>
           )}
@@ -99,8 +101,10 @@ export function RunColumn({ configIndex, config, label, run, baselineAnswer, bas
               <ul className="eval-citations">
                 {run.citations.map((c, i) => {
                   const src = where(c.chunkId);
+                  const n = answer?.numbers.get(c.chunkId);
                   return (
-                    <li key={i}>
+                    <li key={i} data-testid="eval-citation">
+                      {n !== undefined && <span className="mono small">[{n}] </span>}
                       <span className={`chip-text--${c.check}`}>{CHECK_WORDS[c.check]}</span>{' '}
                       <span className="mono small">{src ? src.path : c.chunkId}</span> {src && <span className="muted small">{formatLines(src.lines)}</span>}
                       {!src && <span className="muted small"> (not among the retrieved passages)</span>}

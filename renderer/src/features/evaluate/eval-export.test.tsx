@@ -57,6 +57,15 @@ describe('CSV export', () => {
     expect(csvField(null)).toBe('');
   });
 
+  it('writes numbers without floating-point noise (a mean of 148.38 tokens/s is not 148.38000000000002), integers and small rates whole', () => {
+    expect(csvField(148.38000000000002)).toBe('148.38');
+    expect(csvField(0.1 + 0.2)).toBe('0.3');
+    expect(csvField(1363.2)).toBe('1363.2');
+    expect(csvField(20000)).toBe('20000');
+    expect(csvField(1 / 3)).toBe('0.333333333333');
+    expect(csvField(0.000125)).toBe('0.000125');
+  });
+
   it('writes one row per configuration under a flat header, rates as fractions, not-run as empty', () => {
     const rows = parseCsv(reportToCsv(report()));
     expect(rows[0]).toEqual([...CSV_HEADER]);

@@ -11,7 +11,8 @@ import { METRIC_COLUMNS } from './eval-metrics';
  */
 export function csvField(value: string | number | null): string {
   if (value === null) return '';
-  const s = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  // Twelve significant digits drop binary floating-point noise (148.38000000000002) and keep any real precision.
+  const s = typeof value === 'number' ? (Number.isFinite(value) ? String(Number(value.toPrecision(12))) : '') : /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

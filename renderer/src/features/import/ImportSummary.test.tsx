@@ -51,3 +51,28 @@ describe('skipped files in an import summary', () => {
     expect(images.textContent).toContain('photos/p4.PNG');
   });
 });
+
+describe('failed files in an import summary', () => {
+  it('come first, under their own heading, not under "Skipped"', () => {
+    const report: ImportReport = {
+      collection: { id: 'c1', root: '/home/me/notes' },
+      documents: { added: 3, updated: 0, unchanged: 0, moved: 0, deleted: 0, skipped: skipped.length, failed: 1 },
+      indexedByType: { markdown: 3 },
+      chunks: 9,
+      embedded: 9,
+      embedRequests: 1,
+      errors: [{ path: 'rust-book/broken.pdf', code: 'CORRUPT_FILE', message: 'Invalid PDF structure.' }],
+      skipped,
+      embedding: { model: 'embeddinggemma', status: 'ok' },
+      cancelled: false,
+      ms: 900,
+    };
+    render(<ImportSummary report={report} />);
+    const headings = screen.getAllByRole('heading', { level: 4 }).map((h) => h.textContent);
+    expect(headings).toEqual(['Failed', 'Skipped']);
+    const failed = screen.getByRole('heading', { name: 'Failed' });
+    // What follows the heading, up to the next one, holds the failed file.
+    expect(failed.nextElementSibling?.textContent).toContain('rust-book/broken.pdf');
+    expect(failed.nextElementSibling?.textContent).not.toContain('icon-00.svg');
+  });
+});

@@ -46,6 +46,25 @@ export function ImportSummary({ report }: { report: ImportReport }) {
         </p>
       )}
       {report.embedding.status === 'off' && <p className="muted">Embedding was turned off for this import; keyword search works.</p>}
+      {report.errors.length > 0 && (
+        // Before the skipped files, under its own heading: a failure is what a person must act on.
+        <>
+          <h4 className="subtitle">Failed</h4>
+          <details className="import-failed" open={report.errors.length <= 5}>
+            <summary>
+              <strong>{plural(report.errors.length, 'file')} failed</strong>
+            </summary>
+            <ul className="file-list">
+              {report.errors.map((e) => (
+                <li key={e.path}>
+                  <span className="mono">{e.path}</span> — {failReason(e.code)}
+                  {e.message ? <span className="muted"> ({e.message})</span> : null}
+                </li>
+              ))}
+            </ul>
+          </details>
+        </>
+      )}
       {report.skipped.length > 0 && (
         <>
           <h4 className="subtitle">Skipped</h4>
@@ -69,21 +88,6 @@ export function ImportSummary({ report }: { report: ImportReport }) {
             ))}
           </ul>
         </>
-      )}
-      {report.errors.length > 0 && (
-        <details className="import-failed" open={report.errors.length <= 5}>
-          <summary>
-            <strong>{plural(report.errors.length, 'file')} failed</strong>
-          </summary>
-          <ul className="file-list">
-            {report.errors.map((e) => (
-              <li key={e.path}>
-                <span className="mono">{e.path}</span> — {failReason(e.code)}
-                {e.message ? <span className="muted"> ({e.message})</span> : null}
-              </li>
-            ))}
-          </ul>
-        </details>
       )}
     </section>
   );

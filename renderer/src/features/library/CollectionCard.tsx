@@ -21,6 +21,10 @@ export function CollectionCard({ collection }: { collection: Collection }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<DescribedError | null>(null);
   const chunks = collection.documents.reduce((s, d) => s + d.chunks, 0);
+  // Counted as the status bar counts: a failed or skipped file is not a document in the index.
+  const failed = collection.documents.filter((d) => d.status === 'error').length;
+  const skipped = collection.documents.filter((d) => d.status === 'skipped').length;
+  const indexed = collection.documents.length - failed - skipped;
 
   const resync = async () => {
     setError(null);
@@ -51,8 +55,9 @@ export function CollectionCard({ collection }: { collection: Collection }) {
         <div>
           <h2 className="mono card__title">{collection.root}</h2>
           <CollectionName collectionId={collection.id} name={collection.name} />
-          <p className="muted small">
-            {formatNumber(collection.documents.length)} documents · {formatNumber(chunks)} chunks · added {formatDate(collection.createdAt)}
+          <p className="muted small" data-testid="collection-counts">
+            {formatNumber(indexed)} documents{failed > 0 ? ` · ${formatNumber(failed)} failed` : ''}
+            {skipped > 0 ? ` · ${formatNumber(skipped)} skipped` : ''} · {formatNumber(chunks)} chunks · added {formatDate(collection.createdAt)}
           </p>
         </div>
         <div className="row">

@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Output } from '../../../../shared/contract';
 import { DocumentTable } from './DocumentTable';
@@ -20,5 +20,26 @@ describe('the document table', () => {
         .map((row) => [row.querySelector('.mono')!.textContent, within(row).getAllByRole('cell')[column]!.textContent]),
     );
     expect(types).toEqual({ 'a.md': 'Markdown', 'b.txt': 'Text', 'c.pdf': 'PDF', 'd.docx': 'Word', 'e.html': 'HTML', 'f.epub': '', 'g.md': '' });
+  });
+});
+
+describe('a folder with a failed file among many', () => {
+  it('offers to show only the files with a problem, each with its reason, so one failure is not lost among hundreds', () => {
+    const failed: Doc = { ...doc('rust-book/broken.pdf', 'pdf'), status: 'error', statusCode: 'CORRUPT_FILE', statusMessage: 'The file is not a readable PDF.', chunks: 0 };
+    const docs = [...Array.from({ length: 40 }, (_, i) => doc(`notes/n${String(i).padStart(2, '0')}.md`, 'markdown')), failed];
+    render(<DocumentTable documents={docs} />);
+    const only = screen.getByRole('checkbox', { name: 'Only files with a problem (1)' });
+    expect(screen.getAllByRole('row')).toHaveLength(42);
+    fireEvent.click(only);
+    const rows = screen.getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.querySelector('.mono')!.textContent)).toEqual(['rust-book/broken.pdf']);
+    expect(rows[0]!.textContent).toContain('The file is not a readable PDF.');
+    fireEvent.click(only);
+    expect(screen.getAllByRole('row')).toHaveLength(42);
+  });
+
+  it('offers no such filter when every file is fine', () => {
+    render(<DocumentTable documents={[doc('a.md', 'markdown'), doc('b.md', 'markdown')]} />);
+    expect(screen.queryByRole('checkbox')).toBeNull();
   });
 });

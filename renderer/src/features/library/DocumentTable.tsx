@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { Output } from '../../../../shared/contract';
 import { messageFor } from '../../api/messages';
 import { formatDate, formatNumber } from '../../common/format';
@@ -7,17 +8,32 @@ import { DOC_STATUS } from '../../common/words';
 type Collection = Output<'library'>['collections'][number];
 type Doc = Collection['documents'][number];
 
+/** Failed or skipped, or carrying a reason: what a person opens the Library to find. */
+const hasProblem = (d: Doc) => d.status === 'error' || d.status === 'skipped' || d.statusCode !== null || d.statusMessage !== null;
+
 /**
  * A collection's documents with their type, status, chunk count, import time and any error; a change
- * waiting to be imported shows as queued, and a new file not yet imported as a row of its own.
+ * waiting to be imported shows as queued, and a new file not yet imported as a row of its own. When
+ * some files have a problem, a switch shows only those: one failed file among hundreds in path order
+ * is otherwise found only by scrolling.
  */
 export function DocumentTable({ documents, pending = [] }: { documents: Doc[]; pending?: Collection['pending'] }) {
+  const [onlyProblems, setOnlyProblems] = useState(false);
   const queued = new Map(pending.map((p) => [p.relPath, p.queuedAt]));
   const known = new Set(documents.map((d) => d.relPath));
-  const arriving = pending.filter((p) => !known.has(p.relPath));
+  const problems = documents.filter(hasProblem);
+  const filtering = onlyProblems && problems.length > 0;
+  const arriving = filtering ? [] : pending.filter((p) => !known.has(p.relPath));
+  const shown = filtering ? problems : documents;
   if (documents.length === 0 && arriving.length === 0) return <p className="muted">No documents in this folder yet.</p>;
   return (
     <div className="table-wrap">
+      {problems.length > 0 && problems.length < documents.length && (
+        <label className="row small document-table__filter">
+          <input type="checkbox" checked={onlyProblems} onChange={(e) => setOnlyProblems(e.target.checked)} />
+          Only files with a problem ({formatNumber(problems.length)})
+        </label>
+      )}
       <table className="table">
         <thead>
           <tr>
@@ -44,7 +60,7 @@ export function DocumentTable({ documents, pending = [] }: { documents: Doc[]; p
               <td />
             </tr>
           ))}
-          {documents.map((d) => (
+          {shown.map((d) => (
             <tr key={d.id}>
               <td>
                 <span className="mono">{d.relPath}</span>

@@ -125,3 +125,12 @@ describe('a folder’s name', () => {
     expect(await within(card).findByText('Work notes', { selector: 'strong' })).toBeTruthy();
   });
 });
+
+describe('a folder card with a failed file', () => {
+  it('counts the documents as the status bar does, the failed file apart', async () => {
+    const failed = { ...doc('broken.pdf'), type: 'pdf' as const, status: 'error' as const, statusCode: 'CORRUPT_FILE', statusMessage: 'Not a readable PDF.', chunks: 0 };
+    renderWithFake(<LibraryView />, { library: () => ({ collections: [{ ...folder(watch()), documents: [doc('a.md'), doc('b.md'), failed] }] }) });
+    const card = await screen.findByRole('region', { name: 'Folder /home/me/notes' });
+    expect(within(card).getByTestId('collection-counts').textContent).toMatch(/^2 documents · 1 failed · 4 chunks · added /);
+  });
+});

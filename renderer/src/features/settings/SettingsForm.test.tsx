@@ -24,6 +24,34 @@ const settings: Settings = {
 const setCalls = (h: { transport: { calls: Array<{ method: string; input: unknown }> } }) => h.transport.calls.filter((c) => c.method === 'setSettings').map((c) => c.input);
 
 describe('SettingsForm', () => {
+  it('says a new chunk size reaches every file of a folder at its next Re-sync (cut again and re-embedded), not only files added later', () => {
+    renderWithFake(<SettingsForm settings={settings} models={null} onSaved={() => {}} />);
+    const hint = document.getElementById(screen.getByLabelText('Chunk size (tokens)').getAttribute('aria-describedby')!)!;
+    expect(hint.textContent).toBe('Used by the next import or Re-sync of a folder: all its files are cut again and re-embedded');
+  });
+
+  it('a value out of its bounds or form is named at its own field and nothing is sent, rather than an error about "setSettings" under the form', async () => {
+    const h = renderWithFake(<SettingsForm settings={settings} models={null} onSaved={() => {}} />, { setSettings: () => settings });
+    fireEvent.change(screen.getByLabelText('Hybrid fusion'), { target: { value: 'weighted:3' } });
+    fireEvent.change(screen.getByLabelText('Passages per answer (k)'), { target: { value: '50' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    const fusion = screen.getByLabelText('Hybrid fusion');
+    await waitFor(() => expect(fusion.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById('setting-fusion-error')?.textContent).toMatch(/^Hybrid fusion: expected rrf:<k>/);
+    expect(fusion.getAttribute('aria-describedby')).toContain('setting-fusion-error');
+    expect(document.getElementById('setting-k-error')?.textContent).toBe('Passages per answer (k) takes a whole number from 1 to 20');
+    expect(screen.getByRole('alert').textContent).toBe('Nothing was saved: 2 settings need a correction.');
+    expect(document.body.textContent).not.toContain('setSettings');
+    expect(setCalls(h)).toEqual([]);
+    // Corrected, the field's note goes and the save goes through.
+    fireEvent.change(fusion, { target: { value: 'weighted:0.3' } });
+    fireEvent.change(screen.getByLabelText('Passages per answer (k)'), { target: { value: '3' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(setCalls(h)).toEqual([{ fusion: 'weighted:0.3', k: 3 }]));
+    expect(fusion.getAttribute('aria-invalid')).toBeNull();
+    expect(document.getElementById('setting-fusion-error')).toBeNull();
+  });
+
   it('offers the installed models in the model fields, free text still allowed', () => {
     const { container } = renderWithFake(<SettingsForm settings={settings} models={['llama3.2:latest', 'qwen2.5:0.5b']} onSaved={() => {}} />);
     expect(screen.getByLabelText('Chat model').getAttribute('list')).toBe('installed-models');

@@ -7,7 +7,7 @@ import { ErrorNote } from '../../common/ErrorNote';
 import { EMPTY_HEADERS, HeadersFields, headersPatch, type HeadersDraft } from './HeadersFields';
 
 type Settings = Output<'getSettings'>;
-type Field = Exclude<keyof Settings, 'ollamaHeaders'>;
+type Field = keyof typeof SETTINGS & Exclude<keyof Settings, 'ollamaHeaders' | 'ollamaHeaderStorage'>;
 
 /** Errors after which "Save anyway" makes sense: Ollama lacks the model, or could not be asked. */
 const UNCONFIRMED = new Set(['MODEL_NOT_FOUND', 'OLLAMA_UNREACHABLE', 'OLLAMA_TIMEOUT', 'OLLAMA_ERROR']);
@@ -18,7 +18,7 @@ const FIELDS: Array<{ key: Field; label: string; hint: string; type: 'text' | 'n
   { key: 'chatModel', label: SETTINGS.chatModel.label, hint: 'Writes the answers; pick an installed model or type one', type: 'text', models: true },
   { key: 'embedModel', label: SETTINGS.embedModel.label, hint: 'Turns passages into vectors for meaning search', type: 'text', models: true },
   { key: 'k', label: SETTINGS.k.label, hint: `${BOUNDS.k.min} to ${BOUNDS.k.max}`, type: 'number', ...BOUNDS.k },
-  { key: 'chunkTokens', label: SETTINGS.chunkTokens.label, hint: 'Applies to files imported from now on', type: 'number', ...BOUNDS.chunkTokens },
+  { key: 'chunkTokens', label: SETTINGS.chunkTokens.label, hint: 'Used by the next import or Re-sync of a folder: all its files are cut again and re-embedded', type: 'number', ...BOUNDS.chunkTokens },
   { key: 'numCtx', label: SETTINGS.numCtx.label, hint: 'Tokens Ollama reads per request', type: 'number', ...BOUNDS.numCtx },
   { key: 'denseQuantizeAbove', label: SETTINGS.denseQuantizeAbove.label, hint: 'Above this many chunks, meaning search scans compact sign bits first, then rescores exactly', type: 'number', ...BOUNDS.denseQuantizeAbove },
   { key: 'embedBatchesInFlight', label: SETTINGS.embedBatchesInFlight.label, hint: 'Batches sent to Ollama at once while importing; 2 keeps it busy while the next files are read', type: 'number', ...BOUNDS.embedBatchesInFlight },
@@ -30,28 +30,42 @@ interface SettingsFormProps {
   /** The installed models' names, offered in the model fields (null: Ollama could not be asked). */
   models: string[] | null;
   onSaved: (before: Settings, after: Settings) => void;
+  /** The Ollama host just saved does not answer: said beside Save. */
+  hostProblem?: string | null;
 }
 
 /** The editable settings; only changed fields are sent. */
-export function SettingsForm({ settings, models, onSaved }: SettingsFormProps) {
+export function SettingsForm({ settings, models, onSaved, hostProblem = null }: SettingsFormProps) {
   const client = useClient();
   const [draft, setDraft] = useState<Record<Field, string>>(() => toDraft(settings));
   const [headers, setHeaders] = useState<HeadersDraft>(EMPTY_HEADERS);
   const [error, setError] = useState<DescribedError | null>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
+  /** Each changed field the settings table refuses, with its sentence, shown at the field. */
+  const [invalid, setInvalid] = useState<Partial<Record<Field, string>>>({});
 
   const save = async (force: boolean) => {
     const patch: Input<'setSettings'> = {};
+    const refused: Partial<Record<Field, string>> = {};
     for (const f of FIELDS) {
       const raw = draft[f.key].trim();
       const value = f.type === 'number' ? Number(raw) : raw;
-      if (value !== settings[f.key]) (patch as Record<string, unknown>)[f.key] = value;
+      if (value === settings[f.key]) continue;
+      // The table's own check, here, so the sentence lands at its field (the engine checks again).
+      const checked = SETTINGS[f.key].schema.safeParse(value);
+      if (!checked.success) {
+        const message = checked.error.issues[0]?.message ?? 'not accepted';
+        refused[f.key] = message.startsWith(f.label) ? message : `${f.label}: ${message}`;
+      }
+      (patch as Record<string, unknown>)[f.key] = value;
     }
     const headerPatch = headersPatch(headers);
     if (headerPatch) patch.ollamaHeaders = headerPatch;
     setError(null);
     setSaved(false);
+    setInvalid(refused);
+    if (Object.keys(refused).length > 0) return;
     if (Object.keys(patch).length === 0) return setSaved(true);
     setBusy(true);
     try {
@@ -70,6 +84,8 @@ export function SettingsForm({ settings, models, onSaved }: SettingsFormProps) {
   return (
     <form
       className="card settings-form"
+      // The settings table's own sentences, at each field, rather than the browser's bubble for numbers only.
+      noValidate
       aria-labelledby="settings-title"
       onSubmit={(e) => {
         e.preventDefault();
@@ -89,10 +105,16 @@ export function SettingsForm({ settings, models, onSaved }: SettingsFormProps) {
             max={f.max}
             value={draft[f.key]}
             onChange={(e) => setDraft({ ...draft, [f.key]: e.target.value })}
-            aria-describedby={`setting-${f.key}-hint`}
+            aria-describedby={invalid[f.key] ? `setting-${f.key}-error setting-${f.key}-hint` : `setting-${f.key}-hint`}
+            {...(invalid[f.key] ? { 'aria-invalid': true } : {})}
             spellCheck={false}
             {...(f.models ? { list: 'installed-models', autoComplete: 'off' } : {})}
           />
+          {invalid[f.key] && (
+            <span id={`setting-${f.key}-error`} className="small field__error">
+              {invalid[f.key]}
+            </span>
+          )}
           <span id={`setting-${f.key}-hint`} className="muted small">
             {f.hint}
           </span>
@@ -108,8 +130,18 @@ export function SettingsForm({ settings, models, onSaved }: SettingsFormProps) {
         <button type="submit" className="button button--primary" disabled={busy}>
           Save settings
         </button>
-        {saved && <span role="status">Saved.</span>}
+        {saved && !hostProblem && <span role="status">Saved.</span>}
       </div>
+      {saved && hostProblem && (
+        <p className="warning" role="status" data-testid="host-unanswered">
+          {hostProblem}
+        </p>
+      )}
+      {Object.keys(invalid).length > 0 && (
+        <p className="error-note" role="alert">
+          Nothing was saved: {Object.keys(invalid).length === 1 ? '1 setting needs' : `${Object.keys(invalid).length} settings need`} a correction.
+        </p>
+      )}
       {error && <ErrorNote error={error} />}
       {error && UNCONFIRMED.has(error.code) && (
         <p className="row">

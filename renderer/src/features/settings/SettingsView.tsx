@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Output } from '../../../../shared/contract';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
@@ -20,14 +20,21 @@ export function SettingsView() {
   const [models, setModels] = useState<Model[] | null>(null);
   const [modelError, setModelError] = useState<DescribedError | null>(null);
   const [reembed, setReembed] = useState<string | null>(null);
+  /** A host just saved: until the model list answers from it, the form says nothing does. */
+  const [savedHost, setSavedHost] = useState<string | null>(null);
 
+  /** Only the newest list request's answer is shown: one to a host that does not answer gives up after its retries, seconds after a later one. */
+  const latest = useRef(0);
   const loadModels = useCallback(() => {
+    const request = ++latest.current;
     client.listModels({}).then(
       (r) => {
+        if (request !== latest.current) return;
         setModels(r.models);
         setModelError(null);
       },
       (e: unknown) => {
+        if (request !== latest.current) return;
         setModels(null);
         setModelError(describeError(e));
       },
@@ -42,6 +49,7 @@ export function SettingsView() {
   const onSaved = (before: Settings, after: Settings) => {
     setSettings(after);
     if (after.embedModel !== before.embedModel) setReembed(after.embedModel);
+    if (after.ollamaHost !== before.ollamaHost) setSavedHost(after.ollamaHost);
     // A new host or header (a token replaced keeps its name) may change what Ollama lists.
     loadModels();
   };
@@ -50,7 +58,15 @@ export function SettingsView() {
     <div className="settings">
       <h1>Settings</h1>
       {error && <ErrorNote error={error} />}
-      {settings && <SettingsForm settings={settings} models={models && models.map((m) => m.name)} onSaved={onSaved} />}
+      {settings && (
+        <SettingsForm
+          settings={settings}
+          models={models && models.map((m) => m.name)}
+          onSaved={onSaved}
+          // Beside Save: the model list's error is far below, and a mistyped host otherwise just says "Saved."
+          hostProblem={savedHost !== null && savedHost === settings.ollamaHost && modelError ? `Saved, but nothing answers at ${savedHost}: ${modelError.sentence}` : null}
+        />
+      )}
       {reembed && <ReembedBox model={reembed} />}
       <ModelList models={models} error={modelError} onRefresh={loadModels} />
       <PullBox onPulled={loadModels} />

@@ -30,3 +30,31 @@ describe("Settings' model list when the host changes while it is asked", () => {
     }
   });
 });
+
+describe("Settings' model list at a host where nothing answers", () => {
+  it('asks twice (one quick retry, as a search does), not four times with backoff: a person is waiting at the form', async () => {
+    const net = await import('node:net');
+    let connections = 0;
+    // Accepts and hangs up at once: each attempt is one connection, counted without timing anything.
+    const server = net.createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const host = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const db = tempDbPath('quire-list-dead-');
+    const engine = createEngine({ dbPath: db.file, env: { OLLAMA_HOST: host } });
+    try {
+      const e = await engine.call('listModels', {}).then(
+        () => null,
+        (err: unknown) => toErrorShape(err),
+      );
+      expect(e?.code).toBe('OLLAMA_UNREACHABLE');
+      expect(connections).toBe(2);
+    } finally {
+      await engine.close();
+      server.close();
+      db.dispose();
+    }
+  });
+});

@@ -8,7 +8,7 @@ import { lastEventId } from '../db/events';
 import { finishRun, startRun } from '../db/runs';
 import { SettingsStore } from '../settings';
 import { completeChat, streamChat, type ChatOptions } from '../ollama/chat';
-import type { ModelInfo, OllamaGateway } from '../ollama/gateway';
+import { PERSON_WAITING, type ModelInfo, type OllamaGateway } from '../ollama/gateway';
 import { search } from '../retrieve/search';
 import { sharedModelTokens, type ExactCounter, type ModelTokens } from '../tokens/model-tokens';
 import { countMessages, fitPrompt, lostSources, settleBudget, UNCALIBRATED_RATIO, type FittedPrompt } from './budget';
@@ -354,7 +354,7 @@ async function runningWindow(gateway: OllamaGateway, chat: ModelInfo, numCtx: nu
 }
 
 async function resolveChatModel(gateway: OllamaGateway, name: string, signal?: AbortSignal): Promise<ModelInfo> {
-  const info = await gateway.withOptions({ retries: 1, backoffMs: 100, timeoutMs: 30_000 }).modelInfo(name, signal);
+  const info = await gateway.withOptions(PERSON_WAITING).modelInfo(name, signal);
   if (info.capabilities.length > 0 && !info.capabilities.includes('completion')) {
     throw new QuireError('NOT_A_CHAT_MODEL', `${info.name} cannot chat (it is an embedding model). Choose a chat model such as ${DEFAULT_CHAT_MODEL}.`);
   }

@@ -14,7 +14,7 @@ import { openableSourceFile } from './source-file';
 import { folderCompletions } from './folder-completions';
 import { chunkView, libraryDocuments, vectorStores } from './views';
 import { dropEmbeddingModel, listEmbeddingModels } from '../db/embedding-models';
-import { withTag } from '../ollama/gateway';
+import { PERSON_WAITING, withTag } from '../ollama/gateway';
 import { ollamaState } from '../ollama/state';
 import { loadQuestionSet } from '../eval/question-sets';
 
@@ -214,7 +214,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
 
     async listModels() {
       // The gateway asked, kept: a host saved while its retries run must not be named in its failure.
-      const asked = gateway();
+      const asked = gateway().withOptions(PERSON_WAITING);
       try {
         const models = await asked.listModels(AbortSignal.timeout(10_000), { fresh: true });
         return { models: models.map((m) => ({ name: m.name, size: m.size, family: m.family, parameterSize: m.parameterSize, quantization: m.quantization, digest: m.digest })) };

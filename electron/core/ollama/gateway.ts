@@ -20,6 +20,12 @@ export interface GatewayOptions {
   modelListTtlMs?: number;
 }
 
+/**
+ * For a request a person is waiting on (a search's query vector, a model's details before an
+ * answer, Settings' model list): one quick retry, then the failure's sentence, not seconds of backoff.
+ */
+export const PERSON_WAITING = { retries: 1, backoffMs: 100, timeoutMs: 30_000 } as const satisfies Omit<GatewayOptions, 'host' | 'modelListTtlMs'>;
+
 /** One model as /api/tags lists it. */
 export interface ModelListing {
   name: string;

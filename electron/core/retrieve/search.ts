@@ -5,7 +5,7 @@ import { getActiveEmbeddingModel, type EmbeddingModelRow } from '../db/embedding
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
 import { Embedder } from '../ollama/embedder';
-import type { OllamaGateway } from '../ollama/gateway';
+import { PERSON_WAITING, type OllamaGateway } from '../ollama/gateway';
 import { denseSearch, type DenseHit } from './dense';
 import { fuseWith, type Fused, type Ranked } from './fusion';
 import { lexicalSearch } from './lexical';
@@ -97,7 +97,7 @@ function requireVectors(db: Db): EmbeddingModelRow {
 async function embedQuery(gateway: OllamaGateway | null, model: EmbeddingModelRow, query: string, signal?: AbortSignal, tokens?: ModelTokens): Promise<Float32Array> {
   if (!gateway) throw new QuireError('OLLAMA_UNREACHABLE', 'Ollama was not asked (offline mode), so only keyword search was used.');
   // A person is waiting: one quick retry, then keyword search rather than a long backoff.
-  const quick = gateway.withOptions({ retries: 1, backoffMs: 100, timeoutMs: 30_000 });
+  const quick = gateway.withOptions(PERSON_WAITING);
   const embedder = await Embedder.resolve(quick, model.name, signal ? { signal } : {});
   if (embedder.digest !== model.digest) {
     throw new QuireError(

@@ -10,7 +10,7 @@ beforeEach(() => {
 afterEach(() => db.close());
 
 const failingHook = () => {
-  throw new QuireError('WRITE_FAILED', 'database is locked');
+  throw new QuireError('WRITE_FAILED', 'database is locked (simulated by settings.test.ts)');
 };
 
 describe('a change hook that throws after the settings were stored', () => {
@@ -19,13 +19,13 @@ describe('a change hook that throws after the settings were stored', () => {
     const store = new SettingsStore(db, {}, failingHook, (e) => failures.push(e));
     expect(store.set({ k: 3, embedModel: 'nomic-embed-text' })).toMatchObject({ k: 3, embedModel: 'nomic-embed-text' });
     expect(new SettingsStore(db).get('k')).toBe(3);
-    expect(failures).toEqual([{ code: 'WRITE_FAILED', message: 'database is locked' }]);
+    expect(failures).toEqual([{ code: 'WRITE_FAILED', message: 'database is locked (simulated by settings.test.ts)' }]);
   });
 
   it('is a process warning when nobody else is told', async () => {
     const warned = new Promise<Error>((resolve) => process.once('warning', resolve));
     expect(new SettingsStore(db, {}, failingHook).set({ k: 4 }).k).toBe(4);
-    expect((await warned).message).toMatch(/Settings were saved, but reacting to the change failed: database is locked/);
+    expect((await warned).message).toMatch(/Settings were saved, but reacting to the change failed: database is locked \(simulated by settings.test.ts\)/);
   });
 
   it('a patch refused by validation is still an error, and the hook is not called', () => {

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, openDatabase, type Engine } from '../electron/core/engine';
 import { main } from '../electron/cli/run';
-import { startAuthProxy, type AuthProxy } from './support/auth-proxy';
+import { useGuardedOllama } from './support/guarded-ollama';
 import { FakeSecretBox } from './support/fake-secret-box';
 import { tempDbPath } from './support/notes';
-import { startStandin, type Standin } from './support/ollama-standin/server';
 
 /**
  * Saved Ollama request header values sealed at rest by the desktop app's SecretBox (a fake here:
@@ -17,23 +16,12 @@ import { startStandin, type Standin } from './support/ollama-standin/server';
 const SECRET = 'Bearer team-s3cret-9d2e';
 const TEAM = 'docs-team-4b7a';
 
-let ollama: Standin;
-let proxy: AuthProxy;
+const proxy = useGuardedOllama(SECRET);
 let dbFile: ReturnType<typeof tempDbPath>;
 const engines: Engine[] = [];
 
-beforeAll(async () => {
-  ollama = await startStandin();
-  proxy = await startAuthProxy({ target: ollama.url, header: 'Authorization', value: SECRET });
-});
-afterAll(async () => {
-  await proxy?.close();
-  await ollama?.close();
-});
 beforeEach(() => {
   dbFile = tempDbPath('quire-sealed-');
-  proxy.passed.length = 0;
-  proxy.refused.length = 0;
 });
 afterEach(async () => {
   for (const e of engines.splice(0)) await e.close();

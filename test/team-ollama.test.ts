@@ -1,10 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnswerResult } from '../shared/answer';
 import { createEngine, type Engine } from '../electron/core/engine';
 import { main } from '../electron/cli/run';
-import { startAuthProxy, type AuthProxy } from './support/auth-proxy';
+import { useGuardedOllama } from './support/guarded-ollama';
 import { NotesFolder, tempDbPath } from './support/notes';
-import { startStandin, type Standin } from './support/ollama-standin/server';
 
 /**
  * A team's shared Ollama behind a reverse proxy that wants `Authorization: Bearer …` (#16.6): the
@@ -15,26 +14,15 @@ import { startStandin, type Standin } from './support/ollama-standin/server';
 const SECRET = 'Bearer team-s3cret-7f1c';
 const KEYS = '# Key rotation\n\nRotate the deploy keys every ninety days with ssh-keygen.\n';
 
-let ollama: Standin;
-let proxy: AuthProxy;
+const proxy = useGuardedOllama(SECRET);
 let notes: NotesFolder;
 let dbFile: ReturnType<typeof tempDbPath>;
 const engines: Engine[] = [];
 
-beforeAll(async () => {
-  ollama = await startStandin();
-  proxy = await startAuthProxy({ target: ollama.url, header: 'Authorization', value: SECRET });
-});
-afterAll(async () => {
-  await proxy?.close();
-  await ollama?.close();
-});
 beforeEach(() => {
   notes = new NotesFolder('quire-team-');
   notes.write('keys.md', KEYS);
   dbFile = tempDbPath('quire-team-db-');
-  proxy.passed.length = 0;
-  proxy.refused.length = 0;
 });
 afterEach(async () => {
   for (const e of engines.splice(0)) await e.close();

@@ -3,7 +3,7 @@ import type { Output } from '../../../../shared/contract';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
 import { useImportJob } from '../import/import-job';
-import { formatDate, formatNumber } from '../../common/format';
+import { formatDate, formatNumber, plural } from '../../common/format';
 import { ConfirmDialog } from '../../common/ConfirmDialog';
 import { ErrorNote } from '../../common/ErrorNote';
 import { ImportPanel } from '../import/ImportPanel';
@@ -54,7 +54,7 @@ export function CollectionCard({ collection }: { collection: Collection }) {
           <h2 className="mono card__title">{collection.root}</h2>
           <CollectionName collectionId={collection.id} name={collection.name} />
           <p className="muted small" data-testid="collection-counts">
-            {formatNumber(indexed)} documents{failed > 0 ? ` · ${formatNumber(failed)} failed` : ''}
+            {plural(indexed, 'document')}{failed > 0 ? ` · ${formatNumber(failed)} failed` : ''}
             {skipped > 0 ? ` · ${formatNumber(skipped)} skipped` : ''} · {formatNumber(chunks)} chunks · added {formatDate(collection.createdAt)}
           </p>
         </div>
@@ -74,7 +74,7 @@ export function CollectionCard({ collection }: { collection: Collection }) {
       {confirming && (
         <ConfirmDialog title="Remove this folder from Quire?" confirmLabel="Remove from index" onConfirm={() => void remove()} onCancel={() => setConfirming(false)} busy={busy}>
           <p data-testid="remove-counts">
-            This deletes <strong>{formatNumber(indexed)} documents</strong>, their {formatNumber(chunks)} passages, their vectors and full-text entries
+            This deletes <strong>{plural(indexed, 'document')}</strong>, their {formatNumber(chunks)} passages, their vectors and full-text entries
             {failed + skipped > 0 ? `, and the records of ${problemFiles(failed, skipped)},` : ''} from Quire's index for{' '}
             <span className="mono">{collection.root}</span>, and with them the answers given from those passages, the questions saved for this folder and
             its evaluation reports.

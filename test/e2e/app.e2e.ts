@@ -192,6 +192,24 @@ describe('Quire in a browser', () => {
     await page.getByTestId('nav-ask').click();
   });
 
+  it('Settings: hybrid fusion is a method and its number, saved as the setting string', async () => {
+    await page.getByTestId('nav-settings').click();
+    const method = page.getByLabel('Hybrid fusion: method');
+    await method.selectOption({ label: 'Weighted' });
+    const share = page.getByLabel("Vectors' share (w)");
+    expect(await share.inputValue()).toBe('0.3');
+    await share.fill('0.4');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(async () => (await engine.call('getSettings', {})).fusion, { timeout: 10_000 }).toBe('weighted:0.4');
+    await share.scrollIntoViewIfNeeded();
+    await shot('08c-settings-fusion');
+    await method.selectOption({ label: 'Reciprocal rank' });
+    expect(await page.getByLabel('Rank constant (k)').inputValue()).toBe('60');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(async () => (await engine.call('getSettings', {})).fusion, { timeout: 10_000 }).toBe('rrf:60');
+    await page.getByTestId('nav-ask').click();
+  });
+
   it('Settings in browser mode: saved header values are said to be stored unencrypted, the environment suggested instead', async () => {
     await page.getByTestId('nav-settings').click();
     const note = page.getByTestId('header-storage');

@@ -10,7 +10,27 @@
 export type Fusion = { kind: 'rrf'; k: number } | { kind: 'weighted'; dense: number };
 
 export const DEFAULT_FUSION: Fusion = { kind: 'rrf', k: 60 };
-export const FUSION_USAGE = 'expected rrf:<k> (k a whole number from 1 to 1000) or weighted:<w> (w, the vectors\' share, from 0 to 1)';
+
+/**
+ * Each kind's number and its bounds: what parseFusion accepts, what FUSION_USAGE says and what the
+ * Settings form offers (a choice of kind plus the number), so the rules are written once. `example`
+ * is the number offered when a kind is chosen; rrf's is also the k a bare `rrf` means.
+ */
+export const FUSION_KINDS = {
+  rrf: { label: 'Reciprocal rank', number: 'Rank constant (k)', min: 1, max: 1000, step: 1, example: 60 },
+  weighted: { label: 'Weighted', number: "Vectors' share (w)", min: 0, max: 1, step: 0.05, example: 0.3 },
+} as const;
+export type FusionKind = keyof typeof FUSION_KINDS;
+
+const { rrf: RRF, weighted: WEIGHTED } = FUSION_KINDS;
+
+/** What a kind's number may be, in words: "a whole number from 1 to 1000". */
+export function fusionNumberRule(kind: FusionKind): string {
+  const b = FUSION_KINDS[kind];
+  return `${kind === 'rrf' ? 'a whole number' : 'a number'} from ${b.min} to ${b.max}`;
+}
+
+export const FUSION_USAGE = `expected rrf:<k> (k ${fusionNumberRule('rrf')}) or weighted:<w> (w, the vectors' share, ${fusionNumberRule('weighted')})`;
 
 /** Parses a spec; null when it is not one (the caller says why, in its own words). */
 export function parseFusion(spec: string): Fusion | null {
@@ -18,12 +38,12 @@ export function parseFusion(spec: string): Fusion | null {
   if (!m) return null;
   const kind = m[1]!.toLowerCase();
   if (kind === 'rrf') {
-    const k = m[2] === undefined ? 60 : Number(m[2]);
-    return Number.isInteger(k) && k >= 1 && k <= 1000 ? { kind: 'rrf', k } : null;
+    const k = m[2] === undefined ? RRF.example : Number(m[2]);
+    return Number.isInteger(k) && k >= RRF.min && k <= RRF.max ? { kind: 'rrf', k } : null;
   }
   if (m[2] === undefined) return null;
   const dense = Number(m[2]);
-  return dense >= 0 && dense <= 1 ? { kind: 'weighted', dense } : null;
+  return dense >= WEIGHTED.min && dense <= WEIGHTED.max ? { kind: 'weighted', dense } : null;
 }
 
 /** The canonical spec: parseFusion(formatFusion(f)) equals f. */

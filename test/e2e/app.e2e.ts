@@ -192,6 +192,24 @@ describe('Quire in a browser', () => {
     await page.getByTestId('nav-ask').click();
   });
 
+  it('Settings: hybrid fusion is a method and its number, saved as the setting string', async () => {
+    await page.getByTestId('nav-settings').click();
+    const method = page.getByLabel('Hybrid fusion: method');
+    await method.selectOption({ label: 'Weighted' });
+    const share = page.getByLabel("Vectors' share (w)");
+    expect(await share.inputValue()).toBe('0.3');
+    await share.fill('0.4');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(async () => (await engine.call('getSettings', {})).fusion, { timeout: 10_000 }).toBe('weighted:0.4');
+    await share.scrollIntoViewIfNeeded();
+    await shot('08c-settings-fusion');
+    await method.selectOption({ label: 'Reciprocal rank' });
+    expect(await page.getByLabel('Rank constant (k)').inputValue()).toBe('60');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(async () => (await engine.call('getSettings', {})).fusion, { timeout: 10_000 }).toBe('rrf:60');
+    await page.getByTestId('nav-ask').click();
+  });
+
   it('Settings in browser mode: saved header values are said to be stored unencrypted, the environment suggested instead', async () => {
     await page.getByTestId('nav-settings').click();
     const note = page.getByTestId('header-storage');
@@ -212,6 +230,15 @@ describe('Quire in a browser', () => {
       await hit.waitFor({ timeout: 10_000 });
       await hit.scrollIntoViewIfNeeded();
       await shot('08-ollama-down-search');
+      // Narrow, the long sentence still keeps the bar to one line: cut short, whole in its tooltip.
+      await page.setViewportSize({ width: 800, height: 600 });
+      const bar = page.getByTestId('status-bar');
+      const down = bar.locator('[data-ollama="down"]');
+      expect((await bar.boundingBox())!.height).toBeLessThanOrEqual(2.1 * 16 + 1);
+      expect(await down.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+      expect(await down.getAttribute('title')).toMatch(/^Ollama not running at http:\/\/127\.0\.0\.1:\d+ — keyword search only\. Start it with ollama serve, or correct the Ollama host in Settings\./);
+      await shot('08-ollama-down-800x600');
+      await page.setViewportSize({ width: 1280, height: 860 });
     } finally {
       await ollama.start();
     }
@@ -226,6 +253,10 @@ describe('Quire in a browser', () => {
     const text = await item.innerText();
     // The heading once, beside the place; the snippet does not open with its Markdown heading line again.
     expect(text.match(/Key rotation/g) ?? []).toHaveLength(1);
+    // Plain text, the query's words marked.
+    expect(text).not.toMatch(/#/);
+    expect(await item.locator('mark').allInnerTexts()).toEqual(expect.arrayContaining(['Old keys', 'valid', 'rotation']));
+    await shot('09-search-result-marks', item);
     await result.click();
     const panel = page.getByTestId('source-panel');
     await panel.waitFor();
@@ -310,6 +341,14 @@ describe('Quire in a browser', () => {
         expect(m.answerRight, 'the answer reflows left of the panel').toBeLessThanOrEqual(m.panelLeft + 1);
         expect(m.highlightVisible, 'the cited lines are in view in the panel').toBe(true);
         await shot(`13-layout-${width}x${height}-${scheme}`);
+        const bar = await measureStatusBar();
+        const says = `${width}×${height} ${scheme}: ${JSON.stringify(bar)}`;
+        expect(bar.lines, `the status bar is one line, ${says}`).toBe(1);
+        expect(bar.panelBottom, `the panel ends above the status bar, ${says}`).toBeLessThanOrEqual(bar.top + 0.5);
+        // What the probe saw covered ("412 d…"): the counts whole, and what is at their end is the bar, not the panel.
+        expect(bar.countsWhole, says).toBe(true);
+        expect(bar.countsEndInBar, says).toBe(true);
+        expect(bar.cutWithoutTitle, `an item cut short keeps its whole text as a tooltip, ${says}`).toEqual([]);
       }
       await page.keyboard.press('Escape');
       await page.getByTestId('source-panel').waitFor({ state: 'detached' });
@@ -425,4 +464,26 @@ async function measureLayout(): Promise<{ charsPerLine: number; answerRight: num
     const hit = panel.querySelector('[data-testid="source-highlight"]').getBoundingClientRect();
     return { charsPerLine: Math.floor(visible / charWidth), answerRight: a.right, panelLeft: p.left, highlightVisible: hit.top >= p.top && hit.bottom <= p.bottom };
   })()`)) as { charsPerLine: number; answerRight: number; panelLeft: number; highlightVisible: boolean };
+}
+
+/** The status bar beside the open source panel: its lines, whether the counts show whole and uncovered, and the cut items without a tooltip. */
+async function measureStatusBar(): Promise<{ lines: number; top: number; panelBottom: number; countsWhole: boolean; countsEndInBar: boolean; cutWithoutTitle: string[] }> {
+  return (await page.evaluate(`(() => {
+    const bar = document.querySelector('[data-testid="status-bar"]');
+    const b = bar.getBoundingClientRect();
+    const panel = document.querySelector('[data-testid="source-panel"]').getBoundingClientRect();
+    const items = [...bar.querySelectorAll('.status-bar__item')];
+    const counts = bar.querySelector('[data-status="counts"]');
+    const c = counts.getBoundingClientRect();
+    const atEnd = document.elementFromPoint(Math.min(c.right, innerWidth) - 3, c.top + c.height / 2);
+    return {
+      // An item starting below the first one's bottom is on a line of its own.
+      lines: 1 + items.filter((i) => i.getBoundingClientRect().top >= items[0].getBoundingClientRect().bottom - 1).length,
+      top: b.top,
+      panelBottom: panel.bottom,
+      countsWhole: counts.scrollWidth <= counts.clientWidth && c.right <= b.right,
+      countsEndInBar: !!atEnd && counts.contains(atEnd),
+      cutWithoutTitle: items.filter((i) => i.scrollWidth > i.clientWidth && i.title !== i.textContent.trim()).map((i) => i.textContent),
+    };
+  })()`)) as { lines: number; top: number; panelBottom: number; countsWhole: boolean; countsEndInBar: boolean; cutWithoutTitle: string[] };
 }

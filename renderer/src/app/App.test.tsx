@@ -171,7 +171,9 @@ describe('App', () => {
     fireEvent.submit(input.closest('form')!);
     expect(await screen.findByText('food/sourdough.md:1–3')).toBeTruthy();
     // The snippet is the chunk that matched, not the neighbour its passage opens with.
-    expect(screen.getByText('Bake the loaf')).toBeTruthy();
+    const snippet = document.querySelector('.search-results__text')!;
+    expect(snippet.textContent).toBe('Bake the loaf');
+    expect(snippet.querySelector('mark')?.textContent).toBe('loaf');
     expect(screen.queryByText(/Feed the starter/)).toBeNull();
     expect(screen.getByText(/Mode used: lexical \(asked for hybrid: Ollama is not reachable\)/)).toBeTruthy();
   });
@@ -188,7 +190,8 @@ describe('App', () => {
     expect(within(card).getByText('The file is binary, not text.')).toBeTruthy();
     fireEvent.click(within(card).getByRole('button', { name: 'Remove' }));
     const dialog = screen.getByRole('alertdialog');
-    expect(dialog.textContent).toContain('2 documents');
+    // The failed file is not counted as a document, as on the card and in the status bar.
+    expect(dialog.textContent).toContain('This deletes 1 document, their 3 passages, their vectors and full-text entries, and the records of 1 failed file, from');
     expect(dialog.textContent).toContain('The files on disk are untouched.');
     // Everything forget removes is named: the answers, saved questions and reports go too.
     expect(dialog.textContent).toContain('the answers given from those passages, the questions saved for this folder and its evaluation reports');

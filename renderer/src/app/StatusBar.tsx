@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { Output } from '../../../shared/contract';
 import { useStatus } from './status';
 import { formatNumber } from '../common/format';
@@ -9,41 +10,26 @@ export function StatusBar() {
   return (
     <footer className="status-bar" data-testid="status-bar" role="status" aria-live="polite">
       {error ? (
-        <span className="status-bar__item status--bad">{error.sentence}</span>
+        <Item className="status--bad" text={error.sentence}>
+          {error.sentence}
+        </Item>
       ) : !status ? (
         <span className="status-bar__item muted">Checking…</span>
       ) : (
         <>
-          {status.ollama.connected ? (
-            <span className="status-bar__item status--ok" data-ollama="connected">
-              <span className="dot dot--ok" aria-hidden="true" /> Ollama connected · version {status.ollama.version}
-            </span>
-          ) : ollamaNotRunning(status.ollama) ? (
-            <span className="status-bar__item status--bad" data-ollama="down" title={status.ollama.error ?? undefined}>
-              {/* Named, since nothing answering at a mistyped host reads the same as Ollama being down. */}
-              <span className="dot dot--bad" aria-hidden="true" /> Ollama not running at <span className="mono">{status.ollama.host}</span> — keyword search only. Start it with{' '}
-              <code>ollama serve</code>, or correct the Ollama host in Settings.
-            </span>
-          ) : (
-            <span className="status-bar__item status--bad" data-ollama="failing">
-              <span className="dot dot--bad" aria-hidden="true" /> Ollama not connected — keyword search only. {status.ollama.error}
-            </span>
-          )}
+          <OllamaState ollama={status.ollama} />
           {status.ollama.remote && (
-            <span className="status-bar__item status--warn" data-remote="">
+            <Item className="status--warn" data-remote="" text={`Questions and document text go to ${status.ollama.host}`}>
               Questions and document text go to <span className="mono">{status.ollama.host}</span>
-            </span>
+            </Item>
           )}
-          <span className="status-bar__item">
+          <Item data-status="counts" text={countsText(status)}>
+            {countsText(status)}
+          </Item>
+          <Item minor text={`Chat model ${status.chatModel}`}>
             Chat model <span className="mono">{status.chatModel}</span>
-          </span>
-          <span className="status-bar__item">
-            {formatNumber(status.documents.ready + status.documents.needsEmbedding)} documents · {formatNumber(status.chunks)} chunks
-            {status.documents.needsEmbedding > 0 ? ` · ${formatNumber(status.documents.needsEmbedding)} need embedding` : ''}
-            {status.documents.error > 0 ? ` · ${formatNumber(status.documents.error)} failed` : ''}
-            {status.documents.skipped > 0 ? ` · ${formatNumber(status.documents.skipped)} skipped` : ''}
-          </span>
-          <span className="status-bar__item">
+          </Item>
+          <Item minor text={embeddingText(status)}>
             {status.activeModel ? (
               <>
                 Embedding model <span className="mono">{status.activeModel.name}</span>
@@ -58,7 +44,7 @@ export function StatusBar() {
             ) : (
               'No embedding model yet'
             )}
-          </span>
+          </Item>
         </>
       )}
     </footer>
@@ -66,28 +52,89 @@ export function StatusBar() {
 }
 
 /**
+ * One part of the bar. The bar keeps to one line (a panel floating above it is sized to that
+ * line): parts too long for the window end in an ellipsis, the minor ones (the models) first, and
+ * the whole text is the tooltip.
+ */
+function Item({ text, minor, className, children, ...data }: { text: string; minor?: boolean; className?: string; children: ReactNode } & Record<`data-${string}`, string>) {
+  const classes = ['status-bar__item', minor ? 'status-bar__item--minor' : '', className ?? ''].filter(Boolean).join(' ');
+  return (
+    <span className={classes} title={text} {...data}>
+      {children}
+    </span>
+  );
+}
+
+function OllamaState({ ollama }: { ollama: Status['ollama'] }) {
+  if (ollama.connected) {
+    return (
+      <Item className="status--ok" data-ollama="connected" text={`Ollama connected · version ${ollama.version}`}>
+        <span className="dot dot--ok" aria-hidden="true" /> Ollama connected · version {ollama.version}
+      </Item>
+    );
+  }
+  if (ollamaNotRunning(ollama)) {
+    const sentence = `Ollama not running at ${ollama.host} — keyword search only. Start it with ollama serve, or correct the Ollama host in Settings.`;
+    return (
+      <Item className="status--bad" data-ollama="down" text={ollama.error ? `${sentence}\n${ollama.error}` : sentence}>
+        {/* Named, since nothing answering at a mistyped host reads the same as Ollama being down. */}
+        <span className="dot dot--bad" aria-hidden="true" /> Ollama not running at <span className="mono">{ollama.host}</span> — keyword search only. Start it with{' '}
+        <code>ollama serve</code>, or correct the Ollama host in Settings.
+      </Item>
+    );
+  }
+  return (
+    <Item className="status--bad" data-ollama="failing" text={`Ollama not connected — keyword search only. ${ollama.error ?? ''}`.trim()}>
+      <span className="dot dot--bad" aria-hidden="true" /> Ollama not connected — keyword search only. {ollama.error}
+    </Item>
+  );
+}
+
+/** What is indexed, counted as the Library's folder cards count (failed and skipped files apart). */
+function countsText(status: Status): string {
+  const d = status.documents;
+  return (
+    `${formatNumber(d.ready + d.needsEmbedding)} documents · ${formatNumber(status.chunks)} chunks` +
+    (d.needsEmbedding > 0 ? ` · ${formatNumber(d.needsEmbedding)} need embedding` : '') +
+    (d.error > 0 ? ` · ${formatNumber(d.error)} failed` : '') +
+    (d.skipped > 0 ? ` · ${formatNumber(d.skipped)} skipped` : '')
+  );
+}
+
+function embeddingText(status: Status): string {
+  if (!status.activeModel) return 'No embedding model yet';
+  const dense = denseNote(status.activeModel.dense);
+  const note = dense ? ` ${dense.text}` : '';
+  const migration = status.migration ? ` · switching to ${status.migration.to}: ${formatNumber(status.migration.documentsLeft)} documents left` : '';
+  return `Embedding model ${status.activeModel.name}${note}${migration}`;
+}
+
+type Status = Output<'status'>;
+
+/**
  * How meaning search reads the vectors, once there is something to say: two-stage with its measured
  * oversampling and recall, or the bits being built (exact search meanwhile). The sentence is the title.
  */
-type Status = Output<'status'>;
+function DenseIndexNote({ dense }: { dense: Dense }) {
+  const note = denseNote(dense);
+  if (!note) return null;
+  return (
+    <span data-dense={note.method} title={note.reason}>
+      {' '}
+      {note.text}
+    </span>
+  );
+}
 
-function DenseIndexNote({ dense }: { dense: NonNullable<Status['activeModel']>['dense'] }) {
+type Dense = NonNullable<Status['activeModel']>['dense'];
+
+function denseNote(dense: Dense): { method: 'quantized' | 'building'; text: string; reason: string } | null {
   if (!dense) return null;
   if (dense.method === 'quantized' && dense.oversampling !== null && dense.recallAt10 !== null) {
-    return (
-      <span data-dense="quantized" title={dense.reason}>
-        {' '}
-        · two-stage search ×{dense.oversampling}, recall@10 {dense.recallAt10.toFixed(2)}
-      </span>
-    );
+    return { method: 'quantized', text: `· two-stage search ×${dense.oversampling}, recall@10 ${dense.recallAt10.toFixed(2)}`, reason: dense.reason };
   }
   if (dense.bits && !dense.bits.ready) {
-    return (
-      <span data-dense="building" title={dense.reason}>
-        {' '}
-        · building search bits {formatNumber(dense.bits.built)}/{formatNumber(dense.bits.total)}
-      </span>
-    );
+    return { method: 'building', text: `· building search bits ${formatNumber(dense.bits.built)}/${formatNumber(dense.bits.total)}`, reason: dense.reason };
   }
   return null;
 }

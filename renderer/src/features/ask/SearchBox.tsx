@@ -7,6 +7,7 @@ import { formatPlace } from '../../common/format';
 import { formatWhere } from '../../../../shared/pages';
 import { ErrorNote } from '../../common/ErrorNote';
 import { resultTarget, snippet } from './search-result';
+import { markQueryWords } from './query-marks';
 import type { SourceTarget } from './SourcePanel';
 
 type Mode = 'hybrid' | 'lexical' | 'dense';
@@ -22,7 +23,8 @@ export function SearchBox({ onOpenSource }: SearchBoxProps) {
   const [query, setQuery] = useState('');
   const [mode, setMode] = useState<Mode>('hybrid');
   const [busy, setBusy] = useState(false);
-  const [res, setRes] = useState<Output<'search'> | null>(null);
+  /** The result with the query it answers (the box may have changed since), whose words it marks. */
+  const [res, setRes] = useState<(Output<'search'> & { query: string }) | null>(null);
   const [error, setError] = useState<DescribedError | null>(null);
 
   const run = async () => {
@@ -30,7 +32,8 @@ export function SearchBox({ onOpenSource }: SearchBoxProps) {
     setBusy(true);
     setError(null);
     try {
-      setRes(await client.search({ query: query.trim(), mode, k: 10, ...scopeInput() }));
+      const asked = query.trim();
+      setRes({ ...(await client.search({ query: asked, mode, k: 10, ...scopeInput() })), query: asked });
     } catch (e) {
       setRes(null);
       setError(describeError(e));
@@ -87,7 +90,9 @@ export function SearchBox({ onOpenSource }: SearchBoxProps) {
                 >
                   <span className="mono">{formatWhere(r.path, r.lines, r.pages, '–')}</span> {r.heading && <span className="muted">{r.heading}</span>}
                 </button>
-                <p className="search-results__text">{snippet(r)}</p>
+                <p className="search-results__text">
+                  {markQueryWords(snippet(r), res.query).map((p, j) => (p.mark ? <mark key={j}>{p.text}</mark> : p.text))}
+                </p>
               </li>
             ))}
           </ol>

@@ -45,14 +45,14 @@ const CHUNK: Output<'getChunk'> = {
   after: null,
 };
 
-async function searched() {
+async function searched(hit = RESULT, query = 'old keys') {
   const h = renderWithFake(<Harness />, {
-    search: () => ({ mode: 'lexical', embedModel: null, embedDigest: null, results: [RESULT], ms: 3 }),
+    search: () => ({ mode: 'lexical', embedModel: null, embedDigest: null, results: [hit], ms: 3 }),
     getChunk: () => CHUNK,
     library: () => ({ collections: [] }),
     conversations: () => ({ conversations: [] }),
   });
-  fireEvent.change(screen.getByTestId('search-box'), { target: { value: 'old keys' } });
+  fireEvent.change(screen.getByTestId('search-box'), { target: { value: query } });
   fireEvent.submit(screen.getByTestId('search-box').closest('form')!);
   const result = await screen.findByTestId('search-result');
   return { h, result };
@@ -64,7 +64,7 @@ describe('passage search results', () => {
     const item = result.closest('li')!;
     expect(item.textContent!.match(/Rollback/g)).toHaveLength(1);
     expect(item.textContent).toContain('Key rotation > Rollback');
-    expect(within(item).getByText(/Old keys stay valid for 48 hours/)).toBeTruthy();
+    expect(item.querySelector('.search-results__text')!.textContent).toMatch(/Old keys stay valid for 48 hours/);
     expect(result.textContent).toContain('ops/keys.md:1–7');
   });
 
@@ -82,5 +82,24 @@ describe('passage search results', () => {
     // Closing gives focus back to the result it was opened from.
     fireEvent.click(within(panel).getByRole('button', { name: 'Close source panel' }));
     expect(document.activeElement).toBe(result);
+  });
+
+  it('show readable text, not Markdown, with the searched words marked', async () => {
+    const text = '## Rotating keys\n\nWe **rotate** the `deploy` keys; see [the runbook](https://example.com/runbook).\n\n- Old *keys* stay valid for 48 hours.\n> Rotation is logged.';
+    const { result } = await searched({ ...RESULT, text, heading: 'Key rotation', hit: { ...RESULT.hit, start: 0, end: text.length } }, 'rotate deploy keys');
+    const snippet = result.closest('li')!.querySelector('.search-results__text')!;
+    expect(snippet.textContent).toBe('Rotating keys\n\nWe rotate the deploy keys; see the runbook.\n\n• Old keys stay valid for 48 hours.\nRotation is logged.');
+    // Each query word marked where it stands, neighbours as one mark; "Rotating"/"Rotation" share rotate's stem.
+    expect([...snippet.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['Rotating keys', 'rotate', 'deploy keys', 'keys', 'Rotation']);
+  });
+
+  it('show a passage\'s HTML as the text it is, never as elements', async () => {
+    const text = 'Keys <img src=x onerror="alert(1)"> and <script>alert(2)</script> <mark>keys</mark>';
+    const { result } = await searched({ ...RESULT, text, heading: 'Key rotation', hit: { ...RESULT.hit, start: 0, end: text.length } }, 'keys');
+    const snippet = result.closest('li')!.querySelector('.search-results__text')!;
+    expect(snippet.textContent).toBe(text);
+    expect(snippet.querySelector('img, script')).toBeNull();
+    // Only the marks Quire made: the note's own <mark> is text, its word inside marked once.
+    expect([...snippet.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['Keys', 'keys']);
   });
 });

@@ -1,5 +1,6 @@
 import type { Output } from '../../../../shared/contract';
 import type { SourceTarget } from './SourcePanel';
+import { plainSnippet } from './plain-snippet';
 
 type SearchResult = Output<'search'>['results'][number];
 
@@ -8,7 +9,7 @@ const SNIPPET_MAX = 280;
 /**
  * The matched chunk, not the neighbour the passage opens with (the whole passage is what an answer
  * is sent), without the Markdown heading lines it opens with when they are the result's heading,
- * which the result already shows.
+ * which the result already shows; as plain text, since the Markdown's marks are noise in a few lines.
  */
 export function snippet(r: SearchResult): string {
   const headings = new Set(r.heading.split(' > ').map((h) => h.trim()));
@@ -20,7 +21,7 @@ export function snippet(r: SearchResult): string {
     else if (first > 0 && lines[first]!.trim() === '') first++;
     else break;
   }
-  const text = lines.slice(first).join('\n');
+  const text = plainSnippet(lines.slice(first).join('\n'));
   return text.length > SNIPPET_MAX ? `${text.slice(0, SNIPPET_MAX)}…` : text;
 }
 

@@ -3,13 +3,14 @@ import type { Output } from '../../../../shared/contract';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
 import { useImportJob } from '../import/import-job';
-import { formatDate, formatNumber } from '../../common/format';
+import { formatDate, formatNumber, plural } from '../../common/format';
 import { ConfirmDialog } from '../../common/ConfirmDialog';
 import { ErrorNote } from '../../common/ErrorNote';
 import { ImportPanel } from '../import/ImportPanel';
 import { DocumentTable } from './DocumentTable';
 import { WatchControls } from './WatchControls';
 import { CollectionName } from './CollectionName';
+import { collectionCounts } from './collection-counts';
 
 type Collection = Output<'library'>['collections'][number];
 
@@ -20,11 +21,8 @@ export function CollectionCard({ collection }: { collection: Collection }) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<DescribedError | null>(null);
-  const chunks = collection.documents.reduce((s, d) => s + d.chunks, 0);
   // Counted as the status bar counts: a failed or skipped file is not a document in the index.
-  const failed = collection.documents.filter((d) => d.status === 'error').length;
-  const skipped = collection.documents.filter((d) => d.status === 'skipped').length;
-  const indexed = collection.documents.length - failed - skipped;
+  const { indexed, failed, skipped, chunks } = collectionCounts(collection);
 
   const resync = async () => {
     setError(null);
@@ -56,7 +54,7 @@ export function CollectionCard({ collection }: { collection: Collection }) {
           <h2 className="mono card__title">{collection.root}</h2>
           <CollectionName collectionId={collection.id} name={collection.name} />
           <p className="muted small" data-testid="collection-counts">
-            {formatNumber(indexed)} documents{failed > 0 ? ` · ${formatNumber(failed)} failed` : ''}
+            {plural(indexed, 'document')}{failed > 0 ? ` · ${formatNumber(failed)} failed` : ''}
             {skipped > 0 ? ` · ${formatNumber(skipped)} skipped` : ''} · {formatNumber(chunks)} chunks · added {formatDate(collection.createdAt)}
           </p>
         </div>
@@ -75,14 +73,21 @@ export function CollectionCard({ collection }: { collection: Collection }) {
       <DocumentTable documents={collection.documents} pending={collection.pending} />
       {confirming && (
         <ConfirmDialog title="Remove this folder from Quire?" confirmLabel="Remove from index" onConfirm={() => void remove()} onCancel={() => setConfirming(false)} busy={busy}>
-          <p>
-            This deletes <strong>{formatNumber(collection.documents.length)} documents</strong>, their {formatNumber(chunks)} passages, their vectors and
-            full-text entries from Quire's index for <span className="mono">{collection.root}</span>, and with them the answers given from those
-            passages, the questions saved for this folder and its evaluation reports.
+          <p data-testid="remove-counts">
+            This deletes <strong>{plural(indexed, 'document')}</strong>, their {formatNumber(chunks)} passages, their vectors and full-text entries
+            {failed + skipped > 0 ? `, and the records of ${problemFiles(failed, skipped)},` : ''} from Quire's index for{' '}
+            <span className="mono">{collection.root}</span>, and with them the answers given from those passages, the questions saved for this folder and
+            its evaluation reports.
           </p>
           <p>The files on disk are untouched. You can import the folder again at any time.</p>
         </ConfirmDialog>
       )}
     </section>
   );
+}
+
+/** "1 failed file and 2 skipped files": rows the library lists that were never documents in the index. */
+function problemFiles(failed: number, skipped: number): string {
+  const files = (n: number, what: string) => `${formatNumber(n)} ${what} ${n === 1 ? 'file' : 'files'}`;
+  return [failed > 0 ? files(failed, 'failed') : null, skipped > 0 ? files(skipped, 'skipped') : null].filter(Boolean).join(' and ');
 }

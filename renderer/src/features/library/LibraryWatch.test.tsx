@@ -134,3 +134,18 @@ describe('a folder card with a failed file', () => {
     expect(within(card).getByTestId('collection-counts').textContent).toMatch(/^2 documents · 1 failed · 4 chunks · added /);
   });
 });
+
+describe('removing a folder with failed and skipped files', () => {
+  it('counts in its dialog what the card counts: documents in the index, the failed and skipped files named apart', async () => {
+    const failed = { ...doc('broken.pdf'), type: 'pdf' as const, status: 'error' as const, statusCode: 'CORRUPT_FILE', statusMessage: 'Not a readable PDF.', chunks: 0 };
+    const skipped = { ...doc('huge.md'), status: 'skipped' as const, statusCode: 'too-large', statusMessage: 'Too large.', chunks: 0 };
+    renderWithFake(<LibraryView />, { library: () => ({ collections: [{ ...folder(watch()), documents: [doc('a.md'), doc('b.md'), failed, skipped] }] }) });
+    const card = await screen.findByRole('region', { name: 'Folder /home/me/notes' });
+    expect(within(card).getByTestId('collection-counts').textContent).toMatch(/^2 documents · 1 failed · 1 skipped · 4 chunks/);
+    fireEvent.click(within(card).getByRole('button', { name: 'Remove' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByTestId('remove-counts').textContent).toBe(
+      'This deletes 2 documents, their 4 passages, their vectors and full-text entries, and the records of 1 failed file and 1 skipped file, from Quire\'s index for /home/me/notes, and with them the answers given from those passages, the questions saved for this folder and its evaluation reports.',
+    );
+  });
+});

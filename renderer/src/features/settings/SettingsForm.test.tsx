@@ -32,24 +32,42 @@ describe('SettingsForm', () => {
 
   it('a value out of its bounds or form is named at its own field and nothing is sent, rather than an error about "setSettings" under the form', async () => {
     const h = renderWithFake(<SettingsForm settings={settings} models={null} onSaved={() => {}} />, { setSettings: () => settings });
-    fireEvent.change(screen.getByLabelText('Hybrid fusion'), { target: { value: 'weighted:3' } });
+    fireEvent.change(screen.getByLabelText('Hybrid fusion: method'), { target: { value: 'weighted' } });
+    fireEvent.change(screen.getByLabelText("Vectors' share (w)"), { target: { value: '3' } });
     fireEvent.change(screen.getByLabelText('Passages per answer (k)'), { target: { value: '50' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
-    const fusion = screen.getByLabelText('Hybrid fusion');
+    const fusion = screen.getByLabelText("Vectors' share (w)");
     await waitFor(() => expect(fusion.getAttribute('aria-invalid')).toBe('true'));
-    expect(document.getElementById('setting-fusion-error')?.textContent).toMatch(/^Hybrid fusion: expected rrf:<k>/);
+    expect(document.getElementById('setting-fusion-error')?.textContent).toBe("Hybrid fusion: Vectors' share (w) takes a number from 0 to 1");
     expect(fusion.getAttribute('aria-describedby')).toContain('setting-fusion-error');
     expect(document.getElementById('setting-k-error')?.textContent).toBe('Passages per answer (k) takes a whole number from 1 to 20');
     expect(screen.getByRole('alert').textContent).toBe('Nothing was saved: 2 settings need a correction.');
     expect(document.body.textContent).not.toContain('setSettings');
     expect(setCalls(h)).toEqual([]);
     // Corrected, the field's note goes and the save goes through.
-    fireEvent.change(fusion, { target: { value: 'weighted:0.3' } });
+    fireEvent.change(fusion, { target: { value: '0.3' } });
     fireEvent.change(screen.getByLabelText('Passages per answer (k)'), { target: { value: '3' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() => expect(setCalls(h)).toEqual([{ fusion: 'weighted:0.3', k: 3 }]));
     expect(fusion.getAttribute('aria-invalid')).toBeNull();
     expect(document.getElementById('setting-fusion-error')).toBeNull();
+  });
+
+  it('offers hybrid fusion as a method and its number, not a spec to type, and saves the same setting string', async () => {
+    const h = renderWithFake(<SettingsForm settings={{ ...settings, fusion: 'weighted:0.25' }} models={null} onSaved={() => {}} />, { setSettings: () => settings });
+    const method = screen.getByLabelText('Hybrid fusion: method') as HTMLSelectElement;
+    expect(method.tagName).toBe('SELECT');
+    expect([...method.options].map((o) => o.textContent)).toEqual(['Reciprocal rank', 'Weighted']);
+    expect(method.value).toBe('weighted');
+    const share = screen.getByLabelText("Vectors' share (w)") as HTMLInputElement;
+    expect([share.type, share.value, share.min, share.max]).toEqual(['number', '0.25', '0', '1']);
+    // Choosing the other method offers its usual number, with its own bounds.
+    fireEvent.change(method, { target: { value: 'rrf' } });
+    const k = screen.getByLabelText('Rank constant (k)') as HTMLInputElement;
+    expect([k.value, k.min, k.max, k.step]).toEqual(['60', '1', '1000', '1']);
+    fireEvent.change(k, { target: { value: '40' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(setCalls(h)).toEqual([{ fusion: 'rrf:40' }]));
   });
 
   it('offers the installed models in the model fields, free text still allowed', () => {

@@ -4,6 +4,8 @@ import { BOUNDS, DEFAULT_OLLAMA_HOST, SETTINGS } from '../../../../shared/settin
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
 import { ErrorNote } from '../../common/ErrorNote';
+import { FusionField, splitFusion } from './FusionField';
+import { FUSION_KINDS, fusionNumberRule } from '../../../../shared/fusion';
 import { EMPTY_HEADERS, HeadersFields, headersPatch, type HeadersDraft } from './HeadersFields';
 
 type Settings = Output<'getSettings'>;
@@ -13,7 +15,7 @@ type Field = keyof typeof SETTINGS & Exclude<keyof Settings, 'ollamaHeaders' | '
 const UNCONFIRMED = new Set(['MODEL_NOT_FOUND', 'OLLAMA_UNREACHABLE', 'OLLAMA_TIMEOUT', 'OLLAMA_ERROR']);
 
 /** The form's fields; labels and bounds come from the one settings table (shared/settings.ts). */
-const FIELDS: Array<{ key: Field; label: string; hint: string; type: 'text' | 'number'; min?: number; max?: number; models?: true }> = [
+const FIELDS: Array<{ key: Field; label: string; hint: string; type: 'text' | 'number' | 'fusion'; min?: number; max?: number; models?: true }> = [
   { key: 'ollamaHost', label: SETTINGS.ollamaHost.label, hint: `Where Ollama listens, e.g. ${DEFAULT_OLLAMA_HOST}, or a shared server (an https address)`, type: 'text' },
   { key: 'chatModel', label: SETTINGS.chatModel.label, hint: 'Writes the answers; pick an installed model or type one', type: 'text', models: true },
   { key: 'embedModel', label: SETTINGS.embedModel.label, hint: 'Turns passages into vectors for meaning search', type: 'text', models: true },
@@ -22,7 +24,8 @@ const FIELDS: Array<{ key: Field; label: string; hint: string; type: 'text' | 'n
   { key: 'numCtx', label: SETTINGS.numCtx.label, hint: 'Tokens Ollama reads per request', type: 'number', ...BOUNDS.numCtx },
   { key: 'denseQuantizeAbove', label: SETTINGS.denseQuantizeAbove.label, hint: 'Above this many chunks, meaning search scans compact sign bits first, then rescores exactly', type: 'number', ...BOUNDS.denseQuantizeAbove },
   { key: 'embedBatchesInFlight', label: SETTINGS.embedBatchesInFlight.label, hint: 'Batches sent to Ollama at once while importing; 2 keeps it busy while the next files are read', type: 'number', ...BOUNDS.embedBatchesInFlight },
-  { key: 'fusion', label: SETTINGS.fusion.label, hint: 'How keyword and meaning rankings join: rrf:60 (by rank) or weighted:0.3 (30% meaning)', type: 'text' },
+  // A method and its number (FusionField), stored as the setting's string.
+  { key: 'fusion', label: SETTINGS.fusion.label, hint: '', type: 'fusion' },
 ];
 
 interface SettingsFormProps {
@@ -56,7 +59,7 @@ export function SettingsForm({ settings, models, onSaved, hostProblem = null }: 
       const checked = SETTINGS[f.key].schema.safeParse(value);
       if (!checked.success) {
         const message = checked.error.issues[0]?.message ?? 'not accepted';
-        refused[f.key] = message.startsWith(f.label) ? message : `${f.label}: ${message}`;
+        refused[f.key] = f.type === 'fusion' ? fusionRefusal(f.label, raw) : message.startsWith(f.label) ? message : `${f.label}: ${message}`;
       }
       (patch as Record<string, unknown>)[f.key] = value;
     }
@@ -95,31 +98,35 @@ export function SettingsForm({ settings, models, onSaved, hostProblem = null }: 
       <h2 id="settings-title" className="section-title">
         Models and retrieval
       </h2>
-      {FIELDS.map((f) => (
-        <div className="field" key={f.key}>
-          <label htmlFor={`setting-${f.key}`}>{f.label}</label>
-          <input
-            id={`setting-${f.key}`}
-            type={f.type}
-            min={f.min}
-            max={f.max}
-            value={draft[f.key]}
-            onChange={(e) => setDraft({ ...draft, [f.key]: e.target.value })}
-            aria-describedby={invalid[f.key] ? `setting-${f.key}-error setting-${f.key}-hint` : `setting-${f.key}-hint`}
-            {...(invalid[f.key] ? { 'aria-invalid': true } : {})}
-            spellCheck={false}
-            {...(f.models ? { list: 'installed-models', autoComplete: 'off' } : {})}
-          />
-          {invalid[f.key] && (
-            <span id={`setting-${f.key}-error`} className="small field__error">
-              {invalid[f.key]}
+      {FIELDS.map((f) =>
+        f.type === 'fusion' ? (
+          <FusionField key={f.key} label={f.label} value={draft[f.key]} onChange={(value) => setDraft({ ...draft, [f.key]: value })} error={invalid[f.key]} />
+        ) : (
+          <div className="field" key={f.key}>
+            <label htmlFor={`setting-${f.key}`}>{f.label}</label>
+            <input
+              id={`setting-${f.key}`}
+              type={f.type}
+              min={f.min}
+              max={f.max}
+              value={draft[f.key]}
+              onChange={(e) => setDraft({ ...draft, [f.key]: e.target.value })}
+              aria-describedby={invalid[f.key] ? `setting-${f.key}-error setting-${f.key}-hint` : `setting-${f.key}-hint`}
+              {...(invalid[f.key] ? { 'aria-invalid': true } : {})}
+              spellCheck={false}
+              {...(f.models ? { list: 'installed-models', autoComplete: 'off' } : {})}
+            />
+            {invalid[f.key] && (
+              <span id={`setting-${f.key}-error`} className="small field__error">
+                {invalid[f.key]}
+              </span>
+            )}
+            <span id={`setting-${f.key}-hint`} className="muted small">
+              {f.hint}
             </span>
-          )}
-          <span id={`setting-${f.key}-hint`} className="muted small">
-            {f.hint}
-          </span>
-        </div>
-      ))}
+          </div>
+        ),
+      )}
       <datalist id="installed-models">
         {(models ?? []).map((m) => (
           <option key={m} value={m.replace(/:latest$/, '')} />
@@ -157,4 +164,10 @@ export function SettingsForm({ settings, models, onSaved, hostProblem = null }: 
 
 function toDraft(s: Settings): Record<Field, string> {
   return Object.fromEntries(FIELDS.map((f) => [f.key, String(s[f.key])])) as Record<Field, string>;
+}
+
+/** The form offers a method and a number, so a refusal names the number, not the spec's syntax. */
+function fusionRefusal(label: string, spec: string): string {
+  const { kind } = splitFusion(spec);
+  return `${label}: ${FUSION_KINDS[kind].number} takes ${fusionNumberRule(kind)}`;
 }

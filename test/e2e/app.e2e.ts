@@ -223,7 +223,7 @@ describe('Quire in a browser', () => {
   it('with Ollama stopped: the status bar says keyword search only, and search still works', async () => {
     await ollama.stop();
     try {
-      await page.getByTestId('status-bar').getByText(/keyword search only/).waitFor({ timeout: 15_000 });
+      await page.getByTestId('status-bar').getByText(/Keyword search only/).waitFor({ timeout: 15_000 });
       await page.getByTestId('search-box').fill('sourdough loaf');
       await page.getByTestId('search-box').press('Enter');
       const hit = page.getByText('food/sourdough.md').first();
@@ -236,7 +236,7 @@ describe('Quire in a browser', () => {
       const down = bar.locator('[data-ollama="down"]');
       expect((await bar.boundingBox())!.height).toBeLessThanOrEqual(2.1 * 16 + 1);
       expect(await down.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
-      expect(await down.getAttribute('title')).toMatch(/^Ollama not running at http:\/\/127\.0\.0\.1:\d+ — keyword search only\. Start it with ollama serve, or correct the Ollama host in Settings\./);
+      expect(await down.getAttribute('title')).toMatch(/^Keyword search only: Ollama is not running at http:\/\/127\.0\.0\.1:\d+\. Start it with ollama serve, or correct the Ollama host in Settings\./);
       await shot('08-ollama-down-800x600');
       await page.setViewportSize({ width: 1280, height: 860 });
     } finally {

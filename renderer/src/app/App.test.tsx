@@ -83,14 +83,14 @@ describe('App', () => {
     expect(bar.textContent).toContain('Embedding model embeddinggemma');
     up = false;
     act(() => h.emit({ type: 'library.changed' }));
-    await waitFor(() => expect(bar.textContent).toContain('Ollama not running at http://127.0.0.1:11434 — keyword search only. Start it with ollama serve, or correct the Ollama host in Settings.'));
+    await waitFor(() => expect(bar.textContent).toContain('Keyword search only: Ollama is not running at http://127.0.0.1:11434. Start it with ollama serve, or correct the Ollama host in Settings.'));
   });
 
   it('status bar: nothing answering at a mistyped host names that host, so "not running" is not read as Ollama being down', async () => {
     const ollama: Status['ollama'] = { ...status(false).ollama, host: 'http://127.0.0.1:9', errorCode: 'OLLAMA_UNREACHABLE' };
     renderWithFake(<App />, { library: () => ({ collections: [collection] }), status: () => ({ ...status(false), ollama }), search: () => ({}) });
     const bar = await screen.findByTestId('status-bar');
-    await waitFor(() => expect(bar.textContent).toContain('Ollama not running at http://127.0.0.1:9'));
+    await waitFor(() => expect(bar.textContent).toContain('Ollama is not running at http://127.0.0.1:9'));
     expect(bar.textContent).toContain('correct the Ollama host in Settings');
   });
 
@@ -99,7 +99,7 @@ describe('App', () => {
     const ollama: Status['ollama'] = { ...status(false).ollama, host: 'https://gpu.example.org', remote: true, error, errorCode: 'OLLAMA_ERROR' };
     renderWithFake(<App />, { library: () => ({ collections: [collection] }), status: () => ({ ...status(false), ollama }), search: () => ({}) });
     const bar = await screen.findByTestId('status-bar');
-    await waitFor(() => expect(bar.textContent).toContain(`Ollama not connected — keyword search only. ${error}`));
+    await waitFor(() => expect(bar.textContent).toContain(`Keyword search only: Ollama is not connected. ${error}`));
     expect(bar.textContent).not.toContain('ollama serve');
   });
 
@@ -149,7 +149,7 @@ describe('App', () => {
     const libraryCalls = h.transport.calls.filter((c) => c.method === 'library').length;
     up = false;
     act(() => h.emit({ type: 'events.gap' }));
-    await waitFor(() => expect(bar.textContent).toContain('Ollama not running'));
+    await waitFor(() => expect(bar.textContent).toContain('Ollama is not running'));
     expect(h.transport.calls.filter((c) => c.method === 'library').length).toBeGreaterThan(libraryCalls);
   });
 

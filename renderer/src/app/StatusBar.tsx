@@ -74,18 +74,19 @@ function OllamaState({ ollama }: { ollama: Status['ollama'] }) {
     );
   }
   if (ollamaNotRunning(ollama)) {
-    const sentence = `Ollama not running at ${ollama.host} — keyword search only. Start it with ollama serve, or correct the Ollama host in Settings.`;
+    // What a person can still do comes first: a narrow window cuts the end of the line.
+    const sentence = `Keyword search only: Ollama is not running at ${ollama.host}. Start it with ollama serve, or correct the Ollama host in Settings.`;
     return (
       <Item className="status--bad" data-ollama="down" text={ollama.error ? `${sentence}\n${ollama.error}` : sentence}>
         {/* Named, since nothing answering at a mistyped host reads the same as Ollama being down. */}
-        <span className="dot dot--bad" aria-hidden="true" /> Ollama not running at <span className="mono">{ollama.host}</span> — keyword search only. Start it with{' '}
+        <span className="dot dot--bad" aria-hidden="true" /> Keyword search only: Ollama is not running at <span className="mono">{ollama.host}</span>. Start it with{' '}
         <code>ollama serve</code>, or correct the Ollama host in Settings.
       </Item>
     );
   }
   return (
-    <Item className="status--bad" data-ollama="failing" text={`Ollama not connected — keyword search only. ${ollama.error ?? ''}`.trim()}>
-      <span className="dot dot--bad" aria-hidden="true" /> Ollama not connected — keyword search only. {ollama.error}
+    <Item className="status--bad" data-ollama="failing" text={`Keyword search only: Ollama is not connected. ${ollama.error ?? ''}`.trim()}>
+      <span className="dot dot--bad" aria-hidden="true" /> Keyword search only: Ollama is not connected. {ollama.error}
     </Item>
   );
 }

@@ -2,25 +2,18 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, type Output } from '../../../../shared/contract';
 import { renderWithFake } from '../../test/harness';
-import { SettingsForm } from './SettingsForm';
+import { settingsView } from '../../test/settings-fixtures';
 
 type Settings = Output<'getSettings'>;
-const settings: Settings = {
-  ollamaHost: 'http://127.0.0.1:11434',
-  chatModel: 'llama3.2',
-  embedModel: 'embeddinggemma',
-  k: 6,
-  chunkTokens: 256,
-  numCtx: 8192,
-  fusion: 'rrf:60',
-  denseQuantizeAbove: 20000,
-  embedBatchesInFlight: 2,
+import { SettingsForm } from './SettingsForm';
+
+const settings = settingsView({
   ollamaHeaders: [
     { name: 'Authorization', source: 'settings' },
     { name: 'X-Team', source: 'environment' },
   ],
   ollamaHeaderStorage: { sealed: true, detail: 'Saved values are encrypted with the macOS Keychain.' },
-};
+});
 const setCalls = (h: { transport: { calls: Array<{ method: string; input: unknown }> } }) => h.transport.calls.filter((c) => c.method === 'setSettings').map((c) => c.input);
 
 describe('SettingsForm', () => {

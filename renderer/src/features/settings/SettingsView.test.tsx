@@ -2,22 +2,12 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ApiError, type Output } from '../../../../shared/contract';
 import { renderWithFake } from '../../test/harness';
-import { SettingsView } from './SettingsView';
+import { settingsView } from '../../test/settings-fixtures';
 
 type Settings = Output<'getSettings'>;
-const settings: Settings = {
-  ollamaHost: 'http://127.0.0.1:11434',
-  chatModel: 'llama3.2',
-  embedModel: 'embeddinggemma',
-  k: 6,
-  chunkTokens: 256,
-  numCtx: 8192,
-  fusion: 'rrf:60',
-  denseQuantizeAbove: 20000,
-  embedBatchesInFlight: 2,
-  ollamaHeaders: [],
-  ollamaHeaderStorage: { sealed: false, detail: 'Saved values are stored unencrypted.' },
-};
+import { SettingsView } from './SettingsView';
+
+const settings = settingsView();
 const model = { name: 'llama3.2:latest', size: 2_000_000_000, digest: 'be2b049c1bb6', family: 'llama', parameterSize: '3.2B', quantization: 'Q4_K_M', modifiedAt: '2026-03-01T10:00:00Z' };
 
 describe('Settings after a new Ollama host is saved', () => {

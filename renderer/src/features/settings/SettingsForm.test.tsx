@@ -17,6 +17,19 @@ const settings = settingsView({
 const setCalls = (h: { transport: { calls: Array<{ method: string; input: unknown }> } }) => h.transport.calls.filter((c) => c.method === 'setSettings').map((c) => c.input);
 
 describe('SettingsForm', () => {
+  it('before a new chunk size is saved, says how much its next Re-sync cuts again and re-embeds', () => {
+    renderWithFake(<SettingsForm settings={settings} models={null} onSaved={() => {}} indexed={{ documents: 412, chunks: 1883 }} />);
+    const field = screen.getByLabelText('Chunk size (tokens)');
+    expect(screen.queryByTestId('recut-cost')).toBeNull();
+    fireEvent.change(field, { target: { value: '512' } });
+    expect(screen.getByTestId('recut-cost').textContent).toBe('At each folder’s next import or Re-sync, 412 documents are cut again and 1,883 chunks’ worth of text re-embedded.');
+    // Back to the saved size, or a size the table refuses: nothing to warn about.
+    fireEvent.change(field, { target: { value: '256' } });
+    expect(screen.queryByTestId('recut-cost')).toBeNull();
+    fireEvent.change(field, { target: { value: '10' } });
+    expect(screen.queryByTestId('recut-cost')).toBeNull();
+  });
+
   it('says a new chunk size reaches every file of a folder at its next Re-sync (cut again and re-embedded), not only files added later', () => {
     renderWithFake(<SettingsForm settings={settings} models={null} onSaved={() => {}} />);
     const hint = document.getElementById(screen.getByLabelText('Chunk size (tokens)').getAttribute('aria-describedby')!)!;

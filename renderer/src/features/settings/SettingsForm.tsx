@@ -35,10 +35,12 @@ interface SettingsFormProps {
   onSaved: (before: Settings, after: Settings) => void;
   /** The Ollama host just saved does not answer: said beside Save. */
   hostProblem?: string | null;
+  /** What the index holds, for the cost of a new chunk size (null: not known). */
+  indexed?: { documents: number; chunks: number } | null;
 }
 
 /** The editable settings; only changed fields are sent. */
-export function SettingsForm({ settings, models, onSaved, hostProblem = null }: SettingsFormProps) {
+export function SettingsForm({ settings, models, onSaved, hostProblem = null, indexed = null }: SettingsFormProps) {
   const client = useClient();
   const [draft, setDraft] = useState<Record<Field, string>>(() => toDraft(settings));
   const [headers, setHeaders] = useState<HeadersDraft>(EMPTY_HEADERS);
@@ -124,6 +126,7 @@ export function SettingsForm({ settings, models, onSaved, hostProblem = null }: 
             <span id={`setting-${f.key}-hint`} className="muted small">
               {f.hint}
             </span>
+            {f.key === 'chunkTokens' && <RecutCost draft={draft.chunkTokens} saved={settings.chunkTokens} indexed={indexed} />}
           </div>
         ),
       )}
@@ -170,4 +173,17 @@ function toDraft(s: Settings): Record<Field, string> {
 function fusionRefusal(label: string, spec: string): string {
   const { kind } = splitFusion(spec);
   return `${label}: ${FUSION_KINDS[kind].number} takes ${fusionNumberRule(kind)}`;
+}
+
+/** Before a new chunk size is saved: how much its next Re-sync cuts again and sends to the embedding model. */
+function RecutCost({ draft, saved, indexed }: { draft: string; saved: number; indexed: { documents: number; chunks: number } | null }) {
+  const value = Number(draft.trim());
+  if (!indexed || indexed.documents === 0 || draft.trim() === '' || value === saved || !SETTINGS.chunkTokens.schema.safeParse(value).success) return null;
+  const n = (x: number) => x.toLocaleString('en-US');
+  return (
+    <span className="small" role="note" data-testid="recut-cost">
+      At each folder’s next import or Re-sync, {n(indexed.documents)} {indexed.documents === 1 ? 'document is' : 'documents are'} cut again and{' '}
+      {n(indexed.chunks)} chunks’ worth of text re-embedded.
+    </span>
+  );
 }

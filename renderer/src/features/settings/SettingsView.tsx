@@ -41,8 +41,14 @@ export function SettingsView() {
     );
   }, [client]);
 
+  /** What a new chunk size would cut again and re-embed; unknown (null) until status answers. */
+  const [indexed, setIndexed] = useState<{ documents: number; chunks: number } | null>(null);
   useEffect(() => {
     client.getSettings({}).then(setSettings, (e: unknown) => setError(describeError(e)));
+    client.status({}).then(
+      (s) => setIndexed({ documents: s.documents.ready + s.documents.needsEmbedding, chunks: s.chunks }),
+      () => setIndexed(null),
+    );
     loadModels();
   }, [client, loadModels]);
 
@@ -63,6 +69,7 @@ export function SettingsView() {
           settings={settings}
           models={models && models.map((m) => m.name)}
           onSaved={onSaved}
+          indexed={indexed}
           // Beside Save: the model list's error is far below, and a mistyped host otherwise just says "Saved."
           hostProblem={savedHost !== null && savedHost === settings.ollamaHost && modelError ? `Saved, but nothing answers at ${savedHost}: ${modelError.sentence}` : null}
         />

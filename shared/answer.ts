@@ -74,8 +74,8 @@ export const AnswerResultSchema = z.object({
   ollama: z.object({ promptEvalCount: z.number().nullable(), evalCount: z.number().nullable(), doneReason: z.string().nullable(), tokensPerSecond: z.number().nullable() }),
   model: z.object({ chat: z.string(), chatDigest: z.string().nullable(), embed: z.string().nullable(), embedDigest: z.string().nullable() }),
   error: ErrorShape.nullable(),
-  /** The folders the question was limited to; empty: all of them. */
-  scope: z.array(z.object({ id: z.string(), name: z.string() })).default([]),
+  /** The folders the question was limited to (path: a subfolder's, relative to the root; '' the whole folder); empty: all of them. */
+  scope: z.array(z.object({ id: z.string(), name: z.string(), path: z.string().default('') })).default([]),
   /** The stored conversation the answer belongs to (set by the engine once the turn is stored). */
   conversationId: z.number().optional(),
 });

@@ -19,8 +19,17 @@ export { AnswerResultSchema, AskEventSchema, AskStepSchema, BudgetSchema, Candid
 // ---- shared pieces --------------------------------------------------------------------------
 
 const JobRef = z.object({ jobId: z.string() });
-/** A question's scope: folders by id, name or path. */
-const Scope = z.array(z.string().min(1).max(4096)).max(100);
+/**
+ * One part of a question's scope: an imported folder by id, name or path (a path inside one names
+ * that subfolder), or a folder inside a collection by its path relative to the root ('' = all of it).
+ */
+export const ScopeRefSchema = z.union([
+  z.string().min(1).max(4096),
+  z.object({ collectionId: z.string().min(1).max(64), path: z.string().max(4096) }).strict(),
+]);
+export type ScopeRef = z.infer<typeof ScopeRefSchema>;
+/** A question's scope: its parts, any of which a passage may come from; empty or absent: every folder. */
+const Scope = z.array(ScopeRefSchema).max(100);
 const Empty = z.object({}).strict();
 
 // The engine's own types are inferred from these schemas (electron/core/ingest/types.ts), and

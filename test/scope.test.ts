@@ -53,13 +53,13 @@ describe('a question limited to some folders', () => {
     const homeFolder = (await folders()).find((c) => c.root === home.root)!;
     const r = await ask('How often are the keys rotated?', [homeFolder.name]);
     expect(r.status).toBe('answered');
-    expect(r.scope).toEqual([{ id: homeFolder.id, name: homeFolder.name }]);
+    expect(r.scope).toEqual([{ id: homeFolder.id, name: homeFolder.name, path: '' }]);
     expect(r.retrieval.length).toBeGreaterThan(0);
     expect(r.retrieval.every((c) => c.chunkId.split('#')[0] && rootOf(c.path) === 'home')).toBe(true);
     expect(r.answer).toContain('365');
     expect(r.answer).not.toContain('90 days');
     const stored = f.db.prepare('SELECT scope FROM runs WHERE id = ?').pluck().get(r.runId) as string;
-    expect(JSON.parse(stored)).toEqual([{ id: homeFolder.id, name: homeFolder.name }]);
+    expect(JSON.parse(stored)).toEqual([{ id: homeFolder.id, name: homeFolder.name, path: '' }]);
     // No scope: every folder, recorded as none.
     expect((await ask('How often are the keys rotated?')).scope).toEqual([]);
   });

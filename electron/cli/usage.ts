@@ -23,12 +23,14 @@ Commands:
   search <query>    ranked passages with file, heading path and line range
       --k N             how many passages (default 8, at most 100)
       --mode M          lexical | dense | hybrid (default: hybrid when vectors exist)
-      --collection NAME only this folder (its name or path; repeatable; default: every folder)
+      --collection NAME only this folder: its name or path, or a folder inside it (notes/work, ~/notes/work);
+                        repeatable; default: every folder
   ask <question>    an answer from your documents, streamed, with checked citations
       --model NAME      chat model in Ollama (default llama3.2; remembered once Ollama lists it)
       --k N             the most passages to send (1-20; default: the app's setting, 6; fewer past 1,600 source tokens or num_ctx)
       --num-ctx N       context window to ask Ollama for (512 or more; default: the model's, up to the app's cap, 8192)
-      --collection NAME only this folder (its name or path; repeatable; default: every folder)
+      --collection NAME only this folder: its name or path, or a folder inside it (notes/work, ~/notes/work);
+                        repeatable; default: every folder
       --conversation ID continue a stored conversation (its earlier answers are the history)
   conversations [text]  stored conversations, newest first (titles containing text)
   eval <questions.json> --docs DIR   score configurations on your own question set

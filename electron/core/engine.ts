@@ -10,14 +10,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AskEvent } from '../../shared/answer';
-import type { ApiEvent, Input, MethodName, Output } from '../../shared/contract';
+import type { ApiEvent, Input, MethodName, Output, ScopeRef } from '../../shared/contract';
 import type { EvalGrid, EvalReport, Question } from '../../shared/eval';
 import { QuireError } from '../../shared/errors';
 import type { SearchResponse } from '../../shared/search';
 import { ask } from './answer/ask';
 import { dispatch, type DispatchResult, type Handlers } from './api/dispatch';
 import { createService, type ShellActions } from './api/service';
-import { ensureCollection, findCollectionByRoot, folderRoot, forgetCollection, getCollection, listCollections, resolveCollections, setWatchState, type WatchState } from './db/collections';
+import { resolveScopeRefs } from './db/scope-refs';
+import { ensureCollection, findCollectionByRoot, folderRoot, forgetCollection, getCollection, listCollections, setWatchState, type WatchState } from './db/collections';
 import { countQueued, dequeueCovered, enqueuePaths, queueMark, WHOLE_FOLDER } from './db/import-queue';
 import { WatchManager, type WatchStatus } from './watch/watch-manager';
 import { sharedParsePool } from './ingest/parse/parse-pool';
@@ -182,8 +183,8 @@ export interface Engine {
   indexStatus(): IndexStatus;
   /** Whether Ollama answers at the saved host (the status bar's and `quire status`'s one check). */
   ollamaState(): Promise<OllamaState>;
-  /** The folders a question's scope names (ids, names or paths); COLLECTION_NOT_FOUND for an unknown one. */
-  resolveScope(refs: readonly string[] | undefined): Array<{ id: string; name: string }>;
+  /** The folders a question's scope names (ids, names or paths, subfolders among them); COLLECTION_NOT_FOUND for an unknown one. */
+  resolveScope(refs: readonly ScopeRef[] | undefined): ResolvedScope;
   /** Checks the index is whole. */
   doctor(): ReturnType<typeof runDoctor>;
   /** Turns a folder's watching on, holds it or turns it off (takes effect where the engine watches). */
@@ -404,7 +405,7 @@ export function createEngine(options: EngineOptions): Engine {
       return search(db, input.query, {
         gateway: currentGateway(),
         tokens: currentTokens(),
-        ...(scope.length > 0 ? { collectionIds: scope.map((c) => c.id) } : {}),
+        ...(scope.length > 0 ? { folders: scope.map((c) => ({ collectionId: c.id, path: c.path })) } : {}),
         ...(input.k !== undefined ? { k: input.k } : {}),
         ...(input.mode ? { mode: input.mode } : {}),
         ...(signal ? { signal } : {}),
@@ -531,9 +532,10 @@ export function createEngine(options: EngineOptions): Engine {
   return engine;
 }
 
-/** A scope's folders by id and name; empty (every folder) when none are named. */
-function resolveScope(db: Db, refs: readonly string[] | undefined): Array<{ id: string; name: string }> {
-  return refs && refs.length > 0 ? resolveCollections(db, refs).map((c) => ({ id: c.id, name: c.name })) : [];
+/** A scope's folders by id, name and subfolder path ('' for a whole folder); empty (every folder) when none are named. */
+type ResolvedScope = Array<{ id: string; name: string; path: string }>;
+function resolveScope(db: Db, refs: readonly ScopeRef[] | undefined): ResolvedScope {
+  return refs && refs.length > 0 ? resolveScopeRefs(db, refs).map((p) => ({ id: p.collection.id, name: p.collection.name, path: p.path })) : [];
 }
 
 /** The absolute folder a path names (`~` is the home folder), or NOT_A_FOLDER. */

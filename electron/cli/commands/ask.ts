@@ -1,5 +1,6 @@
 import type { AnswerResult } from '../../../shared/answer';
 import { formatWhere } from '../../../shared/pages';
+import { scopeLabel } from '../../../shared/scope-path';
 import { contractInput, numberFlag } from '../args';
 import { rememberModel, type CliContext } from '../context';
 
@@ -60,7 +61,7 @@ function toJson(r: AnswerResult) {
     latencyMs: { retrieve: r.latencyMs.retrieve, generate: r.latencyMs.generate, total: r.latencyMs.total },
     model: { chat: r.model.chat, embed: r.model.embed },
     standaloneQuery: r.standaloneQuery,
-    scope: r.scope.map((c) => c.name),
+    scope: r.scope.map(scopeLabel),
     runId: r.runId,
     conversationId: r.conversationId ?? null,
     error: r.error,
@@ -74,7 +75,7 @@ function human(r: AnswerResult, streamed: boolean): string {
   // Streamed tokens are already on screen; otherwise (a refusal without the model) print it now.
   out.push(streamed ? '' : r.answer);
   if (r.refusedWithoutModel) out.push('(No passage in your documents matched, so the model was not asked.)');
-  if (r.scope.length > 0) out.push(`(Asked of ${r.scope.map((c) => `“${c.name}”`).join(', ')} only.)`);
+  if (r.scope.length > 0) out.push(`(Asked of ${r.scope.map((c) => `“${scopeLabel(c)}”`).join(', ')} only.)`);
   if (r.citations.length > 0) {
     out.push('\nCitations:');
     const seen = new Set<string>();

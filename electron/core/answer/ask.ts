@@ -51,7 +51,7 @@ export interface AskOptions {
   /** How hybrid joins its rankings; omitted: the saved setting. */
   fusion?: Fusion;
   /** Only these folders (recorded on the run); all when absent or empty. */
-  scope?: ReadonlyArray<{ id: string; name: string }>;
+  scope?: ReadonlyArray<{ id: string; name: string; path?: string }>;
   /** The models' own tokenizers (the engine's, with its vocabularies on disk); else one kept in memory per gateway. */
   tokens?: ModelTokens;
   signal?: AbortSignal;
@@ -109,7 +109,7 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
     ollama: { promptEvalCount: null, evalCount: null, doneReason: null, tokensPerSecond: null },
     model: { chat: chatModelName, chatDigest: null, embed: null, embedDigest: null },
     error: null,
-    scope: [...(options.scope ?? [])],
+    scope: (options.scope ?? []).map((c) => ({ id: c.id, name: c.name, path: c.path ?? '' })),
   };
   let finished = false;
   // The last event before retrieval read any passage: deletions after it are checked when the run is stored.
@@ -176,7 +176,7 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
       gateway,
       ...(options.mode ? { mode: options.mode } : {}),
       ...(options.fusion ? { fusion: options.fusion } : {}),
-      ...(options.scope && options.scope.length > 0 ? { collectionIds: options.scope.map((c) => c.id) } : {}),
+      ...(options.scope && options.scope.length > 0 ? { folders: options.scope.map((c) => ({ collectionId: c.id, path: c.path ?? '' })) } : {}),
       ...(options.tokens ? { tokens: options.tokens } : {}),
       ...(signal ? { signal } : {}),
     });

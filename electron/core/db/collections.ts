@@ -88,25 +88,6 @@ export function renameCollection(db: Db, id: string, name: string): CollectionRo
   }).immediate();
 }
 
-/**
- * The folders a scope names: each by its path (as imports resolve it) or its name, case aside.
- * An unknown one is refused with the folders there are, so a typo never widens a question to all.
- */
-export function resolveCollections(db: Db, refs: readonly string[]): CollectionRow[] {
-  const all = listCollections(db);
-  const found = [...new Set(refs)].map((ref) => {
-    const byPath = findCollectionByRoot(db, folderRoot(ref));
-    const match = byPath ?? all.find((c) => c.id === ref) ?? all.find((c) => c.name.toLowerCase() === ref.trim().toLowerCase());
-    if (!match) {
-      const names = all.map((c) => `“${c.name}”`).join(', ');
-      throw new QuireError('COLLECTION_NOT_FOUND', `No imported folder is called or found at “${ref}”.${names ? ` Folders: ${names}.` : ' Nothing is imported yet.'}`);
-    }
-    return match;
-  });
-  // A folder named twice (by path and by name) is in the scope once.
-  return found.filter((c, i) => found.findIndex((o) => o.id === c.id) === i);
-}
-
 /** Turns watching on, holds it, or turns it off; the folder's queued work is kept in every case. */
 export function setWatchState(db: Db, id: string, state: WatchState): CollectionRow {
   const changed = db

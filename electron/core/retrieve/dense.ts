@@ -5,7 +5,7 @@ import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
 import { nearestByBits } from './bit-scan';
 import type { Ranked } from './fusion';
-import { scopeParam, type ScopeFilter } from './scope';
+import { inScopeSql, scopeParam, type ScopeFilter } from './scope';
 
 export interface DenseHit extends Ranked {
   /** L2 distance between unit vectors: 0 identical, √2 orthogonal. */
@@ -107,7 +107,7 @@ export function candidateCount(state: Pick<QuantizationState, 'oversampling' | '
  * k nearest in scope: a folder on other topics than the query's still gets its own nearest.
  */
 const IN_SCOPE = `rowid IN (SELECT c.rowid FROM documents d JOIN chunks c ON c.document_id = d.id
-                             WHERE d.collection_id IN (SELECT value FROM json_each(@scope)))`;
+                             WHERE ${inScopeSql('scope')})`;
 
 /** Exported for the query-plan tests. vec0 wants the KNN on its own: one ORDER BY distance, nothing joined in. */
 export function knnSql(table: string, scoped: boolean, match = '@query'): string {
@@ -135,7 +135,7 @@ export function coarseSql(table: string, scoped: boolean): string {
   const distance = 'vec_distance_hamming(vec_bit(b.bits), vec_bit(@query))';
   return scoped
     ? `SELECT b.rowid FROM documents d JOIN chunks c ON c.document_id = d.id JOIN ${table} b ON b.rowid = c.rowid
-        WHERE d.collection_id IN (SELECT value FROM json_each(@scope)) ORDER BY ${distance}, b.rowid LIMIT @k`
+        WHERE ${inScopeSql('scope')} ORDER BY ${distance}, b.rowid LIMIT @k`
     : `SELECT b.rowid FROM ${table} b ORDER BY ${distance}, b.rowid LIMIT @k`;
 }
 

@@ -8,6 +8,7 @@ import { openDatabase, type Db } from '../db/open';
 import { seeded } from '../../../test/support/synthetic-index';
 import { ftsTop, orTerms, type FtsTable } from './fts-top';
 import { LOOKUP_SQL } from './lexical-rows';
+import { scopeParam } from './scope';
 
 // Words drawn with a Zipf skew, as in language: a few are in most chunks, most in a few. Pruning
 // pays (and can go wrong) exactly on such a mix.
@@ -16,6 +17,9 @@ const VOCAB = Array.from({ length: 400 }, (_, i) => `w${i}`);
 function word(random: () => number): string {
   return VOCAB[Math.min(VOCAB.length - 1, Math.floor(1 / (random() + 0.0025)) - 1)]!;
 }
+
+/** The reference's JSON array of collection ids as the scope parameter ftsTop takes. */
+const asParam = (ids: string | null) => (ids === null ? null : scopeParam({ collectionIds: JSON.parse(ids) as string[] }));
 
 /** Every match scored, as keyword search did before pruning: the reference. */
 function reference(db: Db, table: FtsTable, expression: string, limit: number, collections: string | null) {
@@ -67,7 +71,7 @@ describe('ftsTop: the best rows by bm25 without scoring every match', () => {
       const scope = q % 4 === 0 ? JSON.stringify([collections[0]]) : null;
       const got = ftsTop(db, table, expression, limit, {
         weights: [2, 1],
-        collections: scope,
+        collections: asParam(scope),
         minPostings: 0,
         commonShare: 0.05,
         cutoffShare: 1,
@@ -130,7 +134,7 @@ describe('ftsTop: the best rows by bm25 without scoring every match', () => {
     const scope = JSON.stringify([collections[0]]);
     const wantScoped = reference(db, 'chunks_fts', scoped, 20, scope);
     expect(wantScoped).toHaveLength(20);
-    expect(ftsTop(db, 'chunks_fts', scoped, 20, { weights: [2, 1], collections: scope, minPostings: 0, cutoffShare }).map((r) => r.rowid)).toEqual(wantScoped.map((r) => r.rowid));
+    expect(ftsTop(db, 'chunks_fts', scoped, 20, { weights: [2, 1], collections: asParam(scope), minPostings: 0, cutoffShare }).map((r) => r.rowid)).toEqual(wantScoped.map((r) => r.rowid));
     // Unscoped, the rarer word's row is there and the cutoff applies as before: only it.
     expect(ftsTop(db, 'chunks_fts', scoped, 20, { weights: [2, 1], collections: null, minPostings: 0, cutoffShare }).map((r) => r.rowid)).toEqual(
       db.prepare('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?').pluck().all('"qqelsewhere"'),
@@ -168,7 +172,7 @@ describe('ftsTop on rows that tie', () => {
         for (const limit of [1, 3, 7, 20, 60]) {
           for (const scope of [null, JSON.stringify([collections[0]])]) {
             for (const commonShare of [0, 0.1, 0.3]) {
-              const got = ftsTop(db, 'chunks_fts', expression, limit, { weights: [2, 1], collections: scope, minPostings: 0, commonShare, cutoffShare: 1, onPass: () => pruned++ });
+              const got = ftsTop(db, 'chunks_fts', expression, limit, { weights: [2, 1], collections: asParam(scope), minPostings: 0, commonShare, cutoffShare: 1, onPass: () => pruned++ });
               expect(got.map((r) => r.rowid), `${expression} ${limit} ${scope} ${commonShare}`).toEqual(reference(db, 'chunks_fts', expression, limit, scope).map((r) => r.rowid));
             }
           }

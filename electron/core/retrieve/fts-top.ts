@@ -1,5 +1,6 @@
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
+import { inScopeSql } from './scope';
 
 /**
  * The best `limit` rows of an FTS5 table by weighted bm25 for an OR of quoted terms, the same rows
@@ -42,7 +43,7 @@ const SCOPE_JOIN: Record<FtsTable, string> = {
 export interface FtsTopOptions {
   /** Column weights as bm25() takes them. */
   weights: readonly number[];
-  /** A JSON array of collection ids, or null for every folder. */
+  /** The scope as `scopeParam` writes it (retrieve/scope.ts), or null for every folder. */
   collections: string | null;
   /** A term matching more than this share of the rows is common (pruned) on the first try. */
   commonShare?: number;
@@ -129,7 +130,7 @@ function prune(db: Db, table: FtsTable, expression: string, limit: number, optio
 }
 
 function scopeSql(table: FtsTable, collections: string | null): { join: string; where: string } {
-  return collections === null ? { join: '', where: '' } : { join: SCOPE_JOIN[table], where: 'AND d.collection_id IN (SELECT value FROM json_each(@collections))' };
+  return collections === null ? { join: '', where: '' } : { join: SCOPE_JOIN[table], where: `AND ${inScopeSql('collections')}` };
 }
 
 function bm25(table: FtsTable, weights: readonly number[]): string {

@@ -17,7 +17,7 @@ import { PASSAGE_CHUNKS, search } from './search';
 describe('query plans and statement counts', () => {
   let db: Db;
   let model: EmbeddingModelRow;
-  const params = { query: Buffer.alloc(64), k: 10, scope: '["c"]', candidates: '[1,2]', limit: 10, rowids: '[1,2]' };
+  const params = { query: Buffer.alloc(64), k: 10, scope: '[{"c":"c","p":"work/"}]', candidates: '[1,2]', limit: 10, rowids: '[1,2]' };
   // Named parameters, or the one JSON array the lookups (lexical-rows.ts) take.
   const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(sql.includes('?') ? '[1,2]' : params) as Array<{ detail: string }>).map((r) => r.detail);
   const noTableScan = (details: string[]) => expect(details.filter((d) => /^SCAN (c|d|s|x|col|chunks|documents|sections|collections)\b/.test(d))).toEqual([]);

@@ -13,13 +13,16 @@ import { toPassages, type Passage } from './passages';
 import { warningFlags } from '../text/injection';
 import { SettingsStore } from '../settings';
 import { DEFAULT_FUSION, parseFusion, type Fusion } from '../../../shared/fusion';
+import type { ScopeFilter, ScopeFolder } from './scope';
 
 export interface SearchOptions {
   k?: number;
   /** Omitted: hybrid when the active model has vectors, lexical otherwise. */
   mode?: SearchMode;
-  /** Only these folders; all when absent or empty. */
+  /** Only these folders (whole); with `folders`, all when both are absent or empty. */
   collectionIds?: readonly string[];
+  /** Only these folders inside imported folders (path '' for a whole one). */
+  folders?: readonly ScopeFolder[];
   /** How hybrid joins the two rankings; omitted: the saved setting, else rrf:60. */
   fusion?: Fusion;
   /** How to embed the query; null when Ollama is not to be asked. */
@@ -34,7 +37,10 @@ export async function search(db: Db, query: string, options: SearchOptions): Pro
   const k = options.k ?? 8;
   if (!Number.isInteger(k) || k < 1 || k > 1000) throw new QuireError('INVALID_ARGUMENT', 'k must be a whole number from 1 to 1000.');
   const depth = Math.max(LIST_DEPTH, k);
-  const filter = options.collectionIds ? { collectionIds: options.collectionIds } : {};
+  const filter: ScopeFilter = {
+    ...(options.collectionIds ? { collectionIds: options.collectionIds } : {}),
+    ...(options.folders ? { folders: options.folders } : {}),
+  };
   const requested = options.mode;
 
   let mode: SearchMode = requested ?? 'hybrid';

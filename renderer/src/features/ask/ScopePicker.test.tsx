@@ -68,7 +68,7 @@ describe('asking of some folders', () => {
   });
 
   it('an answer says which folders it was limited to', () => {
-    const turn = finishTurn(newTurn(1, 'q'), answerResult({ answer: 'Every year.', scope: [{ id: 'c2', name: 'home' }] }), null);
+    const turn = finishTurn(newTurn(1, 'q'), answerResult({ answer: 'Every year.', scope: [{ id: 'c2', name: 'home', path: '' }] }), null);
     renderWithFake(<AnswerView turn={turn} onOpenSource={() => {}} />);
     expect(screen.getByTestId('answer-scope').textContent).toBe('Asked of home only.');
   });

@@ -1,3 +1,4 @@
+import { scopeLabel } from '../../../../shared/scope-path';
 import type { CiteNode } from './remark-cites';
 import { chipInfo, type ChipInfo } from './citations';
 import type { Turn } from './turn';
@@ -41,7 +42,7 @@ export function AnswerView({ turn, onOpenSource }: AnswerViewProps) {
       {turn.error && <ErrorNote error={turn.error} />}
       {result && result.scope.length > 0 && (
         <p className="muted small" data-testid="answer-scope">
-          Asked of {result.scope.map((c) => c.name).join(', ')} only.
+          Asked of {result.scope.map(scopeLabel).join(', ')} only.
         </p>
       )}
       {result && <AnswerFlags flags={result.flags} />}

@@ -9,12 +9,23 @@ import { SearchBox } from './SearchBox';
 import { finishTurn, newTurn } from './turn';
 
 type Collection = Output<'library'>['collections'][number];
-const folder = (id: string, name: string): Collection => ({
+const doc = (relPath: string): Collection['documents'][number] => ({
+  id: relPath,
+  relPath,
+  title: null,
+  type: 'markdown',
+  status: 'ready',
+  statusCode: null,
+  statusMessage: null,
+  chunks: 1,
+  ingestedAt: '2026-03-01T10:00:00Z',
+});
+const folder = (id: string, name: string, relPaths: string[] = []): Collection => ({
   id,
   name,
   root: `/home/me/${name}`,
   createdAt: '2026-03-01T10:00:00Z',
-  documents: [],
+  documents: relPaths.map(doc),
   watch: { state: 'off', busy: false, queued: 0, error: null },
   pending: [],
 });
@@ -65,6 +76,59 @@ describe('asking of some folders', () => {
     await waitFor(() => expect(within(screen.getByTestId('scope-picker')).queryByLabelText('garden')).not.toBeNull(), { timeout: 3000 });
     const fetches = h.transport.calls.filter((c) => c.method === 'library').length;
     expect(fetches).toBeLessThanOrEqual(3);
+  });
+
+  it('offers the top-level folders inside one imported folder; a ticked one is sent as { collectionId, path }, a ticked whole folder covers them', async () => {
+    let collections = [folder('c1', 'notes', ['todo.md', 'work/keys.md', 'work/deep/old.md', 'workshop/saw.md', 'recipes/bread.md'])];
+    const h = renderWithFake(
+      <>
+        <ScopePicker />
+        <SearchBox onOpenSource={() => {}} />
+      </>,
+      {
+        library: () => ({ collections }),
+        search: () => ({ mode: 'lexical', embedModel: null, embedDigest: null, results: [], ms: 1 }),
+      },
+    );
+    // One folder, but with folders inside it: a choice, so the picker is there.
+    const picker = await screen.findByTestId('scope-picker');
+    const inside = within(picker).getByRole('group', { name: 'Folders inside notes' });
+    expect(within(inside).getAllByRole('checkbox').map((c) => c.getAttribute('aria-label'))).toEqual(['notes/recipes', 'notes/work', 'notes/workshop']);
+    fireEvent.click(within(picker).getByLabelText('notes/work'));
+    fireEvent.click(within(picker).getByLabelText('notes/recipes'));
+    expect(scopeInput()).toEqual({ collections: [{ collectionId: 'c1', path: 'work' }, { collectionId: 'c1', path: 'recipes' }] });
+    expect(within(picker).getByText('notes/work, notes/recipes', { selector: 'strong' })).toBeTruthy();
+    fireEvent.change(screen.getByTestId('search-box'), { target: { value: 'keys' } });
+    fireEvent.submit(screen.getByTestId('search-box').closest('form')!);
+    await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'search')?.input).toMatchObject({ collections: [{ collectionId: 'c1', path: 'work' }, { collectionId: 'c1', path: 'recipes' }] }));
+    // Unticking one leaves the other.
+    fireEvent.click(within(picker).getByLabelText('notes/recipes'));
+    expect(scopeInput()).toEqual({ collections: [{ collectionId: 'c1', path: 'work' }] });
+    // The whole folder ticked: its subfolders are covered, shown ticked and not separately choosable.
+    fireEvent.click(within(picker).getByLabelText('notes'));
+    expect(scopeInput()).toEqual({ collections: ['c1'] });
+    const work = within(picker).getByLabelText('notes/work') as HTMLInputElement;
+    expect([work.checked, work.disabled]).toEqual([true, true]);
+    fireEvent.click(within(picker).getByLabelText('notes'));
+    expect(scopeInput()).toEqual({});
+    // A subfolder whose documents all left the library leaves the scope.
+    fireEvent.click(within(picker).getByLabelText('notes/workshop'));
+    fireEvent.click(within(picker).getByLabelText('notes/work'));
+    collections = [folder('c1', 'notes', ['todo.md', 'work/keys.md', 'recipes/bread.md'])];
+    act(() => h.emit({ type: 'library.changed' }));
+    await waitFor(() => expect(within(picker).queryByLabelText('notes/workshop')).toBeNull());
+    expect(scopeInput()).toEqual({ collections: [{ collectionId: 'c1', path: 'work' }] });
+  });
+
+  it('is not offered for one folder with nothing inside it but files', async () => {
+    renderWithFake(<ScopePicker />, { library: () => ({ collections: [folder('c1', 'notes', ['a.md', 'b.md'])] }) });
+    await waitFor(() => expect(screen.queryByTestId('scope-picker')).toBeNull());
+  });
+
+  it('an answer names the subfolders it was limited to', () => {
+    const turn = finishTurn(newTurn(1, 'q'), answerResult({ answer: 'Every year.', scope: [{ id: 'c1', name: 'notes', path: 'work' }, { id: 'c2', name: 'home', path: '' }] }), null);
+    renderWithFake(<AnswerView turn={turn} onOpenSource={() => {}} />);
+    expect(screen.getByTestId('answer-scope').textContent).toBe('Asked of notes/work, home only.');
   });
 
   it('an answer says which folders it was limited to', () => {

@@ -1,24 +1,35 @@
 import { useSyncExternalStore } from 'react';
+import type { ScopeRef } from '../../../../shared/contract';
+
+/** One ticked place: an imported folder (path '') or a folder inside it (its path relative to the root). */
+export interface ScopePlace {
+  collectionId: string;
+  path: string;
+}
 
 /**
- * The folders questions and searches are limited to (collection ids; empty: every folder). One
- * store for the Ask view's picker, the conversation's asks and the passage search, so they never
- * disagree; kept for the session.
+ * The folders questions and searches are limited to (empty: every folder). One store for the Ask
+ * view's picker, the conversation's asks and the passage search, so they never disagree; kept for
+ * the session.
  */
-let current: readonly string[] = [];
+let current: readonly ScopePlace[] = [];
 const listeners = new Set<() => void>();
 
+export const sameScopePlace = (a: ScopePlace, b: ScopePlace) => a.collectionId === b.collectionId && a.path === b.path;
+
 /** The scope now (outside render: a loader pruning folders that left the library). */
-export function getScope(): readonly string[] {
+export function getScope(): readonly ScopePlace[] {
   return current;
 }
 
-export function setScope(ids: readonly string[]): void {
-  current = [...new Set(ids)];
+/** Sets the scope; a whole folder ticked covers its subfolders, which are dropped. */
+export function setScope(places: readonly ScopePlace[]): void {
+  const whole = new Set(places.filter((p) => p.path === '').map((p) => p.collectionId));
+  current = places.filter((p, i) => places.findIndex((o) => sameScopePlace(o, p)) === i && (p.path === '' || !whole.has(p.collectionId)));
   for (const l of listeners) l();
 }
 
-export function useScope(): readonly string[] {
+export function useScope(): readonly ScopePlace[] {
   return useSyncExternalStore(
     (l) => {
       listeners.add(l);
@@ -28,7 +39,7 @@ export function useScope(): readonly string[] {
   );
 }
 
-/** What an `ask` or `search` call adds for the current scope: nothing when it is every folder. */
-export function scopeInput(): { collections?: string[] } {
-  return current.length > 0 ? { collections: [...current] } : {};
+/** What an `ask` or `search` call adds for the current scope: nothing when it is every folder; a whole folder by its id. */
+export function scopeInput(): { collections?: ScopeRef[] } {
+  return current.length > 0 ? { collections: current.map((p) => (p.path === '' ? p.collectionId : { collectionId: p.collectionId, path: p.path })) } : {};
 }

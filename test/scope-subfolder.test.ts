@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { AnswerResult } from '../shared/answer';
 import type { ScopeRef } from '../shared/contract';
 import { main } from '../electron/cli/run';
+import { storedResult } from '../electron/core/db/runs';
 import { useEngineFixture } from './support/engine-fixture';
 
 /**
@@ -67,6 +68,10 @@ describe('a question limited to a subfolder of an imported folder', () => {
     expect(r.answer).not.toContain('90 days');
     const stored = f.db.prepare('SELECT scope FROM runs WHERE id = ?').pluck().get(r.runId) as string;
     expect(JSON.parse(stored)).toEqual([{ id: notes.id, name: notes.name, path: 'workshop' }]);
+    // Reopened, the answer still names its subfolder; a run stored before subfolders reads as the whole folder.
+    expect(storedResult(f.db, r.runId!)!.scope).toEqual([{ id: notes.id, name: notes.name, path: 'workshop' }]);
+    f.db.prepare('UPDATE runs SET scope = ? WHERE id = ?').run(JSON.stringify([{ id: notes.id, name: notes.name }]), r.runId);
+    expect(storedResult(f.db, r.runId!)!.scope).toEqual([{ id: notes.id, name: notes.name, path: '' }]);
   });
 
   it('refuses a subfolder that holds no document and a path outside every folder, in sentences that say so', async () => {

@@ -393,6 +393,15 @@ describe('Quire in a browser', () => {
       const trace = await page.getByTestId('answer').last().innerText();
       expect(trace).not.toMatch(/platform team/);
       await shot('14-scoped-answer', page.getByTestId('answer-scope').last());
+      // A folder inside an imported folder: ops/ of the notes, offered under them.
+      const notesName = (await engine.call('library', {})).collections.find((c) => c.root === notes.root)!.name;
+      await picker.getByLabel(name).uncheck();
+      await picker.getByLabel(`${notesName}/ops`, { exact: true }).check();
+      await shot('14b-scope-subfolders', picker);
+      await page.getByTestId('question').fill('How often are the deploy keys rotated?');
+      await page.getByTestId('ask-button').click();
+      await expect.poll(() => page.getByTestId('answer-scope').last().textContent(), { timeout: 20_000 }).toBe(`Asked of ${notesName}/ops only.`);
+      expect(await page.getByTestId('answer').last().innerText()).not.toMatch(/tulips/);
       await picker.getByLabel('All folders').check();
     } finally {
       await engine.forgetFolder(garden.root);

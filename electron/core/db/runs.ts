@@ -212,5 +212,7 @@ export function storedResult(db: Db, id: number): AnswerResult | null {
     ollama: { promptEvalCount: row.prompt_eval_count, evalCount: row.eval_count, doneReason: row.done_reason, tokensPerSecond: null },
     model: { chat: row.chat_model ?? '', chatDigest: row.chat_digest, embed: row.embed_model, embedDigest: row.embed_digest },
     error: interrupted ? { code: 'CANCELLED', message: 'This answer was cut off before it finished.' } : row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+    // Runs from before subfolder scopes hold parts without a path: whole folders (the schema's default).
+    scope: JSON.parse(row.scope),
   });
 }

@@ -17,10 +17,10 @@ import { PASSAGE_CHUNKS, search } from './search';
 describe('query plans and statement counts', () => {
   let db: Db;
   let model: EmbeddingModelRow;
-  const params = { query: Buffer.alloc(64), k: 10, scope: '[{"c":"c","p":"work/"}]', candidates: '[1,2]', limit: 10, rowids: '[1,2]' };
+  const params = { query: Buffer.alloc(64), k: 10, scope: '[{"c":"c","p":"work/","e":"work0"}]', candidates: '[1,2]', limit: 10, rowids: '[1,2]' };
   // Named parameters, or the one JSON array the lookups (lexical-rows.ts) take.
   const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(sql.includes('?') ? '[1,2]' : params) as Array<{ detail: string }>).map((r) => r.detail);
-  const noTableScan = (details: string[]) => expect(details.filter((d) => /^SCAN (c|d|s|x|col|chunks|documents|sections|collections)\b/.test(d))).toEqual([]);
+  const noTableScan = (details: string[]) => expect(details.filter((d) => /^SCAN (c|d|s|sd|x|col|chunks|documents|sections|collections)\b/.test(d))).toEqual([]);
 
   beforeAll(() => {
     db = openDatabase(':memory:');
@@ -39,7 +39,8 @@ describe('query plans and statement counts', () => {
     const details = plan(knnSql(model.tableName, true));
     // 3 is vec0's KNN plan; '[' marks the rowid IN (…) constraint it applies while scanning.
     expect(details[0]).toMatch(new RegExp(`^SCAN ${model.tableName} VIRTUAL TABLE INDEX 0:3.*\\[`));
-    expect(details).toContain('SEARCH d USING INDEX sqlite_autoindex_documents_2 (collection_id=?)');
+    // The scope's documents found once, each part a range of the (collection, path) index.
+    expect(details).toContain('SEARCH sd USING INDEX sqlite_autoindex_documents_2 (collection_id=? AND rel_path>?)');
     expect(details).toContain('SEARCH c USING COVERING INDEX sqlite_autoindex_chunks_2 (document_id=?)');
     noTableScan(details);
   });
@@ -47,7 +48,7 @@ describe('query plans and statement counts', () => {
   it("the coarse pass scans only the compact bits table, or reads the scope's bits by rowid", () => {
     expect(plan(coarseSql(bitTableName(model), false))).toEqual(['SCAN b', 'USE TEMP B-TREE FOR ORDER BY']);
     const scoped = plan(coarseSql(bitTableName(model), true));
-    expect(scoped).toContain('SEARCH d USING INDEX sqlite_autoindex_documents_2 (collection_id=?)');
+    expect(scoped).toContain('SEARCH sd USING INDEX sqlite_autoindex_documents_2 (collection_id=? AND rel_path>?)');
     expect(scoped).toContain('SEARCH c USING COVERING INDEX sqlite_autoindex_chunks_2 (document_id=?)');
     expect(scoped).toContain('SEARCH b USING INTEGER PRIMARY KEY (rowid=?)');
     noTableScan(scoped);

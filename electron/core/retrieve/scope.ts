@@ -17,14 +17,18 @@ export interface ScopeFilter {
 }
 
 /**
- * The filter as one SQL parameter: a JSON array of `{ c: collection id, p: path prefix }` for
- * `json_each`, or null for every folder. The prefix ends in '/', so `work/` never matches
- * `workshop/…`; '' is the whole collection.
+ * The filter as one SQL parameter: a JSON array of `{ c: collection id, p: first path, e: the
+ * first path past the folder }` for `json_each`, or null for every folder. A folder's paths are
+ * the range [`work/`, `work0`) ('0' follows '/'), so `work/` never takes in `workshop/…`; a whole
+ * collection is `p: ''` with no end.
  */
 export function scopeParam(filter: ScopeFilter): string | null {
   const parts = [
-    ...(filter.collectionIds ?? []).map((c) => ({ c, p: '' })),
-    ...(filter.folders ?? []).map((f) => ({ c: f.collectionId, p: folderPrefix(f.path) })),
+    ...(filter.collectionIds ?? []).map((c) => ({ c, p: '', e: null })),
+    ...(filter.folders ?? []).map((f) => {
+      const p = folderPrefix(f.path);
+      return { c: f.collectionId, p, e: p === '' ? null : `${p.slice(0, -1)}0` };
+    }),
   ];
   return parts.length > 0 ? JSON.stringify(parts) : null;
 }
@@ -37,12 +41,13 @@ export function folderPrefix(path: string): string {
 }
 
 /**
- * The condition that a document (alias `d`) is in the scope bound as `@<param>`. The collection's
- * `IN` keeps the documents' collection index in the plan; the prefix is compared with `substr`, not
- * LIKE, so no character of a folder's name acts as a wildcard.
+ * The condition that a document (alias `d`) is in the scope bound as `@<param>`. The scope's
+ * documents are found once, each part a range of the documents' (collection_id, rel_path) index,
+ * and each row is then a lookup in that set. Paths are compared as ranges, not with LIKE, so no
+ * character of a folder's name acts as a wildcard.
  */
 export function inScopeSql(param: string): string {
-  return `d.collection_id IN (SELECT sc.value ->> 'c' FROM json_each(@${param}) sc)
-      AND EXISTS (SELECT 1 FROM json_each(@${param}) sc
-                   WHERE sc.value ->> 'c' = d.collection_id AND substr(d.rel_path, 1, length(sc.value ->> 'p')) = sc.value ->> 'p')`;
+  return `d.id IN (SELECT sd.id FROM json_each(@${param}) sc
+                    JOIN documents sd ON sd.collection_id = sc.value ->> 'c' AND sd.rel_path >= sc.value ->> 'p'
+                     AND (sc.value ->> 'e' IS NULL OR sd.rel_path < sc.value ->> 'e'))`;
 }

@@ -129,12 +129,8 @@ export class SettingsStore {
     const current = this.storedHeaders();
     const taken = found.filter(([name]) => !Object.keys(current).some((n) => n.toLowerCase() === name.toLowerCase())).slice(0, Math.max(0, OLLAMA_HEADERS.maxCount - Object.keys(current).length));
     if (taken.length === 0) return 0;
-    writeScrubbed(this.db, () => setSetting(this.db, OLLAMA_HEADERS.storageKey, JSON.stringify({ ...current, ...Object.fromEntries(taken) })));
-    try {
-      this.sealSavedHeaders();
-    } catch {
-      // Taken as they were: sealed the next time the app opens the database.
-    }
+    const merged = this.sealedWhereAllowed({ ...current, ...Object.fromEntries(taken) });
+    writeScrubbed(this.db, () => setSetting(this.db, OLLAMA_HEADERS.storageKey, JSON.stringify(merged)));
     return taken.length;
   }
 
@@ -229,11 +225,16 @@ export class SettingsStore {
     } catch {
       throw new QuireError('WRITE_FAILED', `${OLLAMA_HEADERS.label} were not saved: ${this.box?.description ?? 'the system keychain'} refused to encrypt them. The saved values are kept.`);
     }
-    if (!this.box?.protects) return next;
+    return this.sealedWhereAllowed(next);
+  }
+
+  /** Plain entries sealed when the box protects and agrees; else as they were, sealed the next time the app opens the database. */
+  private sealedWhereAllowed(stored: StoredHeaders): StoredHeaders {
+    if (!this.box?.protects) return stored;
     try {
-      return sealPlainHeaders(next, this.box);
+      return sealPlainHeaders(stored, this.box);
     } catch {
-      return next; // as they were stored: sealed the next time the app opens the database
+      return stored;
     }
   }
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ScopeRef } from '../../../shared/contract';
 import { QuireError } from '../../../shared/errors';
-import { normaliseScopePath, scopeLabel } from '../../../shared/scope-path';
+import { normaliseScopePath, requireScopePath, scopeLabel, scopePathRange } from '../../../shared/scope-path';
 import { findCollectionByRoot, folderRoot, getCollection, listCollections, type CollectionRow } from './collections';
 import type { Db } from './open';
 
@@ -33,9 +33,7 @@ export function resolveScopeRefs(db: Db, refs: readonly ScopeRef[]): ScopePart[]
 }
 
 function fromObject(db: Db, ref: { collectionId: string; path: string }): ScopePart {
-  const clean = normaliseScopePath(ref.path);
-  if (clean === null) throw new QuireError('INVALID_ARGUMENT', `A scope's folder must lie inside its imported folder, not “${ref.path}”.`);
-  return { collection: getCollection(db, ref.collectionId), path: clean };
+  return { collection: getCollection(db, ref.collectionId), path: requireScopePath(ref.path) };
 }
 
 function fromString(db: Db, all: CollectionRow[], ref: string): ScopePart {
@@ -59,9 +57,9 @@ function fromString(db: Db, all: CollectionRow[], ref: string): ScopePart {
 
 /** A subfolder must hold at least one imported document: one that holds none is a typo or a file. */
 function checked(db: Db, part: ScopePart, ref: ScopeRef): ScopePart {
-  if (part.path === '') return part;
-  const prefix = `${part.path}/`;
-  const any = db.prepare('SELECT 1 FROM documents WHERE collection_id = ? AND rel_path >= ? AND rel_path < ? LIMIT 1').get(part.collection.id, prefix, `${part.path}0`);
+  const range = scopePathRange(part.path);
+  if (!range) return part;
+  const any = db.prepare('SELECT 1 FROM documents WHERE collection_id = ? AND rel_path >= ? AND rel_path < ? LIMIT 1').get(part.collection.id, range.from, range.to);
   if (!any) {
     const named = typeof ref === 'string' ? ref : scopeLabel({ name: part.collection.name, path: part.path });
     throw new QuireError('COLLECTION_NOT_FOUND', `“${named}” is inside the imported folder “${part.collection.name}”, but no imported document lies in a folder “${part.path}” there.`);

@@ -1,5 +1,4 @@
-import { QuireError } from '../../../shared/errors';
-import { normaliseScopePath } from '../../../shared/scope-path';
+import { requireScopePath, scopePathRange } from '../../../shared/scope-path';
 
 /** A folder inside an imported folder: its collection and its path relative to the root, '' for all of it. */
 export interface ScopeFolder {
@@ -18,26 +17,18 @@ export interface ScopeFilter {
 
 /**
  * The filter as one SQL parameter: a JSON array of `{ c: collection id, p: first path, e: the
- * first path past the folder }` for `json_each`, or null for every folder. A folder's paths are
- * the range [`work/`, `work0`) ('0' follows '/'), so `work/` never takes in `workshop/…`; a whole
- * collection is `p: ''` with no end.
+ * first path past the folder }` for `json_each`, or null for every folder: a folder's paths are
+ * scopePathRange's (shared/scope-path.ts); a whole collection is `p: ''` with no end.
  */
 export function scopeParam(filter: ScopeFilter): string | null {
   const parts = [
-    ...(filter.collectionIds ?? []).map((c) => ({ c, p: '', e: null })),
+    ...(filter.collectionIds ?? []).map((c) => ({ c, p: '', e: null as string | null })),
     ...(filter.folders ?? []).map((f) => {
-      const p = folderPrefix(f.path);
-      return { c: f.collectionId, p, e: p === '' ? null : `${p.slice(0, -1)}0` };
+      const range = scopePathRange(requireScopePath(f.path));
+      return { c: f.collectionId, p: range?.from ?? '', e: range?.to ?? null };
     }),
   ];
   return parts.length > 0 ? JSON.stringify(parts) : null;
-}
-
-/** A relative folder path as stored paths start with it: forward slashes, no leading or trailing one, then '/'. */
-export function folderPrefix(path: string): string {
-  const clean = normaliseScopePath(path);
-  if (clean === null) throw new QuireError('INVALID_ARGUMENT', `A scope's folder must lie inside its imported folder, not “${path}”.`);
-  return clean === '' ? '' : `${clean}/`;
 }
 
 /**

@@ -56,7 +56,8 @@ export function toPassages(db: Db, hits: readonly number[], limit: number, optio
     if ((sizes.get(p.section) ?? Infinity) <= bound) return [p.first_ordinal, p.last_ordinal];
     return [Math.max(p.first_ordinal, p.ordinal - far), Math.min(p.last_ordinal, p.ordinal + far)];
   };
-  const triples = [...positions.values()].map((p) => [p.document_id, ...range(p)]);
+  const ranges = new Map([...positions.values()].map((p) => [p.rowid, range(p)]));
+  const triples = [...positions.values()].map((p) => [p.document_id, ...ranges.get(p.rowid)!]);
   const chunks = new Map(
     (stmt(db, LOOKUP_SQL.windows).all(JSON.stringify(triples)) as Array<{ rowid: number; document_id: string; ordinal: number; tokens: number }>).map((c) => [positionKey(c.document_id, c.ordinal), c]),
   );
@@ -68,7 +69,7 @@ export function toPassages(db: Db, hits: readonly number[], limit: number, optio
     if (used.has(rowid)) continue;
     const p = positions.get(rowid);
     if (!p) continue;
-    const [lo, hi] = range(p);
+    const [lo, hi] = ranges.get(rowid)!;
     const hit = chunks.get(positionKey(p.document_id, p.ordinal));
     let tokens = hit?.tokens ?? 0;
     let from = p.ordinal;
@@ -97,4 +98,3 @@ export function toPassages(db: Db, hits: readonly number[], limit: number, optio
   }
   return passages;
 }
-

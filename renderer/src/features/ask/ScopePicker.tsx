@@ -62,7 +62,8 @@ export function ScopePicker() {
           })
           .filter((x) => x !== null)
           .join(', ');
-  const toggle = (p: ScopePlace) => setScope(ticked(p) ? scope.filter((s) => !sameScopePlace(s, p)) : [...scope.filter((s) => p.path !== '' || s.collectionId !== p.collectionId), p]);
+  // setScope drops the subfolders a whole folder ticked now covers.
+  const toggle = (p: ScopePlace) => setScope(ticked(p) ? scope.filter((s) => !sameScopePlace(s, p)) : [...scope, p]);
   return (
     <details className="scope" data-testid="scope-picker">
       <summary>

@@ -15,7 +15,7 @@ interface Folder {
 }
 
 /** A collection's top-level folders holding at least one document, in order. */
-export function topFolders(c: Pick<Collection, 'documents'>): string[] {
+function topFolders(c: Pick<Collection, 'documents'>): string[] {
   const names = new Set<string>();
   for (const d of c.documents) {
     const slash = d.relPath.indexOf('/');

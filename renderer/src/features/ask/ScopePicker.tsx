@@ -15,7 +15,7 @@ interface Folder {
 }
 
 /** A collection's top-level folders holding at least one document, in order. */
-export function topFolders(c: Pick<Collection, 'documents'>): string[] {
+function topFolders(c: Pick<Collection, 'documents'>): string[] {
   const names = new Set<string>();
   for (const d of c.documents) {
     const slash = d.relPath.indexOf('/');
@@ -62,7 +62,8 @@ export function ScopePicker() {
           })
           .filter((x) => x !== null)
           .join(', ');
-  const toggle = (p: ScopePlace) => setScope(ticked(p) ? scope.filter((s) => !sameScopePlace(s, p)) : [...scope.filter((s) => p.path !== '' || s.collectionId !== p.collectionId), p]);
+  // setScope drops the subfolders a whole folder ticked now covers.
+  const toggle = (p: ScopePlace) => setScope(ticked(p) ? scope.filter((s) => !sameScopePlace(s, p)) : [...scope, p]);
   return (
     <details className="scope" data-testid="scope-picker">
       <summary>

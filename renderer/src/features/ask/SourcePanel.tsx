@@ -4,7 +4,7 @@ import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
 import { useDesktop } from '../../common/desktop';
 import type { ChipCheck, ChipInfo } from './citations';
-import { formatLines } from '../../common/format';
+import { formatLines, formatPlace } from '../../common/format';
 import { formatPages } from '../../../../shared/pages';
 import { describeInjectionFlags, CHECK_WORDS } from '../../common/words';
 import { ErrorNote } from '../../common/ErrorNote';
@@ -105,7 +105,7 @@ export function SourcePanel({ request, onClose }: SourcePanelProps) {
           <h2 id="source-panel-title">{info.title}</h2>
           {chunk && (
             <p className="source-panel__where mono small" data-testid="source-where">
-              {chunk.path} · {chunk.pages ? formatPages(chunk.pages) : formatLines(chunk.lines)}
+              {chunk.path} · {formatPlace(chunk.lines, chunk.pages)}
             </p>
           )}
         </div>

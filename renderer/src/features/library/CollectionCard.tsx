@@ -88,6 +88,5 @@ export function CollectionCard({ collection }: { collection: Collection }) {
 
 /** "1 failed file and 2 skipped files": rows the library lists that were never documents in the index. */
 function problemFiles(failed: number, skipped: number): string {
-  const files = (n: number, what: string) => `${formatNumber(n)} ${what} ${n === 1 ? 'file' : 'files'}`;
-  return [failed > 0 ? files(failed, 'failed') : null, skipped > 0 ? files(skipped, 'skipped') : null].filter(Boolean).join(' and ');
+  return [failed > 0 ? plural(failed, 'failed file') : null, skipped > 0 ? plural(skipped, 'skipped file') : null].filter(Boolean).join(' and ');
 }

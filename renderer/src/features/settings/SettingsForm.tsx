@@ -4,6 +4,7 @@ import { BOUNDS, DEFAULT_OLLAMA_HOST, SETTINGS } from '../../../../shared/settin
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
 import { ErrorNote } from '../../common/ErrorNote';
+import { formatNumber } from '../../common/format';
 import { FusionField, splitFusion } from './FusionField';
 import { FUSION_KINDS, fusionNumberRule } from '../../../../shared/fusion';
 import { EMPTY_HEADERS, HeadersFields, headersPatch, type HeadersDraft } from './HeadersFields';
@@ -179,11 +180,10 @@ function fusionRefusal(label: string, spec: string): string {
 function RecutCost({ draft, saved, indexed }: { draft: string; saved: number; indexed: { documents: number; chunks: number } | null }) {
   const value = Number(draft.trim());
   if (!indexed || indexed.documents === 0 || draft.trim() === '' || value === saved || !SETTINGS.chunkTokens.schema.safeParse(value).success) return null;
-  const n = (x: number) => x.toLocaleString('en-US');
   return (
     <span className="small" role="note" data-testid="recut-cost">
-      At each folder’s next import or Re-sync, {n(indexed.documents)} {indexed.documents === 1 ? 'document is' : 'documents are'} cut again and{' '}
-      {n(indexed.chunks)} chunks’ worth of text re-embedded.
+      At each folder’s next import or Re-sync, {formatNumber(indexed.documents)} {indexed.documents === 1 ? 'document is' : 'documents are'} cut again and{' '}
+      {formatNumber(indexed.chunks)} chunks’ worth of text re-embedded.
     </span>
   );
 }

@@ -247,3 +247,41 @@ describe('migration 13 (folder column)', () => {
     db.close();
   });
 });
+
+describe('migration 14 (searchable text)', () => {
+  it("rebuilds both indexes from a version-13 database without link addresses, and new writes follow; the chunks keep their Markdown", () => {
+    const db = new Database(path.join(dir, 'v13.db'));
+    migrate(db, MIGRATIONS.slice(0, 13));
+    db.prepare("INSERT INTO collections (id, root, created_at) VALUES ('c', '/notes', 'now')").run();
+    const doc = db.prepare("INSERT INTO documents (id, collection_id, rel_path, source_uri, size, mtime_ms, chunk_count, ingested_at, status) VALUES (?, 'c', ?, 'file:///x', 1, 1, 1, 'now', 'ready')");
+    doc.run('toc', 'docs/contents.md');
+    const text = 'Start with [the firewall guide](https://example.com/kubernetes-probes.html).';
+    const chunk = db.prepare('INSERT INTO chunks (id, document_id, ordinal, heading_path, text, token_count, start_line, end_line) VALUES (?, ?, ?, ?, ?, 1, 1, 1)');
+    chunk.run('toc#0', 'toc', 0, 'Contents > [Setup](https://example.com/helm-charts)', text);
+    // Version 13 indexed every word of the source, addresses included.
+    const { lastInsertRowid } = db.prepare("INSERT INTO sections (document_id, first_ordinal, last_ordinal, heading_path) VALUES ('toc', 0, 0, 'Contents > [Setup](https://example.com/helm-charts)')").run();
+    db.prepare("INSERT INTO sections_fts (rowid, heading_path, text, folder) VALUES (?, 'Contents > [Setup](https://example.com/helm-charts)', ?, 'docs/')").run(lastInsertRowid, text);
+    const chunks = (q: string) => db.prepare('SELECT c.id FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid WHERE chunks_fts MATCH ? ORDER BY c.id').pluck().all(q);
+    const sections = (q: string) => db.prepare('SELECT s.document_id FROM sections_fts f JOIN sections s ON s.rowid = f.rowid WHERE sections_fts MATCH ? ORDER BY 1').pluck().all(q);
+    expect(chunks('kubernetes')).toEqual(['toc#0']);
+    expect(sections('helm')).toEqual(['toc']);
+
+    migrate(db, MIGRATIONS);
+    expect(chunks('kubernetes OR probes OR helm OR charts')).toEqual([]);
+    expect(sections('kubernetes OR probes OR helm OR charts')).toEqual([]);
+    expect(chunks('firewall')).toEqual(['toc#0']);
+    expect(chunks('heading_path:setup')).toEqual(['toc#0']);
+    expect(chunks('folder:docs')).toEqual(['toc#0']);
+    expect(sections('firewall AND heading_path:setup AND folder:docs')).toEqual(['toc']);
+    expect(db.prepare("SELECT text FROM chunks WHERE id = 'toc#0'").pluck().get()).toBe(text);
+
+    // Writes after the migration go through the new triggers.
+    chunk.run('toc#1', 'toc', 1, 'Contents', 'More in [the helm notes](https://example.com/terraform.html).');
+    expect(chunks('terraform')).toEqual([]);
+    expect(chunks('helm')).toEqual(['toc#1']);
+    db.prepare("UPDATE chunks SET text = 'See [x](https://example.com/ansible)' WHERE id = 'toc#1'").run();
+    expect(chunks('ansible OR helm')).toEqual([]);
+    expect(() => db.prepare("INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)").run()).not.toThrow();
+    db.close();
+  });
+});

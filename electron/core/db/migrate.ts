@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { QuireError } from '../../../shared/errors';
 import type { Migration } from './migrations/types';
+import { registerSqlFunctions } from './sql-functions';
 
 export function schemaVersion(db: Database.Database): number {
   return db.pragma('user_version', { simple: true }) as number;
@@ -18,6 +19,7 @@ export function migrate(
   hooks: { afterVersionRead?: () => void } = {},
 ): { from: number; to: number } {
   assertOrdered(migrations);
+  registerSqlFunctions(db);
   const latest = migrations.at(-1)?.version ?? 0;
   const from = schemaVersion(db);
   refuseNewer(from, latest);

@@ -5,6 +5,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { QuireError } from '../../../shared/errors';
 import { migrate, refuseNewer } from './migrate';
 import { MIGRATIONS } from './migrations/index';
+import { registerSqlFunctions } from './sql-functions';
 
 export type Db = Database.Database;
 
@@ -38,6 +39,8 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     // NORMAL is durable across application crashes in WAL mode; only a power cut can lose the
     // last transactions, and never leaves a half-written one.
     db.pragma('synchronous = NORMAL');
+    // The full-text triggers call them on every write of a chunk.
+    registerSqlFunctions(db);
     if (!options.readonly) migrate(db, MIGRATIONS);
     return db;
   } catch (e) {

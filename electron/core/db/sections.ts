@@ -47,7 +47,8 @@ export function folderOfSql(relPath: string): string {
 export function writeSections(db: Db, documentId: string, chunks: ReadonlyArray<{ ordinal: number; headingPath: string; text: string }>): void {
   const insert = stmt(db, 'INSERT INTO sections (document_id, first_ordinal, last_ordinal, heading_path) VALUES (?, ?, ?, ?)');
   // The folder column is the document's folder (migration 0013): the document row is written first.
-  const index = stmt(db, `INSERT INTO sections_fts (rowid, heading_path, text, folder) VALUES (?, ?, ?, (SELECT ${folderOfSql('rel_path')} FROM documents WHERE id = ?))`);
+  // Heading and text as a reader sees them (migration 0014), as the chunks' own rows are.
+  const index = stmt(db, `INSERT INTO sections_fts (rowid, heading_path, text, folder) VALUES (?, searchable_text(?), searchable_text(?), (SELECT ${folderOfSql('rel_path')} FROM documents WHERE id = ?))`);
   for (const run of sectionRuns(chunks)) {
     const { lastInsertRowid } = insert.run(documentId, run.firstOrdinal, run.lastOrdinal, run.headingPath);
     index.run(lastInsertRowid, run.headingPath, run.text, documentId);

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { searchableText } from './searchable';
+
+describe('searchableText: the words a reader of the rendered Markdown sees', () => {
+  const cases: Array<[string, string, string]> = [
+    ['an inline link keeps its text, not its address', 'See [the probes guide](https://kubernetes.io/docs/configure-liveness-probes/#configure-probes) first.', 'See [the probes guide] first.'],
+    ['a title after the address goes with it', 'Read [Pino](https://getpino.io "Pino docs") and [x](y \'t\') and [z](w (t)).', 'Read [Pino] and [x] and [z].'],
+    ['an address in angle brackets, with spaces', 'Open [the file](<my notes/setup file.md>) now.', 'Open [the file] now.'],
+    ['one level of parentheses inside an address', 'The [Rust type](https://en.wikipedia.org/wiki/Rust_(programming_language)) page.', 'The [Rust type] page.'],
+    ['an image keeps its alt text', '![diagram of the lifecycle](./resources/lifecycle.svg)', '![diagram of the lifecycle]'],
+    ['a table of contents keeps the headings it lists, not their anchors', '- [FST_ERR_DUPLICATED_ROUTE](#fst_err_duplicated_route)', '- [FST_ERR_DUPLICATED_ROUTE]'],
+    ['a reference link keeps its text, not its label', 'as [Chapter 9][ch09-00] explains, or [this][]', 'as [Chapter 9] explains, or [this]'],
+    ['a link in a heading', '### [Mongo](https://github.com/fastify/fastify-mongodb)', '### [Mongo]'],
+  ];
+  it.each(cases)('%s', (_, input, expected) => {
+    expect(searchableText(input)).toBe(expected);
+  });
+
+  it('drops reference definitions, which a reader never sees, and keeps the lines around them', () => {
+    const input = ['The end of the chapter.', '', '[ch09-00]: ch09-00-error-handling.html', '  [recover]: https://example.com/recover "Recovering"', '[angle]: <a b.html>', 'After.'].join('\n');
+    expect(searchableText(input)).toBe(['The end of the chapter.', '', '', '', '', 'After.'].join('\n'));
+  });
+
+  it('keeps what people read: footnotes, shortcut brackets, autolinks, bare URLs, prose with a colon', () => {
+    const input = [
+      '[^1]: The footnote text people read.',
+      'A checkbox [x] and a shortcut [link].',
+      'More information: <https://manned.org/age-inspect>.',
+      'Docs at https://example.com/guide, as always.',
+      '[Note]: this matters a great deal.',
+      'An array a[0] and a call f(x).',
+    ].join('\n');
+    expect(searchableText(input)).toBe(input);
+  });
+
+  it('leaves fenced code exactly as it is, and goes on after the fence closes', () => {
+    const input = ['```js', 'handlers[i](req)', '[a]: b', '```', 'See [the docs](https://x.io/a).', '~~~~', '[k](v)', '~~~', 'still code [k](v)', '~~~~', '[after](https://x.io/b)'].join('\n');
+    expect(searchableText(input)).toBe(['```js', 'handlers[i](req)', '[a]: b', '```', 'See [the docs].', '~~~~', '[k](v)', '~~~', 'still code [k](v)', '~~~~', '[after]'].join('\n'));
+  });
+
+  it('returns text without brackets unchanged', () => {
+    const input = 'Plain text with (parentheses) and a URL https://example.com.';
+    expect(searchableText(input)).toBe(input);
+  });
+});

@@ -6,6 +6,7 @@ import { getActiveEmbeddingModel, listEmbeddingModels, storedVectorCount } from 
 import { withTag } from '../ollama/gateway';
 import type { Db } from '../db/open';
 import { warningFlags } from '../text/injection';
+import { headingAsRead } from '../text/searchable';
 
 type LibraryDocument = Output<'library'>['collections'][number]['documents'][number];
 
@@ -86,7 +87,7 @@ export function chunkView(db: Db, chunkId: string, sent: readonly string[] = [])
     chunkId: row.id,
     path: row.rel_path,
     root: row.root,
-    heading: row.heading_path,
+    heading: headingAsRead(row.heading_path),
     lines: [row.start_line, row.end_line],
     pages: row.page_start !== null && row.page_end !== null ? [row.page_start, row.page_end] : null,
     text: row.text,

@@ -14,6 +14,7 @@ import { warningFlags } from '../text/injection';
 import { SettingsStore } from '../settings';
 import { DEFAULT_FUSION, parseFusion, type Fusion } from '../../../shared/fusion';
 import type { ScopeFilter, ScopeFolder } from './scope';
+import { headingAsRead } from '../text/searchable';
 
 export interface SearchOptions {
   k?: number;
@@ -152,7 +153,7 @@ function hydrate(db: Db, passages: Passage[], fused: Map<number, Fused>, distanc
         documentId: hit.document_id,
         path: hit.rel_path,
         root: hit.root,
-        heading: hit.heading_path,
+        heading: headingAsRead(hit.heading_path),
         lines: [all[0]!.start_line, all[all.length - 1]!.end_line] as [number, number],
         pages: pagesOf(all[0]!, all[all.length - 1]!),
         text: all.map((r) => r.text).join('\n'),

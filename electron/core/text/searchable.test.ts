@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchableText } from './searchable';
+import { headingAsRead, searchableText } from './searchable';
 
 describe('searchableText: the words a reader of the rendered Markdown sees', () => {
   const cases: Array<[string, string, string]> = [
@@ -41,5 +41,16 @@ describe('searchableText: the words a reader of the rendered Markdown sees', () 
   it('returns text without brackets unchanged', () => {
     const input = 'Plain text with (parentheses) and a URL https://example.com.';
     expect(searchableText(input)).toBe(input);
+  });
+});
+
+describe('headingAsRead', () => {
+  it.each([
+    ['Database > [Mongo](https://github.com/fastify/fastify-mongodb)', 'Database > Mongo'],
+    ['Guide > Changed middleware support ([#2014](https://github.com/fastify/fastify/pull/2014))', 'Guide > Changed middleware support (#2014)'],
+    ['See [Chapter 9][ch09] > ![logo](a.png) Logo', 'See Chapter 9 > logo Logo'],
+    ['Arrays [T; N] > Slices', 'Arrays [T; N] > Slices'],
+  ])('%j reads %j', (input, expected) => {
+    expect(headingAsRead(input)).toBe(expected);
   });
 });

@@ -48,3 +48,16 @@ function visibleLine(line: string): string {
   if (DEFINITION.test(line)) return '';
   return line.replace(INLINE_DESTINATION, ']').replace(REFERENCE_LABEL, ']');
 }
+
+/**
+ * A heading path as people read it: a linked heading (`### [Mongo](https://github.com/…)`, common in
+ * docs that list plugins) shows its text alone. The chunk keeps the heading as written; this is for
+ * what search results, the source panel and the prompt's source lines show.
+ */
+export function headingAsRead(heading: string): string {
+  if (!heading.includes('](') && !heading.includes('][')) return heading;
+  return heading.replace(LINK_AND_DESTINATION, '$1').replace(LINK_AND_LABEL, '$1');
+}
+
+const LINK_AND_DESTINATION = new RegExp(`!?\\[([^\\]\\n]*)${INLINE_DESTINATION.source}`, 'g');
+const LINK_AND_LABEL = /\[([^\]\n]*)\]\[[^\]\n]*\]/g;

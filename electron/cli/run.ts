@@ -34,6 +34,13 @@ export interface CliIo {
   parseWorker?: URL;
 }
 
+/** What a command keeps when it is cancelled, said as Ctrl-C is taken; the others keep nothing worth a word. */
+const CANCEL_KEEPS: Partial<Record<string, string>> = {
+  import: 'documents already written stay in the index',
+  embed: 'documents already embedded keep their vectors',
+  eval: 'configurations already finished are printed and kept',
+};
+
 /** Runs one CLI command and resolves to its exit code; it never exits the process itself. */
 export async function main(argv: string[], io: CliIo = {}): Promise<number> {
   const stdout = io.stdout ?? process.stdout;
@@ -85,7 +92,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
   const out = createOutput(v.json, stdout, stderr);
   const controller = new AbortController();
   const onSignal = () => {
-    out.note('Cancelling… (finished documents stay committed)');
+    out.note(`Cancelling…${CANCEL_KEEPS[command] ? ` (${CANCEL_KEEPS[command]})` : ''}`);
     controller.abort();
   };
   // Removed in the finally below, so many in-process runs leave no listeners behind.

@@ -361,7 +361,7 @@ export function createEngine(options: EngineOptions): Engine {
         if (ahead) waiting(null);
         // Cancelling while queued behind another import of this engine ends the wait at once.
         await new Promise<void>((resolve, reject) => {
-          const onAbort = () => reject(new QuireError('CANCELLED', 'Import cancelled while it waited for another import.'));
+          const onAbort = () => reject(new QuireError('CANCELLED', ahead ? 'Import cancelled while it waited for another import.' : 'Import cancelled before it began.'));
           if (run.signal?.aborted) return onAbort();
           run.signal?.addEventListener('abort', onAbort, { once: true });
           void previous.then(() => {

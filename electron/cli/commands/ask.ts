@@ -74,6 +74,8 @@ function human(r: AnswerResult, streamed: boolean): string {
   const out: string[] = [];
   // Streamed tokens are already on screen; otherwise (a refusal without the model) print it now.
   out.push(streamed ? '' : r.answer);
+  // Stopped mid-stream, the text above simply ends: say so before anything else is printed under it.
+  if (r.status === 'cancelled') out.push(streamed ? '\n(Stopped: the answer above is incomplete.)' : '(Stopped before the model answered.)');
   if (r.refusedWithoutModel) out.push('(No passage in your documents matched, so the model was not asked.)');
   if (r.scope.length > 0) out.push(`(Asked of ${r.scope.map((c) => `“${scopeLabel(c)}”`).join(', ')} only.)`);
   if (r.citations.length > 0) {
@@ -105,7 +107,7 @@ function human(r: AnswerResult, streamed: boolean): string {
     const b = r.budget;
     const how = b.exact ? 'exact, the model\'s own tokenizer and template' : `approximate, ×${b.ratio.toFixed(2)} calibration`;
     out.push(
-      `\nContext: ${b.estimated} tokens estimated (${how}), ${b.reported ?? '?'} read by Ollama, of num_ctx ${b.numCtx} ` +
+      `\nContext: ${b.estimated} tokens estimated (${how}), ${b.reported === null ? 'no count from Ollama' : `${b.reported} read by Ollama`}, of num_ctx ${b.numCtx} ` +
         `(${b.breakdown.reserve} reserved for the answer); ${b.k} sources sent.`,
     );
   }

@@ -55,6 +55,6 @@ describe('the quire command', () => {
   it('a missing argument points at help as the person typed the command', async () => {
     const err = await run(process.execPath, [cli, 'search'], { timeout: 20_000, env: { ...process.env, QUIRE_DB: db.file, npm_lifecycle_event: '' } }).catch((e: { stdout: string; stderr: string; code: number }) => e);
     expect('code' in err && err.code).toBe(2);
-    expect((err as { stderr: string }).stderr).toContain('See: quire --help');
+    expect((err as { stderr: string }).stderr).toContain('See: quire search --help');
   });
 });

@@ -2,6 +2,7 @@ import { createEngine, defaultDatabasePath, type Engine } from '../core/engine';
 import { QuireError } from '../../shared/errors';
 import { parseHeaderLine } from '../../shared/settings';
 import type { Output } from './output';
+import { programName } from './usage';
 
 export interface CliContext {
   dbPath: string;
@@ -11,6 +12,8 @@ export interface CliContext {
   signal: AbortSignal;
   /** --force: remember a model Ollama does not list (yet), as "Save anyway" in Settings does. */
   force: boolean;
+  /** How this run was started (`quire`, `npm run quire --`), for the commands a message suggests. */
+  program: string;
 }
 
 export interface ContextOptions {
@@ -34,6 +37,7 @@ export function createContext(opts: ContextOptions, out: Output, signal: AbortSi
     out,
     signal,
     force: opts.force === true,
+    program: programName(env),
   };
 }
 

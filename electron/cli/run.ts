@@ -14,7 +14,7 @@ import { importCommand } from './commands/import';
 import { rebuildCommand } from './commands/rebuild';
 import { searchCommand } from './commands/search';
 import { statusCommand } from './commands/status';
-import { programName, usage } from './usage';
+import { COMMAND_NAMES, commandUsage, seeHelp, usage } from './usage';
 
 
 /**
@@ -80,13 +80,23 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
       },
     });
   } catch (e) {
-    stderr.write(`${terminalSafe((e as Error).message)}\n\n${usage(env)}\n`);
+    // The mistake and where to read more: the whole usage printed under it pushed it off the screen.
+    const typed = argv.find((a) => !a.startsWith('-'));
+    // Node's own sentence for this one ends in advice about '--' with unbalanced quotes.
+    const unknown = /^Unknown option '([^']+)'/.exec((e as Error).message)?.[1];
+    stderr.write(`${terminalSafe(unknown ? `Unknown option ${unknown}.` : (e as Error).message)}\n${seeHelp(env, typed)}\n`);
     return 2;
   }
   const { values: v, positionals } = parsed;
-  const [command, ...rest] = positionals;
+  let [command, ...rest] = positionals;
+  // "quire help" and "quire help ask" read as --help does.
+  if (command === 'help') {
+    v.help = true;
+    [command, ...rest] = rest;
+  }
   if (v.help || !command) {
-    (v.help ? stdout : stderr).write(`${usage(env)}\n`);
+    const text = (command !== undefined && commandUsage(command, env)) || usage(env);
+    (v.help ? stdout : stderr).write(`${text}\n`);
     return v.help ? 0 : 2;
   }
   const out = createOutput(v.json, stdout, stderr);
@@ -101,7 +111,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
   let ctx: CliContext | null = null;
   try {
     const needsArg = (name: string) => {
-      if (rest.length === 0) throw new QuireError('INVALID_ARGUMENT', `"${command}" needs a ${name}. See: ${programName(env)} --help`);
+      if (rest.length === 0) throw new QuireError('INVALID_ARGUMENT', `"${command}" needs a ${name}. ${seeHelp(env, command)}`);
       return rest.join(' ');
     };
     // The damaged database cannot be opened: rebuild never opens it as an engine.
@@ -144,7 +154,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
       case 'forget':
         return await forgetCommand(ctx, needsArg('folder'));
       default:
-        throw new QuireError('INVALID_ARGUMENT', `Unknown command "${command}". See: npm run quire -- --help`);
+        throw new QuireError('INVALID_ARGUMENT', `Unknown command "${command}". The commands are ${COMMAND_NAMES.join(', ')}. ${seeHelp(env)}`);
     }
   } catch (e) {
     const shape = toErrorShape(e);

@@ -89,7 +89,7 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
     }
     name = previous.run.questionSet.name;
   } else {
-    if (!questionsFile) throw new QuireError('INVALID_ARGUMENT', 'eval needs a questions file, or --rerun report.json. See: npm run quire -- --help');
+    if (!questionsFile) throw new QuireError('INVALID_ARGUMENT', `eval needs a questions file, or --rerun report.json. See: ${ctx.program} eval --help`);
     if (!flags.docs) throw new QuireError('INVALID_ARGUMENT', 'eval needs --docs <folder>: the documents the questions are about.');
     let text: string;
     try {

@@ -32,7 +32,7 @@ export async function importCommand(ctx: CliContext, folder: string, flags: Impo
     },
   });
   if (!report.cancelled) await settleVectorSearch(ctx);
-  ctx.out.result(toJson(report), () => human(report));
+  ctx.out.result(toJson(report), () => human(report, ctx.program));
   return report.cancelled ? 130 : 0;
 }
 
@@ -53,7 +53,7 @@ function toJson(r: ImportReport) {
   };
 }
 
-function human(r: ImportReport): string {
+function human(r: ImportReport, program: string): string {
   const d = r.documents;
   const lines = [
     `${r.cancelled ? 'Import cancelled' : 'Imported'} ${r.collection.root} in ${(r.ms / 1000).toFixed(1)} s`,
@@ -64,9 +64,9 @@ function human(r: ImportReport): string {
   const types = Object.entries(r.indexedByType).filter(([, n]) => n > 0);
   if (types.length > 0) lines.push(`  in the index now: ${types.map(([t, n]) => `${n} ${DOCUMENT_TYPE_LABELS[t as DocumentType]}`).join(', ')}`);
   if (r.embedding.status === 'unavailable') {
-    lines.push(`  embeddings: not made (${r.embedding.error?.message}) — keyword search works; run "quire embed" later.`);
+    lines.push(`  embeddings: not made (${r.embedding.error?.message}) — keyword search works; run "${program} embed" later.`);
   } else if (r.embedding.status === 'off') {
-    lines.push('  embeddings: off (--no-embed) — keyword search only until "quire embed".');
+    lines.push(`  embeddings: off (--no-embed) — keyword search only until "${program} embed".`);
   }
   if (r.errors.length > 0) {
     lines.push(`  failed files:`);

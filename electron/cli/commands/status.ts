@@ -1,5 +1,4 @@
 import { ollamaNotRunning } from '../../../shared/ollama-state';
-import { programName } from '../usage';
 import type { CliContext } from '../context';
 import type { IndexStatus } from '../../core/engine';
 
@@ -37,7 +36,7 @@ export async function statusCommand(ctx: CliContext): Promise<number> {
       // The name is what --collection takes.
       for (const c of status.collections) lines.push(`  ${c.name}: ${c.root} (${c.documents} ${c.documents === 1 ? 'document' : 'documents'})`);
     } else {
-      lines.push(`No folders imported yet. Try: ${programName()} import ~/notes`);
+      lines.push(`No folders imported yet. Try: ${ctx.program} import ~/notes`);
     }
     return lines.join('\n');
   });

@@ -35,4 +35,17 @@ describe('quire help, as a new user reads it', () => {
     const noFile = await quire(['eval', '--docs', '/tmp']);
     expect(noFile.stderr).toContain('See: quire eval --help');
   });
+
+  it('a flag the command does not read is refused, not silently ignored', async () => {
+    // ask has no --mode: it used to answer as if the flag were not there.
+    const ask = await quire(['ask', 'How are keys rotated?', '--mode', 'lexical']);
+    expect(ask.code).toBe(2);
+    expect(ask.stderr).toBe('Error (INVALID_ARGUMENT): --mode is not an option of ask. See: quire ask --help\n');
+    const status = await quire(['status', '--k', '3', '--json']);
+    expect(status.code).toBe(2);
+    expect(JSON.parse(status.stdout)).toEqual({ error: { code: 'INVALID_ARGUMENT', message: '--k is not an option of status. See: quire status --help' } });
+    // Those every command takes, and a command's own, pass.
+    expect((await quire(['status', '--json', '--force'])).code).toBe(0);
+    expect((await quire(['search', 'keys', '--k', '2', '--mode', 'lexical', '--json'])).code).toBe(0);
+  });
 });

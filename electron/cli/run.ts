@@ -14,7 +14,7 @@ import { importCommand } from './commands/import';
 import { rebuildCommand } from './commands/rebuild';
 import { searchCommand } from './commands/search';
 import { statusCommand } from './commands/status';
-import { COMMAND_NAMES, commandUsage, seeHelp, usage } from './usage';
+import { COMMAND_NAMES, commandUsage, seeHelp, unusedOption, usage } from './usage';
 
 
 /**
@@ -100,6 +100,14 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
     return v.help ? 0 : 2;
   }
   const out = createOutput(v.json, stdout, stderr);
+  // Flags given (parseArgs fills in only the booleans' defaults, which are false).
+  const unused = unusedOption(command, Object.entries(v).filter(([, value]) => value !== undefined && value !== false).map(([name]) => name));
+  if (unused) {
+    const message = `--${unused} is not an option of ${command}. ${seeHelp(env, command)}`;
+    if (v.json) stdout.write(`${terminalSafeJson({ error: { code: 'INVALID_ARGUMENT', message } })}\n`);
+    else stderr.write(`Error (INVALID_ARGUMENT): ${terminalSafe(message)}\n`);
+    return 2;
+  }
   const controller = new AbortController();
   const onSignal = () => {
     out.note(`Cancelling…${CANCEL_KEEPS[command] ? ` (${CANCEL_KEEPS[command]})` : ''}`);

@@ -12,11 +12,14 @@ export function programName(env: NodeJS.ProcessEnv = process.env): string {
 interface CommandHelp {
   command: string;
   lines: string[];
+  /** The flags it reads, besides those every command takes (--batch is read but not advertised). */
+  options?: readonly string[];
 }
 
 const COMMANDS: CommandHelp[] = [
   {
     command: 'import',
+    options: ['model', 'no-embed', 'chunker', 'max-file-mb', 'batch'],
     lines: [
       'import <folder>   index a folder of notes: .md/.markdown/.txt, .pdf, .docx, .html/.htm (again: only changes are read)',
       '    --model NAME      embedding model in Ollama (default embeddinggemma; remembered once Ollama lists it)',
@@ -27,6 +30,7 @@ const COMMANDS: CommandHelp[] = [
   },
   {
     command: 'search',
+    options: ['k', 'mode', 'collection'],
     lines: [
       'search <query>    ranked passages with file, heading path and line range',
       '    --k N             how many passages (default 8, at most 100)',
@@ -37,6 +41,7 @@ const COMMANDS: CommandHelp[] = [
   },
   {
     command: 'ask',
+    options: ['model', 'k', 'num-ctx', 'collection', 'conversation'],
     lines: [
       'ask <question>    an answer from your documents, streamed, with checked citations',
       '    --model NAME      chat model in Ollama (default llama3.2; remembered once Ollama lists it)',
@@ -50,6 +55,7 @@ const COMMANDS: CommandHelp[] = [
   { command: 'conversations', lines: ['conversations [text]  stored conversations, newest first (titles containing text)'] },
   {
     command: 'eval',
+    options: ['docs', 'chat-models', 'embed-models', 'chunkers', 'k', 'modes', 'fusion', 'repeat', 'out', 'rerun'],
     lines: [
       'eval <questions.json> --docs DIR   score configurations on your own question set',
       '    --chat-models a,b --embed-models x,y --chunkers heading:256,fixed:128/25',
@@ -60,6 +66,7 @@ const COMMANDS: CommandHelp[] = [
   },
   {
     command: 'embed',
+    options: ['model', 'batch'],
     lines: [
       'embed             add vectors for documents that lack them (no file is re-read)',
       '    --model NAME      embedding model in Ollama (default: the saved one; remembered once Ollama lists it)',
@@ -70,6 +77,7 @@ const COMMANDS: CommandHelp[] = [
   { command: 'forget', lines: ['forget <folder>   remove a folder and everything derived from it from the index'] },
   {
     command: 'rebuild',
+    options: ['into'],
     lines: [
       'rebuild [folder…] a new index from your folders when the database (--db) is damaged; it is left as it was',
       '    --into PATH       the new database file (default: quire-rebuilt-<date>.db beside the damaged one)',
@@ -109,6 +117,19 @@ export function commandUsage(command: string, env: NodeJS.ProcessEnv = process.e
 ${block(help)}
 
 ${common}`;
+}
+
+/** Flags every command takes. */
+const COMMON_OPTIONS = ['db', 'json', 'force', 'ollama-header', 'help'];
+
+/**
+ * The first flag given that this command does not read, or null. Without this check `ask --mode
+ * lexical` or `search --model x` ran as if the flag were not there.
+ */
+export function unusedOption(command: string, given: readonly string[]): string | null {
+  const help = COMMANDS.find((c) => c.command === command);
+  if (!help) return null;
+  return given.find((o) => !COMMON_OPTIONS.includes(o) && !(help.options ?? []).includes(o)) ?? null;
 }
 
 /** The line that ends a usage error: where to read more, as the person typed the command. */

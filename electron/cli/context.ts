@@ -92,3 +92,11 @@ export async function settleVectorSearch(ctx: CliContext): Promise<void> {
     onProgress: (p) => ctx.out.progress(p.total > 0 ? p.done / p.total : 0, `vector search: ${p.phase === 'calibrating' ? 'calibrating' : p.phase === 'mean' ? 'measuring' : 'building bits'} ${p.done}/${p.total}`),
   });
 }
+
+/**
+ * When a search found nothing: if nothing is imported at all, says so on stderr with what to do,
+ * rather than leaving "No passages found" or "Not in the documents." to suggest the notes lack it.
+ */
+export function noteEmptyIndex(ctx: CliContext): void {
+  if (ctx.engine.indexStatus().collections.length === 0) ctx.out.note(`Note: nothing is imported in ${ctx.dbPath} yet. Try: ${ctx.program} import ~/notes`);
+}

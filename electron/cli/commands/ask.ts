@@ -2,7 +2,7 @@ import type { AnswerResult } from '../../../shared/answer';
 import { formatWhere } from '../../../shared/pages';
 import { scopeLabel } from '../../../shared/scope-path';
 import { contractInput, numberFlag } from '../args';
-import { rememberModel, type CliContext } from '../context';
+import { noteEmptyIndex, rememberModel, type CliContext } from '../context';
 
 export interface AskFlags {
   k?: string | undefined;
@@ -25,6 +25,8 @@ export async function askCommand(ctx: CliContext, question: string, flags: AskFl
   let streamed = false;
   let result: AnswerResult | null = null;
   for await (const event of ctx.engine.ask(input, ctx.signal)) {
+    // A follow-up is searched as the model rewrote it: show what was searched, so a poor rewrite can be seen.
+    if (event.type === 'rewrite' && event.standaloneQuery !== question) ctx.out.note(`Searched for: ${event.standaloneQuery}`);
     if (event.type === 'retrieval' && event.note) ctx.out.note(`Note: ${event.note}`);
     if (event.type === 'token' && stream) {
       ctx.out.stream(event.text);
@@ -34,6 +36,7 @@ export async function askCommand(ctx: CliContext, question: string, flags: AskFl
   }
   if (!result) throw new Error('ask ended without a result');
   const r = result;
+  if (r.refusedWithoutModel) noteEmptyIndex(ctx);
   if (r.error && r.status !== 'cancelled' && !ctx.out.json) ctx.out.note(`No answer (${r.error.code}): ${r.error.message}`);
   ctx.out.result(toJson(r), () => human(r, streamed));
   return r.status === 'cancelled' ? 130 : r.status === 'error' ? 1 : 0;

@@ -3,7 +3,7 @@ import { SEARCH_MODES, type SearchResponse } from '../../../shared/search';
 import { formatWhere } from '../../../shared/pages';
 import { collapseWhitespace } from '../../core/engine';
 import { contractInput, numberFlag } from '../args';
-import type { CliContext } from '../context';
+import { noteEmptyIndex, type CliContext } from '../context';
 
 export async function searchCommand(ctx: CliContext, query: string, flags: { k?: string | undefined; mode?: string | undefined; collections?: string[] | undefined }): Promise<number> {
   if (flags.mode !== undefined && !(SEARCH_MODES as readonly string[]).includes(flags.mode)) {
@@ -12,6 +12,7 @@ export async function searchCommand(ctx: CliContext, query: string, flags: { k?:
   const input = contractInput('search', { query, k: numberFlag('k', flags.k) ?? 8, mode: flags.mode, collections: flags.collections });
   const res = await ctx.engine.search(input, ctx.signal);
   if (res.fallback) ctx.out.note(`Note: ${res.fallback.requested} search was not possible (${res.fallback.reason}); used keyword search.`);
+  if (res.results.length === 0) noteEmptyIndex(ctx);
   ctx.out.result(
     {
       mode: res.mode,

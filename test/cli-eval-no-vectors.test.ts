@@ -49,4 +49,14 @@ describe('quire eval with an embedding model Ollama does not have', () => {
     const human = await quire(['eval', questions, '--docs', notes.root, '--embed-models', 'mxbai-embed-large', '--modes', 'dense']);
     expect(human.stdout).toMatch(/\nWarning: The index for mxbai-embed-large, heading:256 has no vectors/);
   });
+
+  it('a retrieval-only table leaves out the answer columns, which would all be "—"', async () => {
+    const r = await quire(['eval', questions, '--docs', notes.root, '--modes', 'lexical']);
+    expect(r.code).toBe(0);
+    const header = r.stdout.split('\n').find((l) => l.startsWith('chat model'))!;
+    expect(header.split(/ {2,}/)).toEqual(['chat model', 'embed model', 'chunker', 'k', 'mode', 'fusion', 'hit@1', 'hit@3', 'hit@5', 'hit@k', 'MRR', 'fact sent', 'src tok p50', 'retr. p50/p95 ms', 'errors']);
+    expect(r.stdout).toContain('Retrieval only (no --chat-models): answers were not scored.');
+    const withAnswers = await quire(['eval', questions, '--docs', notes.root, '--modes', 'lexical', '--chat-models', 'llama3.2']);
+    expect(withAnswers.stdout).toMatch(/^chat model .* cite ok .* tok\/s +changed +errors$/m);
+  });
 });

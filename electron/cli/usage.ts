@@ -74,7 +74,7 @@ const COMMANDS: CommandHelp[] = [
   },
   { command: 'status', lines: ['status            what is indexed, the models, and whether Ollama is reachable'] },
   { command: 'doctor', lines: ['doctor            check the index is whole; exits 1 if not'] },
-  { command: 'forget', lines: ['forget <folder>   remove a folder and everything derived from it from the index'] },
+  { command: 'forget', lines: ['forget <folder>   remove a folder (its path, or its name as status lists it) and everything derived from it from the index'] },
   {
     command: 'rebuild',
     options: ['into'],

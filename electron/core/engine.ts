@@ -477,14 +477,16 @@ export function createEngine(options: EngineOptions): Engine {
       const resolved = path.resolve(folder);
       // As imports resolve it (symlinks followed); a folder gone already: the path as given.
       const root = folderRoot(folder);
-      const collection = findCollectionByRoot(db, root) ?? findCollectionByRoot(db, resolved);
+      // Or by the name status and --collection use ("notes"), when nothing at that path could be meant instead.
+      const byName = () => (fs.existsSync(resolved) ? null : (listCollections(db).find((c) => c.name.toLowerCase() === folder.trim().toLowerCase()) ?? null));
+      const collection = findCollectionByRoot(db, root) ?? findCollectionByRoot(db, resolved) ?? byName();
       // Not while an evaluation (here or in another process) is using this folder's indexes.
       const removeFor = (f: string) => (lockHolder(evalDir)?.docs === f ? 0 : removeIndexes(evalDir, f).indexes);
-      const evalIndexes = removeFor(root) + (root !== resolved ? removeFor(resolved) : 0);
+      const evalIndexes = removeFor(root) + (root !== resolved ? removeFor(resolved) : 0) + (collection && collection.root !== root && collection.root !== resolved ? removeFor(collection.root) : 0);
       if (!collection) {
         if (evalIndexes > 0) return { root, documents: null, evalIndexes };
-        const known = listCollections(db).map((c) => c.root);
-        throw new QuireError('COLLECTION_NOT_FOUND', `${folder} was never imported.${known.length ? ` Imported folders: ${known.join(', ')}` : ''}`);
+        const known = listCollections(db).map((c) => `${c.name} (${c.root})`);
+        throw new QuireError('COLLECTION_NOT_FOUND', `${folder} is not an imported folder (never imported, or already forgotten).${known.length ? ` Imported folders: ${known.join(', ')}.` : ''}`);
       }
       void watches?.set(collection.id, 'off');
       const { documents } = forgetCollection(db, collection);

@@ -75,8 +75,8 @@ const CHECK_LABEL = { supported: 'supported', weak: 'weakly supported', unsuppor
 
 function human(r: AnswerResult, streamed: boolean): string {
   const out: string[] = [];
-  // Streamed tokens are already on screen; otherwise (a refusal without the model) print it now.
-  out.push(streamed ? '' : r.answer);
+  // Streamed tokens are already on screen, followed by a blank line; an answer that never came (an error, said on stderr) leaves none.
+  if (streamed || r.answer !== '') out.push(streamed ? '' : r.answer);
   // Stopped mid-stream, the text above simply ends: say so before anything else is printed under it.
   if (r.status === 'cancelled') out.push(streamed ? '\n(Stopped: the answer above is incomplete.)' : '(Stopped before the model answered.)');
   if (r.refusedWithoutModel) out.push('(No passage in your documents matched, so the model was not asked.)');

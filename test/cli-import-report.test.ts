@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStandin, type Standin } from './support/ollama-standin/server';
+import { main } from '../electron/cli/run';
 import { runCli } from './support/cli-run';
 import { NotesFolder, tempDbPath } from './support/notes';
 
@@ -47,5 +48,35 @@ describe('quire import, read by a person', () => {
         '    3 files of a type Quire does not read (.png 2, .svg 1); it reads .md, .markdown, .txt, .pdf, .docx, .html and .htm',
       ].join('\n'),
     );
+  });
+
+  // The second of two imports at once waited seconds, then said "Imported … in 0.0 s".
+  it('an import that waited for another says how long it waited, apart from its own time', async () => {
+    const other = tempDbPath('quire-cli-report-wait-');
+    const env = { OLLAMA_HOST: ollama.url, QUIRE_DB: other.file };
+    ollama.faults.latencyMs = 400; // the first import's Ollama calls hold its lock a while
+    try {
+      let started!: () => void;
+      const firstHoldsLock = new Promise<void>((resolve) => (started = resolve));
+      let firstOut = '';
+      const first = main(['import', notes.root], {
+        stdout: { write: (t: string) => (firstOut += t) },
+        // A terminal's stderr: its progress bar is drawn once the import (and its lock) has begun.
+        stderr: { write: () => started(), isTTY: true },
+        env,
+      });
+      await firstHoldsLock;
+      const second = await runCli(['import', notes.root], env);
+      expect(await first).toBe(0);
+      expect(firstOut).toMatch(/^Imported .* in \d+\.\d s\n/);
+      expect(second.code).toBe(0);
+      expect(second.stderr).toContain('Another import into this database');
+      expect(second.stdout).toMatch(/^Imported .* in \d+\.\d s, after waiting \d+\.\d s for another import\n/);
+      const waited = Number(/after waiting (\d+\.\d) s/.exec(second.stdout)![1]);
+      expect(waited).toBeGreaterThan(0);
+    } finally {
+      ollama.faults.latencyMs = 0;
+      other.dispose();
+    }
   });
 });

@@ -20,19 +20,24 @@ export async function importCommand(ctx: CliContext, folder: string, flags: Impo
     { maxFileMb: '--max-file-mb', batch: '--batch', chunker: '--chunker' },
   );
   await rememberModel(ctx, 'embedModel', flags.model);
+  // The report's time counts this import's own work; a wait behind another one is said apart, not hidden.
+  let waitStarted: number | null = null;
+  let waitedMs = 0;
   const report = await ctx.engine.importFolder(input, {
     signal: ctx.signal,
     onProgress: (p) => {
       if (p.phase === 'waiting') {
+        waitStarted ??= performance.now();
         ctx.out.note(`Another import into this database (${p.currentFile ?? 'another process'}) is running; waiting for it to finish… (Ctrl-C to stop)`);
         return;
       }
+      if (waitStarted !== null && waitedMs === 0) waitedMs = performance.now() - waitStarted;
       const label = p.phase === 'indexing' ? `${p.filesDone}/${p.filesTotal} files · ${p.chunks} chunks · ${p.currentFile ?? ''}` : p.phase;
       ctx.out.progress(p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 0, label);
     },
   });
   if (!report.cancelled) await settleVectorSearch(ctx);
-  ctx.out.result(toJson(report), () => human(report, ctx.program));
+  ctx.out.result(toJson(report), () => human(report, ctx.program, waitedMs));
   return report.cancelled ? 130 : 0;
 }
 
@@ -53,10 +58,10 @@ function toJson(r: ImportReport) {
   };
 }
 
-function human(r: ImportReport, program: string): string {
+function human(r: ImportReport, program: string, waitedMs: number): string {
   const d = r.documents;
   const lines = [
-    `${r.cancelled ? 'Import cancelled' : 'Imported'} ${r.collection.root} in ${(r.ms / 1000).toFixed(1)} s`,
+    `${r.cancelled ? 'Import cancelled' : 'Imported'} ${r.collection.root} in ${(r.ms / 1000).toFixed(1)} s${waitedMs > 0 ? `, after waiting ${(waitedMs / 1000).toFixed(1)} s for another import` : ''}`,
     // Skipped counts every entry listed below (links and folders the walk left out too), so the two agree.
     `  documents: ${d.added} added, ${d.updated} updated, ${d.unchanged} unchanged, ${d.moved} moved, ${d.deleted} deleted, ${r.skipped.length} skipped, ${d.failed} failed`,
     `  chunks written: ${r.chunks}; embedded: ${r.embedded} in ${r.embedRequests} requests`,

@@ -264,12 +264,22 @@ export function createEngine(options: EngineOptions): Engine {
     const target = gatewayFor(values.ollamaHost ?? settings.get('ollamaHost'), headers ? mergeHeaders(settings.headers(), headers) : settings.headers());
     const g = target.key === gateway?.key ? gateway.gateway : target.make();
     for (const key of changed) {
+      let capabilities: string[];
       try {
-        await g.requireListed(values[key]!, signal ? AbortSignal.any([signal, AbortSignal.timeout(10_000)]) : AbortSignal.timeout(10_000));
+        const limit = signal ? AbortSignal.any([signal, AbortSignal.timeout(10_000)]) : AbortSignal.timeout(10_000);
+        await g.requireListed(values[key]!, limit);
+        capabilities = (await g.modelInfo(values[key]!, limit)).capabilities;
       } catch (e) {
         if (e instanceof QuireError && (e.code === 'MODEL_NOT_FOUND' || e.code === 'CANCELLED')) throw new QuireError(e.code, `${SETTINGS[key].label} "${values[key]}" was not saved: ${e.message}`);
         const reason = e instanceof QuireError ? e.message : String(e);
         throw new QuireError(e instanceof QuireError ? e.code : 'OLLAMA_ERROR', `${SETTINGS[key].label} "${values[key]}" was not saved: Ollama could not confirm it has it. ${reason} Save it anyway only if you will pull it later (--force; "Save anyway" in Settings).`);
+      }
+      // A chat model saved as the embedding model (or the reverse) would fail every later import or
+      // answer; Ollama says what each model does (an older Ollama lists no capabilities: allowed).
+      const needs = key === 'embedModel' ? 'embedding' : 'completion';
+      if (capabilities.length > 0 && !capabilities.includes(needs)) {
+        const is = capabilities.includes('embedding') ? 'an embedding model' : capabilities.includes('completion') ? 'a chat model' : `a model for ${capabilities.join(', ')}`;
+        throw new QuireError('INVALID_ARGUMENT', `${SETTINGS[key].label} "${values[key]}" was not saved: it is ${is}, not ${key === 'embedModel' ? 'an embedding model' : 'a chat model'} (Ollama lists its capabilities as ${capabilities.join(', ')}).`);
       }
     }
   };

@@ -48,6 +48,8 @@ describe('quire eval with an embedding model Ollama does not have', () => {
     }
     const human = await quire(['eval', questions, '--docs', notes.root, '--embed-models', 'mxbai-embed-large', '--modes', 'dense']);
     expect(human.stdout).toMatch(/\nWarning: The index for mxbai-embed-large, heading:256 has no vectors/);
+    // Every question failed: the row measured nothing, so it shows "—" rather than 0%, which reads as a score.
+    expect(human.stdout).toMatch(/^\(retrieval only\) +mxbai-embed-large +heading:256 +6 +dense +n\/a( +—){8} +1$/m);
   });
 
   it('a retrieval-only table leaves out the answer columns, which would all be "—"', async () => {

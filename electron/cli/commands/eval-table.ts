@@ -35,6 +35,8 @@ export function evalTable(r: EvalReport): string {
   const answers = r.configs.some((c) => c.chatModel !== null);
   const columns = COLUMNS.filter(([, scoresAnswers]) => answers || !scoresAnswers);
   const head = ['chat model', 'embed model', 'chunker', 'k', 'mode', 'fusion', ...columns.map(([h]) => h)];
+  // A configuration whose every question failed measured nothing: its rates are "—", not 0%, which would read as a score.
+  const runs = (r.questions.answerable + r.questions.unanswerable) * r.run.grid.repeats;
   const rows = r.configs.map((c) => [
     c.chatModel ?? '(retrieval only)',
     c.embedModel,
@@ -42,7 +44,7 @@ export function evalTable(r: EvalReport): string {
     String(c.k),
     c.mode,
     c.mode === 'hybrid' ? c.fusion : 'n/a',
-    ...columns.map(([, , f]) => f(c.metrics, c.errors)),
+    ...columns.map(([h, , f]) => (c.errors >= runs && h !== 'errors' ? '—' : f(c.metrics, c.errors))),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i < 6 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();

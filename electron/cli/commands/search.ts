@@ -29,14 +29,16 @@ export async function searchCommand(ctx: CliContext, query: string, flags: { k?:
         denseRank: r.denseRank,
       })),
     },
-    () => human(res),
+    () => human(res, flags.collections ?? []),
   );
   return 0;
 }
 
-function human(res: SearchResponse): string {
-  if (res.results.length === 0) return `No passages found (${res.mode} search).`;
-  const out = [`${res.results.length} passages (${res.mode} search${res.embedModel ? `, ${res.embedModel}` : ''}, ${res.ms} ms)`, ''];
+function human(res: SearchResponse, collections: readonly string[]): string {
+  // As ask ends "(Asked of … only.)": a person reading results later sees they were not from everything.
+  const scope = collections.length > 0 ? ` in ${collections.map((c) => `“${c}”`).join(', ')} only` : '';
+  if (res.results.length === 0) return `No passages found (${res.mode} search${scope}).`;
+  const out = [`${res.results.length} ${res.results.length === 1 ? 'passage' : 'passages'} (${res.mode} search${res.embedModel ? `, ${res.embedModel}` : ''}, ${Math.round(res.ms)} ms)${scope}`, ''];
   res.results.forEach((r, i) => {
     const ranks = [r.lexicalRank !== null ? `keyword #${r.lexicalRank}` : null, r.denseRank !== null ? `vector #${r.denseRank}` : null].filter(Boolean).join(', ');
     out.push(`${i + 1}. ${formatWhere(r.path, r.lines, r.pages)}  [${r.chunkId}]  score ${r.score.toFixed(4)} (${ranks})`);

@@ -41,11 +41,22 @@ describe('quire conversations', () => {
     expect(followUp.stdout).toContain(`Conversation #${id}: continue it with --conversation ${id}`);
     expect(followUp.stderr).toBe('Searched for: Who owns the rotation of the deploy keys?\n');
 
-    const listed = JSON.parse((await quire(['conversations', '--json'])).stdout) as { conversations: Array<{ id: number; title: string; turnCount: number }> };
+    const listed = JSON.parse((await quire(['conversations', '--json'])).stdout) as { conversations: Array<{ id: number; title: string; turnCount: number; updatedAt: string }> };
     expect(listed.conversations).toEqual([expect.objectContaining({ id, title: 'How often are the deploy keys rotated?', turnCount: 2 })]);
 
     const human = await quire(['conversations']);
     expect(human.stdout).toMatch(new RegExp(`^${id}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+2 turns\\s+How often are the deploy keys rotated\\?$`, 'm'));
+    // Times are this computer's, not the stored UTC: in India (UTC+5:30) the minutes differ by 30.
+    const updatedAt = listed.conversations[0]!.updatedAt;
+    const tz = process.env.TZ;
+    process.env.TZ = 'Asia/Kolkata';
+    try {
+      const local = new Date(Date.parse(updatedAt) + 5.5 * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
+      expect((await quire(['conversations'])).stdout).toMatch(new RegExp(`^${id}\\s+${local}\\s+2 turns`, 'm'));
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
     expect((await quire(['conversations', 'nothing like this'])).stdout).toContain('No conversation');
   });
 

@@ -59,4 +59,25 @@ describe('Ctrl-C during quire ask', () => {
     expect(r).toBe(130);
     expect(stderr).toBe('Cancelling… (documents already written stay in the index)\nError (CANCELLED): Import cancelled before it began.\n');
   });
+
+  it('an import stopped midway says so in a sentence: "Import of <folder> cancelled after N s"', async () => {
+    const fresh = tempDbPath('quire-cli-cancel-mid-');
+    ollama.faults.latencyMs = 300;
+    try {
+      const controller = new AbortController();
+      let stdout = '';
+      const code = await main(['import', notes.root], {
+        stdout: { write: (t: string) => (stdout += t) },
+        // A terminal's stderr: the first progress line means the import is under way; Ctrl-C then.
+        stderr: { write: (t: string) => t.includes('[') && controller.abort(), isTTY: true },
+        env: { OLLAMA_HOST: ollama.url, QUIRE_DB: fresh.file },
+        signal: controller.signal,
+      });
+      expect(code).toBe(130);
+      expect(stdout.startsWith(`Import of ${notes.root} cancelled after `)).toBe(true);
+    } finally {
+      ollama.faults.latencyMs = 0;
+      fresh.dispose();
+    }
+  });
 });

@@ -61,7 +61,7 @@ function toJson(r: ImportReport) {
 function human(r: ImportReport, program: string, waitedMs: number): string {
   const d = r.documents;
   const lines = [
-    `${r.cancelled ? 'Import cancelled' : 'Imported'} ${r.collection.root} in ${(r.ms / 1000).toFixed(1)} s${waitedMs > 0 ? `, after waiting ${(waitedMs / 1000).toFixed(1)} s for another import` : ''}`,
+    `${r.cancelled ? `Import of ${r.collection.root} cancelled after` : `Imported ${r.collection.root} in`} ${(r.ms / 1000).toFixed(1)} s${waitedMs > 0 ? `, after waiting ${(waitedMs / 1000).toFixed(1)} s for another import` : ''}`,
     // Skipped counts every entry listed below (links and folders the walk left out too), so the two agree.
     `  documents: ${d.added} added, ${d.updated} updated, ${d.unchanged} unchanged, ${d.moved} moved, ${d.deleted} deleted, ${r.skipped.length} skipped, ${d.failed} failed`,
     `  chunks written: ${r.chunks}; embedded: ${r.embedded} in ${r.embedRequests} requests`,

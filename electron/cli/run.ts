@@ -123,7 +123,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
       return rest.join(' ');
     };
     // The damaged database cannot be opened: rebuild never opens it as an engine.
-    if (command === 'rebuild') return await rebuildCommand({ dbPath: v.db ?? defaultDatabasePath(env), out, signal: controller.signal, env }, rest, { into: v.into });
+    if (command === 'rebuild') return await rebuildCommand({ dbPath: v.db ?? defaultDatabasePath(env), out, signal: controller.signal, env, parseWorker: io.parseWorker }, rest, { into: v.into });
     ctx = createContext({ db: v.db, force: v.force, ollamaHeaders: v['ollama-header'], parseWorker: io.parseWorker }, out, controller.signal, env);
     switch (command) {
       case 'import':

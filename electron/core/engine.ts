@@ -590,6 +590,8 @@ export async function rebuildIndex(o: {
   /** false: text only (vectors later with embed). */
   embed?: boolean;
   env?: EngineOptions['env'];
+  /** As createEngine's: the built CLI's bundled worker (from source the engine finds its own). */
+  parseWorker?: EngineOptions['parseWorker'];
   signal?: AbortSignal;
   onProgress?: (root: string, progress: ImportProgress) => void;
 }): Promise<RebuildOutcome> {
@@ -600,7 +602,7 @@ export async function rebuildIndex(o: {
   if (roots.length === 0) {
     throw new QuireError('INVALID_ARGUMENT', `The list of folders could not be read from ${o.damaged}. Name the folders to rebuild from: quire rebuild <folder>… --db ${o.damaged}`);
   }
-  const engine = createEngine({ dbPath: o.into, ...(o.env ? { env: o.env } : {}) });
+  const engine = createEngine({ dbPath: o.into, ...(o.env ? { env: o.env } : {}), ...(o.parseWorker !== undefined ? { parseWorker: o.parseWorker } : {}) });
   try {
     const settingsKept = applySalvagedSettings(engine, found);
     const folders: RebuildOutcome['folders'] = [];

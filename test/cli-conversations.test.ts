@@ -40,6 +40,7 @@ describe('quire conversations', () => {
     expect(followUp.code).toBe(0);
     expect(followUp.stdout).toContain(`Conversation #${id}: continue it with --conversation ${id}`);
     expect(followUp.stderr).toBe('Searched for: Who owns the rotation of the deploy keys?\n');
+    expect(followUp.stdout).toMatch(/; 1 source sent\.\n/);
 
     const listed = JSON.parse((await quire(['conversations', '--json'])).stdout) as { conversations: Array<{ id: number; title: string; turnCount: number; updatedAt: string }> };
     expect(listed.conversations).toEqual([expect.objectContaining({ id, title: 'How often are the deploy keys rotated?', turnCount: 2 })]);

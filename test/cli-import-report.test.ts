@@ -79,4 +79,18 @@ describe('quire import, read by a person', () => {
       other.dispose();
     }
   });
+
+  it('a folder with nothing Quire reads says so, rather than a row of zeros', async () => {
+    const empty = new NotesFolder('quire-cli-report-empty-');
+    const other = tempDbPath('quire-cli-report-empty-db-');
+    try {
+      empty.write('photo.png', 'x');
+      const r = await runCli(['import', empty.root], { OLLAMA_HOST: ollama.url, QUIRE_DB: other.file });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('\n  nothing to index: no .md, .markdown, .txt, .pdf, .docx, .html or .htm file in this folder (what it holds is listed below)\n');
+    } finally {
+      empty.dispose();
+      other.dispose();
+    }
+  });
 });

@@ -111,7 +111,7 @@ function human(r: AnswerResult, streamed: boolean): string {
     const how = b.exact ? 'exact, the model\'s own tokenizer and template' : `approximate, ×${b.ratio.toFixed(2)} calibration`;
     out.push(
       `\nContext: ${b.estimated} tokens estimated (${how}), ${b.reported === null ? 'no count from Ollama' : `${b.reported} read by Ollama`}, of num_ctx ${b.numCtx} ` +
-        `(${b.breakdown.reserve} reserved for the answer); ${b.k} sources sent.`,
+        `(${b.breakdown.reserve} reserved for the answer); ${b.k} ${b.k === 1 ? 'source' : 'sources'} sent.`,
     );
   }
   out.push(`Models: ${r.model.chat}${r.model.embed ? ` + ${r.model.embed}` : ''} · retrieve ${r.latencyMs.retrieve} ms · generate ${r.latencyMs.generate} ms · run #${r.runId}`);

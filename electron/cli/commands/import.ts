@@ -67,6 +67,8 @@ function human(r: ImportReport, program: string, waitedMs: number): string {
     `  chunks written: ${r.chunks}; embedded: ${r.embedded} in ${r.embedRequests} requests`,
   ];
   const types = Object.entries(r.indexedByType).filter(([, n]) => n > 0);
+  // All zeros and nothing listed below would leave a person guessing whether the right folder was named.
+  if (types.length === 0 && d.failed === 0 && !r.cancelled) lines.push(`  nothing to index: no .md, .markdown, .txt, .pdf, .docx, .html or .htm file in this folder${r.skipped.length > 0 ? ' (what it holds is listed below)' : ''}`);
   if (types.length > 0) lines.push(`  in the index now: ${types.map(([t, n]) => `${n} ${DOCUMENT_TYPE_LABELS[t as DocumentType]}`).join(', ')}`);
   if (r.embedding.status === 'unavailable') {
     lines.push(`  embeddings: not made (${r.embedding.error?.message}) — keyword search works; run "${program} embed" later.`);

@@ -48,4 +48,12 @@ describe('quire help, as a new user reads it', () => {
     expect((await quire(['status', '--json', '--force'])).code).toBe(0);
     expect((await quire(['search', 'keys', '--k', '2', '--mode', 'lexical', '--json'])).code).toBe(0);
   });
+
+  it('a question set or report that is not there is said in words', async () => {
+    const missing = await quire(['eval', '/nowhere/questions.json', '--docs', '/tmp']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('Error (INVALID_ARGUMENT): Could not read the question set /nowhere/questions.json: there is no such file.\n');
+    const folder = await quire(['eval', '--rerun', '/tmp']);
+    expect(folder.stderr).toBe('Error (INVALID_ARGUMENT): Could not read the report /tmp: it is a folder, not a file.\n');
+  });
 });

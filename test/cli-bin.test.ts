@@ -52,9 +52,20 @@ describe('the quire command', () => {
     expect(fs.readdirSync(path.dirname(cli))).toContain('parse-worker.mjs');
   });
 
+  // The built command handed its bundled parse worker to every engine but rebuild's, which looked
+  // for the source tree's worker beside the bundle: every file failed "Cannot find module".
+  it('rebuild, too, parses in the bundled worker', async () => {
+    const env = { ...process.env, QUIRE_DB: db.file, OLLAMA_HOST: 'http://127.0.0.1:9', npm_lifecycle_event: '' };
+    await run(process.execPath, [cli, 'import', notes.root, '--no-embed', '--json'], { timeout: 30_000, env });
+    const into = path.join(path.dirname(db.file), 'rebuilt.db');
+    const rebuilt = await run(process.execPath, [cli, 'rebuild', '--into', into, '--json'], { timeout: 30_000, env });
+    const outcome = JSON.parse(rebuilt.stdout) as { folders: Array<{ root: string; report: { documents: { added: number; failed: number }; errors: unknown[] } }> };
+    expect(outcome.folders.map((f) => [f.root, f.report.documents.added, f.report.documents.failed, f.report.errors])).toEqual([[notes.root, 1, 0, []]]);
+  });
+
   it('a missing argument points at help as the person typed the command', async () => {
     const err = await run(process.execPath, [cli, 'search'], { timeout: 20_000, env: { ...process.env, QUIRE_DB: db.file, npm_lifecycle_event: '' } }).catch((e: { stdout: string; stderr: string; code: number }) => e);
     expect('code' in err && err.code).toBe(2);
-    expect((err as { stderr: string }).stderr).toContain('See: quire --help');
+    expect((err as { stderr: string }).stderr).toContain('See: quire search --help');
   });
 });

@@ -34,16 +34,45 @@ describe('quire conversations', () => {
     const id = JSON.parse(first.stdout).conversationId as number;
     expect(id).toEqual(expect.any(Number));
 
+    // The follow-up is searched as the model rewrote it, and the person is shown what was searched.
+    ollama.script('Who owns the rotation of the deploy keys?');
     const followUp = await quire(['ask', 'Who owns it?', '--conversation', String(id)]);
     expect(followUp.code).toBe(0);
     expect(followUp.stdout).toContain(`Conversation #${id}: continue it with --conversation ${id}`);
+    expect(followUp.stderr).toBe('Searched for: Who owns the rotation of the deploy keys?\n');
+    expect(followUp.stdout).toMatch(/; 1 source sent\.\n/);
 
-    const listed = JSON.parse((await quire(['conversations', '--json'])).stdout) as { conversations: Array<{ id: number; title: string; turnCount: number }> };
+    const listed = JSON.parse((await quire(['conversations', '--json'])).stdout) as { conversations: Array<{ id: number; title: string; turnCount: number; updatedAt: string }> };
     expect(listed.conversations).toEqual([expect.objectContaining({ id, title: 'How often are the deploy keys rotated?', turnCount: 2 })]);
 
     const human = await quire(['conversations']);
     expect(human.stdout).toMatch(new RegExp(`^${id}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+2 turns\\s+How often are the deploy keys rotated\\?$`, 'm'));
+    // Times are this computer's, not the stored UTC: in India (UTC+5:30) the minutes differ by 30.
+    const updatedAt = listed.conversations[0]!.updatedAt;
+    const tz = process.env.TZ;
+    process.env.TZ = 'Asia/Kolkata';
+    try {
+      const local = new Date(Date.parse(updatedAt) + 5.5 * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
+      expect((await quire(['conversations'])).stdout).toMatch(new RegExp(`^${id}\\s+${local}\\s+2 turns`, 'm'));
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
     expect((await quire(['conversations', 'nothing like this'])).stdout).toContain('No conversation');
+  });
+
+  it('before any import, ask and search say the index is empty, not only "Not in the documents."', async () => {
+    const empty = tempDbPath('quire-cli-empty-');
+    try {
+      const env = { OLLAMA_HOST: ollama.url, QUIRE_DB: empty.file, npm_lifecycle_event: '' };
+      const note = `Note: nothing is imported in ${empty.file} yet. Try: quire import ~/notes\n`;
+      const asked = await runCli(['ask', 'How often are the deploy keys rotated?'], env);
+      expect(asked.stdout).toMatch(/^Not in the documents\./);
+      expect(asked.stderr).toBe(note);
+      expect((await runCli(['search', 'deploy keys'], env)).stderr).toBe(note);
+    } finally {
+      empty.dispose();
+    }
   });
 
   it('ask --conversation with an unknown or malformed id fails clearly', async () => {

@@ -86,6 +86,14 @@ describe('a question limited to some folders', () => {
     expect(code).toBe(0);
     const results = JSON.parse(stdout).results as Array<{ path: string }>;
     expect(results.length).toBeGreaterThan(0);
+    // The human list says it was limited, as the answer does.
+    let listed = '';
+    await main(['search', 'keys rotated', '--collection', homeFolder.name, '--db', f.dbFile], {
+      stdout: { write: (t: string) => (listed += t) },
+      stderr: { write: () => {} },
+      env: { OLLAMA_HOST: f.ollama.url },
+    });
+    expect(listed).toMatch(new RegExp(`^1 passage \\((hybrid|lexical) search[^)]*, \\d+ ms\\) in “${homeFolder.name}” only\n`));
     let human = '';
     const asked = await main(['ask', 'How often are the keys rotated?', '--collection', homeFolder.root, '--collection', homeFolder.name, '--model', 'llama3.2', '--db', f.dbFile], {
       stdout: { write: (t: string) => (human += t) },

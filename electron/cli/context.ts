@@ -2,6 +2,7 @@ import { createEngine, defaultDatabasePath, type Engine } from '../core/engine';
 import { QuireError } from '../../shared/errors';
 import { parseHeaderLine } from '../../shared/settings';
 import type { Output } from './output';
+import { programName } from './usage';
 
 export interface CliContext {
   dbPath: string;
@@ -11,6 +12,8 @@ export interface CliContext {
   signal: AbortSignal;
   /** --force: remember a model Ollama does not list (yet), as "Save anyway" in Settings does. */
   force: boolean;
+  /** How this run was started (`quire`, `npm run quire --`), for the commands a message suggests. */
+  program: string;
 }
 
 export interface ContextOptions {
@@ -34,6 +37,7 @@ export function createContext(opts: ContextOptions, out: Output, signal: AbortSi
     out,
     signal,
     force: opts.force === true,
+    program: programName(env),
   };
 }
 
@@ -87,4 +91,12 @@ export async function settleVectorSearch(ctx: CliContext): Promise<void> {
     signal: ctx.signal,
     onProgress: (p) => ctx.out.progress(p.total > 0 ? p.done / p.total : 0, `vector search: ${p.phase === 'calibrating' ? 'calibrating' : p.phase === 'mean' ? 'measuring' : 'building bits'} ${p.done}/${p.total}`),
   });
+}
+
+/**
+ * When a search found nothing: if nothing is imported at all, says so on stderr with what to do,
+ * rather than leaving "No passages found" or "Not in the documents." to suggest the notes lack it.
+ */
+export function noteEmptyIndex(ctx: CliContext): void {
+  if (ctx.engine.indexStatus().collections.length === 0) ctx.out.note(`Note: nothing is imported in ${ctx.dbPath} yet. Try: ${ctx.program} import ~/notes`);
 }

@@ -14,7 +14,7 @@ import { importCommand } from './commands/import';
 import { rebuildCommand } from './commands/rebuild';
 import { searchCommand } from './commands/search';
 import { statusCommand } from './commands/status';
-import { programName, usage } from './usage';
+import { COMMAND_NAMES, commandUsage, seeHelp, unusedOption, usage } from './usage';
 
 
 /**
@@ -33,6 +33,13 @@ export interface CliIo {
   /** The bundled parse worker beside the built `quire` (dist/cli/); from source the engine finds its own. */
   parseWorker?: URL;
 }
+
+/** What a command keeps when it is cancelled, said as Ctrl-C is taken; the others keep nothing worth a word. */
+const CANCEL_KEEPS: Partial<Record<string, string>> = {
+  import: 'documents already written stay in the index',
+  embed: 'documents already embedded keep their vectors',
+  eval: 'configurations already finished are printed and kept',
+};
 
 /** Runs one CLI command and resolves to its exit code; it never exits the process itself. */
 export async function main(argv: string[], io: CliIo = {}): Promise<number> {
@@ -73,19 +80,37 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
       },
     });
   } catch (e) {
-    stderr.write(`${terminalSafe((e as Error).message)}\n\n${usage(env)}\n`);
+    // The mistake and where to read more: the whole usage printed under it pushed it off the screen.
+    const typed = argv.find((a) => !a.startsWith('-'));
+    // Node's own sentence for this one ends in advice about '--' with unbalanced quotes.
+    const unknown = /^Unknown option '([^']+)'/.exec((e as Error).message)?.[1];
+    stderr.write(`${terminalSafe(unknown ? `Unknown option ${unknown}.` : (e as Error).message)}\n${seeHelp(env, typed)}\n`);
     return 2;
   }
   const { values: v, positionals } = parsed;
-  const [command, ...rest] = positionals;
+  let [command, ...rest] = positionals;
+  // "quire help" and "quire help ask" read as --help does.
+  if (command === 'help') {
+    v.help = true;
+    [command, ...rest] = rest;
+  }
   if (v.help || !command) {
-    (v.help ? stdout : stderr).write(`${usage(env)}\n`);
+    const text = (command !== undefined && commandUsage(command, env)) || usage(env);
+    (v.help ? stdout : stderr).write(`${text}\n`);
     return v.help ? 0 : 2;
   }
   const out = createOutput(v.json, stdout, stderr);
+  // Flags given (parseArgs fills in only the booleans' defaults, which are false).
+  const unused = unusedOption(command, Object.entries(v).filter(([, value]) => value !== undefined && value !== false).map(([name]) => name));
+  if (unused) {
+    const message = `--${unused} is not an option of ${command}. ${seeHelp(env, command)}`;
+    if (v.json) stdout.write(`${terminalSafeJson({ error: { code: 'INVALID_ARGUMENT', message } })}\n`);
+    else stderr.write(`Error (INVALID_ARGUMENT): ${terminalSafe(message)}\n`);
+    return 2;
+  }
   const controller = new AbortController();
   const onSignal = () => {
-    out.note('Cancelling… (finished documents stay committed)');
+    out.note(`Cancelling…${CANCEL_KEEPS[command] ? ` (${CANCEL_KEEPS[command]})` : ''}`);
     controller.abort();
   };
   // Removed in the finally below, so many in-process runs leave no listeners behind.
@@ -94,11 +119,11 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
   let ctx: CliContext | null = null;
   try {
     const needsArg = (name: string) => {
-      if (rest.length === 0) throw new QuireError('INVALID_ARGUMENT', `"${command}" needs a ${name}. See: ${programName(env)} --help`);
+      if (rest.length === 0) throw new QuireError('INVALID_ARGUMENT', `"${command}" needs a ${name}. ${seeHelp(env, command)}`);
       return rest.join(' ');
     };
     // The damaged database cannot be opened: rebuild never opens it as an engine.
-    if (command === 'rebuild') return await rebuildCommand({ dbPath: v.db ?? defaultDatabasePath(env), out, signal: controller.signal, env }, rest, { into: v.into });
+    if (command === 'rebuild') return await rebuildCommand({ dbPath: v.db ?? defaultDatabasePath(env), out, signal: controller.signal, env, parseWorker: io.parseWorker }, rest, { into: v.into });
     ctx = createContext({ db: v.db, force: v.force, ollamaHeaders: v['ollama-header'], parseWorker: io.parseWorker }, out, controller.signal, env);
     switch (command) {
       case 'import':
@@ -137,7 +162,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
       case 'forget':
         return await forgetCommand(ctx, needsArg('folder'));
       default:
-        throw new QuireError('INVALID_ARGUMENT', `Unknown command "${command}". See: npm run quire -- --help`);
+        throw new QuireError('INVALID_ARGUMENT', `Unknown command "${command}". The commands are ${COMMAND_NAMES.join(', ')}. ${seeHelp(env)}`);
     }
   } catch (e) {
     const shape = toErrorShape(e);

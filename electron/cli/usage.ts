@@ -8,46 +8,132 @@ export function programName(env: NodeJS.ProcessEnv = process.env): string {
   return env.npm_lifecycle_event === 'quire' ? 'npm run quire --' : 'quire';
 }
 
-export function usage(env: NodeJS.ProcessEnv = process.env): string {
-  const program = programName(env);
-  return `quire — answers from your own notes, offline
+/** One command's block of the usage: its first line, then its options (indented under it). */
+interface CommandHelp {
+  command: string;
+  lines: string[];
+  /** The flags it reads, besides those every command takes (--batch is read but not advertised). */
+  options?: readonly string[];
+}
 
-Usage: ${program} <command> [options]
+const COMMANDS: CommandHelp[] = [
+  {
+    command: 'import',
+    options: ['model', 'no-embed', 'chunker', 'max-file-mb', 'batch'],
+    lines: [
+      'import <folder>   index a folder of notes: .md/.markdown/.txt, .pdf, .docx, .html/.htm (again: only changes are read)',
+      '    --model NAME      embedding model in Ollama (default embeddinggemma; remembered once Ollama lists it)',
+      '    --no-embed        index text only (keyword search); "quire embed" adds vectors later',
+      "    --chunker SPEC    heading:N (default: the app's chunk size, 256), recursive:1000/100, fixed:128/25",
+      '    --max-file-mb N   skip files larger than N MB (default 20)',
+    ],
+  },
+  {
+    command: 'search',
+    options: ['k', 'mode', 'collection'],
+    lines: [
+      'search <query>    ranked passages with file, heading path and line range',
+      '    --k N             how many passages (default 8, at most 100)',
+      '    --mode M          lexical | dense | hybrid (default: hybrid when vectors exist)',
+      '    --collection NAME only this folder: its name or path, or a folder inside it (notes/work, ~/notes/work);',
+      '                      repeatable; default: every folder',
+    ],
+  },
+  {
+    command: 'ask',
+    options: ['model', 'k', 'num-ctx', 'collection', 'conversation'],
+    lines: [
+      'ask <question>    an answer from your documents, streamed, with checked citations',
+      '    --model NAME      chat model in Ollama (default llama3.2; remembered once Ollama lists it)',
+      "    --k N             the most passages to send (1-20; default: the app's setting, 6; fewer past 1,600 source tokens or num_ctx)",
+      "    --num-ctx N       context window to ask Ollama for (512 or more; default: the model's, up to the app's cap, 8192)",
+      '    --collection NAME only this folder: its name or path, or a folder inside it (notes/work, ~/notes/work);',
+      '                      repeatable; default: every folder',
+      '    --conversation ID continue a stored conversation (its earlier answers are the history)',
+    ],
+  },
+  { command: 'conversations', lines: ['conversations [text]  stored conversations, newest first (titles containing text)'] },
+  {
+    command: 'eval',
+    options: ['docs', 'chat-models', 'embed-models', 'chunkers', 'k', 'modes', 'fusion', 'repeat', 'out', 'rerun'],
+    lines: [
+      'eval <questions.json> --docs DIR   score configurations on your own question set',
+      '    --chat-models a,b --embed-models x,y --chunkers heading:256,fixed:128/25',
+      '    --k 3,5 --modes lexical,hybrid --fusion rrf:60,weighted:0.3 --repeat N --out report.json',
+      '    (no --chat-models: retrieval metrics only)',
+      'eval --rerun report.json   repeat a saved run and show what changed (exit 3 if anything did)',
+    ],
+  },
+  {
+    command: 'embed',
+    options: ['model', 'batch'],
+    lines: [
+      'embed             add vectors for documents that lack them (no file is re-read)',
+      '    --model NAME      embedding model in Ollama (default: the saved one; remembered once Ollama lists it)',
+    ],
+  },
+  { command: 'status', lines: ['status            what is indexed, the models, and whether Ollama is reachable'] },
+  { command: 'doctor', lines: ['doctor            check the index is whole; exits 1 if not'] },
+  { command: 'forget', lines: ['forget <folder>   remove a folder (its path, or its name as status lists it) and everything derived from it from the index'] },
+  {
+    command: 'rebuild',
+    options: ['into'],
+    lines: [
+      'rebuild [folder…] a new index from your folders when the database (--db) is damaged; it is left as it was',
+      '    --into PATH       the new database file (default: quire-rebuilt-<date>.db beside the damaged one)',
+    ],
+  },
+];
 
-Commands:
-  import <folder>   index a folder of notes: .md/.markdown/.txt, .pdf, .docx, .html/.htm (again: only changes are read)
-      --model NAME      embedding model in Ollama (default embeddinggemma; remembered once Ollama lists it)
-      --no-embed        index text only (keyword search); "quire embed" adds vectors later
-      --chunker SPEC    heading:N (default: the app's chunk size, 256), recursive:1000/100, fixed:128/25
-      --max-file-mb N   skip files larger than N MB (default 20)
-  search <query>    ranked passages with file, heading path and line range
-      --k N             how many passages (default 8, at most 100)
-      --mode M          lexical | dense | hybrid (default: hybrid when vectors exist)
-      --collection NAME only this folder: its name or path, or a folder inside it (notes/work, ~/notes/work);
-                        repeatable; default: every folder
-  ask <question>    an answer from your documents, streamed, with checked citations
-      --model NAME      chat model in Ollama (default llama3.2; remembered once Ollama lists it)
-      --k N             the most passages to send (1-20; default: the app's setting, 6; fewer past 1,600 source tokens or num_ctx)
-      --num-ctx N       context window to ask Ollama for (512 or more; default: the model's, up to the app's cap, 8192)
-      --collection NAME only this folder: its name or path, or a folder inside it (notes/work, ~/notes/work);
-                        repeatable; default: every folder
-      --conversation ID continue a stored conversation (its earlier answers are the history)
-  conversations [text]  stored conversations, newest first (titles containing text)
-  eval <questions.json> --docs DIR   score configurations on your own question set
-      --chat-models a,b --embed-models x,y --chunkers heading:256,fixed:128/25
-      --k 3,5 --modes lexical,hybrid --fusion rrf:60,weighted:0.3 --repeat N --out report.json
-      (no --chat-models: retrieval metrics only)
-  eval --rerun report.json   repeat a saved run and show what changed (exit 3 if anything did)
-  embed             add vectors for documents that lack them (no file is re-read)
-  status            what is indexed, the models, and whether Ollama is reachable
-  doctor            check the index is whole; exits 1 if not
-  forget <folder>   remove a folder and everything derived from it from the index
-  rebuild [folder…] a new index from your folders when the database (--db) is damaged; it is left as it was
-      --into PATH       the new database file (default: quire-rebuilt-<date>.db beside the damaged one)
+/** The commands this CLI runs, for "Unknown command" and per-command help. */
+export const COMMAND_NAMES: readonly string[] = COMMANDS.map((c) => c.command);
 
-Every command: --db PATH (or QUIRE_DB; default ~/.local/share/quire/quire.db), --json.
+const block = (c: CommandHelp) => c.lines.map((l) => `  ${l}`).join('\n');
+
+const common = `Every command: --db PATH (or QUIRE_DB; default ~/.local/share/quire/quire.db), --json.
   --force                   remember a --model Ollama does not list yet (one you will pull)
   --ollama-header "N: V"    send this header to Ollama, this run only (repeatable)
 Ollama: OLLAMA_HOST (default http://127.0.0.1:11434; https:// for a shared server),
   QUIRE_OLLAMA_HEADERS='{"Authorization": "Bearer …"}' (headers for every request; or in Settings).`;
+
+export function usage(env: NodeJS.ProcessEnv = process.env): string {
+  const program = programName(env);
+  return `quire — answers from your own notes, offline
+
+Usage: ${program} <command> [options]   (${program} <command> --help: that command alone)
+
+Commands:
+${COMMANDS.map(block).join('\n')}
+
+${common}`;
+}
+
+/** `quire <command> --help`: that command's block and the options every command takes; null for an unknown command. */
+export function commandUsage(command: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  const help = COMMANDS.find((c) => c.command === command);
+  if (!help) return null;
+  return `Usage: ${programName(env)} ${help.lines[0]!.split(/ {2,}/)[0]}${help.lines.length > 1 ? ' [options]' : ''}
+
+${block(help)}
+
+${common}`;
+}
+
+/** Flags every command takes. */
+const COMMON_OPTIONS = ['db', 'json', 'force', 'ollama-header', 'help'];
+
+/**
+ * The first flag given that this command does not read, or null. Without this check `ask --mode
+ * lexical` or `search --model x` ran as if the flag were not there.
+ */
+export function unusedOption(command: string, given: readonly string[]): string | null {
+  const help = COMMANDS.find((c) => c.command === command);
+  if (!help) return null;
+  return given.find((o) => !COMMON_OPTIONS.includes(o) && !(help.options ?? []).includes(o)) ?? null;
+}
+
+/** The line that ends a usage error: where to read more, as the person typed the command. */
+export function seeHelp(env: NodeJS.ProcessEnv, command?: string): string {
+  const program = programName(env);
+  return command && COMMAND_NAMES.includes(command) ? `See: ${program} ${command} --help` : `See: ${program} --help`;
 }

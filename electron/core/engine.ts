@@ -264,12 +264,22 @@ export function createEngine(options: EngineOptions): Engine {
     const target = gatewayFor(values.ollamaHost ?? settings.get('ollamaHost'), headers ? mergeHeaders(settings.headers(), headers) : settings.headers());
     const g = target.key === gateway?.key ? gateway.gateway : target.make();
     for (const key of changed) {
+      let capabilities: string[];
       try {
-        await g.requireListed(values[key]!, signal ? AbortSignal.any([signal, AbortSignal.timeout(10_000)]) : AbortSignal.timeout(10_000));
+        const limit = signal ? AbortSignal.any([signal, AbortSignal.timeout(10_000)]) : AbortSignal.timeout(10_000);
+        await g.requireListed(values[key]!, limit);
+        capabilities = (await g.modelInfo(values[key]!, limit)).capabilities;
       } catch (e) {
         if (e instanceof QuireError && (e.code === 'MODEL_NOT_FOUND' || e.code === 'CANCELLED')) throw new QuireError(e.code, `${SETTINGS[key].label} "${values[key]}" was not saved: ${e.message}`);
         const reason = e instanceof QuireError ? e.message : String(e);
         throw new QuireError(e instanceof QuireError ? e.code : 'OLLAMA_ERROR', `${SETTINGS[key].label} "${values[key]}" was not saved: Ollama could not confirm it has it. ${reason} Save it anyway only if you will pull it later (--force; "Save anyway" in Settings).`);
+      }
+      // A chat model saved as the embedding model (or the reverse) would fail every later import or
+      // answer; Ollama says what each model does (an older Ollama lists no capabilities: allowed).
+      const needs = key === 'embedModel' ? 'embedding' : 'completion';
+      if (capabilities.length > 0 && !capabilities.includes(needs)) {
+        const is = capabilities.includes('embedding') ? 'an embedding model' : capabilities.includes('completion') ? 'a chat model' : `a model for ${capabilities.join(', ')}`;
+        throw new QuireError('INVALID_ARGUMENT', `${SETTINGS[key].label} "${values[key]}" was not saved: it is ${is}, not ${key === 'embedModel' ? 'an embedding model' : 'a chat model'} (Ollama lists its capabilities as ${capabilities.join(', ')}).`);
       }
     }
   };
@@ -361,7 +371,7 @@ export function createEngine(options: EngineOptions): Engine {
         if (ahead) waiting(null);
         // Cancelling while queued behind another import of this engine ends the wait at once.
         await new Promise<void>((resolve, reject) => {
-          const onAbort = () => reject(new QuireError('CANCELLED', 'Import cancelled while it waited for another import.'));
+          const onAbort = () => reject(new QuireError('CANCELLED', ahead ? 'Import cancelled while it waited for another import.' : 'Import cancelled before it began.'));
           if (run.signal?.aborted) return onAbort();
           run.signal?.addEventListener('abort', onAbort, { once: true });
           void previous.then(() => {
@@ -477,14 +487,16 @@ export function createEngine(options: EngineOptions): Engine {
       const resolved = path.resolve(folder);
       // As imports resolve it (symlinks followed); a folder gone already: the path as given.
       const root = folderRoot(folder);
-      const collection = findCollectionByRoot(db, root) ?? findCollectionByRoot(db, resolved);
+      // Or by the name status and --collection use ("notes"), when nothing at that path could be meant instead.
+      const byName = () => (fs.existsSync(resolved) ? null : (listCollections(db).find((c) => c.name.toLowerCase() === folder.trim().toLowerCase()) ?? null));
+      const collection = findCollectionByRoot(db, root) ?? findCollectionByRoot(db, resolved) ?? byName();
       // Not while an evaluation (here or in another process) is using this folder's indexes.
       const removeFor = (f: string) => (lockHolder(evalDir)?.docs === f ? 0 : removeIndexes(evalDir, f).indexes);
-      const evalIndexes = removeFor(root) + (root !== resolved ? removeFor(resolved) : 0);
+      const evalIndexes = removeFor(root) + (root !== resolved ? removeFor(resolved) : 0) + (collection && collection.root !== root && collection.root !== resolved ? removeFor(collection.root) : 0);
       if (!collection) {
         if (evalIndexes > 0) return { root, documents: null, evalIndexes };
-        const known = listCollections(db).map((c) => c.root);
-        throw new QuireError('COLLECTION_NOT_FOUND', `${folder} was never imported.${known.length ? ` Imported folders: ${known.join(', ')}` : ''}`);
+        const known = listCollections(db).map((c) => `${c.name} (${c.root})`);
+        throw new QuireError('COLLECTION_NOT_FOUND', `${folder} is not an imported folder (never imported, or already forgotten).${known.length ? ` Imported folders: ${known.join(', ')}.` : ''}`);
       }
       void watches?.set(collection.id, 'off');
       const { documents } = forgetCollection(db, collection);
@@ -578,6 +590,8 @@ export async function rebuildIndex(o: {
   /** false: text only (vectors later with embed). */
   embed?: boolean;
   env?: EngineOptions['env'];
+  /** As createEngine's: the built CLI's bundled worker (from source the engine finds its own). */
+  parseWorker?: EngineOptions['parseWorker'];
   signal?: AbortSignal;
   onProgress?: (root: string, progress: ImportProgress) => void;
 }): Promise<RebuildOutcome> {
@@ -588,7 +602,7 @@ export async function rebuildIndex(o: {
   if (roots.length === 0) {
     throw new QuireError('INVALID_ARGUMENT', `The list of folders could not be read from ${o.damaged}. Name the folders to rebuild from: quire rebuild <folder>… --db ${o.damaged}`);
   }
-  const engine = createEngine({ dbPath: o.into, ...(o.env ? { env: o.env } : {}) });
+  const engine = createEngine({ dbPath: o.into, ...(o.env ? { env: o.env } : {}), ...(o.parseWorker !== undefined ? { parseWorker: o.parseWorker } : {}) });
   try {
     const settingsKept = applySalvagedSettings(engine, found);
     const folders: RebuildOutcome['folders'] = [];

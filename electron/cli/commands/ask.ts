@@ -2,7 +2,7 @@ import type { AnswerResult } from '../../../shared/answer';
 import { formatWhere } from '../../../shared/pages';
 import { scopeLabel } from '../../../shared/scope-path';
 import { contractInput, numberFlag } from '../args';
-import { rememberModel, type CliContext } from '../context';
+import { noteEmptyIndex, rememberModel, type CliContext } from '../context';
 
 export interface AskFlags {
   k?: string | undefined;
@@ -25,6 +25,8 @@ export async function askCommand(ctx: CliContext, question: string, flags: AskFl
   let streamed = false;
   let result: AnswerResult | null = null;
   for await (const event of ctx.engine.ask(input, ctx.signal)) {
+    // A follow-up is searched as the model rewrote it: show what was searched, so a poor rewrite can be seen.
+    if (event.type === 'rewrite' && event.standaloneQuery !== question) ctx.out.note(`Searched for: ${event.standaloneQuery}`);
     if (event.type === 'retrieval' && event.note) ctx.out.note(`Note: ${event.note}`);
     if (event.type === 'token' && stream) {
       ctx.out.stream(event.text);
@@ -34,6 +36,7 @@ export async function askCommand(ctx: CliContext, question: string, flags: AskFl
   }
   if (!result) throw new Error('ask ended without a result');
   const r = result;
+  if (r.refusedWithoutModel) noteEmptyIndex(ctx);
   if (r.error && r.status !== 'cancelled' && !ctx.out.json) ctx.out.note(`No answer (${r.error.code}): ${r.error.message}`);
   ctx.out.result(toJson(r), () => human(r, streamed));
   return r.status === 'cancelled' ? 130 : r.status === 'error' ? 1 : 0;
@@ -72,8 +75,10 @@ const CHECK_LABEL = { supported: 'supported', weak: 'weakly supported', unsuppor
 
 function human(r: AnswerResult, streamed: boolean): string {
   const out: string[] = [];
-  // Streamed tokens are already on screen; otherwise (a refusal without the model) print it now.
-  out.push(streamed ? '' : r.answer);
+  // Streamed tokens are already on screen, followed by a blank line; an answer that never came (an error, said on stderr) leaves none.
+  if (streamed || r.answer !== '') out.push(streamed ? '' : r.answer);
+  // Stopped mid-stream, the text above simply ends: say so before anything else is printed under it.
+  if (r.status === 'cancelled') out.push(streamed ? '\n(Stopped: the answer above is incomplete.)' : '(Stopped before the model answered.)');
   if (r.refusedWithoutModel) out.push('(No passage in your documents matched, so the model was not asked.)');
   if (r.scope.length > 0) out.push(`(Asked of ${r.scope.map((c) => `“${scopeLabel(c)}”`).join(', ')} only.)`);
   if (r.citations.length > 0) {
@@ -105,8 +110,8 @@ function human(r: AnswerResult, streamed: boolean): string {
     const b = r.budget;
     const how = b.exact ? 'exact, the model\'s own tokenizer and template' : `approximate, ×${b.ratio.toFixed(2)} calibration`;
     out.push(
-      `\nContext: ${b.estimated} tokens estimated (${how}), ${b.reported ?? '?'} read by Ollama, of num_ctx ${b.numCtx} ` +
-        `(${b.breakdown.reserve} reserved for the answer); ${b.k} sources sent.`,
+      `\nContext: ${b.estimated} tokens estimated (${how}), ${b.reported === null ? 'no count from Ollama' : `${b.reported} read by Ollama`}, of num_ctx ${b.numCtx} ` +
+        `(${b.breakdown.reserve} reserved for the answer); ${b.k} ${b.k === 1 ? 'source' : 'sources'} sent.`,
     );
   }
   out.push(`Models: ${r.model.chat}${r.model.embed ? ` + ${r.model.embed}` : ''} · retrieve ${r.latencyMs.retrieve} ms · generate ${r.latencyMs.generate} ms · run #${r.runId}`);

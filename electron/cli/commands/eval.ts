@@ -51,12 +51,21 @@ function gridFromFlags(flags: EvalFlags): EvalGrid {
   return checked.data;
 }
 
+/** Why a file given on the command line could not be read, in words (the path is already in the sentence). */
+function readFailure(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'there is no such file.';
+  if (code === 'EISDIR') return 'it is a folder, not a file.';
+  if (code === 'EACCES' || code === 'EPERM') return `permission denied (${code}).`;
+  return (e as Error).message;
+}
+
 function readReport(file: string): EvalReport {
   let data: unknown;
   try {
     data = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new QuireError('INVALID_ARGUMENT', `Could not read the report ${file}: ${(e as Error).message}`);
+    throw new QuireError('INVALID_ARGUMENT', `Could not read the report ${file}: ${e instanceof SyntaxError ? `it is not JSON (${e.message})` : readFailure(e)}`);
   }
   const parsed = EvalReportSchema.safeParse(data);
   if (!parsed.success) {
@@ -89,13 +98,13 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
     }
     name = previous.run.questionSet.name;
   } else {
-    if (!questionsFile) throw new QuireError('INVALID_ARGUMENT', 'eval needs a questions file, or --rerun report.json. See: npm run quire -- --help');
+    if (!questionsFile) throw new QuireError('INVALID_ARGUMENT', `eval needs a questions file, or --rerun report.json. See: ${ctx.program} eval --help`);
     if (!flags.docs) throw new QuireError('INVALID_ARGUMENT', 'eval needs --docs <folder>: the documents the questions are about.');
     let text: string;
     try {
       text = fs.readFileSync(questionsFile, 'utf8');
     } catch (e) {
-      throw new QuireError('INVALID_ARGUMENT', `Could not read the question set ${questionsFile}: ${(e as Error).message}`);
+      throw new QuireError('INVALID_ARGUMENT', `Could not read the question set ${questionsFile}: ${readFailure(e)}`);
     }
     questions = parseQuestionSet(text, questionsFile);
     grid = gridFromFlags(flags);

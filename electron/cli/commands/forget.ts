@@ -5,7 +5,7 @@ export async function forgetCommand(ctx: CliContext, folder: string): Promise<nu
   const { root, documents, evalIndexes } = ctx.engine.forgetFolder(folder);
   const indexes = `${evalIndexes} evaluation index${evalIndexes === 1 ? '' : 'es'}`;
   if (documents === null) {
-    ctx.out.result({ root, documents: 0, evalIndexes }, () => `${folder} was never imported; removed ${indexes} built for it.`);
+    ctx.out.result({ root, documents: 0, evalIndexes }, () => `${folder} is not an imported folder; removed ${indexes} built for it.`);
     return 0;
   }
   ctx.out.result({ root, documents, evalIndexes }, () => `Forgot ${root}: ${documents} documents and everything derived from them removed from the index${evalIndexes ? `, and ${indexes}` : ''}.`);

@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { ImportReport } from '../../core/engine';
+import { skipReason } from '../../../shared/skip-reasons';
 import { DOCUMENT_TYPE_LABELS, type DocumentType } from '../../../shared/contract';
 import { contractInput, numberFlag } from '../args';
 import { rememberModel, settleVectorSearch, type CliContext } from '../context';
@@ -18,19 +20,24 @@ export async function importCommand(ctx: CliContext, folder: string, flags: Impo
     { maxFileMb: '--max-file-mb', batch: '--batch', chunker: '--chunker' },
   );
   await rememberModel(ctx, 'embedModel', flags.model);
+  // The report's time counts this import's own work; a wait behind another one is said apart, not hidden.
+  let waitStarted: number | null = null;
+  let waitedMs = 0;
   const report = await ctx.engine.importFolder(input, {
     signal: ctx.signal,
     onProgress: (p) => {
       if (p.phase === 'waiting') {
+        waitStarted ??= performance.now();
         ctx.out.note(`Another import into this database (${p.currentFile ?? 'another process'}) is running; waiting for it to finish… (Ctrl-C to stop)`);
         return;
       }
+      if (waitStarted !== null && waitedMs === 0) waitedMs = performance.now() - waitStarted;
       const label = p.phase === 'indexing' ? `${p.filesDone}/${p.filesTotal} files · ${p.chunks} chunks · ${p.currentFile ?? ''}` : p.phase;
       ctx.out.progress(p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 0, label);
     },
   });
   if (!report.cancelled) await settleVectorSearch(ctx);
-  ctx.out.result(toJson(report), () => human(report));
+  ctx.out.result(toJson(report), () => human(report, ctx.program, waitedMs));
   return report.cancelled ? 130 : 0;
 }
 
@@ -51,27 +58,58 @@ function toJson(r: ImportReport) {
   };
 }
 
-function human(r: ImportReport): string {
+function human(r: ImportReport, program: string, waitedMs: number): string {
   const d = r.documents;
   const lines = [
-    `${r.cancelled ? 'Import cancelled' : 'Imported'} ${r.collection.root} in ${(r.ms / 1000).toFixed(1)} s`,
-    `  documents: ${d.added} added, ${d.updated} updated, ${d.unchanged} unchanged, ${d.moved} moved, ${d.deleted} deleted, ${d.skipped} skipped, ${d.failed} failed`,
+    `${r.cancelled ? `Import of ${r.collection.root} cancelled after` : `Imported ${r.collection.root} in`} ${(r.ms / 1000).toFixed(1)} s${waitedMs > 0 ? `, after waiting ${(waitedMs / 1000).toFixed(1)} s for another import` : ''}`,
+    // Skipped counts every entry listed below (links and folders the walk left out too), so the two agree.
+    `  documents: ${d.added} added, ${d.updated} updated, ${d.unchanged} unchanged, ${d.moved} moved, ${d.deleted} deleted, ${r.skipped.length} skipped, ${d.failed} failed`,
     `  chunks written: ${r.chunks}; embedded: ${r.embedded} in ${r.embedRequests} requests`,
   ];
   const types = Object.entries(r.indexedByType).filter(([, n]) => n > 0);
+  // All zeros and nothing listed below would leave a person guessing whether the right folder was named.
+  if (types.length === 0 && d.failed === 0 && !r.cancelled) lines.push(`  nothing to index: no .md, .markdown, .txt, .pdf, .docx, .html or .htm file in this folder${r.skipped.length > 0 ? ' (what it holds is listed below)' : ''}`);
   if (types.length > 0) lines.push(`  in the index now: ${types.map(([t, n]) => `${n} ${DOCUMENT_TYPE_LABELS[t as DocumentType]}`).join(', ')}`);
   if (r.embedding.status === 'unavailable') {
-    lines.push(`  embeddings: not made (${r.embedding.error?.message}) — keyword search works; run "quire embed" later.`);
+    lines.push(`  embeddings: not made (${r.embedding.error?.message}) — keyword search works; run "${program} embed" later.`);
   } else if (r.embedding.status === 'off') {
-    lines.push('  embeddings: off (--no-embed) — keyword search only until "quire embed".');
+    lines.push(`  embeddings: off (--no-embed) — keyword search only until "${program} embed".`);
   }
   if (r.errors.length > 0) {
     lines.push(`  failed files:`);
-    for (const e of r.errors.slice(0, 20)) lines.push(`    ${e.path}: ${e.message}`);
-    if (r.errors.length > 20) lines.push(`    … and ${r.errors.length - 20} more (use --json for all)`);
+    lines.push(...listed(r.errors.map((e) => `${e.path}: ${e.message}`)));
   }
-  const reasons = new Map<string, number>();
-  for (const s of r.skipped) reasons.set(s.reason, (reasons.get(s.reason) ?? 0) + 1);
-  if (reasons.size > 0) lines.push(`  skipped: ${[...reasons].map(([k, n]) => `${n} ${k}`).join(', ')}`);
+  lines.push(...skippedLines(r.skipped));
   return lines.join('\n');
+}
+
+const LISTED = 20;
+
+function listed(items: string[]): string[] {
+  const shown = items.slice(0, LISTED).map((i) => `    ${i}`);
+  if (items.length > LISTED) shown.push(`    … and ${items.length - LISTED} more (use --json for all)`);
+  return shown;
+}
+
+/**
+ * Each skipped file or link by name with why (the walk's or reader's own sentence when it gave
+ * one), so a person can act on it; files of a type Quire does not read are expected in a notes
+ * folder and only counted, by extension.
+ */
+function skippedLines(skipped: ImportReport['skipped']): string[] {
+  if (skipped.length === 0) return [];
+  const unsupported = skipped.filter((s) => s.reason === 'unsupported-type');
+  const others = skipped.filter((s) => s.reason !== 'unsupported-type');
+  const lines = ['  skipped:'];
+  lines.push(...listed(others.map((s) => `${s.path}: ${s.message ?? `${skipReason(s.reason)}.`}`)));
+  if (unsupported.length > 0) {
+    const byExt = new Map<string, number>();
+    for (const s of unsupported) {
+      const ext = path.posix.extname(s.path).toLowerCase() || 'no extension';
+      byExt.set(ext, (byExt.get(ext) ?? 0) + 1);
+    }
+    const exts = [...byExt].sort(([a, x], [b, y]) => y - x || a.localeCompare(b)).map(([e, n]) => `${e} ${n}`);
+    lines.push(`    ${unsupported.length} ${unsupported.length === 1 ? 'file' : 'files'} of a type Quire does not read (${exts.join(', ')}); it reads .md, .markdown, .txt, .pdf, .docx, .html and .htm`);
+  }
+  return lines;
 }

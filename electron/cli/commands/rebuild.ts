@@ -8,7 +8,7 @@ import type { Output } from '../output';
  * or read from a copy of the damaged file), leaving the damaged file exactly as it was.
  */
 export async function rebuildCommand(
-  run: { dbPath: string; out: Output; signal: AbortSignal; env: NodeJS.ProcessEnv },
+  run: { dbPath: string; out: Output; signal: AbortSignal; env: NodeJS.ProcessEnv; parseWorker?: URL | undefined },
   folders: string[],
   flags: { into?: string | undefined },
 ): Promise<number> {
@@ -19,6 +19,7 @@ export async function rebuildCommand(
     into,
     folders,
     env: run.env,
+    ...(run.parseWorker ? { parseWorker: run.parseWorker } : {}),
     signal: run.signal,
     onProgress: (root, p) => run.out.progress(p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 0, `${root} · ${p.phase}`),
   });
@@ -36,6 +37,9 @@ function human(r: RebuildOutcome, damaged: string): string {
   const lines = [`Rebuilt the index into ${r.into} from ${r.folders.length} folder${r.folders.length === 1 ? '' : 's'} (${r.foldersFrom === 'database' ? 'listed in the damaged file' : 'as named'}); ${r.settingsKept} settings carried over.`];
   for (const f of r.folders) {
     lines.push(f.report ? `  ${f.root}: ${f.report.documents.added} documents, ${f.report.chunks} chunks${f.report.documents.failed ? `, ${f.report.documents.failed} failed` : ''}` : `  ${f.root}: not rebuilt (${f.error})`);
+    // Which files failed and why, as import says: a count alone hid every file failing for one reason.
+    for (const e of f.report?.errors.slice(0, 5) ?? []) lines.push(`    ${e.path}: ${e.message}`);
+    if ((f.report?.errors.length ?? 0) > 5) lines.push(`    … and ${f.report!.errors.length - 5} more (use --json for all)`);
   }
   lines.push(`${damaged} was not changed. To use the new index, pass --db ${r.into} (or set QUIRE_DB), or move the damaged file aside and put the new one in its place.`);
   return lines.join('\n');

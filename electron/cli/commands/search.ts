@@ -3,7 +3,7 @@ import { SEARCH_MODES, type SearchResponse } from '../../../shared/search';
 import { formatWhere } from '../../../shared/pages';
 import { collapseWhitespace } from '../../core/engine';
 import { contractInput, numberFlag } from '../args';
-import type { CliContext } from '../context';
+import { noteEmptyIndex, type CliContext } from '../context';
 
 export async function searchCommand(ctx: CliContext, query: string, flags: { k?: string | undefined; mode?: string | undefined; collections?: string[] | undefined }): Promise<number> {
   if (flags.mode !== undefined && !(SEARCH_MODES as readonly string[]).includes(flags.mode)) {
@@ -12,6 +12,7 @@ export async function searchCommand(ctx: CliContext, query: string, flags: { k?:
   const input = contractInput('search', { query, k: numberFlag('k', flags.k) ?? 8, mode: flags.mode, collections: flags.collections });
   const res = await ctx.engine.search(input, ctx.signal);
   if (res.fallback) ctx.out.note(`Note: ${res.fallback.requested} search was not possible (${res.fallback.reason}); used keyword search.`);
+  if (res.results.length === 0) noteEmptyIndex(ctx);
   ctx.out.result(
     {
       mode: res.mode,
@@ -28,14 +29,16 @@ export async function searchCommand(ctx: CliContext, query: string, flags: { k?:
         denseRank: r.denseRank,
       })),
     },
-    () => human(res),
+    () => human(res, flags.collections ?? []),
   );
   return 0;
 }
 
-function human(res: SearchResponse): string {
-  if (res.results.length === 0) return `No passages found (${res.mode} search).`;
-  const out = [`${res.results.length} passages (${res.mode} search${res.embedModel ? `, ${res.embedModel}` : ''}, ${res.ms} ms)`, ''];
+function human(res: SearchResponse, collections: readonly string[]): string {
+  // As ask ends "(Asked of … only.)": a person reading results later sees they were not from everything.
+  const scope = collections.length > 0 ? ` in ${collections.map((c) => `“${c}”`).join(', ')} only` : '';
+  if (res.results.length === 0) return `No passages found (${res.mode} search${scope}).`;
+  const out = [`${res.results.length} ${res.results.length === 1 ? 'passage' : 'passages'} (${res.mode} search${res.embedModel ? `, ${res.embedModel}` : ''}, ${Math.round(res.ms)} ms)${scope}`, ''];
   res.results.forEach((r, i) => {
     const ranks = [r.lexicalRank !== null ? `keyword #${r.lexicalRank}` : null, r.denseRank !== null ? `vector #${r.denseRank}` : null].filter(Boolean).join(', ');
     out.push(`${i + 1}. ${formatWhere(r.path, r.lines, r.pages)}  [${r.chunkId}]  score ${r.score.toFixed(4)} (${ranks})`);

@@ -22,14 +22,35 @@ export interface OpenOptions {
 
 /** Opens (creating if needed) a Quire database: sqlite-vec loaded, pragmas set, migrations applied. */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
+  let db: Db;
   if (file !== ':memory:') {
-    // A newer Quire's database is refused before SQLite opens it: opening a WAL database creates
-    // its -wal and -shm files, and setting pragmas would change it.
-    const version = headerUserVersion(file);
+    // SQLite's own words ("unable to open database file") and a bare errno name neither the file nor
+    // what to do. Only these are reworded: a native module that fails to load must reach its own
+    // handler (main/native.ts), and a newer or damaged database keeps its own error.
+    const cannotOpen = (e: unknown) =>
+      new QuireError('WRITE_FAILED', `Could not open or create the database ${file} (${(e as Error).message}). Choose a file in a folder you can write to (--db or QUIRE_DB).`, { cause: e });
+    let version: number | null;
+    try {
+      if (fs.statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
+        throw new QuireError('INVALID_ARGUMENT', `${file} is a folder, not a database file. Name a file, such as ${path.join(file, 'quire.db')} (--db or QUIRE_DB).`);
+      }
+      // A newer Quire's database is refused before SQLite opens it: opening a WAL database creates
+      // its -wal and -shm files, and setting pragmas would change it.
+      version = headerUserVersion(file);
+      fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    } catch (e) {
+      throw e instanceof QuireError ? e : cannotOpen(e);
+    }
     if (version !== null) refuseNewer(version, MIGRATIONS.at(-1)?.version ?? 0);
-    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    try {
+      db = new Database(file, { readonly: options.readonly ?? false, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+    } catch (e) {
+      if ((e as { code?: unknown }).code === 'SQLITE_CANTOPEN') throw cannotOpen(e);
+      throw e;
+    }
+  } else {
+    db = new Database(file, { readonly: options.readonly ?? false, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
   }
-  const db = new Database(file, { readonly: options.readonly ?? false, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
   try {
     loadVectorExtension(db, options.sqliteVecPath);
     // First, so that every step below waits for another process's lock instead of failing at once.

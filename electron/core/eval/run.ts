@@ -11,6 +11,8 @@ import { folderRoot } from '../db/collections';
 import { stmt } from '../db/statements';
 import { formatChunkerSpec, parseChunkerSpec } from '../ingest/chunkers/index';
 import { importFolder, type ImportOptions } from '../ingest/pipeline';
+import type { ImportReport } from '../ingest/types';
+import { getActiveEmbeddingModel } from '../db/embedding-models';
 import type { ModelInfo, OllamaGateway } from '../ollama/gateway';
 import { search } from '../retrieve/search';
 import { configLabel } from './diff';
@@ -85,8 +87,13 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         const db = openDatabase(path.join(opts.workDir, indexFileName(docs, embedModel, chunker.spec)));
         try {
           opts.onProgress?.(done, total, `indexing with ${embedModel}, ${chunker.spec}`);
-          await importFolder(db, docs, { embedding: { gateway: opts.gateway, model: embedModel }, chunker: chunker.config, ...(opts.parse ? { parse: opts.parse } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+          const imported = await importFolder(db, docs, { embedding: { gateway: opts.gateway, model: embedModel }, chunker: chunker.config, ...(opts.parse ? { parse: opts.parse } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
           opts.signal?.throwIfAborted();
+          const noVectors = missingVectors(db, embedModel, imported.embedding);
+          // Said once per index, with Ollama's reason, rather than only as an error on every dense or hybrid question.
+          if (noVectors && grid.modes.some((m) => m !== 'lexical')) {
+            warnings.push(`The index for ${embedModel}, ${chunker.spec} has no vectors, so its dense and hybrid configurations could not run: ${noVectors}`);
+          }
           const hashes = db.prepare("SELECT sha256 FROM documents WHERE status = 'ready'").pluck().all() as string[];
           const seen = { documents: hashes.length, fingerprint: corpusFingerprint(hashes) };
           // Every index should hold the same documents; if not, configurations do not compare like for like.
@@ -119,6 +126,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
                       repeat,
                       fusion,
                       numCtxCap: answerSettings.numCtxCap,
+                      noVectors,
                       ...(opts.signal ? { signal: opts.signal } : {}),
                     });
                     outcomes.push(outcome);
@@ -179,7 +187,7 @@ async function runQuestion(
   db: Db,
   gateway: OllamaGateway,
   q: Question,
-  o: { chatModel: string | null; k: number; mode: SearchMode; fusion: Fusion; repeat: number; numCtxCap: number; signal?: AbortSignal },
+  o: { chatModel: string | null; k: number; mode: SearchMode; fusion: Fusion; repeat: number; numCtxCap: number; noVectors: string | null; signal?: AbortSignal },
 ): Promise<{ outcome: QuestionOutcome; run: Omit<EvalQuestionRun, 'score' | 'config'> }> {
   const chunkText = stmt(db, 'SELECT text FROM chunks WHERE id = ?').pluck();
   const textOf = (id: string) => (chunkText.get(id) as string | undefined) ?? '';
@@ -204,7 +212,7 @@ async function runQuestion(
     try {
       // The same search an answer makes, so hit@n, fact sent and tokens describe what ask would send.
       const res = await search(db, q.question, { gateway, k: retrievalDepth(o.k), mode: o.mode, fusion: o.fusion, ...(o.signal ? { signal: o.signal } : {}) });
-      if (res.mode !== o.mode) return { outcome: { ...base, retrieveMs: null, retrieved: [] }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, res.mode, res.fallback) } };
+      if (res.mode !== o.mode) return { outcome: { ...base, retrieveMs: null, retrieved: [] }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, res.mode, o.noVectors, res.fallback) } };
       return {
         outcome: { ...base, retrieveMs: res.ms, retrieved: res.results.map((r) => ({ chunkId: r.chunkId, text: r.text })), ...withSent(wouldSend(q.question, res.results, o)) },
         run: { answer: null, retrieved: describe(res.results), citations: [], error: null },
@@ -225,7 +233,7 @@ async function runQuestion(
   if (result.status === 'cancelled') throw new QuireError('CANCELLED', 'Evaluation cancelled.');
   // A dense or hybrid row must never be lexical results under another name.
   if (result.retrievalMode !== o.mode) {
-    return { outcome: { ...base, retrieveMs: null, retrieved: [] }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, result.retrievalMode, fallback) } };
+    return { outcome: { ...base, retrieveMs: null, retrieved: [] }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, result.retrievalMode, o.noVectors, fallback) } };
   }
   const modelCalled = !result.refusedWithoutModel;
   const answered = result.status === 'answered' || result.status === 'refused';
@@ -301,11 +309,24 @@ async function warmUp(gateway: OllamaGateway, model: string, numCtxCap: number, 
   }
 }
 
-function modeNotHonoured(asked: SearchMode, used: SearchMode, fallback?: { reason: string; code: string }): { code: string; message: string } {
-  return {
-    code: fallback?.code ?? 'NO_EMBEDDINGS',
-    message: `Asked for ${asked} search but only ${used} could run${fallback ? `: ${fallback.reason}` : ''}. Check the embedding model is installed and the index was embedded.`,
-  };
+function modeNotHonoured(asked: SearchMode, used: SearchMode, noVectors: string | null, fallback?: { reason: string; code: string }): { code: string; message: string } {
+  // The index's own reason when it has none: search's fallback note speaks of the library ("run quire embed"), not of an evaluation's index.
+  const why = noVectors ?? (fallback ? withStop(fallback.reason) : 'Check the embedding model is installed and the index was embedded.');
+  return { code: fallback?.code ?? 'NO_EMBEDDINGS', message: `Asked for ${asked} search but only ${used} could run: ${why}` };
+}
+
+const withStop = (s: string) => (/[.!?]$/.test(s.trim()) ? s.trim() : `${s.trim()}.`);
+
+/**
+ * Why an evaluation index holds no vectors for its model, or null when it has them (or has no
+ * text to embed): Ollama's error from this import, else (an earlier import failed the same way
+ * and nothing needed reading since) a plain sentence.
+ */
+function missingVectors(db: Db, embedModel: string, embedding: ImportReport['embedding']): string | null {
+  const chunks = db.prepare('SELECT COUNT(*) FROM chunks').pluck().get() as number;
+  if (chunks === 0 || getActiveEmbeddingModel(db) !== null) return null;
+  if (embedding.status === 'unavailable' && embedding.error) return withStop(embedding.error.message);
+  return `none were made for ${embedModel}. Check that Ollama has it (ollama pull ${embedModel}).`;
 }
 
 /** How many configurations a grid is (repeats are not configurations). */

@@ -15,6 +15,7 @@ import { EmbeddingSession, hasMissingVectors, type EmbeddingRequest } from './em
 import { readerFor, type Reader } from './readers/index';
 import { ReadAhead } from './read-ahead';
 import type { ImportProgress, ImportReport, SkipReason } from './types';
+import { fsErrorSentence } from './fs-errors';
 import { walkFolder, walkPaths, type WalkedFile } from './walk';
 import { parseFile, type Parsed, type ParseRequest } from './parse/parse-file';
 import { stmt } from '../db/statements';
@@ -388,7 +389,7 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
       return null;
     }
     const code = e instanceof QuireError && e.code === 'READ_TIMEOUT' ? 'READ_TIMEOUT' : 'READ_FAILED';
-    const message = code === 'READ_TIMEOUT' ? (e as Error).message : `Could not read the file: ${(e as Error).message}`;
+    const message = code === 'READ_TIMEOUT' ? (e as Error).message : fsErrorSentence(e, 'file');
     recordFailure(db, base, { status: 'error', code, message, keepOldVersion: true });
     report.documents.failed++;
     report.errors.push({ path: file.relPath, code, message });

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { fsErrorSentence } from './fs-errors';
 import { kindOf } from './read-file';
 import { statFiles, type FileStat } from './stat-worker';
 
@@ -95,7 +96,7 @@ export async function walkPaths(root: string, relPaths: readonly string[]): Prom
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') gone.push(rel);
       else {
-        walker.result.skipped.push({ relPath: rel, reason: 'unreadable', message: (e as Error).message });
+        walker.result.skipped.push({ relPath: rel, reason: 'unreadable', message: fsErrorSentence(e, 'file') });
         walker.result.unreadableFiles.push(rel);
       }
       continue;
@@ -120,7 +121,7 @@ class Walker {
       entries = await readableEntries(dirAbs, dirRel, this.result);
     } catch (e) {
       this.result.unreadableDirs.push(dirRel);
-      if (dirRel !== '') this.result.skipped.push({ relPath: dirRel, reason: 'unreadable', message: (e as Error).message });
+      if (dirRel !== '') this.result.skipped.push({ relPath: dirRel, reason: 'unreadable', message: fsErrorSentence(e, 'folder') });
       else throw e;
       return;
     }
@@ -162,9 +163,10 @@ class Walker {
       }
       stat = await fs.stat(real);
     } catch (e) {
-      result.skipped.push({ relPath: rel, reason: 'unreadable', message: (e as Error).message });
-      // A dangling link or a loop is gone for good; anything else (EACCES, EIO) may come back.
       const code = (e as NodeJS.ErrnoException).code;
+      // A link to itself (or a ring of links) is a loop, as a link back to a folder on the way is.
+      result.skipped.push({ relPath: rel, reason: code === 'ELOOP' ? 'symlink-loop' : 'unreadable', message: fsErrorSentence(e, isLink ? 'link' : 'file') });
+      // A dangling link or a loop is gone for good; anything else (EACCES, EIO) may come back.
       if (code !== 'ENOENT' && code !== 'ELOOP') result.unreadableFiles.push(rel);
       return;
     }

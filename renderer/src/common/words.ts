@@ -1,16 +1,4 @@
-/** Reasons, statuses and flags from the engine, in words. */
-
-const SKIP_REASONS: Record<string, string> = {
-  'unsupported-type': 'not a note format Quire reads (.md, .markdown, .txt, .pdf, .docx, .html, .htm)',
-  'too-large': 'larger than the size limit for one file',
-  'symlink-outside-root': 'a link pointing outside the imported folder',
-  'symlink-loop': 'a link that loops back on itself',
-  unreadable: 'could not be read (permissions or a vanished file)',
-  'not-a-regular-file': 'not a file Quire can read (a named pipe, socket or device)',
-  'unsupported-file-name': 'a name that is not valid UTF-8 (rename it to index it)',
-  'no-text-layer': 'a PDF without a text layer (scanned pages or images)',
-  'password-protected': 'a PDF protected by a password',
-};
+/** Reasons, statuses and flags from the engine, in words (why a file was skipped: shared/skip-reasons.ts, which the CLI uses too). */
 
 const FAIL_CODES: Record<string, string> = {
   BINARY_FILE: 'binary data, not text',
@@ -24,9 +12,7 @@ const FAIL_CODES: Record<string, string> = {
   WRITE_FAILED: 'could not be written to the index',
 };
 
-export function skipReason(reason: string): string {
-  return SKIP_REASONS[reason] ?? reason;
-}
+export { skipReason } from '../../../shared/skip-reasons';
 
 export function failReason(code: string): string {
   return FAIL_CODES[code] ?? code.toLowerCase().replace(/_/g, ' ');

@@ -1,0 +1,19 @@
+/**
+ * Why an import left a file out, in words: the import report's `skipped[].reason`, for every shell
+ * (the Library's summary, `quire import`). Fragments, to follow a file's name or a count.
+ */
+const SKIP_REASONS: Record<string, string> = {
+  'unsupported-type': 'not a note format Quire reads (.md, .markdown, .txt, .pdf, .docx, .html, .htm)',
+  'too-large': 'larger than the size limit for one file',
+  'symlink-outside-root': 'a link pointing outside the imported folder',
+  'symlink-loop': 'a link that loops back on itself',
+  unreadable: 'could not be read (permissions or a vanished file)',
+  'not-a-regular-file': 'not a file Quire can read (a named pipe, socket or device)',
+  'unsupported-file-name': 'a name that is not valid UTF-8 (rename it to index it)',
+  'no-text-layer': 'a PDF without a text layer (scanned pages or images)',
+  'password-protected': 'a PDF protected by a password',
+};
+
+export function skipReason(reason: string): string {
+  return SKIP_REASONS[reason] ?? reason;
+}

@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStandin, type Standin } from './support/ollama-standin/server';
+import { runCli } from './support/cli-run';
+import { NotesFolder, tempDbPath } from './support/notes';
+
+let ollama: Standin;
+let notes: NotesFolder;
+let db: ReturnType<typeof tempDbPath>;
+let questions: string;
+
+const quire = (args: string[]) => runCli(args, { OLLAMA_HOST: ollama.url, QUIRE_DB: db.file });
+
+beforeAll(async () => {
+  ollama = await startStandin();
+  notes = new NotesFolder('quire-eval-novec-');
+  notes.write('ops/keys.md', '# Keys\n\n## Rotation\n\nRotate the deploy keys every ninety days.\n');
+  notes.write('recipes/bread.md', '# Bread\n\nBake at 250 degrees for twenty minutes.\n');
+  db = tempDbPath('quire-eval-novec-db-');
+  questions = path.join(path.dirname(db.file), 'questions.json');
+  fs.writeFileSync(questions, JSON.stringify([{ id: 'keys', question: 'How often are the deploy keys rotated?', chunk_fact: 'every ninety days', answerable: true }]));
+});
+
+afterAll(async () => {
+  await ollama?.close();
+  notes?.dispose();
+  db?.dispose();
+});
+
+describe('quire eval with an embedding model Ollama does not have', () => {
+  // The README's model comparison names three models; one not pulled used to give its dense and
+  // hybrid rows 0% and "errors 4" with no warning, and each question's error advised "quire embed".
+  it('says once, with Ollama\'s reason, that the index has no vectors; the lexical row still runs', async () => {
+    for (const attempt of ['first', 'reused index']) {
+      const r = await quire(['eval', questions, '--docs', notes.root, '--embed-models', 'embeddinggemma,mxbai-embed-large', '--modes', 'lexical,dense', '--json']);
+      expect(r.code, attempt).toBe(0);
+      const report = JSON.parse(r.stdout);
+      expect(report.warnings, attempt).toHaveLength(1);
+      expect(report.warnings[0]).toMatch(/^The index for mxbai-embed-large, heading:256 has no vectors, so its dense and hybrid configurations could not run: .*mxbai-embed-large/);
+      expect(report.warnings[0]).toMatch(/ollama pull mxbai-embed-large/);
+      const rows = report.configs.map((c: { embedModel: string; mode: string; errors: number }) => [c.embedModel, c.mode, c.errors]);
+      expect(rows).toEqual([['embeddinggemma', 'lexical', 0], ['embeddinggemma', 'dense', 0], ['mxbai-embed-large', 'lexical', 0], ['mxbai-embed-large', 'dense', 1]]);
+      const failed = report.perQuestion.filter((q: { error: unknown }) => q.error).map((q: { error: { message: string } }) => q.error.message);
+      expect(failed).toHaveLength(1);
+      expect(failed[0]).toMatch(/^Asked for dense search but only lexical could run: /);
+      expect(failed[0]).not.toMatch(/quire embed|\.\./);
+    }
+    const human = await quire(['eval', questions, '--docs', notes.root, '--embed-models', 'mxbai-embed-large', '--modes', 'dense']);
+    expect(human.stdout).toMatch(/\nWarning: The index for mxbai-embed-large, heading:256 has no vectors/);
+    // Every question failed: the row measured nothing, so it shows "—" rather than 0%, which reads as a score.
+    expect(human.stdout).toMatch(/^\(retrieval only\) +mxbai-embed-large +heading:256 +6 +dense +n\/a( +—){8} +1$/m);
+  });
+
+  it('a retrieval-only table leaves out the answer columns, which would all be "—"', async () => {
+    const r = await quire(['eval', questions, '--docs', notes.root, '--modes', 'lexical']);
+    expect(r.code).toBe(0);
+    const header = r.stdout.split('\n').find((l) => l.startsWith('chat model'))!;
+    expect(header.split(/ {2,}/)).toEqual(['chat model', 'embed model', 'chunker', 'k', 'mode', 'fusion', 'hit@1', 'hit@3', 'hit@5', 'hit@k', 'MRR', 'fact sent', 'src tok p50', 'retr. p50/p95 ms', 'errors']);
+    expect(r.stdout).toContain('Retrieval only (no --chat-models): answers were not scored.');
+    const withAnswers = await quire(['eval', questions, '--docs', notes.root, '--modes', 'lexical', '--chat-models', 'llama3.2']);
+    expect(withAnswers.stdout).toMatch(/^chat model .* cite ok .* tok\/s +changed +errors$/m);
+  });
+});

@@ -255,7 +255,10 @@ export const API = {
         k: z.number().int().min(BOUNDS.k.min).max(BOUNDS.k.max).optional(),
         numCtx: z.number().int().min(BOUNDS.numCtx.min).max(BOUNDS.numCtx.max).optional(),
         chatModel: z.string().min(1).max(200).optional(),
-        /** Only these folders (ids, names or paths); omitted or empty: every folder. */
+        /**
+         * Only these folders (ids, names or paths); empty: every folder; omitted: every folder, or when
+         * continuing a conversation, the folders its last question was asked of.
+         */
         collections: Scope.optional(),
         /** The stored conversation this question continues (its turns are the history when none is given); omitted: a new one. */
         conversationId: z.number().int().min(1).optional(),

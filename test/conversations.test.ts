@@ -65,6 +65,30 @@ describe('conversations', () => {
     expect((await call('conversations', {})).conversations).toHaveLength(1);
   });
 
+  it("a follow-up that names no folders is asked of the ones the conversation's last question was; one that names them, or none ([]), is not", async () => {
+    await imported();
+    const folder = (await call('library', {})).collections[0]!.id;
+    const run = async (input: Input<'ask'>) => {
+      let result: AnswerResult | null = null;
+      for await (const e of f.engine.ask(input)) if (e.type === 'done' || e.type === 'error') result = e.result;
+      return result!;
+    };
+    const first = await run({ question: 'How often are the deploy keys rotated?', collections: [{ collectionId: folder, path: 'ops' }] });
+    expect(first.scope).toEqual([{ id: folder, name: expect.any(String), path: 'ops' }]);
+    const id = first.conversationId!;
+
+    const followUp = await run({ question: 'How hot does the sourdough bake?', conversationId: id });
+    expect(followUp.scope).toEqual(first.scope);
+    // Only ops/ was searched, so the bread note cannot be among the passages.
+    expect(followUp.retrieval.map((c) => c.path)).not.toContain('kitchen/bread.md');
+
+    const everywhere = await run({ question: 'How hot does the sourdough bake?', conversationId: id, collections: [] });
+    expect(everywhere.scope).toEqual([]);
+    expect(everywhere.retrieval.map((c) => c.path)).toContain('kitchen/bread.md');
+    // The last question was asked of every folder, so the next one is too.
+    expect((await run({ question: 'And the loaf?', conversationId: id })).scope).toEqual([]);
+  });
+
   it('lists newest first, searches titles, and renames', async () => {
     await imported();
     const keys = (await ask('How often are the deploy keys rotated?')).conversationId!;

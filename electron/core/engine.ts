@@ -25,7 +25,7 @@ import { sharedParsePool } from './ingest/parse/parse-pool';
 import type { ParseRequest } from './ingest/parse/parse-file';
 import { insertEvalReport } from './db/eval-reports';
 import { indexStatus, runDoctor, type IndexStatus } from './db/health';
-import { conversationHistory, recordTurn, requireConversation } from './db/conversations';
+import { conversationHistory, conversationScope, recordTurn, requireConversation } from './db/conversations';
 import { openDatabase, type Db } from './db/open';
 import { removeIndexes } from './eval/index-files';
 import { lockHolder } from './eval/run-lock';
@@ -424,9 +424,9 @@ export function createEngine(options: EngineOptions): Engine {
 
     ask(input, signal) {
       const s: Settings = settings.all();
-      const scope = resolveScope(db, input.collections);
       const conversationId = input.conversationId ?? null;
       if (conversationId !== null) requireConversation(db, conversationId);
+      const scope = input.collections === undefined && conversationId !== null ? stillThere(db, conversationScope(db, conversationId)) : resolveScope(db, input.collections);
       const answer = ask(db, currentGateway(), input.question, {
         // A follow-up continues its stored conversation: its turns are the history unless the caller sends its own.
         history: input.history ?? (conversationId !== null ? conversationHistory(db, conversationId) : []),
@@ -548,6 +548,21 @@ export function createEngine(options: EngineOptions): Engine {
 type ResolvedScope = Array<{ id: string; name: string; path: string }>;
 function resolveScope(db: Db, refs: readonly ScopeRef[] | undefined): ResolvedScope {
   return refs && refs.length > 0 ? resolveScopeRefs(db, refs).map((p) => ({ id: p.collection.id, name: p.collection.name, path: p.path })) : [];
+}
+
+/**
+ * A stored scope as it resolves now: a folder forgotten since, or a subfolder left with no
+ * document, is dropped rather than failing a follow-up the person did not scope.
+ */
+function stillThere(db: Db, refs: ReadonlyArray<{ collectionId: string; path: string }>): ResolvedScope {
+  return refs.flatMap((ref) => {
+    try {
+      return resolveScope(db, [ref]);
+    } catch (e) {
+      if (e instanceof QuireError && e.code === 'COLLECTION_NOT_FOUND') return [];
+      throw e;
+    }
+  });
 }
 
 /** The absolute folder a path names (`~` is the home folder), or NOT_A_FOLDER. */

@@ -71,6 +71,19 @@ export function conversationHistory(db: Db, id: number, max = 50): HistoryTurn[]
 }
 
 /**
+ * The folders the conversation's last question was asked of (whole folders with path ''): what a
+ * follow-up that names none is asked of, so a question about "it" stays where "it" was found.
+ * Empty when it was asked of every folder.
+ */
+export function conversationScope(db: Db, id: number): Array<{ collectionId: string; path: string }> {
+  const scope = stmt(db, 'SELECT r.scope FROM conversation_turns t JOIN runs r ON r.id = t.run_id WHERE t.conversation_id = ? ORDER BY t.ordinal DESC LIMIT 1')
+    .pluck()
+    .get(id) as string | undefined;
+  const parts = scope ? (JSON.parse(scope) as Array<{ id: string; path?: string }>) : [];
+  return parts.map((p) => ({ collectionId: p.id, path: p.path ?? '' }));
+}
+
+/**
  * Records a turn answered by run `runId`: in conversation `id`, or in a new one titled by the
  * question when `id` is null. Returns the conversation's id, or null when `id` was deleted while
  * the answer streamed (it is not brought back).

@@ -69,7 +69,7 @@ describe('App', () => {
       }),
     );
     fireEvent.click(await screen.findByRole('button', { name: 'When does the beta start?' }));
-    await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'ask')?.input).toEqual({ question: 'When does the beta start?' }));
+    await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'ask')?.input).toEqual({ question: 'When does the beta start?', collections: [] }));
     expect(screen.queryByTestId('first-run')).toBeNull();
     expect(screen.getByTestId('answer')).toBeTruthy();
   });

@@ -199,6 +199,8 @@ describe('citation chips', () => {
     expect(transport.calls.filter((c) => c.method === 'ask')[1]!.input).toEqual({
       question: 'And the old ones?',
       history: [{ question: 'How often are keys rotated?', answer: `Every 90 days [${K0}].` }],
+      // Every folder, said outright: a follow-up that names none would be asked of the conversation's.
+      collections: [],
     });
   });
 

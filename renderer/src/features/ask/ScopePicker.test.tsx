@@ -52,7 +52,7 @@ describe('asking of some folders', () => {
     fireEvent.submit(screen.getByTestId('search-box').closest('form')!);
     await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'search')?.input).toMatchObject({ query: 'keys', collections: ['c2'] }));
     fireEvent.click(within(picker).getByLabelText('All folders'));
-    expect(scopeInput()).toEqual({});
+    expect(scopeInput()).toEqual({ collections: [] });
   });
 
   it('is not offered with a single folder, and a folder that leaves the library leaves the scope', async () => {
@@ -62,7 +62,7 @@ describe('asking of some folders', () => {
     collections = [folder('c1', 'work')];
     act(() => h.emit({ type: 'library.changed' }));
     await waitFor(() => expect(screen.queryByTestId('scope-picker')).toBeNull());
-    expect(scopeInput()).toEqual({});
+    expect(scopeInput()).toEqual({ collections: [] });
   });
 
   it('a flood of library.changed events (an import of thousands of files) costs a few library fetches, the last state still shown', async () => {
@@ -110,7 +110,7 @@ describe('asking of some folders', () => {
     const work = within(picker).getByLabelText('notes/work') as HTMLInputElement;
     expect([work.checked, work.disabled]).toEqual([true, true]);
     fireEvent.click(within(picker).getByLabelText('notes'));
-    expect(scopeInput()).toEqual({});
+    expect(scopeInput()).toEqual({ collections: [] });
     // A subfolder whose documents all left the library leaves the scope.
     fireEvent.click(within(picker).getByLabelText('notes/workshop'));
     fireEvent.click(within(picker).getByLabelText('notes/work'));

@@ -39,7 +39,10 @@ export function useScope(): readonly ScopePlace[] {
   );
 }
 
-/** What an `ask` or `search` call adds for the current scope: nothing when it is every folder; a whole folder by its id. */
-export function scopeInput(): { collections?: ScopeRef[] } {
-  return current.length > 0 ? { collections: current.map((p) => (p.path === '' ? p.collectionId : { collectionId: p.collectionId, path: p.path })) } : {};
+/**
+ * What an `ask` or `search` call adds for the current scope: a whole folder by its id; `[]` for every
+ * folder, said outright, since a follow-up that names no folders is asked of its conversation's.
+ */
+export function scopeInput(): { collections: ScopeRef[] } {
+  return { collections: current.map((p) => (p.path === '' ? p.collectionId : { collectionId: p.collectionId, path: p.path })) };
 }

@@ -94,7 +94,7 @@ describe('conversation sidebar', () => {
     fireEvent.change(screen.getByTestId('question'), { target: { value: 'Who rotates them?' } });
     fireEvent.keyDown(screen.getByTestId('question'), { key: 'Enter' });
     await waitFor(() => expect(callsOf(h, 'ask')).toHaveLength(1));
-    expect(callsOf(h, 'ask')[0]).toEqual({ question: 'Who rotates them?', history: [{ question: 'How often are the deploy keys rotated?', answer: `Every 90 days [${K0}].` }], conversationId: 1 });
+    expect(callsOf(h, 'ask')[0]).toEqual({ question: 'Who rotates them?', history: [{ question: 'How often are the deploy keys rotated?', answer: `Every 90 days [${K0}].` }], conversationId: 1, collections: [] });
     const before = callsOf(h, 'conversations').length;
     act(() => h.emit(askJobEvent('job-1', { type: 'done', result: answerResult({ runId: 13, question: 'Who rotates them?', answer: 'Ops.', conversationId: 1 }) })));
     // A stored turn refreshes the list (its order may change).
@@ -105,7 +105,7 @@ describe('conversation sidebar', () => {
     const h = renderWithFake(<Harness />, handlers());
     fireEvent.change(screen.getByTestId('question'), { target: { value: 'Who bakes the bread?' } });
     fireEvent.keyDown(screen.getByTestId('question'), { key: 'Enter' });
-    await waitFor(() => expect(callsOf(h, 'ask')).toEqual([{ question: 'Who bakes the bread?' }]));
+    await waitFor(() => expect(callsOf(h, 'ask')).toEqual([{ question: 'Who bakes the bread?', collections: [] }]));
     act(() => h.emit(askJobEvent('job-1', { type: 'done', result: answerResult({ question: 'Who bakes the bread?', answer: 'Sam.', conversationId: 2 }) })));
     await waitFor(() => expect(window.location.hash).toBe('#conversation=2'));
   });

@@ -91,8 +91,10 @@ describe('the Ask view in a browser', () => {
     const work = picker.getByRole('button', { name: `Folders inside ${notesName}/work`, exact: true });
     expect(await work.getAttribute('aria-expanded')).toBe('false');
     expect(await picker.getByLabel(`${notesName}/work/projects`, { exact: true }).count()).toBe(0);
-    // By keyboard: Tab from the folder's own checkbox reaches nothing but the next toggle; focus the toggle and press Enter.
-    await work.focus();
+    // By keyboard: Tab from the checkbox of the folder before it reaches the toggle; Enter opens it.
+    await picker.getByLabel(`${notesName}/journal`, { exact: true }).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.getAttribute("aria-label")')).toBe(`Folders inside ${notesName}/work`);
     await page.keyboard.press('Enter');
     expect(await work.getAttribute('aria-expanded')).toBe('true');
     const projects = picker.getByRole('button', { name: `Folders inside ${notesName}/work/projects`, exact: true });

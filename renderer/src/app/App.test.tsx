@@ -86,6 +86,18 @@ describe('App', () => {
     await waitFor(() => expect(bar.textContent).toContain('Keyword search only: Ollama is not running at http://127.0.0.1:11434. Start it with ollama serve, or correct the Ollama host in Settings.'));
   });
 
+  it('status bar: a connected Ollama is named with its version as its tooltip, and without a stray "version" when it sent none', async () => {
+    const unknown: Status['ollama'] = { ...status(true).ollama, version: null };
+    let ollama = status(true).ollama;
+    const h = renderWithFake(<App />, { library: () => ({ collections: [collection] }), status: () => ({ ...status(true), ollama }), search: () => ({}) });
+    const bar = await screen.findByTestId('status-bar');
+    await waitFor(() => expect(bar.querySelector('[data-ollama="connected"]')?.getAttribute('title')).toBe('Ollama connected · version 0.12.3'));
+    ollama = unknown;
+    act(() => h.emit({ type: 'library.changed' }));
+    await waitFor(() => expect(bar.querySelector('[data-ollama="connected"]')?.textContent?.trim()).toBe('Ollama connected'));
+    expect(bar.querySelector('[data-ollama="connected"]')?.getAttribute('title')).toBe('Ollama connected');
+  });
+
   it('status bar: nothing answering at a mistyped host names that host, so "not running" is not read as Ollama being down', async () => {
     const ollama: Status['ollama'] = { ...status(false).ollama, host: 'http://127.0.0.1:9', errorCode: 'OLLAMA_UNREACHABLE' };
     renderWithFake(<App />, { library: () => ({ collections: [collection] }), status: () => ({ ...status(false), ollama }), search: () => ({}) });

@@ -68,8 +68,16 @@ function Item({ text, minor, className, children, ...data }: { text: string; min
 function OllamaState({ ollama }: { ollama: Status['ollama'] }) {
   if (ollama.connected) {
     return (
-      <Item className="status--ok" data-ollama="connected" text={`Ollama connected · version ${ollama.version}`}>
-        <span className="dot dot--ok" aria-hidden="true" /> Ollama connected · version {ollama.version}
+      // Short enough never to be cut (the bar's other parts give way); narrow windows shorten "version" to "v".
+      <Item className="status--ok status-bar__item--whole" data-ollama="connected" text={ollama.version ? `Ollama connected · version ${ollama.version}` : 'Ollama connected'}>
+        <span className="dot dot--ok" aria-hidden="true" /> Ollama connected
+        {ollama.version && (
+          <>
+            {' · '}
+            <span className="status-bar__wide">version </span>
+            <span className="status-bar__version">{ollama.version}</span>
+          </>
+        )}
       </Item>
     );
   }

@@ -120,6 +120,56 @@ describe('asking of some folders', () => {
     expect(scopeInput()).toEqual({ collections: [{ collectionId: 'c1', path: 'work' }] });
   });
 
+  it('offers folders at any depth as a tree closed below the top level; a ticked folder covers everything inside it', async () => {
+    let collections = [folder('c1', 'notes', ['todo.md', 'home/x.md', 'work/keys.md', 'work/archive/old.md', 'work/projects/a.md', 'work/projects/q3/plan.md'])];
+    const h = renderWithFake(<ScopePicker />, { library: () => ({ collections }) });
+    const picker = await screen.findByTestId('scope-picker');
+    const inside = within(picker).getByRole('group', { name: 'Folders inside notes' });
+    expect(within(inside).getAllByRole('checkbox').map((c) => c.getAttribute('aria-label'))).toEqual(['notes/home', 'notes/work']);
+    // Only a folder with folders inside it has a toggle; it starts closed.
+    expect(within(picker).queryByRole('button', { name: 'Folders inside notes/home' })).toBeNull();
+    const work = within(picker).getByRole('button', { name: 'Folders inside notes/work' });
+    expect(work.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(work);
+    expect(work.getAttribute('aria-expanded')).toBe('true');
+    const inWork = within(picker).getByRole('group', { name: 'Folders inside notes/work' });
+    expect(within(inWork).getAllByRole('checkbox').map((c) => c.getAttribute('aria-label'))).toEqual(['notes/work/archive', 'notes/work/projects']);
+    fireEvent.click(within(picker).getByRole('button', { name: 'Folders inside notes/work/projects' }));
+    // A deep folder is sent as its path; ticking the folder around it drops it and covers it.
+    fireEvent.click(within(picker).getByLabelText('notes/work/projects/q3'));
+    fireEvent.click(within(picker).getByLabelText('notes/home'));
+    expect(scopeInput()).toEqual({ collections: [{ collectionId: 'c1', path: 'work/projects/q3' }, { collectionId: 'c1', path: 'home' }] });
+    fireEvent.click(within(picker).getByLabelText('notes/work/projects'));
+    expect(scopeInput()).toEqual({ collections: [{ collectionId: 'c1', path: 'home' }, { collectionId: 'c1', path: 'work/projects' }] });
+    const q3 = within(picker).getByLabelText('notes/work/projects/q3') as HTMLInputElement;
+    expect([q3.checked, q3.disabled]).toEqual([true, true]);
+    const archive = within(picker).getByLabelText('notes/work/archive') as HTMLInputElement;
+    expect([archive.checked, archive.disabled]).toEqual([false, false]);
+    fireEvent.click(within(picker).getByLabelText('notes/work/archive'));
+    // Three parts too long for one line: the first and how many more, the whole list its tooltip.
+    const summary = picker.querySelector('summary strong')!;
+    expect(summary.textContent).toBe('notes/home, +2 more');
+    expect(summary.getAttribute('title')).toBe('notes/home, notes/work/projects, notes/work/archive');
+    // Closing a folder hides what is inside it, and says how much of it is ticked.
+    fireEvent.click(work);
+    expect(within(picker).queryByLabelText('notes/work/projects')).toBeNull();
+    expect(within(picker).getByText(/2 ticked inside/)).toBeTruthy();
+    // A deep folder whose documents all left the library leaves the scope.
+    collections = [folder('c1', 'notes', ['home/x.md', 'work/keys.md', 'work/projects/a.md'])];
+    act(() => h.emit({ type: 'library.changed' }));
+    await waitFor(() => expect(scopeInput()).toEqual({ collections: [{ collectionId: 'c1', path: 'home' }, { collectionId: 'c1', path: 'work/projects' }] }));
+  });
+
+  it('a folder with hundreds of folders inside lists them all in one scrolling list', async () => {
+    const many = Array.from({ length: 300 }, (_, i) => `inbox/day-${String(i).padStart(3, '0')}/n.md`);
+    renderWithFake(<ScopePicker />, { library: () => ({ collections: [folder('c1', 'notes', many)] }) });
+    const picker = await screen.findByTestId('scope-picker');
+    fireEvent.click(within(picker).getByRole('button', { name: 'Folders inside notes/inbox' }));
+    const inbox = within(picker).getByRole('group', { name: 'Folders inside notes/inbox' });
+    expect(within(inbox).getAllByRole('checkbox')).toHaveLength(300);
+    expect(picker.querySelector('.scope__list')).toBeTruthy();
+  });
+
   it('is not offered for one folder with nothing inside it but files', async () => {
     renderWithFake(<ScopePicker />, { library: () => ({ collections: [folder('c1', 'notes', ['a.md', 'b.md'])] }) });
     await waitFor(() => expect(screen.queryByTestId('scope-picker')).toBeNull());

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { ScopeRef } from '../../../../shared/contract';
+import { holdsFolder } from './scope-tree';
 
 /** One ticked place: an imported folder (path '') or a folder inside it (its path relative to the root). */
 export interface ScopePlace {
@@ -22,10 +23,10 @@ export function getScope(): readonly ScopePlace[] {
   return current;
 }
 
-/** Sets the scope; a whole folder ticked covers its subfolders, which are dropped. */
+/** Sets the scope; a folder ticked covers the folders inside it, at any depth, which are dropped. */
 export function setScope(places: readonly ScopePlace[]): void {
-  const whole = new Set(places.filter((p) => p.path === '').map((p) => p.collectionId));
-  current = places.filter((p, i) => places.findIndex((o) => sameScopePlace(o, p)) === i && (p.path === '' || !whole.has(p.collectionId)));
+  const covered = (p: ScopePlace) => places.some((o) => o.collectionId === p.collectionId && holdsFolder(o.path, p.path));
+  current = places.filter((p, i) => places.findIndex((o) => sameScopePlace(o, p)) === i && !covered(p));
   for (const l of listeners) l();
 }
 

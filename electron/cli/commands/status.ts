@@ -31,6 +31,10 @@ export async function statusCommand(ctx: CliContext): Promise<number> {
       `Documents:   ${d.total} (${d.ready} ready, ${d.needsEmbedding} need embedding, ${d.skipped} skipped, ${d.error} failed)`,
       `Chunks:      ${status.chunks}`,
     ];
+    if (status.failed.length > 0) {
+      lines.push(`Failed:${d.error > status.failed.length ? ` the first ${status.failed.length} of ${d.error}` : ''}`);
+      for (const f of status.failed) lines.push(`  ${f.folder}/${f.path}: ${f.message ?? f.code ?? 'failed'}`);
+    }
     if (status.collections.length > 0) {
       lines.push('Folders:');
       // The name is what --collection takes.

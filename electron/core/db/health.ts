@@ -168,7 +168,12 @@ export interface IndexStatus {
   chunks: number;
   activeModel: { name: string; digest: string; dimension: number; vectors: number; dense: DenseIndexStatus } | null;
   models: Array<{ name: string; digest: string; dimension: number; vectors: number }>;
+  /** The first FAILED_LISTED documents that failed, by folder and path, with why: a count alone sends people re-importing to find them. */
+  failed: Array<{ folder: string; path: string; code: string | null; message: string | null }>;
 }
+
+/** How many failed documents a status names; the Library lists them all. */
+export const FAILED_LISTED = 10;
 
 export function indexStatus(db: Db, file?: string, quantizeAbove: number = SETTINGS.denseQuantizeAbove.fallback): IndexStatus {
   const active = getActiveEmbeddingModel(db);
@@ -207,5 +212,15 @@ export function indexStatus(db: Db, file?: string, quantizeAbove: number = SETTI
       ? { name: activeRow.name, digest: activeRow.digest, dimension: activeRow.dimension, vectors: activeRow.vectors, dense: denseIndexStatus(db, active, activeRow.vectors, quantizeAbove) }
       : null,
     models: models.map(({ id: _id, ...m }) => m),
+    // Read only when there are any: the count above is polled while imports run.
+    failed:
+      tally.error > 0
+        ? (db
+            .prepare(
+              `SELECT coalesce(c.name, c.root) AS folder, d.rel_path AS path, d.status_code AS code, d.status_message AS message
+                 FROM documents d JOIN collections c ON c.id = d.collection_id WHERE d.status = 'error' ORDER BY folder, path LIMIT ?`,
+            )
+            .all(FAILED_LISTED) as IndexStatus['failed'])
+        : [],
   };
 }

@@ -93,6 +93,10 @@ describe('a question limited to a subfolder of an imported folder', () => {
     const searched = await cli(['search', 'keys rotated', '--json', '--k', '20', '--collection', path.join(notes.root, 'work')]);
     expect(searched.code).toBe(0);
     expect(new Set((JSON.parse(searched.stdout).results as Array<{ path: string }>).map((r) => r.path))).toEqual(new Set(['work/rotation.md', 'work/deep/rotation.md']));
+    // The scope as ask --json says it: the folder's name and the subfolder, not the path typed.
+    expect(JSON.parse(searched.stdout).scope).toEqual([`${notes.name}/work`]);
+    const listed = await cli(['search', 'keys rotated', '--collection', path.join(notes.root, 'work')]);
+    expect(listed.stdout).toMatch(new RegExp(`^\\d+ passages? \\([^)]*\\) in “${notes.name}/work” only\n`));
     const asked = await cli(['ask', 'How often are the keys rotated?', '--collection', `${notes.name}/workshop`, '--model', 'llama3.2']);
     expect(asked.code).toBe(0);
     expect(asked.stdout).toContain(`(Asked of “${notes.name}/workshop” only.)`);

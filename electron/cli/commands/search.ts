@@ -1,6 +1,7 @@
 import { QuireError } from '../../../shared/errors';
 import { SEARCH_MODES, type SearchResponse } from '../../../shared/search';
 import { formatWhere } from '../../../shared/pages';
+import { scopeLabel } from '../../../shared/scope-path';
 import { collapseWhitespace } from '../../core/engine';
 import { contractInput, numberFlag } from '../args';
 import { noteEmptyIndex, type CliContext } from '../context';
@@ -10,6 +11,8 @@ export async function searchCommand(ctx: CliContext, query: string, flags: { k?:
     throw new QuireError('INVALID_ARGUMENT', `--mode must be one of ${SEARCH_MODES.join(', ')}.`);
   }
   const input = contractInput('search', { query, k: numberFlag('k', flags.k) ?? 8, mode: flags.mode, collections: flags.collections });
+  // The folders as the engine reads them (names, subfolders), said as ask says them.
+  const scope = ctx.engine.resolveScope(input.collections).map(scopeLabel);
   const res = await ctx.engine.search(input, ctx.signal);
   if (res.fallback) ctx.out.note(`Note: ${res.fallback.requested} search was not possible (${res.fallback.reason}); used keyword search.`);
   if (res.results.length === 0) noteEmptyIndex(ctx);
@@ -17,6 +20,7 @@ export async function searchCommand(ctx: CliContext, query: string, flags: { k?:
     {
       mode: res.mode,
       ...(res.fallback ? { fallback: res.fallback } : {}),
+      scope,
       results: res.results.map((r) => ({
         chunkId: r.chunkId,
         path: r.path,
@@ -29,16 +33,16 @@ export async function searchCommand(ctx: CliContext, query: string, flags: { k?:
         denseRank: r.denseRank,
       })),
     },
-    () => human(res, flags.collections ?? []),
+    () => human(res, scope),
   );
   return 0;
 }
 
-function human(res: SearchResponse, collections: readonly string[]): string {
+function human(res: SearchResponse, scope: readonly string[]): string {
   // As ask ends "(Asked of … only.)": a person reading results later sees they were not from everything.
-  const scope = collections.length > 0 ? ` in ${collections.map((c) => `“${c}”`).join(', ')} only` : '';
-  if (res.results.length === 0) return `No passages found (${res.mode} search${scope}).`;
-  const out = [`${res.results.length} ${res.results.length === 1 ? 'passage' : 'passages'} (${res.mode} search${res.embedModel ? `, ${res.embedModel}` : ''}, ${Math.round(res.ms)} ms)${scope}`, ''];
+  const only = scope.length > 0 ? ` in ${scope.map((c) => `“${c}”`).join(', ')} only` : '';
+  if (res.results.length === 0) return `No passages found (${res.mode} search${only}).`;
+  const out = [`${res.results.length} ${res.results.length === 1 ? 'passage' : 'passages'} (${res.mode} search${res.embedModel ? `, ${res.embedModel}` : ''}, ${Math.round(res.ms)} ms)${only}`, ''];
   res.results.forEach((r, i) => {
     const ranks = [r.lexicalRank !== null ? `keyword #${r.lexicalRank}` : null, r.denseRank !== null ? `vector #${r.denseRank}` : null].filter(Boolean).join(', ');
     out.push(`${i + 1}. ${formatWhere(r.path, r.lines, r.pages)}  [${r.chunkId}]  score ${r.score.toFixed(4)} (${ranks})`);

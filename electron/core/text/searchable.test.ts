@@ -38,6 +38,31 @@ describe('searchableText: the words a reader of the rendered Markdown sees', () 
     expect(searchableText(input)).toBe(['```js', 'handlers[i](req)', '[a]: b', '```', 'See [the docs].', '~~~~', '[k](v)', '~~~', 'still code [k](v)', '~~~~', '[after]'].join('\n'));
   });
 
+  it('leaves code spans as they are: brackets in code are indexing, calls and patterns, not links', () => {
+    const input = [
+      'The signature is `.listen([options][, callback])` and `handlers[i](req)` calls one.',
+      "`sops -d --extract '[\"an_array\"][1]' file` and ``a `[x](y)` b`` in prose, then [a link](https://x.io/c).",
+    ].join('\n');
+    expect(searchableText(input)).toBe(
+      [
+        'The signature is `.listen([options][, callback])` and `handlers[i](req)` calls one.',
+        "`sops -d --extract '[\"an_array\"][1]' file` and ``a `[x](y)` b`` in prose, then [a link].",
+      ].join('\n'),
+    );
+    // A run of backticks that nothing closes is text, and a longer run inside a span does not end it.
+    expect(searchableText('A lone ``` then [x](https://x.io/d), ``m[0][1] ` ``.')).toBe('A lone ``` then [x], ``m[0][1] ` ``.');
+  });
+
+  it('drops a reference definition whose address, or title, is on the next line', () => {
+    const input = ['Text.', '[Fastify]:', '    #fastifyrawserver-rawrequest-rawreply', '[Plugin]: #fastifyplugin', '[Guide]: https://x.io/guide', '  "The guide"', 'After.'].join('\n');
+    expect(searchableText(input)).toBe(['Text.', '', '', '', '', '', 'After.'].join('\n'));
+  });
+
+  it('keeps a line ending in a colon that starts a sentence or a list, not a definition', () => {
+    const input = ['[Note]:', 'this matters a great deal.', '[Steps]:', '', '- one'].join('\n');
+    expect(searchableText(input)).toBe(input);
+  });
+
   it('returns text without brackets unchanged', () => {
     const input = 'Plain text with (parentheses) and a URL https://example.com.';
     expect(searchableText(input)).toBe(input);

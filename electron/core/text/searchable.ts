@@ -9,7 +9,7 @@
  *
  * Text, not a parse: a chunk is a fragment of its document, so a reference link's definition is
  * usually in another chunk, where a CommonMark parser would leave `[text][label]` as literal text.
- * Fenced code is left exactly as it is: `handlers[i](req)` is code, not a link. Text people see in
+ * Fenced code and code spans are left exactly as they are: `handlers[i](req)` is code, not a link. Text people see in
  * full — link text, an image's alt text, an autolink or a bare URL — stays.
  */
 export function searchableText(text: string): string {
@@ -27,7 +27,17 @@ export function searchableText(text: string): string {
       fence = { char: marker[1]![0]!, length: marker[1]!.length };
       continue;
     }
-    if (line.includes('[')) lines[i] = visibleLine(line);
+    if (!line.includes('[')) continue;
+    // A definition's address, and then its title, may each stand on the line after (CommonMark allows
+    // both; fastify's docs break long anchors so): those lines are as hidden as the label's.
+    const definition = DEFINITION.exec(line) ?? (LABEL_ALONE.test(line) && i + 1 < lines.length ? DESTINATION_LINE.exec(lines[i + 1]!) : null);
+    if (definition) {
+      lines[i] = '';
+      if (definition[0] !== line) lines[++i] = '';
+      if (definition[1] === undefined && i + 1 < lines.length && TITLE_LINE.test(lines[i + 1]!)) lines[++i] = '';
+      continue;
+    }
+    lines[i] = visibleLine(line);
   }
   return lines.join('\n');
 }
@@ -35,8 +45,24 @@ export function searchableText(text: string): string {
 /** An opening or closing code fence: at most three spaces in, three or more backticks or tildes. */
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 
-/** `[label]: destination "title"` alone on its line; a footnote (`[^1]: …`) is text people read. */
-const DEFINITION = /^ {0,3}\[(?!\^)[^\]\n]+\]:[ \t]*(?:<[^>\n]*>|\S+)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$/;
+/** A definition's title: `"…"`, `'…'` or `(…)`. */
+const TITLE = String.raw`(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\))`;
+
+/** `[label]:` as a definition begins it; a footnote (`[^1]: …`) is text people read. */
+const LABEL = String.raw`^ {0,3}\[(?!\^)[^\]\n]+\]:`;
+
+/** A destination and its title, if any, to the end of the line; group 1 is the title. */
+const DESTINATION = String.raw`[ \t]*(?:<[^>\n]*>|\S+)(?:[ \t]+(${TITLE}))?[ \t]*$`;
+
+/** `[label]: destination "title"` alone on its line. */
+const DEFINITION = new RegExp(LABEL + DESTINATION);
+
+/** `[label]:` with nothing after it, its destination on the next line. */
+const LABEL_ALONE = new RegExp(`${LABEL}[ \t]*$`);
+const DESTINATION_LINE = new RegExp(`^${DESTINATION}`);
+
+/** A title alone on the line after its definition. */
+const TITLE_LINE = new RegExp(`^[ \t]*${TITLE}[ \t]*$`);
 
 /** `](destination "title")` after a link's or image's text: one level of parentheses inside the address. */
 const INLINE_DESTINATION = /\]\((?:<[^>\n]*>|(?:[^()\s]|\([^()\s]*\))*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*\)/g;
@@ -44,9 +70,36 @@ const INLINE_DESTINATION = /\]\((?:<[^>\n]*>|(?:[^()\s]|\([^()\s]*\))*)(?:\s+(?:
 /** `][label]` or `][]` after a reference link's text. */
 const REFERENCE_LABEL = /\]\[[^\]\n]*\]/g;
 
+/** The line without link addresses and labels, outside its code spans: `a[i](x)` and `m[0][1]` in code are not links. */
 function visibleLine(line: string): string {
-  if (DEFINITION.test(line)) return '';
-  return line.replace(INLINE_DESTINATION, ']').replace(REFERENCE_LABEL, ']');
+  if (!line.includes('`')) return withoutAddresses(line);
+  let out = '';
+  let from = 0;
+  for (const [start, end] of codeSpans(line)) {
+    out += withoutAddresses(line.slice(from, start)) + line.slice(start, end);
+    from = end;
+  }
+  return out + withoutAddresses(line.slice(from));
+}
+
+/**
+ * Where a line's code spans are: a run of backticks up to the next run of exactly as many
+ * (CommonMark); a run that none closes is text.
+ */
+function codeSpans(line: string): Array<[number, number]> {
+  const runs = [...line.matchAll(/`+/g)].map((m) => ({ at: m.index, length: m[0].length }));
+  const spans: Array<[number, number]> = [];
+  for (let i = 0; i < runs.length; i++) {
+    const close = runs.findIndex((r, j) => j > i && r.length === runs[i]!.length);
+    if (close === -1) continue;
+    spans.push([runs[i]!.at, runs[close]!.at + runs[close]!.length]);
+    i = close;
+  }
+  return spans;
+}
+
+function withoutAddresses(text: string): string {
+  return text.replace(INLINE_DESTINATION, ']').replace(REFERENCE_LABEL, ']');
 }
 
 /**

@@ -75,6 +75,10 @@ describe('headingAsRead', () => {
     ['Guide > Changed middleware support ([#2014](https://github.com/fastify/fastify/pull/2014))', 'Guide > Changed middleware support (#2014)'],
     ['See [Chapter 9][ch09] > ![logo](a.png) Logo', 'See Chapter 9 > logo Logo'],
     ['Arrays [T; N] > Slices', 'Arrays [T; N] > Slices'],
+    // A README's title with a badge: an image inside a link reads as the image's alt text, no address left.
+    ['Fastify [![CI](https://x.io/badge.svg)](https://github.com/fastify/fastify/actions)', 'Fastify CI'],
+    ['A [guide [beta] edition](https://x.io/g) > Setup', 'A guide [beta] edition > Setup'],
+    ['Calling `handlers[i](req)` > [`reply.send()`](#send)', 'Calling `handlers[i](req)` > `reply.send()`'],
   ])('%j reads %j', (input, expected) => {
     expect(headingAsRead(input)).toBe(expected);
   });

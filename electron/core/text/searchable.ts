@@ -72,15 +72,30 @@ const REFERENCE_LABEL = /\]\[[^\]\n]*\]/g;
 
 /** The line without link addresses and labels, outside its code spans: `a[i](x)` and `m[0][1]` in code are not links. */
 function visibleLine(line: string): string {
-  if (!line.includes('`')) return withoutAddresses(line);
-  let out = '';
+  return outsideCode(line, (text) => text.replace(INLINE_DESTINATION, ']').replace(REFERENCE_LABEL, ']'));
+}
+
+/**
+ * `change` applied to a line whose code spans stand aside: each is a placeholder without brackets
+ * while it runs (a link's text may hold code, `[`reply.send()`](#send)`), then put back as it was.
+ */
+function outsideCode(line: string, change: (text: string) => string): string {
+  if (!line.includes('`') || line.includes(HOLD)) return change(line);
+  const held: string[] = [];
+  let masked = '';
   let from = 0;
   for (const [start, end] of codeSpans(line)) {
-    out += withoutAddresses(line.slice(from, start)) + line.slice(start, end);
+    masked += `${line.slice(from, start)}${HOLD}${held.length}${HOLD}`;
+    held.push(line.slice(start, end));
     from = end;
   }
-  return out + withoutAddresses(line.slice(from));
+  if (held.length === 0) return change(line);
+  return change(masked + line.slice(from)).replace(HELD, (_, i: string) => held[Number(i)]!);
 }
+
+/** A private-use character: what stands for a code span while its line is changed. */
+const HOLD = '\uE000';
+const HELD = new RegExp(`${HOLD}(\\d+)${HOLD}`, 'g');
 
 /**
  * Where a line's code spans are: a run of backticks up to the next run of exactly as many
@@ -98,9 +113,6 @@ function codeSpans(line: string): Array<[number, number]> {
   return spans;
 }
 
-function withoutAddresses(text: string): string {
-  return text.replace(INLINE_DESTINATION, ']').replace(REFERENCE_LABEL, ']');
-}
 
 /**
  * A heading path as people read it: a linked heading (`### [Mongo](https://github.com/…)`, common in
@@ -109,8 +121,18 @@ function withoutAddresses(text: string): string {
  */
 export function headingAsRead(heading: string): string {
   if (!heading.includes('](') && !heading.includes('][')) return heading;
-  return heading.replace(LINK_AND_DESTINATION, '$1').replace(LINK_AND_LABEL, '$1');
+  return outsideCode(heading, (text) => {
+    // Inside out: a badge's image in its link (`[![CI](badge.svg)](actions)`) reads as its alt text.
+    for (let i = 0; i < 4; i++) {
+      const read = text.replace(LINK_AND_DESTINATION, '$1').replace(LINK_AND_LABEL, '$1');
+      if (read === text) break;
+      text = read;
+    }
+    return text;
+  });
 }
 
-const LINK_AND_DESTINATION = new RegExp(`!?\\[([^\\]\\n]*)${INLINE_DESTINATION.source}`, 'g');
-const LINK_AND_LABEL = /\[([^\]\n]*)\]\[[^\]\n]*\]/g;
+/** A link's text: one level of brackets inside it (`[guide [beta] edition]`). */
+const LINK_TEXT = String.raw`\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)`;
+const LINK_AND_DESTINATION = new RegExp(`!?${LINK_TEXT}${INLINE_DESTINATION.source}`, 'g');
+const LINK_AND_LABEL = new RegExp(`${LINK_TEXT}\\]\\[[^\\]\\n]*\\]`, 'g');

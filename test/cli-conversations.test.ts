@@ -15,6 +15,7 @@ beforeAll(async () => {
   ollama = await startStandin();
   notes = new NotesFolder('quire-cli-conv-');
   notes.write('ops/keys.md', '# Keys\n\n## Rotation\n\nRotate the deploy keys every ninety days. The platform team owns it.\n');
+  notes.write('kitchen/bread.md', '# Bread\n\nBake the sourdough loaf at 230 degrees for forty minutes.\n');
   db = tempDbPath('quire-cli-conv-db-');
 });
 
@@ -73,6 +74,22 @@ describe('quire conversations', () => {
     } finally {
       empty.dispose();
     }
+  });
+
+  it("a follow-up keeps its conversation's folders unless --collection names others or --all-folders asks of every one", async () => {
+    expect((await quire(['import', notes.root, '--json'])).code).toBe(0);
+    const first = JSON.parse((await quire(['ask', 'How often are the deploy keys rotated?', '--collection', notes.path('ops'), '--json'])).stdout) as { scope: string[]; conversationId: number };
+    expect(first.scope).toHaveLength(1);
+    const id = String(first.conversationId);
+    const scopeOf = async (args: string[]) => (JSON.parse((await quire(['ask', 'How long does the sourdough bake?', '--conversation', id, ...args, '--json'])).stdout) as { scope: string[] }).scope;
+    expect(await scopeOf([])).toEqual(first.scope);
+    expect(await scopeOf(['--all-folders'])).toEqual([]);
+    // Asked of every folder last, the next follow-up is too.
+    expect(await scopeOf([])).toEqual([]);
+    const both = await quire(['ask', 'Anything?', '--conversation', id, '--all-folders', '--collection', notes.path('ops')]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--all-folders and --collection');
+    expect((await quire(['ask', '--help'])).stdout).toMatch(/--conversation ID .*\n.*its last question's folders/);
   });
 
   it('ask --conversation with an unknown or malformed id fails clearly', async () => {

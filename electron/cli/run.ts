@@ -74,6 +74,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
         into: { type: 'string' },
         collection: { type: 'string', multiple: true },
         conversation: { type: 'string' },
+        'all-folders': { type: 'boolean', default: false },
         force: { type: 'boolean', default: false },
         'ollama-header': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
@@ -137,7 +138,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
       case 'search':
         return await searchCommand(ctx, needsArg('query'), { k: v.k, mode: v.mode, collections: v.collection });
       case 'ask':
-        return await askCommand(ctx, needsArg('question'), { k: v.k, model: v.model, numCtx: v['num-ctx'], collections: v.collection, conversation: v.conversation });
+        return await askCommand(ctx, needsArg('question'), { k: v.k, model: v.model, numCtx: v['num-ctx'], collections: v.collection, allFolders: v['all-folders'], conversation: v.conversation });
       case 'eval':
         return await evalCommand(ctx, rest.length > 0 ? rest.join(' ') : null, {
           docs: v.docs,

@@ -1,4 +1,5 @@
 import type { AnswerResult } from '../../../shared/answer';
+import { QuireError } from '../../../shared/errors';
 import { formatWhere } from '../../../shared/pages';
 import { scopeLabel } from '../../../shared/scope-path';
 import { contractInput, numberFlag } from '../args';
@@ -9,15 +10,18 @@ export interface AskFlags {
   model?: string | undefined;
   numCtx?: string | undefined;
   collections?: string[] | undefined;
+  /** Every folder, said outright: a follow-up that names none is asked of its conversation's folders. */
+  allFolders?: boolean | undefined;
   /** A stored conversation to continue. */
   conversation?: string | undefined;
 }
 
 /** Streams an answer to the terminal, then its citations and their checks, and the token budget. */
 export async function askCommand(ctx: CliContext, question: string, flags: AskFlags): Promise<number> {
+  if (flags.allFolders && flags.collections !== undefined) throw new QuireError('INVALID_ARGUMENT', '--all-folders and --collection cannot be given together: one asks of every folder, the other of those named.');
   const input = contractInput(
     'ask',
-    { question, k: numberFlag('k', flags.k), numCtx: numberFlag('num-ctx', flags.numCtx), conversationId: numberFlag('conversation', flags.conversation), collections: flags.collections },
+    { question, k: numberFlag('k', flags.k), numCtx: numberFlag('num-ctx', flags.numCtx), conversationId: numberFlag('conversation', flags.conversation), collections: flags.allFolders ? [] : flags.collections },
     { numCtx: '--num-ctx', k: '--k', conversationId: '--conversation' },
   );
   await rememberModel(ctx, 'chatModel', flags.model);

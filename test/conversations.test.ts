@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AnswerResult } from '../shared/answer';
 import type { Input, MethodName, Output } from '../shared/contract';
@@ -87,6 +88,34 @@ describe('conversations', () => {
     expect(everywhere.retrieval.map((c) => c.path)).toContain('kitchen/bread.md');
     // The last question was asked of every folder, so the next one is too.
     expect((await run({ question: 'And the loaf?', conversationId: id })).scope).toEqual([]);
+  });
+
+  it("a follow-up is refused, not asked of every folder, when its conversation's folders are gone, even once its last answer was removed; [] still asks of all", async () => {
+    await imported();
+    const folder = (await call('library', {})).collections[0]!.id;
+    const run = async (input: Input<'ask'>) => {
+      let result: AnswerResult | null = null;
+      for await (const e of f.engine.ask(input)) if (e.type === 'done' || e.type === 'error') result = e.result;
+      return result!;
+    };
+    const ops = [{ collectionId: folder, path: 'ops' }];
+    // One answer quotes ops/keys.md; the other found nothing there, so quotes nothing.
+    const quoting = await run({ question: 'How often are the deploy keys rotated?', collections: ops });
+    const empty = await run({ question: 'Which zebras migrate north?', collections: ops });
+    expect(empty.refusedWithoutModel).toBe(true);
+    // ops/ is emptied: the keys note goes, and with it the answer (run) that quoted it.
+    fs.rmSync(f.notes.path('ops'), { recursive: true });
+    await imported();
+    const followUp = { question: 'How hot does the sourdough bake?' };
+    expect(f.db.prepare('SELECT count(*) FROM runs WHERE id = ?').pluck().get(quoting.runId)).toBe(0);
+    // Before, the first was asked of every folder: only the deleted run held its folders.
+    for (const id of [quoting.conversationId!, empty.conversationId!]) {
+      await expect(run({ ...followUp, conversationId: id })).rejects.toMatchObject({ code: 'COLLECTION_NOT_FOUND', message: expect.stringContaining('no imported document') });
+    }
+    for (const id of [quoting.conversationId!, empty.conversationId!]) expect((await run({ ...followUp, conversationId: id, collections: [] })).scope).toEqual([]);
+    // A turn from before its folders were kept with it (migration 0015), whose run is gone: not known, so not guessed.
+    f.db.prepare('UPDATE conversation_turns SET scope = NULL WHERE conversation_id = ?').run(quoting.conversationId!);
+    await expect(run({ ...followUp, conversationId: quoting.conversationId! })).rejects.toMatchObject({ code: 'COLLECTION_NOT_FOUND', message: expect.stringContaining('not known') });
   });
 
   it('lists newest first, searches titles, and renames', async () => {

@@ -552,10 +552,18 @@ function resolveScope(db: Db, refs: readonly ScopeRef[] | undefined): ResolvedSc
 
 /**
  * A stored scope as it resolves now: a folder forgotten since, or a subfolder left with no
- * document, is dropped rather than failing a follow-up the person did not scope.
+ * document, is dropped rather than failing a follow-up the person did not scope. When none is left
+ * the follow-up is refused: an empty scope would ask it of every folder, far wider than its
+ * conversation was asked, without a word.
  */
-function stillThere(db: Db, refs: ReadonlyArray<{ collectionId: string; path: string }>): ResolvedScope {
-  return refs.flatMap((ref) => {
+function stillThere(db: Db, refs: ReadonlyArray<{ collectionId: string; path: string }> | null): ResolvedScope {
+  if (refs === null) {
+    throw new QuireError(
+      'COLLECTION_NOT_FOUND',
+      "The folders this conversation's last question was asked of are not known (its answer was removed with a document it quoted, before Quire kept them with the question). Name the folders to ask of, or ask of every folder (the CLI's --all-folders).",
+    );
+  }
+  const left = refs.flatMap((ref) => {
     try {
       return resolveScope(db, [ref]);
     } catch (e) {
@@ -563,6 +571,13 @@ function stillThere(db: Db, refs: ReadonlyArray<{ collectionId: string; path: st
       throw e;
     }
   });
+  if (refs.length > 0 && left.length === 0) {
+    throw new QuireError(
+      'COLLECTION_NOT_FOUND',
+      "The folders this conversation's last question was asked of hold no imported document any more (forgotten, or emptied). Name the folders to ask of, or ask of every folder (the CLI's --all-folders).",
+    );
+  }
+  return left;
 }
 
 /** The absolute folder a path names (`~` is the home folder), or NOT_A_FOLDER. */
@@ -692,7 +707,7 @@ export type EngineHandlers = Handlers;
 async function* inConversation(db: Db, conversationId: number | null, question: string, answer: AsyncGenerator<AskEvent>): AsyncGenerator<AskEvent> {
   for await (const event of answer) {
     if (event.type === 'done' || event.type === 'error') {
-      const stored = recordTurn(db, conversationId, question, event.result.runId);
+      const stored = recordTurn(db, conversationId, question, event.result.runId, event.result.scope);
       yield { ...event, result: stored === null ? event.result : { ...event.result, conversationId: stored } };
     } else yield event;
   }

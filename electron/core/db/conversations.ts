@@ -73,12 +73,13 @@ export function conversationHistory(db: Db, id: number, max = 50): HistoryTurn[]
 /**
  * The folders the conversation's last question was asked of (whole folders with path ''): what a
  * follow-up that names none is asked of, so a question about "it" stays where "it" was found.
- * Empty when it was asked of every folder.
+ * Empty when it was asked of every folder (or nothing was asked yet). Read from the turn's own copy
+ * (migration 0015), which outlives its run; null when not known: a turn from before that migration
+ * whose run was already deleted.
  */
-export function conversationScope(db: Db, id: number): Array<{ collectionId: string; path: string }> {
-  const scope = stmt(db, 'SELECT r.scope FROM conversation_turns t JOIN runs r ON r.id = t.run_id WHERE t.conversation_id = ? ORDER BY t.ordinal DESC LIMIT 1')
-    .pluck()
-    .get(id) as string | undefined;
+export function conversationScope(db: Db, id: number): Array<{ collectionId: string; path: string }> | null {
+  const scope = stmt(db, 'SELECT scope FROM conversation_turns WHERE conversation_id = ? ORDER BY ordinal DESC LIMIT 1').pluck().get(id) as string | null | undefined;
+  if (scope === null) return null;
   const parts = scope ? (JSON.parse(scope) as Array<{ id: string; path?: string }>) : [];
   return parts.map((p) => ({ collectionId: p.id, path: p.path ?? '' }));
 }
@@ -88,7 +89,7 @@ export function conversationScope(db: Db, id: number): Array<{ collectionId: str
  * question when `id` is null. Returns the conversation's id, or null when `id` was deleted while
  * the answer streamed (it is not brought back).
  */
-export function recordTurn(db: Db, id: number | null, question: string, runId: number): number | null {
+export function recordTurn(db: Db, id: number | null, question: string, runId: number, scope: ReadonlyArray<{ id: string; path: string }>): number | null {
   return db
     .transaction(() => {
       const now = new Date().toISOString();
@@ -100,9 +101,9 @@ export function recordTurn(db: Db, id: number | null, question: string, runId: n
       }
       stmt(
         db,
-        `INSERT INTO conversation_turns (conversation_id, ordinal, run_id, question, asked_at)
-         VALUES (@c, (SELECT coalesce(max(ordinal), 0) + 1 FROM conversation_turns WHERE conversation_id = @c), @run, @q, @now)`,
-      ).run({ c: conversationId, run: runId, q: question, now });
+        `INSERT INTO conversation_turns (conversation_id, ordinal, run_id, question, asked_at, scope)
+         VALUES (@c, (SELECT coalesce(max(ordinal), 0) + 1 FROM conversation_turns WHERE conversation_id = @c), @run, @q, @now, @scope)`,
+      ).run({ c: conversationId, run: runId, q: question, now, scope: JSON.stringify(scope) });
       return conversationId;
     })
     .immediate();

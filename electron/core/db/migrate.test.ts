@@ -285,3 +285,22 @@ describe('migration 14 (searchable text)', () => {
     db.close();
   });
 });
+
+describe('migration 15 (turn scope)', () => {
+  it("copies each turn's folders from its run, and leaves them unknown (NULL) where the run was already deleted", () => {
+    const db = new Database(path.join(dir, 'v14.db'));
+    migrate(db, MIGRATIONS.slice(0, 14));
+    db.prepare("INSERT INTO conversations (id, title, created_at, updated_at) VALUES (1, 't', 'now', 'now')").run();
+    const scope = JSON.stringify([{ id: 'c', name: 'notes', path: 'work' }]);
+    db.prepare("INSERT INTO runs (id, started_at, status, question, scope) VALUES (7, 'now', 'answered', 'q', ?)").run(scope);
+    const turn = db.prepare("INSERT INTO conversation_turns (conversation_id, ordinal, run_id, question, asked_at) VALUES (1, ?, ?, 'q', 'now')");
+    turn.run(1, 7);
+    turn.run(2, 8); // its run was deleted with a document it quoted
+    migrate(db, MIGRATIONS);
+    expect(db.prepare('SELECT ordinal, scope FROM conversation_turns ORDER BY ordinal').all()).toEqual([
+      { ordinal: 1, scope },
+      { ordinal: 2, scope: null },
+    ]);
+    db.close();
+  });
+});

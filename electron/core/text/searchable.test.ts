@@ -63,6 +63,27 @@ describe('searchableText: the words a reader of the rendered Markdown sees', () 
     expect(searchableText(input)).toBe(input);
   });
 
+  it("leaves out an HTML tag's address (href, src) and keeps its text and alt text, outside code", () => {
+    const input = [
+      '<img src="img/trpl04-01.svg" class="center" alt="Two tables: the stack and the heap" />',
+      'See <a href="https://kubernetes.io/docs/probes">the probes guide</a>, and `<a href="x.html">` in code.',
+      "string data on the heap.\" src='img/trpl04-02.svg' class=\"center\" />",
+      '```html',
+      '<a href="https://example.com/kept-in-code">x</a>',
+      '```',
+    ].join('\n');
+    expect(searchableText(input)).toBe(
+      [
+        '<img class="center" alt="Two tables: the stack and the heap" />',
+        'See <a>the probes guide</a>, and `<a href="x.html">` in code.',
+        'string data on the heap." class="center" />',
+        '```html',
+        '<a href="https://example.com/kept-in-code">x</a>',
+        '```',
+      ].join('\n'),
+    );
+  });
+
   it('returns text without brackets unchanged', () => {
     const input = 'Plain text with (parentheses) and a URL https://example.com.';
     expect(searchableText(input)).toBe(input);

@@ -13,7 +13,7 @@
  * full — link text, an image's alt text, an autolink or a bare URL — stays.
  */
 export function searchableText(text: string): string {
-  if (!text.includes('[')) return text;
+  if (!text.includes('[') && !HTML_ADDRESS_HINT.test(text)) return text;
   const lines = text.split('\n');
   let fence: { char: string; length: number } | null = null;
   for (let i = 0; i < lines.length; i++) {
@@ -27,7 +27,7 @@ export function searchableText(text: string): string {
       fence = { char: marker[1]![0]!, length: marker[1]!.length };
       continue;
     }
-    if (!line.includes('[')) continue;
+    if (!line.includes('[') && !HTML_ADDRESS_HINT.test(line)) continue;
     // A definition's address, and then its title, may each stand on the line after (CommonMark allows
     // both; fastify's docs break long anchors so): those lines are as hidden as the label's.
     const definition = DEFINITION.exec(line) ?? (LABEL_ALONE.test(line) && i + 1 < lines.length ? DESTINATION_LINE.exec(lines[i + 1]!) : null);
@@ -72,8 +72,16 @@ const REFERENCE_LABEL = /\]\[[^\]\n]*\]/g;
 
 /** The line without link addresses and labels, outside its code spans: `a[i](x)` and `m[0][1]` in code are not links. */
 function visibleLine(line: string): string {
-  return outsideCode(line, (text) => text.replace(INLINE_DESTINATION, ']').replace(REFERENCE_LABEL, ']'));
+  return outsideCode(line, (text) => text.replace(INLINE_DESTINATION, ']').replace(REFERENCE_LABEL, ']').replace(HTML_ADDRESS, ''));
 }
+
+/**
+ * An HTML tag's address, `href="…"` or `src='…'`, with the space before it: as hidden as a Markdown
+ * link's (the rust book's figures are `<img src="img/trpl04-01.svg" alt="…">`); the alt text stays.
+ * A tag may span lines, so the attribute is found without its `<`.
+ */
+const HTML_ADDRESS = /(?:^|\s+)(?:href|src)\s*=\s*(?:"[^"\n]*"|'[^'\n]*')/gi;
+const HTML_ADDRESS_HINT = /(?:href|src)\s*=/i;
 
 /**
  * `change` applied to a line whose code spans stand aside: each is a placeholder without brackets

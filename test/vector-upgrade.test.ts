@@ -24,6 +24,8 @@ function oldDatabase(file: string): Float32Array[] {
     writeSyntheticDocument(db, '/notes', { relPath: `doc-${d}.txt`, chunks: slice.map((_, i) => `document ${d} chunk ${i}`), vectors: slice }, model);
   }
   db.exec('DROP TABLE vector_quantization');
+  // Nor the column migration 0015 adds, which cannot be added twice.
+  db.exec('ALTER TABLE conversation_turns DROP COLUMN scope');
   db.pragma('user_version = 9');
   db.close();
   return vectors;

@@ -19,11 +19,15 @@ async function call<M extends MethodName>(method: M, input: Input<M>): Promise<O
   return f.engine.call(method, input);
 }
 
-async function ask(question: string, conversationId?: number): Promise<AnswerResult> {
+async function run(input: Input<'ask'>): Promise<AnswerResult> {
   let result: AnswerResult | null = null;
-  for await (const e of f.engine.ask(conversationId === undefined ? { question } : { question, conversationId })) if (e.type === 'done' || e.type === 'error') result = e.result;
+  for await (const e of f.engine.ask(input)) if (e.type === 'done' || e.type === 'error') result = e.result;
   if (!result) throw new Error('no result');
   return result;
+}
+
+async function ask(question: string, conversationId?: number): Promise<AnswerResult> {
+  return run(conversationId === undefined ? { question } : { question, conversationId });
 }
 
 async function imported(): Promise<void> {
@@ -69,11 +73,6 @@ describe('conversations', () => {
   it("a follow-up that names no folders is asked of the ones the conversation's last question was; one that names them, or none ([]), is not", async () => {
     await imported();
     const folder = (await call('library', {})).collections[0]!.id;
-    const run = async (input: Input<'ask'>) => {
-      let result: AnswerResult | null = null;
-      for await (const e of f.engine.ask(input)) if (e.type === 'done' || e.type === 'error') result = e.result;
-      return result!;
-    };
     const first = await run({ question: 'How often are the deploy keys rotated?', collections: [{ collectionId: folder, path: 'ops' }] });
     expect(first.scope).toEqual([{ id: folder, name: expect.any(String), path: 'ops' }]);
     const id = first.conversationId!;
@@ -93,11 +92,6 @@ describe('conversations', () => {
   it("a follow-up is refused, not asked of every folder, when its conversation's folders are gone, even once its last answer was removed; [] still asks of all", async () => {
     await imported();
     const folder = (await call('library', {})).collections[0]!.id;
-    const run = async (input: Input<'ask'>) => {
-      let result: AnswerResult | null = null;
-      for await (const e of f.engine.ask(input)) if (e.type === 'done' || e.type === 'error') result = e.result;
-      return result!;
-    };
     const ops = [{ collectionId: folder, path: 'ops' }];
     // One answer quotes ops/keys.md; the other found nothing there, so quotes nothing.
     const quoting = await run({ question: 'How often are the deploy keys rotated?', collections: ops });

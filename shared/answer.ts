@@ -85,6 +85,8 @@ export const AskStepSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('retrieval'), mode: SearchModeSchema, candidates: z.array(CandidateSchema), note: z.string().nullable() }),
   z.object({ type: z.literal('budget'), budget: BudgetSchema }),
   z.object({ type: z.literal('token'), text: z.string() }),
+  /** Something slow the answer waits for, said while it lasts (the chat model's vocabulary, fetched once per model version). */
+  z.object({ type: z.literal('waiting'), note: z.string() }),
 ]);
 
 /** The engine's answer stream: its steps, then `done` or `error` with the result (an `ask` job's ending). */

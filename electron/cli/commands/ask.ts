@@ -32,6 +32,7 @@ export async function askCommand(ctx: CliContext, question: string, flags: AskFl
     // A follow-up is searched as the model rewrote it: show what was searched, so a poor rewrite can be seen.
     if (event.type === 'rewrite' && event.standaloneQuery !== question) ctx.out.note(`Searched for: ${event.standaloneQuery}`);
     if (event.type === 'retrieval' && event.note) ctx.out.note(`Note: ${event.note}`);
+    if (event.type === 'waiting') ctx.out.note(event.note);
     if (event.type === 'token' && stream) {
       ctx.out.stream(event.text);
       streamed = true;

@@ -209,6 +209,7 @@ export async function* ask(db: Db, gateway: OllamaGateway, question: string, opt
     // The model's own tokenizer and template when Quire knows both: the count is then exact. A
     // vocabulary without a known template still counts the text better than cl100k does.
     const tokens = options.tokens ?? sharedModelTokens(gateway);
+    if (tokens.willFetch(chat)) yield { type: 'waiting', note: `Reading ${chat.name}'s vocabulary from Ollama to count the prompt exactly (once per model version)…` };
     // The vocabulary first: when it cannot be read, the counter is not asked (it would fetch it again).
     const own = await tokens.tokenizer(chat, signal);
     const counted = own.ok ? await tokens.counter(chat, signal) : null;

@@ -48,6 +48,23 @@ describe('ModelTokens', () => {
     expect(await first.evictGone()).toEqual([]);
   });
 
+  it('says beforehand whether a tokenizer must be fetched from Ollama: not once it is in memory or kept on disk', async () => {
+    const own = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-vocab-fetch-'));
+    try {
+      const info = await gateway.modelInfo('qwen2.5:0.5b');
+      const tokens = new ModelTokens(gateway, new VocabularyStore(own));
+      expect(tokens.willFetch(info)).toBe(true);
+      await tokens.tokenizer(info);
+      expect(tokens.willFetch(info)).toBe(false);
+      // Another process with the same data folder reads it from disk.
+      expect(new ModelTokens(gateway, new VocabularyStore(own)).willFetch(info)).toBe(false);
+      // A tokenizer kind Quire does not count is never fetched.
+      expect(tokens.willFetch({ ...info, digest: 'cd'.repeat(32), tokenizer: 'bert' })).toBe(false);
+    } finally {
+      fs.rmSync(own, { recursive: true, force: true });
+    }
+  });
+
   it('evicts the vocabulary of a model Ollama no longer lists', async () => {
     const store = new VocabularyStore(dir);
     fs.writeFileSync(path.join(dir, `${'ab'.repeat(32)}.vocab.gz`), 'stale');

@@ -58,6 +58,15 @@ export class ModelTokens {
     return pending;
   }
 
+  /**
+   * Whether asking for this model's tokenizer goes to Ollama: not in memory, not kept on disk. A
+   * large vocabulary takes seconds to fetch, so the person is told while it lasts.
+   */
+  willFetch(info: ModelInfo): boolean {
+    if (info.tokenizer !== null && !COUNTED.has(info.tokenizer)) return false;
+    return !this.byDigest.has(info.digest) && !(this.store?.has(info.digest) ?? false);
+  }
+
   /** An exact counter for the chat model, or why the estimate must stay approximate. */
   async counter(info: ModelInfo, signal?: AbortSignal): Promise<CounterResult> {
     const distrust = this.distrusted.get(info.digest);

@@ -34,6 +34,11 @@ export class VocabularyStore {
     return path.join(this.dir, `${digest}${SUFFIX}`);
   }
 
+  /** Whether a vocabulary is kept for this digest, without reading it. */
+  has(digest: string): boolean {
+    return DIGEST.test(digest) && fs.existsSync(this.file(digest));
+  }
+
   read(digest: string): Vocabulary | null {
     let raw: Buffer;
     try {

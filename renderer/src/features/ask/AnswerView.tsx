@@ -34,7 +34,7 @@ export function AnswerView({ turn, onOpenSource }: AnswerViewProps) {
         ) : turn.text ? (
           <Markdown text={turn.text} renderCite={renderCite} />
         ) : turn.running ? (
-          <p className="muted">{turn.candidates.length > 0 ? 'Reading the passages…' : 'Searching your documents…'}</p>
+          <p className="muted" data-testid="answer-waiting">{turn.waiting ?? (turn.candidates.length > 0 ? 'Reading the passages…' : 'Searching your documents…')}</p>
         ) : null}
         {turn.running && turn.text && <span className="cursor" aria-hidden="true" />}
       </div>

@@ -189,6 +189,15 @@ describe('citation chips', () => {
     expect(screen.queryAllByTestId('citation-chip')).toHaveLength(0);
   });
 
+  it('says what a running answer waits for (a vocabulary fetched once), until the next step', async () => {
+    const { send } = await startAnswer();
+    expect(screen.getByTestId('answer-waiting').textContent).toBe('Searching your documents…');
+    send({ type: 'waiting', note: "Reading llama3.2's vocabulary from Ollama to count the prompt exactly (once per model version)…" });
+    await waitFor(() => expect(screen.getByTestId('answer-waiting').textContent).toBe("Reading llama3.2's vocabulary from Ollama to count the prompt exactly (once per model version)…"));
+    send({ type: 'retrieval', mode: 'hybrid', candidates, note: null });
+    await waitFor(() => expect(screen.getByTestId('answer-waiting').textContent).toBe('Reading the passages…'));
+  });
+
   it('sends earlier exchanges as history with a follow-up', async () => {
     const { send, transport } = await startAnswer();
     send({ type: 'done', result: answerResult({ answer: `Every 90 days [${K0}].` }) });

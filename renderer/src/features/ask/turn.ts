@@ -15,6 +15,8 @@ export interface Turn {
   result: AnswerResult | null;
   error: DescribedError | null;
   running: boolean;
+  /** What the answer is waiting for while it lasts (a model's vocabulary fetched once), else null. */
+  waiting?: string | null;
   /** A stored turn whose answer was deleted (with a forgotten folder it quoted): only the question is left. */
   removed?: boolean;
 }
@@ -29,11 +31,13 @@ export function applyAskStep(turn: Turn, e: AskStep): Turn {
     case 'rewrite':
       return { ...turn, standaloneQuery: e.standaloneQuery };
     case 'retrieval':
-      return { ...turn, candidates: e.candidates, mode: e.mode, note: e.note };
+      return { ...turn, candidates: e.candidates, mode: e.mode, note: e.note, waiting: null };
     case 'budget':
-      return { ...turn, budget: e.budget };
+      return { ...turn, budget: e.budget, waiting: null };
     case 'token':
-      return { ...turn, text: turn.text + e.text };
+      return { ...turn, text: turn.text + e.text, waiting: null };
+    case 'waiting':
+      return { ...turn, waiting: e.note };
   }
 }
 

@@ -62,7 +62,8 @@ async function run(question: string, options: AskOptions = {}): Promise<{ events
 describe('ask', () => {
   it('answers from the documents, streamed, with a supported citation and Ollama’s counters', async () => {
     const { events, result } = await run('How often are the deploy keys rotated?');
-    expect(events.map((e) => e.type).filter((t, i, a) => a.indexOf(t) === i)).toEqual(['retrieval', 'budget', 'token', 'done']);
+    // The file's first answer with llama3.2 fetches its vocabulary from this stand-in, and says so first.
+    expect(events.map((e) => e.type).filter((t, i, a) => a.indexOf(t) === i)).toEqual(['waiting', 'retrieval', 'budget', 'token', 'done']);
     const streamed = events.filter((e) => e.type === 'token').map((e) => (e as { text: string }).text).join('');
     expect(streamed).toBe(result.answer);
     expect(result.answer).toMatch(/rotated every 90 days/);

@@ -1,6 +1,7 @@
 import { QuireError } from '../../../shared/errors';
 import { SEARCH_MODES, type SearchResponse } from '../../../shared/search';
 import { formatWhere } from '../../../shared/pages';
+import { plainSnippet } from '../../../shared/plain-snippet';
 import { scopeLabel } from '../../../shared/scope-path';
 import { collapseWhitespace } from '../../core/engine';
 import { contractInput, numberFlag } from '../args';
@@ -47,8 +48,8 @@ function human(res: SearchResponse, scope: readonly string[]): string {
     const ranks = [r.lexicalRank !== null ? `keyword #${r.lexicalRank}` : null, r.denseRank !== null ? `vector #${r.denseRank}` : null].filter(Boolean).join(', ');
     out.push(`${i + 1}. ${formatWhere(r.path, r.lines, r.pages)}  [${r.chunkId}]  score ${r.score.toFixed(4)} (${ranks})`);
     out.push(`   ${r.heading}`);
-    // The passage opens with its neighbour; the snippet starts where the match is.
-    const snippet = collapseWhitespace(r.text.slice(r.hit.start));
+    // The passage opens with its neighbour; the snippet starts where the match is, read as plain text (no ##, link addresses, fences).
+    const snippet = collapseWhitespace(plainSnippet(r.text.slice(r.hit.start)));
     out.push(`   ${snippet.length > 240 ? `${snippet.slice(0, 240)}…` : snippet}`);
     out.push('');
   });

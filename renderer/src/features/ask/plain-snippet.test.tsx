@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plainSnippet } from './plain-snippet';
+import { plainSnippet } from '../../../../shared/plain-snippet';
 import { markQueryWords } from './query-marks';
 
 describe('plainSnippet', () => {

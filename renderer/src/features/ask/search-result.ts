@@ -1,6 +1,6 @@
 import type { Output } from '../../../../shared/contract';
 import type { SourceTarget } from './SourcePanel';
-import { plainSnippet } from './plain-snippet';
+import { plainSnippet } from '../../../../shared/plain-snippet';
 
 type SearchResult = Output<'search'>['results'][number];
 

@@ -19,6 +19,7 @@ export function migrate(
   hooks: { afterVersionRead?: () => void } = {},
 ): { from: number; to: number } {
   assertOrdered(migrations);
+  // The schema's SQL calls them: the migrations below, and the triggers on every later write of this connection.
   registerSqlFunctions(db);
   const latest = migrations.at(-1)?.version ?? 0;
   const from = schemaVersion(db);

@@ -5,7 +5,6 @@ import * as sqliteVec from 'sqlite-vec';
 import { QuireError } from '../../../shared/errors';
 import { migrate, refuseNewer } from './migrate';
 import { MIGRATIONS } from './migrations/index';
-import { registerSqlFunctions } from './sql-functions';
 
 export type Db = Database.Database;
 
@@ -22,13 +21,12 @@ export interface OpenOptions {
 
 /** Opens (creating if needed) a Quire database: sqlite-vec loaded, pragmas set, migrations applied. */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
-  let db: Db;
+  // SQLite's own words ("unable to open database file") and a bare errno name neither the file nor
+  // what to do. Only these are reworded: a native module that fails to load must reach its own
+  // handler (main/native.ts), and a newer or damaged database keeps its own error.
+  const cannotOpen = (e: unknown) =>
+    new QuireError('WRITE_FAILED', `Could not open or create the database ${file} (${(e as Error).message}). Choose a file in a folder you can write to (--db or QUIRE_DB).`, { cause: e });
   if (file !== ':memory:') {
-    // SQLite's own words ("unable to open database file") and a bare errno name neither the file nor
-    // what to do. Only these are reworded: a native module that fails to load must reach its own
-    // handler (main/native.ts), and a newer or damaged database keeps its own error.
-    const cannotOpen = (e: unknown) =>
-      new QuireError('WRITE_FAILED', `Could not open or create the database ${file} (${(e as Error).message}). Choose a file in a folder you can write to (--db or QUIRE_DB).`, { cause: e });
     let version: number | null;
     try {
       if (fs.statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
@@ -42,14 +40,13 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
       throw e instanceof QuireError ? e : cannotOpen(e);
     }
     if (version !== null) refuseNewer(version, MIGRATIONS.at(-1)?.version ?? 0);
-    try {
-      db = new Database(file, { readonly: options.readonly ?? false, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
-    } catch (e) {
-      if ((e as { code?: unknown }).code === 'SQLITE_CANTOPEN') throw cannotOpen(e);
-      throw e;
-    }
-  } else {
+  }
+  let db: Db;
+  try {
     db = new Database(file, { readonly: options.readonly ?? false, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+  } catch (e) {
+    if ((e as { code?: unknown }).code === 'SQLITE_CANTOPEN') throw cannotOpen(e);
+    throw e;
   }
   try {
     loadVectorExtension(db, options.sqliteVecPath);
@@ -60,8 +57,8 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     // NORMAL is durable across application crashes in WAL mode; only a power cut can lose the
     // last transactions, and never leaves a half-written one.
     db.pragma('synchronous = NORMAL');
-    // The full-text triggers call them on every write of a chunk.
-    registerSqlFunctions(db);
+    // Registers the SQL functions the schema calls (db/sql-functions.ts) on this connection, for its
+    // own writes too; a read-only connection writes nothing that would call them.
     if (!options.readonly) migrate(db, MIGRATIONS);
     return db;
   } catch (e) {

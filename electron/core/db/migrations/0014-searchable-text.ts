@@ -3,7 +3,7 @@ import type { Migration } from './types';
 /**
  * Both full-text indexes hold what a reader sees of a heading path and a passage: link addresses,
  * reference labels and reference definitions left out (`searchable_text`, text/searchable.ts,
- * registered on every connection by db/sql-functions.ts). The chunks keep their Markdown as written:
+ * registered by db/sql-functions.ts on every connection that migrates, so on every one that writes). The chunks keep their Markdown as written:
  * it is what prompts, citations and the source panel show. The triggers of migration 0013 are
  * replaced, and both indexes rebuilt from what the database holds, so no re-import is needed.
  */

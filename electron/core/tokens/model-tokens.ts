@@ -26,6 +26,9 @@ export type CounterResult = { ok: true; counter: ExactCounter } | { ok: false; r
 /** Tokenizer kinds worth asking Ollama's vocabulary for. */
 const COUNTED = new Set(['gpt2', 'llama']);
 
+/** A model whose tokenizer kind Quire counts with (or whose kind Ollama does not say: its vocabulary tells). */
+const counted = (info: ModelInfo) => info.tokenizer === null || COUNTED.has(info.tokenizer);
+
 export class ModelTokens {
   private readonly byDigest = new Map<string, Promise<TokenizerResult>>();
   /** Models whose count Ollama contradicted: their templates are not what Quire renders. */
@@ -39,7 +42,7 @@ export class ModelTokens {
 
   /** The model's tokenizer, or why Quire cannot count with it. Fetches at most once per digest. */
   tokenizer(info: ModelInfo, signal?: AbortSignal): Promise<TokenizerResult> {
-    if (info.tokenizer !== null && !COUNTED.has(info.tokenizer)) {
+    if (!counted(info)) {
       return Promise.resolve({ ok: false, reason: `${info.name} uses a "${info.tokenizer}" tokenizer, which Quire does not count exactly` });
     }
     let pending = this.byDigest.get(info.digest);
@@ -63,8 +66,7 @@ export class ModelTokens {
    * large vocabulary takes seconds to fetch, so the person is told while it lasts.
    */
   willFetch(info: ModelInfo): boolean {
-    if (info.tokenizer !== null && !COUNTED.has(info.tokenizer)) return false;
-    return !this.byDigest.has(info.digest) && !(this.store?.has(info.digest) ?? false);
+    return counted(info) && !this.byDigest.has(info.digest) && !(this.store?.has(info.digest) ?? false);
   }
 
   /** An exact counter for the chat model, or why the estimate must stay approximate. */

@@ -65,7 +65,7 @@ const DESTINATION_LINE = new RegExp(`^${DESTINATION}`);
 const TITLE_LINE = new RegExp(`^[ \t]*${TITLE}[ \t]*$`);
 
 /** `](destination "title")` after a link's or image's text: one level of parentheses inside the address. */
-const INLINE_DESTINATION = /\]\((?:<[^>\n]*>|(?:[^()\s]|\([^()\s]*\))*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*\)/g;
+const INLINE_DESTINATION = new RegExp(String.raw`\]\((?:<[^>\n]*>|(?:[^()\s]|\([^()\s]*\))*)(?:\s+${TITLE})?\s*\)`, 'g');
 
 /** `][label]` or `][]` after a reference link's text. */
 const REFERENCE_LABEL = /\]\[[^\]\n]*\]/g;

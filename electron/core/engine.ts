@@ -18,7 +18,7 @@ import { ask } from './answer/ask';
 import { dispatch, type DispatchResult, type Handlers } from './api/dispatch';
 import { createService, type ShellActions } from './api/service';
 import { resolveScopeRefs } from './db/scope-refs';
-import { ensureCollection, findCollectionByRoot, folderRoot, forgetCollection, getCollection, listCollections, setWatchState, type WatchState } from './db/collections';
+import { collectionNamed, ensureCollection, findCollectionByRoot, folderRoot, forgetCollection, getCollection, listCollections, setWatchState, type WatchState } from './db/collections';
 import { countQueued, dequeueCovered, enqueuePaths, queueMark, WHOLE_FOLDER } from './db/import-queue';
 import { WatchManager, type WatchStatus } from './watch/watch-manager';
 import { sharedParsePool } from './ingest/parse/parse-pool';
@@ -488,7 +488,7 @@ export function createEngine(options: EngineOptions): Engine {
       // As imports resolve it (symlinks followed); a folder gone already: the path as given.
       const root = folderRoot(folder);
       // Or by the name status and --collection use ("notes"), when nothing at that path could be meant instead.
-      const byName = () => (fs.existsSync(resolved) ? null : (listCollections(db).find((c) => c.name.toLowerCase() === folder.trim().toLowerCase()) ?? null));
+      const byName = () => (fs.existsSync(resolved) ? null : (collectionNamed(listCollections(db), folder) ?? null));
       const collection = findCollectionByRoot(db, root) ?? findCollectionByRoot(db, resolved) ?? byName();
       // Not while an evaluation (here or in another process) is using this folder's indexes.
       const removeFor = (f: string) => (lockHolder(evalDir)?.docs === f ? 0 : removeIndexes(evalDir, f).indexes);

@@ -76,6 +76,12 @@ function freeName(db: Db, wanted: string, exceptId?: string): string {
 }
 
 /** Renames a folder in the library; refuses an empty name or one another folder has. */
+/** The folder a person names as `status` lists it: its name, in any case, spaces around it aside. */
+export function collectionNamed(all: readonly CollectionRow[], name: string): CollectionRow | undefined {
+  const wanted = name.trim().toLowerCase();
+  return all.find((c) => c.name.toLowerCase() === wanted);
+}
+
 export function renameCollection(db: Db, id: string, name: string): CollectionRow {
   const wanted = name.replace(/\s+/g, ' ').trim();
   if (wanted === '') throw new QuireError('INVALID_ARGUMENT', 'A folder needs a name.');

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ScopeRef } from '../../../shared/contract';
 import { QuireError } from '../../../shared/errors';
 import { normaliseScopePath, requireScopePath, scopeLabel, scopePathRange } from '../../../shared/scope-path';
-import { findCollectionByRoot, folderRoot, getCollection, listCollections, type CollectionRow } from './collections';
+import { collectionNamed, findCollectionByRoot, folderRoot, getCollection, listCollections, type CollectionRow } from './collections';
 import type { Db } from './open';
 
 /** One part of a resolved scope: an imported folder and a folder inside it ('' for all of it). */
@@ -38,7 +38,7 @@ function fromObject(db: Db, ref: { collectionId: string; path: string }): ScopeP
 
 function fromString(db: Db, all: CollectionRow[], ref: string): ScopePart {
   const resolved = folderRoot(ref);
-  const whole = findCollectionByRoot(db, resolved) ?? all.find((c) => c.id === ref) ?? all.find((c) => c.name.toLowerCase() === ref.trim().toLowerCase());
+  const whole = findCollectionByRoot(db, resolved) ?? all.find((c) => c.id === ref) ?? collectionNamed(all, ref);
   if (whole) return { collection: whole, path: '' };
   // A path inside an imported folder: the innermost root that holds it (folders may be nested).
   const holders = all.filter((c) => resolved.startsWith(c.root.endsWith(path.sep) ? c.root : c.root + path.sep)).sort((a, b) => b.root.length - a.root.length);
@@ -47,7 +47,7 @@ function fromString(db: Db, all: CollectionRow[], ref: string): ScopePart {
   // A folder's name and a path inside it: `notes/work`.
   const slash = ref.replace(/\\/g, '/').indexOf('/');
   if (slash > 0) {
-    const named = all.find((c) => c.name.toLowerCase() === ref.slice(0, slash).trim().toLowerCase());
+    const named = collectionNamed(all, ref.slice(0, slash));
     const rest = normaliseScopePath(ref.slice(slash + 1));
     if (named && rest !== null) return { collection: named, path: rest };
   }

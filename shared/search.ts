@@ -54,6 +54,8 @@ export const SearchResponseSchema = z.object({
   embedDigest: z.string().nullable(),
   results: z.array(SearchResultSchema),
   ms: z.number(),
+  /** The folders searched, as the engine resolved them (as an answer's `scope`); empty: every folder. */
+  scope: z.array(z.object({ id: z.string(), name: z.string(), path: z.string() })).optional(),
 });
 
 export type SearchResult = z.infer<typeof SearchResultSchema>;

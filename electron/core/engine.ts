@@ -412,7 +412,7 @@ export function createEngine(options: EngineOptions): Engine {
     async search(input, signal) {
       // The fusion setting is read by search itself (retrieve/search.ts configuredFusion).
       const scope = resolveScope(db, input.collections);
-      return search(db, input.query, {
+      const found = await search(db, input.query, {
         gateway: currentGateway(),
         tokens: currentTokens(),
         ...(scope.length > 0 ? { folders: scope.map((c) => ({ collectionId: c.id, path: c.path })) } : {}),
@@ -420,6 +420,7 @@ export function createEngine(options: EngineOptions): Engine {
         ...(input.mode ? { mode: input.mode } : {}),
         ...(signal ? { signal } : {}),
       });
+      return { ...found, scope };
     },
 
     ask(input, signal) {

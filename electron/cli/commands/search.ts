@@ -12,9 +12,9 @@ export async function searchCommand(ctx: CliContext, query: string, flags: { k?:
     throw new QuireError('INVALID_ARGUMENT', `--mode must be one of ${SEARCH_MODES.join(', ')}.`);
   }
   const input = contractInput('search', { query, k: numberFlag('k', flags.k) ?? 8, mode: flags.mode, collections: flags.collections });
-  // The folders as the engine reads them (names, subfolders), said as ask says them.
-  const scope = ctx.engine.resolveScope(input.collections).map(scopeLabel);
   const res = await ctx.engine.search(input, ctx.signal);
+  // The folders as the engine resolved them (names, subfolders), said as ask says them.
+  const scope = (res.scope ?? []).map(scopeLabel);
   if (res.fallback) ctx.out.note(`Note: ${res.fallback.requested} search was not possible (${res.fallback.reason}); used keyword search.`);
   if (res.results.length === 0) noteEmptyIndex(ctx);
   ctx.out.result(

@@ -30,3 +30,8 @@ export function requireScopePath(path: string): string {
 export function scopePathRange(clean: string): { from: string; to: string } | null {
   return clean === '' ? null : { from: `${clean}/`, to: `${clean}0` };
 }
+
+/** Whether the place `outer` (a folder path, '' for the whole imported folder) holds `inner`, a folder strictly inside it. */
+export function holdsFolder(outer: string, inner: string): boolean {
+  return inner !== outer && (outer === '' || inner.startsWith(`${outer}/`));
+}

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ScopeRef } from '../../../shared/contract';
 import { QuireError } from '../../../shared/errors';
-import { normaliseScopePath, requireScopePath, scopeLabel, scopePathRange } from '../../../shared/scope-path';
+import { holdsFolder, normaliseScopePath, requireScopePath, scopeLabel, scopePathRange } from '../../../shared/scope-path';
 import { collectionNamed, findCollectionByRoot, folderRoot, getCollection, listCollections, type CollectionRow } from './collections';
 import type { Db } from './open';
 
@@ -21,12 +21,12 @@ export interface ScopePart {
 export function resolveScopeRefs(db: Db, refs: readonly ScopeRef[]): ScopePart[] {
   const all = listCollections(db);
   const parts = refs.map((ref) => checked(db, typeof ref === 'string' ? fromString(db, all, ref) : fromObject(db, ref), ref));
-  // A folder named twice is in the scope once; a whole folder covers its subfolders.
-  const whole = new Set(parts.filter((p) => p.path === '').map((p) => p.collection.id));
+  // A folder named twice is in the scope once; a folder covers the folders inside it (as the picker's setScope).
+  const covered = (p: ScopePart) => parts.some((o) => o.collection.id === p.collection.id && holdsFolder(o.path, p.path));
   const seen = new Set<string>();
   return parts.filter((p) => {
     const key = `${p.collection.id}\u0000${p.path}`;
-    if (seen.has(key) || (p.path !== '' && whole.has(p.collection.id))) return false;
+    if (seen.has(key) || covered(p)) return false;
     seen.add(key);
     return true;
   });

@@ -1,6 +1,6 @@
 import { scopeLabel } from '../../../../shared/scope-path';
 import type { FolderNode } from './scope-tree';
-import { holdsFolder } from './scope-tree';
+import { holdsFolder } from '../../../../shared/scope-path';
 import type { ScopePlace } from './scope';
 
 export interface ScopeTreeProps {

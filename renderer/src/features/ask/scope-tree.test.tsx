@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { folderPaths, folderTree, holdsFolder, shortScopeLabel } from './scope-tree';
+import { holdsFolder } from '../../../../shared/scope-path';
+import { folderPaths, folderTree, shortScopeLabel } from './scope-tree';
 import { getScope, setScope } from './scope';
 
 afterEach(() => setScope([]));

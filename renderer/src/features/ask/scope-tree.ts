@@ -49,11 +49,6 @@ export function folderPaths(nodes: readonly FolderNode[]): string[] {
   return out;
 }
 
-/** Whether the place `outer` (a folder path, '' for the whole imported folder) holds `inner`, a folder strictly inside it. */
-export function holdsFolder(outer: string, inner: string): boolean {
-  return inner !== outer && (outer === '' || inner.startsWith(`${outer}/`));
-}
-
 /**
  * The picker's summary, short enough for one line: every part while they fit in `max` characters,
  * otherwise the first part and how many more (`notes/work/projects, +2 more`).

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { ScopeRef } from '../../../../shared/contract';
-import { holdsFolder } from './scope-tree';
+import { holdsFolder } from '../../../../shared/scope-path';
 
 /** One ticked place: an imported folder (path '') or a folder inside it (its path relative to the root). */
 export interface ScopePlace {

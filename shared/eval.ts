@@ -249,6 +249,23 @@ export type EvalConfigResult = z.infer<typeof EvalConfigSchema>;
 export type EvalQuestionRun = z.infer<typeof EvalQuestionRunSchema>;
 export type EvalRunInfo = z.infer<typeof EvalRunInfoSchema>;
 export type EvalReport = z.infer<typeof EvalReportSchema>;
+
+/** How many question runs each configuration has in the report (fewer than planned when it was stopped). */
+export function runsPerConfig(report: Pick<EvalReport, 'configs' | 'perQuestion'>): number[] {
+  const counts = report.configs.map(() => 0);
+  for (const run of report.perQuestion) if (run.config >= 0 && run.config < counts.length) counts[run.config]! += 1;
+  return counts;
+}
+
+/** Configurations where every question run failed (errors equal their runs): nothing they report is a measurement. */
+export function failedConfigs(report: Pick<EvalReport, 'configs' | 'perQuestion'>, counts: readonly number[] = runsPerConfig(report)): Set<number> {
+  const out = new Set<number>();
+  report.configs.forEach((c, i) => {
+    const runs = counts[i] ?? 0;
+    if (c.errors > 0 && runs > 0 && c.errors >= runs) out.add(i);
+  });
+  return out;
+}
 export type QuestionSetRef = z.infer<typeof QuestionSetRefSchema>;
 export type QuestionSetSummary = z.infer<typeof QuestionSetSummarySchema>;
 export type SavedQuestion = z.infer<typeof SavedQuestionSchema>;

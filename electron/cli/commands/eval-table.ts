@@ -1,4 +1,4 @@
-import type { EvalMetrics, EvalReport } from '../../../shared/eval';
+import { failedConfigs, type EvalMetrics, type EvalReport } from '../../../shared/eval';
 
 const pct = (v: number | null) => (v === null ? '—' : `${Math.round(v * 100)}%`);
 const ms = (v: number | null) => (v === null ? '—' : `${Math.round(v)}`);
@@ -36,15 +36,15 @@ export function evalTable(r: EvalReport): string {
   const columns = COLUMNS.filter(([, scoresAnswers]) => answers || !scoresAnswers);
   const head = ['chat model', 'embed model', 'chunker', 'k', 'mode', 'fusion', ...columns.map(([h]) => h)];
   // A configuration whose every question failed measured nothing: its rates are "—", not 0%, which would read as a score.
-  const runs = (r.questions.answerable + r.questions.unanswerable) * r.run.grid.repeats;
-  const rows = r.configs.map((c) => [
+  const failed = failedConfigs(r);
+  const rows = r.configs.map((c, i) => [
     c.chatModel ?? '(retrieval only)',
     c.embedModel,
     c.chunker,
     String(c.k),
     c.mode,
     c.mode === 'hybrid' ? c.fusion : 'n/a',
-    ...columns.map(([h, , f]) => (c.errors >= runs && h !== 'errors' ? '—' : f(c.metrics, c.errors))),
+    ...columns.map(([h, , f]) => (failed.has(i) && h !== 'errors' ? '—' : f(c.metrics, c.errors))),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i < 6 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();

@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useState, type Ref } from 'react';
-import type { EvalReport } from '../../../../shared/eval';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
 import { sortConfigs, type SortState } from './eval-metrics';
-import { failedConfigs, indexRuns } from './eval-questions';
+import { failedConfigs, type EvalReport } from '../../../../shared/eval';
+import { indexRuns } from './eval-questions';
 import { formatDate } from '../../common/format';
 import { ErrorNote } from '../../common/ErrorNote';
 import { DrillDown } from './DrillDown';

@@ -1,7 +1,6 @@
 import type { ChartConfiguration } from 'chart.js';
-import type { EvalReport } from '../../../../shared/eval';
 import { bestValue, configLabel, formatMetric, isBest, isFailedValue, metricColumn, varyingDimensions, type MetricColumn, type MetricKey } from './eval-metrics';
-import { failedConfigs } from './eval-questions';
+import { failedConfigs, type EvalReport } from '../../../../shared/eval';
 
 /** Colours read from the page's CSS variables, so the chart follows the light and dark themes. */
 export interface ChartPalette {

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { EvalConfigResult, EvalQuestionRun } from '../../../../shared/eval';
 import { bigReport, report } from '../../test/eval-fixtures';
-import { failedConfigs, indexRuns, repeatSummary, repeatSummaryText } from './eval-questions';
+import { failedConfigs } from '../../../../shared/eval';
+import { indexRuns, repeatSummary, repeatSummaryText } from './eval-questions';
 
 describe('the run index', () => {
   it('finds every run by configuration, question and repeat, as a scan would', () => {

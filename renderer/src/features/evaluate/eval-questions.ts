@@ -1,4 +1,4 @@
-import type { EvalQuestionRun, EvalReport, Question } from '../../../../shared/eval';
+import { runsPerConfig, type EvalQuestionRun, type EvalReport, type Question } from '../../../../shared/eval';
 
 /** The per-question side of a report: what each configuration did with one question. */
 
@@ -61,7 +61,6 @@ const key = (config: number, questionId: string) => `${config}\u0000${questionId
 export function indexRuns(report: EvalReport): RunIndex {
   const byQuestion = new Map<string, EvalQuestionRun[]>();
   const byRepeat = new Map<string, EvalQuestionRun>();
-  const counts = report.configs.map(() => 0);
   for (const run of report.perQuestion) {
     const k = key(run.config, run.score.questionId);
     let list = byQuestion.get(k);
@@ -69,24 +68,13 @@ export function indexRuns(report: EvalReport): RunIndex {
     list.push(run);
     const rk = `${k}\u0000${run.score.repeat}`;
     if (!byRepeat.has(rk)) byRepeat.set(rk, run);
-    if (run.config >= 0 && run.config < counts.length) counts[run.config] = (counts[run.config] as number) + 1;
   }
   for (const list of byQuestion.values()) list.sort((a, b) => a.score.repeat - b.score.repeat);
   return {
     get: (config, questionId, repeat) => byRepeat.get(`${key(config, questionId)}\u0000${repeat}`) ?? null,
     repeats: (config, questionId) => byQuestion.get(key(config, questionId)) ?? [],
-    counts,
+    counts: runsPerConfig(report),
   };
-}
-
-/** Configurations where every question run failed (errors equal their runs): nothing they report is a measurement. */
-export function failedConfigs(report: EvalReport, counts: readonly number[] = indexRuns(report).counts): Set<number> {
-  const out = new Set<number>();
-  report.configs.forEach((c, i) => {
-    const runs = counts[i] ?? 0;
-    if (c.errors > 0 && runs > 0 && c.errors >= runs) out.add(i);
-  });
-  return out;
 }
 
 /** The repeat numbers present in the report, ascending. */

@@ -304,3 +304,30 @@ describe('migration 15 (turn scope)', () => {
     db.close();
   });
 });
+
+describe('migration 16 (searchable text: fences in blockquotes and lists, escaped brackets)', () => {
+  it('rebuilds both indexes so rows written under the older rule follow the new one', () => {
+    const db = new Database(path.join(dir, 'v15.db'));
+    migrate(db, MIGRATIONS.slice(0, 15));
+    db.prepare("INSERT INTO collections (id, root, created_at) VALUES ('c', '/notes', 'now')").run();
+    db.prepare("INSERT INTO documents (id, collection_id, rel_path, source_uri, size, mtime_ms, chunk_count, ingested_at, status) VALUES ('d', 'c', 'guide.md', 'file:///x', 1, 1, 1, 'now', 'ready')").run();
+    const text = ['> ```js', '> handlers[i](request)', '> ```', 'Type \\[x\\](verbatim) to show brackets.'].join('\n');
+    db.prepare("INSERT INTO chunks (id, document_id, ordinal, heading_path, text, token_count, start_line, end_line) VALUES ('d#0', 'd', 0, 'Guide', ?, 1, 1, 4)").run(text);
+    const { lastInsertRowid } = db.prepare("INSERT INTO sections (document_id, first_ordinal, last_ordinal, heading_path) VALUES ('d', 0, 0, 'Guide')").run();
+    // What the older rule indexed: the quoted code's call and the escaped text's parentheses read as link addresses.
+    const older = ['> ```js', '> handlers[i]', '> ```', 'Type \\[x\\] to show brackets.'].join('\n');
+    const rowid = db.prepare("SELECT rowid FROM chunks WHERE id = 'd#0'").pluck().get() as number;
+    db.prepare('DELETE FROM chunks_fts WHERE rowid = ?').run(rowid);
+    db.prepare("INSERT INTO chunks_fts (rowid, heading_path, text, folder) VALUES (?, 'Guide', ?, '')").run(rowid, older);
+    db.prepare("INSERT INTO sections_fts (rowid, heading_path, text, folder) VALUES (?, 'Guide', ?, '')").run(lastInsertRowid, older);
+    const chunks = (q: string) => db.prepare('SELECT c.id FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid WHERE chunks_fts MATCH ?').pluck().all(q);
+    const sections = (q: string) => db.prepare('SELECT s.document_id FROM sections_fts f JOIN sections s ON s.rowid = f.rowid WHERE sections_fts MATCH ?').pluck().all(q);
+    expect(chunks('request OR verbatim')).toEqual([]);
+
+    migrate(db, MIGRATIONS);
+    expect(chunks('request AND verbatim AND handlers')).toEqual(['d#0']);
+    expect(sections('request AND verbatim')).toEqual(['d']);
+    expect(() => db.prepare("INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)").run()).not.toThrow();
+    db.close();
+  });
+});

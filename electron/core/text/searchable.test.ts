@@ -38,6 +38,17 @@ describe('searchableText: the words a reader of the rendered Markdown sees', () 
     expect(searchableText(input)).toBe(['```js', 'handlers[i](req)', '[a]: b', '```', 'See [the docs].', '~~~~', '[k](v)', '~~~', 'still code [k](v)', '~~~~', '[after]'].join('\n'));
   });
 
+  it('leaves fenced code in a blockquote or a list item as it is', () => {
+    const input = ['> ```js', '> handlers[i](req)', '> ```', '> [quoted](https://x.io/q)', '1. ```bash', '   run [a](b)', '   ```', '   - ```', '     m[0](1)', '     ```', '[after](https://x.io/b)'].join('\n');
+    expect(searchableText(input)).toBe(['> ```js', '> handlers[i](req)', '> ```', '> [quoted]', '1. ```bash', '   run [a](b)', '   ```', '   - ```', '     m[0](1)', '     ```', '[after]'].join('\n'));
+    // A backtick run with a backtick after it on the line is a code span, not a fence.
+    expect(searchableText(['```a``` then [x](https://x.io/s)', '[y](https://x.io/t)'].join('\n'))).toBe(['```a``` then [x]', '[y]'].join('\n'));
+  });
+
+  it('reads escaped brackets as written: they open no link', () => {
+    expect(searchableText('Type \\[x\\](y) or \\[a\\][b] literally, then [z](https://x.io/z).')).toBe('Type \\[x\\](y) or \\[a\\][b] literally, then [z].');
+  });
+
   it('leaves code spans as they are: brackets in code are indexing, calls and patterns, not links', () => {
     const input = [
       'The signature is `.listen([options][, callback])` and `handlers[i](req)` calls one.',

@@ -42,8 +42,12 @@ export function searchableText(text: string): string {
   return lines.join('\n');
 }
 
-/** An opening or closing code fence: at most three spaces in, three or more backticks or tildes. */
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+/**
+ * An opening or closing code fence: three or more backticks or tildes, after any blockquote markers
+ * and list marker it sits in (`> ```js`, `1. ```bash`, a list item's fence indented to its text).
+ * A backtick fence's info string holds no backtick (` ```a``` ` is a code span).
+ */
+const FENCE = /^(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(`{3,}(?!.*`)|~{3,})(.*)$/;
 
 /** A definition's title: `"…"`, `'…'` or `(…)`. */
 const TITLE = String.raw`(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\))`;
@@ -64,11 +68,14 @@ const DESTINATION_LINE = new RegExp(`^${DESTINATION}`);
 /** A title alone on the line after its definition. */
 const TITLE_LINE = new RegExp(`^[ \t]*${TITLE}[ \t]*$`);
 
-/** `](destination "title")` after a link's or image's text: one level of parentheses inside the address. */
-const INLINE_DESTINATION = new RegExp(String.raw`\]\((?:<[^>\n]*>|(?:[^()\s]|\([^()\s]*\))*)(?:\s+${TITLE})?\s*\)`, 'g');
+/**
+ * `](destination "title")` after a link's or image's text: one level of parentheses inside the
+ * address. An escaped `\]` ends no link text: `\[x\](y)` reads as written.
+ */
+const INLINE_DESTINATION = new RegExp(String.raw`(?<!\\)\]\((?:<[^>\n]*>|(?:[^()\s]|\([^()\s]*\))*)(?:\s+${TITLE})?\s*\)`, 'g');
 
 /** `][label]` or `][]` after a reference link's text. */
-const REFERENCE_LABEL = /\]\[[^\]\n]*\]/g;
+const REFERENCE_LABEL = /(?<!\\)\]\[[^\]\n]*\]/g;
 
 /** The line without link addresses and labels, outside its code spans: `a[i](x)` and `m[0][1]` in code are not links. */
 function visibleLine(line: string): string {

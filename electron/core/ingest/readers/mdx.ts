@@ -1,0 +1,78 @@
+import { decodeText } from './decode';
+import { parseMarkdown } from './markdown';
+import type { Reader } from './types';
+
+export const mdxReader = {
+  name: 'mdx',
+  version: 1,
+  extensions: ['.mdx'],
+  read(bytes) {
+    return parseMarkdown(mdxAsMarkdown(decodeText(bytes)));
+  },
+} satisfies Reader;
+
+/**
+ * MDX (Docusaurus, Next.js and Storybook docs) is Markdown with JavaScript around it: ESM
+ * `import`/`export` statements, which a reader never sees, and JSX, whose tags the Markdown reader
+ * already reduces to their text as it does HTML. The statements are blanked line for line (front
+ * matter and fenced code left alone), so every line keeps its number for citations, and the rest is
+ * read as Markdown. A `{/* comment *\/}` alone on its lines is blanked too.
+ */
+export function mdxAsMarkdown(source: string): string {
+  const lines = source.split('\n');
+  let fence: string | null = null;
+  let statement = false;
+  let depth = 0;
+  let comment = false;
+  const bodyFrom = frontMatterEnd(lines);
+  for (let i = bodyFrom; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (fence !== null) {
+      if (line.trimStart().startsWith(fence) && line.trim().replace(/[`~]/g, '') === '') fence = null;
+      continue;
+    }
+    if (statement || ESM.test(line)) {
+      // A statement runs until its brackets close on a line that does not go on (`import {` … `} from 'x'`).
+      depth += bracketBalance(line);
+      statement = depth > 0 || CONTINUES.test(line);
+      if (!statement) depth = 0;
+      lines[i] = '';
+      continue;
+    }
+    if (comment || COMMENT_START.test(line)) {
+      comment = !COMMENT_END.test(line);
+      lines[i] = '';
+      continue;
+    }
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (open) fence = open[1]!;
+  }
+  return lines.join('\n');
+}
+
+/** An ESM statement at the start of a line (MDX allows them only there, outside JSX and code). */
+const ESM = /^(?:import|export)(?:\s|\{|\*|$)/;
+/** A line that leaves its statement unfinished: ending in an operator, a comma or `from`. */
+const CONTINUES = /(?:[,=({[+\-*/&|?:]|\bfrom)\s*$/;
+/** `{/*` alone at a line's start: an MDX comment, over one or more lines to `*\/}`. */
+const COMMENT_START = /^\s*\{\s*\/\*/;
+const COMMENT_END = /\*\/\s*\}\s*$/;
+
+/** Opening minus closing brackets on a line, outside its string literals. */
+function bracketBalance(line: string): number {
+  let n = 0;
+  const code = line.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '');
+  for (const ch of code) {
+    if (ch === '{' || ch === '(' || ch === '[') n++;
+    else if (ch === '}' || ch === ')' || ch === ']') n--;
+  }
+  return n;
+}
+
+/** The index of the first line after YAML or TOML front matter, else 0 (parseMarkdown reads it). */
+function frontMatterEnd(lines: string[]): number {
+  const open = lines[0]?.trimEnd();
+  if (open !== '---' && open !== '+++') return 0;
+  const end = lines.findIndex((l, i) => i > 0 && l.trimEnd() === open);
+  return end > 0 ? end + 1 : 0;
+}

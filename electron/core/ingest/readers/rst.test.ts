@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { chunkDocument } from '../chunkers/index';
+import { parseOutline } from '../chunkers/markdown';
+import { readerFor } from './index';
+import { parseRst, rstReader } from './rst';
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+const lineCount = (s: string) => s.split('\n').length;
+
+describe('rst reader', () => {
+  it('is the reader for .rst files', () => {
+    expect(readerFor('docs/Usage.RST')?.name).toBe('rst');
+  });
+
+  it('turns adorned titles into headings, levels in the order their styles appear, keeping line numbers', () => {
+    const source = [
+      '==========',
+      'User Guide',
+      '==========',
+      '',
+      'Installing',
+      '----------',
+      '',
+      'Use pip.',
+      '',
+      'From source',
+      '~~~~~~~~~~~',
+      '',
+      'Clone it.',
+      '',
+      'Upgrading',
+      '---------',
+      '',
+      'Run pip again.',
+    ].join('\n');
+    const read = parseRst(source);
+    expect(read.title).toBe('User Guide');
+    expect(lineCount(read.text)).toBe(lineCount(source));
+    const lines = read.text.split('\n');
+    expect(lines[1]).toBe('# User Guide');
+    expect(lines[4]).toBe('## Installing');
+    expect(lines[9]).toBe('### From source');
+    expect(lines[14]).toBe('## Upgrading');
+    expect(read.text).not.toMatch(/^[=~-]{3,}$/m);
+    expect(parseOutline(read.text, read.title!).headings.map((h) => h.path.join(' > '))).toEqual(['User Guide', 'User Guide > Installing', 'User Guide > Installing > From source', 'User Guide > Upgrading']);
+  });
+
+  it('does not take a transition or an underline shorter than its text for a title', () => {
+    const source = ['Some text.', '', '----------', '', 'A long line of prose here', '---', 'More.'].join('\n');
+    expect(parseRst(source).text).not.toContain('#');
+  });
+
+  it('fences literal blocks and code directives, so a comment in code is not a heading', () => {
+    const source = [
+      'Setup',
+      '=====',
+      '',
+      'Install it like this::',
+      '',
+      '   # from PyPI',
+      '   pip install quire',
+      '',
+      '.. code-block:: python',
+      '   :linenos:',
+      '',
+      '   # the client',
+      '   client = Client()',
+      '',
+      'Done.',
+    ].join('\n');
+    const read = parseRst(source);
+    expect(lineCount(read.text)).toBe(lineCount(source));
+    const lines = read.text.split('\n');
+    expect(lines[3]).toBe('Install it like this:');
+    expect(lines.slice(4, 8)).toEqual(['```', '   # from PyPI', '   pip install quire', '```']);
+    expect(lines.slice(8, 14)).toEqual(['', '', '```python', '   # the client', '   client = Client()', '```']);
+    const chunks = chunkDocument({ title: read.title!, text: read.text, firstLine: read.firstLine });
+    expect(chunks.every((c) => c.headingPath === 'Setup')).toBe(true);
+  });
+
+  it('leaves out link targets and comments, and writes links and roles as a reader sees them', () => {
+    const source = [
+      'See `the tutorial <https://example.com/tutorial-kubernetes>`_ and :ref:`Installing <install>`,',
+      'then call :func:`quire.open` with ``mode="r"``.',
+      '',
+      '.. _install:',
+      '.. _PyPI: https://pypi.org/project/kubernetes-helm/',
+      '.. this is a comment about helm',
+      '   that goes on here',
+      '',
+      '.. note:: Notes stay.',
+    ].join('\n');
+    const read = parseRst(source);
+    const lines = read.text.split('\n');
+    expect(lines[0]).toBe('See [the tutorial](https://example.com/tutorial-kubernetes) and Installing,');
+    expect(lines[1]).toBe('then call `quire.open` with `mode="r"`.');
+    expect(lines.slice(3, 7)).toEqual(['', '', '', '']);
+    expect(read.text).toContain('.. note:: Notes stay.');
+    expect(rstReader.read(utf8(source)).text).toBe(read.text);
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { parseOutline } from '../chunkers/markdown';
+import { readerFor } from './index';
+import { orgReader, parseOrg } from './org';
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+const lineCount = (s: string) => s.split('\n').length;
+
+describe('org reader', () => {
+  it('is the reader for .org files', () => {
+    expect(readerFor('notes/Journal.ORG')?.name).toBe('org');
+  });
+
+  it('reads stars as headings and the #+TITLE as the title, keeping every line number', () => {
+    const source = [
+      '#+TITLE: Home server',
+      '#+STARTUP: overview',
+      '* TODO Backups :ops:',
+      ':PROPERTIES:',
+      ':CREATED: [2026-01-04]',
+      ':END:',
+      'Restic runs nightly at 02:00.',
+      '** Restore drill',
+      '# private: the old passphrase was hunter2',
+      'Restore one folder each quarter.',
+      '* Network',
+      'The router is at 192.168.1.1.',
+    ].join('\n');
+    const read = orgReader.read(utf8(source));
+    expect(read.title).toBe('Home server');
+    expect(lineCount(read.text)).toBe(lineCount(source));
+    expect(read.text).not.toMatch(/STARTUP|PROPERTIES|CREATED|:END:|hunter2/);
+    expect(parseOutline(read.text, read.title!).headings.map((h) => h.path.join(' > '))).toEqual([
+      'Home server > TODO Backups :ops:',
+      'Home server > TODO Backups :ops: > Restore drill',
+      'Home server > Network',
+    ]);
+    expect(read.text.split('\n')[6]).toBe('Restic runs nightly at 02:00.');
+  });
+
+  it('fences source and example blocks, so a star inside them is no heading; comment blocks go', () => {
+    const source = ['* Scripts', '#+BEGIN_SRC python', '* not a heading', 'print("hi")', '#+END_SRC', '#+begin_comment', 'draft thoughts', '#+end_comment', '#+BEGIN_QUOTE', 'Quoted words stay.', '#+END_QUOTE'].join('\n');
+    const lines = parseOrg(source).text.split('\n');
+    expect(lines).toEqual(['# Scripts', '```python', '* not a heading', 'print("hi")', '```', '', '', '', '', 'Quoted words stay.', '']);
+  });
+
+  it('writes links as Markdown links, and a drawer left open ends at the next heading', () => {
+    const source = ['* Links', 'See [[https://restic.net/docs][the restic docs]] and [[file:notes.org]].', ':LOGBOOK:', 'CLOCK: [2026-01-04]', '* Next', 'Still read.'].join('\n');
+    const lines = parseOrg(source).text.split('\n');
+    expect(lines[1]).toBe('See [the restic docs](https://restic.net/docs) and file:notes.org.');
+    expect(lines.slice(2)).toEqual(['', '', '# Next', 'Still read.']);
+    // With no #+TITLE, the first heading names the note.
+    expect(parseOrg(source).title).toBe('Links');
+  });
+});

@@ -1,0 +1,97 @@
+import { decodeText } from './decode';
+import type { Reader, ReadResult } from './types';
+
+export const orgReader = {
+  name: 'org',
+  version: 1,
+  extensions: ['.org'],
+  read(bytes) {
+    return parseOrg(decodeText(bytes));
+  },
+} satisfies Reader;
+
+/**
+ * Org mode (Emacs notes) read into the Markdown the chunkers know, line for line, so citations point
+ * at the file's own lines:
+ * - `* Heading` (stars at column 0) becomes an ATX heading of as many `#`, at most six; a TODO
+ *   keyword, priority and trailing `:tags:` stay, as people read them in their agenda;
+ * - `#+BEGIN_SRC lang` … `#+END_SRC` and `#+BEGIN_EXAMPLE` … become fences (code is one piece, and
+ *   a `* ` in it is no heading); other blocks' delimiters (`#+BEGIN_QUOTE`) go blank, their text stays;
+ * - `#+TITLE:` gives the title; other `#+KEYWORD:` lines, `# comments`, `:PROPERTIES:` … `:END:`
+ *   drawers and `#+BEGIN_COMMENT` blocks go blank: a reader of the exported note never sees them;
+ * - `[[address][text]]` becomes `[text](address)` (keyword search leaves the address out) and
+ *   `[[address]]` stays readable as the address.
+ */
+export function parseOrg(source: string): ReadResult {
+  const lines = source.split('\n');
+  let title: string | null = null;
+  let firstHeading: string | null = null;
+  let block: 'code' | 'comment' | null = null;
+  let drawer = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const end = /^\s*#\+end_(\w+)/i.exec(line);
+    if (block !== null) {
+      if (end) {
+        lines[i] = block === 'code' ? '```' : '';
+        block = null;
+      } else if (block === 'comment') lines[i] = '';
+      continue;
+    }
+    // A drawer ends at its `:END:`; one left open ends at the next heading, which no drawer holds.
+    if (drawer && !/^\*+\s/.test(line)) {
+      if (/^\s*:end:\s*$/i.test(line)) drawer = false;
+      lines[i] = '';
+      continue;
+    }
+    drawer = false;
+    const begin = /^\s*#\+begin_(\w+)(?:\s+(\S+))?/i.exec(line);
+    if (begin) {
+      const kind = begin[1]!.toLowerCase();
+      if (kind === 'src' || kind === 'example') {
+        lines[i] = '```' + (kind === 'src' ? (begin[2] ?? '') : '');
+        block = 'code';
+      } else if (kind === 'comment') {
+        lines[i] = '';
+        block = 'comment';
+      } else lines[i] = '';
+      continue;
+    }
+    if (end) {
+      lines[i] = '';
+      continue;
+    }
+    const keyword = /^\s*#\+(\w+):\s*(.*)$/.exec(line);
+    if (keyword) {
+      if (keyword[1]!.toLowerCase() === 'title' && keyword[2]!.trim() !== '') title ??= linksAsMarkdown(keyword[2]!.trim());
+      lines[i] = '';
+      continue;
+    }
+    if (/^\s*#(?:\s|$)/.test(line)) {
+      lines[i] = '';
+      continue;
+    }
+    // A drawer's opening (`:PROPERTIES:`, `:LOGBOOK:`) up to its `:END:`; a stray `:END:` opens nothing.
+    const drawerName = /^\s*:([\w-]+):\s*$/.exec(line);
+    if (drawerName) {
+      drawer = drawerName[1]!.toLowerCase() !== 'end';
+      lines[i] = '';
+      continue;
+    }
+    const heading = /^(\*+)\s+(.*)$/.exec(line);
+    if (heading) {
+      const text = linksAsMarkdown(heading[2]!.trim());
+      firstHeading ??= text;
+      lines[i] = `${'#'.repeat(Math.min(heading[1]!.length, 6))} ${text}`;
+      continue;
+    }
+    lines[i] = linksAsMarkdown(line);
+  }
+  return { text: lines.join('\n'), title: title ?? firstHeading, firstLine: 1 };
+}
+
+/** `[[address][text]]` as `[text](address)`; `[[address]]` as its address, which is what shows. */
+function linksAsMarkdown(line: string): string {
+  if (!line.includes('[[')) return line;
+  return line.replace(/\[\[([^\][]+)\]\[([^\][]+)\]\]/g, (_, address: string, text: string) => `[${text}](${address.replace(/\s/g, '%20')})`).replace(/\[\[([^\][]+)\]\]/g, '$1');
+}

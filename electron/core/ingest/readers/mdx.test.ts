@@ -54,4 +54,9 @@ describe('mdx reader', () => {
     const chunks = chunkDocument({ title: read.title ?? 'x', text: read.text, firstLine: read.firstLine });
     expect(chunks[0]!.headingPath).toBe('Setup');
   });
+
+  it("keeps an admonition's title and text, not its fences", () => {
+    const out = mdxAsMarkdown([':::warning[Back up first]', '', 'Upgrading rewrites the index.', '', ':::', ':::tip Faster imports', 'Skip embeddings.', ':::'].join('\n'));
+    expect(out.split('\n')).toEqual(['Back up first', '', 'Upgrading rewrites the index.', '', '', 'Faster imports', 'Skip embeddings.', '']);
+  });
 });

@@ -16,7 +16,8 @@ export const mdxReader = {
  * `import`/`export` statements, which a reader never sees, and JSX, whose tags the Markdown reader
  * already reduces to their text as it does HTML. The statements are blanked line for line (front
  * matter and fenced code left alone), so every line keeps its number for citations, and the rest is
- * read as Markdown. A `{/* comment *\/}` alone on its lines is blanked too.
+ * read as Markdown. A `{/* comment *\/}` alone on its lines is blanked too, and an admonition's `:::`
+ * fences keep only their title.
  */
 export function mdxAsMarkdown(source: string): string {
   const lines = source.split('\n');
@@ -42,6 +43,12 @@ export function mdxAsMarkdown(source: string): string {
     if (comment || COMMENT_START.test(line)) {
       comment = !COMMENT_END.test(line);
       lines[i] = '';
+      continue;
+    }
+    // A Docusaurus admonition's fences (`:::tip[Title]`, `:::`): its title is read, its keyword is markup.
+    const admonition = /^\s*:::\s*[\w-]*\s*(?:\[(.*)\]|(.*))$/.exec(line);
+    if (admonition) {
+      lines[i] = (admonition[1] ?? admonition[2] ?? '').trim();
       continue;
     }
     const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);

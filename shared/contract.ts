@@ -46,10 +46,10 @@ export const ImportProgressSchema = z.object({
   currentFile: z.string().nullable(),
 });
 
-export const DOCUMENT_TYPES = ['markdown', 'mdx', 'rst', 'asciidoc', 'org', 'text', 'pdf', 'docx', 'html'] as const;
+export const DOCUMENT_TYPES = ['markdown', 'mdx', 'rst', 'asciidoc', 'org', 'notebook', 'text', 'pdf', 'docx', 'html'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 /** Each format as people name it (the library, the import summary, the CLI). */
-export const DOCUMENT_TYPE_LABELS: Record<DocumentType, string> = { markdown: 'Markdown', mdx: 'MDX', rst: 'reStructuredText', asciidoc: 'AsciiDoc', org: 'Org', text: 'Text', pdf: 'PDF', docx: 'Word', html: 'HTML' };
+export const DOCUMENT_TYPE_LABELS: Record<DocumentType, string> = { markdown: 'Markdown', mdx: 'MDX', rst: 'reStructuredText', asciidoc: 'AsciiDoc', org: 'Org', notebook: 'Jupyter notebook', text: 'Text', pdf: 'PDF', docx: 'Word', html: 'HTML' };
 
 export const ImportReportSchema = z.object({
   collection: z.object({ id: z.string(), root: z.string() }),

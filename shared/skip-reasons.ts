@@ -3,7 +3,7 @@
  * (the Library's summary, `quire import`). Fragments, to follow a file's name or a count.
  */
 const SKIP_REASONS: Record<string, string> = {
-  'unsupported-type': 'not a note format Quire reads (.md, .markdown, .mdx, .rst, .adoc, .asciidoc, .org, .txt, .pdf, .docx, .html, .htm)',
+  'unsupported-type': 'not a note format Quire reads (.md, .markdown, .mdx, .rst, .adoc, .asciidoc, .org, .ipynb, .txt, .pdf, .docx, .html, .htm)',
   'too-large': 'larger than the size limit for one file',
   'symlink-outside-root': 'a link pointing outside the imported folder',
   'symlink-loop': 'a link that loops back on itself',

@@ -21,7 +21,7 @@ const COMMANDS: CommandHelp[] = [
     command: 'import',
     options: ['model', 'no-embed', 'chunker', 'max-file-mb', 'batch'],
     lines: [
-      'import <folder>   index a folder of notes: .md/.markdown/.mdx, .rst, .adoc, .org, .txt, .pdf, .docx, .html/.htm (again: only changes are read)',
+      'import <folder>   index a folder of notes: .md/.markdown/.mdx, .rst, .adoc, .org, .ipynb, .txt, .pdf, .docx, .html/.htm (again: only changes are read)',
       '    --model NAME      embedding model in Ollama (default embeddinggemma; remembered once Ollama lists it)',
       '    --no-embed        index text only (keyword search); "quire embed" adds vectors later',
       "    --chunker SPEC    heading:N (default: the app's chunk size, 256), recursive:1000/100, fixed:128/25",

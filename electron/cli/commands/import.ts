@@ -68,7 +68,7 @@ function human(r: ImportReport, program: string, waitedMs: number): string {
   ];
   const types = Object.entries(r.indexedByType).filter(([, n]) => n > 0);
   // All zeros and nothing listed below would leave a person guessing whether the right folder was named.
-  if (types.length === 0 && d.failed === 0 && !r.cancelled) lines.push(`  nothing to index: no .md, .markdown, .mdx, .rst, .adoc, .asciidoc, .org, .txt, .pdf, .docx, .html or .htm file in this folder${r.skipped.length > 0 ? ' (what it holds is listed below)' : ''}`);
+  if (types.length === 0 && d.failed === 0 && !r.cancelled) lines.push(`  nothing to index: no .md, .markdown, .mdx, .rst, .adoc, .asciidoc, .org, .ipynb, .txt, .pdf, .docx, .html or .htm file in this folder${r.skipped.length > 0 ? ' (what it holds is listed below)' : ''}`);
   if (types.length > 0) lines.push(`  in the index now: ${types.map(([t, n]) => `${n} ${DOCUMENT_TYPE_LABELS[t as DocumentType]}`).join(', ')}`);
   if (r.embedding.status === 'unavailable') {
     lines.push(`  embeddings: not made (${r.embedding.error?.message}) — keyword search works; run "${program} embed" later.`);
@@ -109,7 +109,7 @@ function skippedLines(skipped: ImportReport['skipped']): string[] {
       byExt.set(ext, (byExt.get(ext) ?? 0) + 1);
     }
     const exts = [...byExt].sort(([a, x], [b, y]) => y - x || a.localeCompare(b)).map(([e, n]) => `${e} ${n}`);
-    lines.push(`    ${unsupported.length} ${unsupported.length === 1 ? 'file' : 'files'} of a type Quire does not read (${exts.join(', ')}); it reads .md, .markdown, .mdx, .rst, .adoc, .asciidoc, .org, .txt, .pdf, .docx, .html and .htm`);
+    lines.push(`    ${unsupported.length} ${unsupported.length === 1 ? 'file' : 'files'} of a type Quire does not read (${exts.join(', ')}); it reads .md, .markdown, .mdx, .rst, .adoc, .asciidoc, .org, .ipynb, .txt, .pdf, .docx, .html and .htm`);
   }
   return lines;
 }

@@ -4,6 +4,7 @@ import { docxReader } from './docx';
 import { htmlReader } from './html';
 import { markdownReader } from './markdown';
 import { mdxReader } from './mdx';
+import { notebookReader } from './notebook';
 import { orgReader } from './org';
 import { pdfReader } from './pdf';
 import { rstReader } from './rst';
@@ -12,7 +13,7 @@ import type { Reader } from './types';
 
 export type { Reader, ReadResult } from './types';
 
-const READERS: readonly Reader[] = [markdownReader, mdxReader, rstReader, asciidocReader, orgReader, textReader, pdfReader, docxReader, htmlReader];
+const READERS: readonly Reader[] = [markdownReader, mdxReader, rstReader, asciidocReader, orgReader, notebookReader, textReader, pdfReader, docxReader, htmlReader];
 
 const BY_EXTENSION = new Map<string, Reader>(READERS.flatMap((r) => r.extensions.map((ext) => [ext, r] as const)));
 

@@ -43,7 +43,7 @@ describe('skipped files in an import summary', () => {
     const groups = within(screen.getByTestId('skip-groups')).getAllByRole('group');
     expect(groups).toHaveLength(4);
     const images = groups[0]!;
-    expect(images.querySelector('summary')!.textContent).toBe('28 images (.svg 23, .png 5) — not a note format Quire reads (.md, .markdown, .mdx, .rst, .adoc, .asciidoc, .org, .txt, .pdf, .docx, .html, .htm)');
+    expect(images.querySelector('summary')!.textContent).toBe('28 images (.svg 23, .png 5) — not a note format Quire reads (.md, .markdown, .mdx, .rst, .adoc, .asciidoc, .org, .ipynb, .txt, .pdf, .docx, .html, .htm)');
     expect(images.hasAttribute('open')).toBe(false);
     fireEvent.click(images.querySelector('summary')!);
     expect(images.hasAttribute('open')).toBe(true);

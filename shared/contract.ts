@@ -49,7 +49,7 @@ export const ImportProgressSchema = z.object({
 export const DOCUMENT_TYPES = ['markdown', 'mdx', 'rst', 'asciidoc', 'org', 'notebook', 'text', 'pdf', 'docx', 'html'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 /** Each format as people name it (the library, the import summary, the CLI). */
-export const DOCUMENT_TYPE_LABELS: Record<DocumentType, string> = { markdown: 'Markdown', mdx: 'MDX', rst: 'reStructuredText', asciidoc: 'AsciiDoc', org: 'Org', notebook: 'Jupyter notebook', text: 'Text', pdf: 'PDF', docx: 'Word', html: 'HTML' };
+export const DOCUMENT_TYPE_LABELS: Record<DocumentType, string> = { markdown: 'Markdown', mdx: 'MDX', rst: 'reStructuredText', asciidoc: 'AsciiDoc', org: 'Org', notebook: 'Notebook', text: 'Text', pdf: 'PDF', docx: 'Word', html: 'HTML' };
 
 export const ImportReportSchema = z.object({
   collection: z.object({ id: z.string(), root: z.string() }),

@@ -8,6 +8,23 @@ describe('htmlToText', () => {
     expect(text).toBe('# Brewing guide\n\nWater first.\n\nThen leaves.\n\n## Kinds of tea\n\nGreen.');
   });
 
+  it("leaves a heading's permalink out of its name, and keeps a name that ends in a mark", () => {
+    const html = [
+      '<title>Readline | Node.js v20 Documentation</title>',
+      '<h1>Readline<span><a class="mark" href="#readline">#</a></span><a id="readline_readline"></a></h1>',
+      '<h2>Installation<a class="headerlink" href="#installation" title="Link to this heading">¶</a></h2>',
+      '<h2>Using C#</h2>',
+      '<h3>See <a href="other.html">the guide</a> <a href="#x">🔗</a></h3>',
+    ].join('');
+    const { text, title } = htmlToText(html);
+    expect(text.split('\n').filter((l) => l.startsWith('#'))).toEqual(['# Readline', '## Installation', '## Using C#', '### See the guide']);
+    // A <title> that is the h1 with the site's name: the h1 alone names the page.
+    expect(title).toBe('Readline');
+    expect(htmlToText('<title>Release notes</title><h1>Version 2</h1>').title).toBe('Release notes');
+    // The site's name as the h1 of every page (Node's docs): the title's other part is the page's.
+    expect(htmlToText('<title>Readline | Node.js v20 Documentation</title><h1>Node.js v20 documentation</h1><h2>Readline</h2>').title).toBe('Readline');
+  });
+
   it('decodes entities in text and title', () => {
     const r = htmlToText('<title>Tea &amp; Biscuits</title><p>95&nbsp;&deg;C &mdash; not &lt;boiling&gt; &#x1F375;</p>');
     expect(r.title).toBe('Tea & Biscuits');

@@ -13,7 +13,7 @@ import { collapseWhitespace } from '../../text/normalise';
 
 export interface HtmlText {
   text: string;
-  /** `<title>`, else the first h1, else the first heading of any level; null when there is none. */
+  /** `<title>` (its h1 alone when it is the h1 and the site's name), else the first h1, else the first heading of any level; null when there is none. */
   title: string | null;
 }
 
@@ -49,7 +49,16 @@ interface Frame {
   main?: boolean;
   /** This tr is a row of its own (not nested inside another table's cell). */
   row?: boolean;
+  /** A link inside a heading: where its text starts in the heading's words. */
+  linkFrom?: number;
 }
+
+/**
+ * A heading's permalink: a link whose whole text is a mark ("#" in Node's and Docusaurus' docs, "¶"
+ * in Sphinx and MkDocs, "§" in rustdoc, a link emoji) or nothing. Judged by the link, not the text:
+ * "C#" is a name, "Readline" followed by a link reading "#" is not.
+ */
+const PERMALINK = /^(?:[#¶§⚓]|\u{1F517})?\uFE0F?$/u;
 
 /**
  * A page that marks its main content (<main> or role="main") is read from there only, so the
@@ -81,7 +90,7 @@ function convert(html: string, mainOnly: boolean): HtmlText {
   let pre = 0;
   const lists: Array<{ ordered: boolean; n: number }> = [];
   const rows: string[][] = [];
-  const found = { titleTag: null as string | null, h1: null as string | null, heading: null as string | null };
+  const found = { titleTag: null as string | null, h1: null as string | null, heading: null as string | null, afterH1: null as string | null };
 
   const emit = (line: string) => {
     if (needBlank && lines.length > 0 && lines[lines.length - 1] !== '') lines.push('');
@@ -127,6 +136,7 @@ function convert(html: string, mainOnly: boolean): HtmlText {
       return;
     }
     if (inlineOnly()) {
+      if (heading > 0 && name === 'a') frame.linkFrom = inline.length;
       if (isBlockish(name) || name === 'br') inline.push(' ');
       return;
     }
@@ -199,6 +209,7 @@ function convert(html: string, mainOnly: boolean): HtmlText {
       return;
     }
     if (inlineOnly()) {
+      if (frame.linkFrom !== undefined && inline.length >= frame.linkFrom && PERMALINK.test(inline.slice(frame.linkFrom).join('').trim())) inline.length = frame.linkFrom;
       const level = HEADING.exec(name);
       if (level && Number(level[1]) === heading) emitHeading();
       else if (isBlockish(name)) inline.push(' ');
@@ -234,6 +245,7 @@ function convert(html: string, mainOnly: boolean): HtmlText {
     needBlank = true;
     emit(`${'#'.repeat(level)} ${text}`);
     needBlank = true;
+    if (found.h1 !== null && found.afterH1 === null && text !== found.h1) found.afterH1 = text;
     if (level === 1) found.h1 ??= text;
     found.heading ??= text;
   };
@@ -271,7 +283,7 @@ function convert(html: string, mainOnly: boolean): HtmlText {
   flushLine();
 
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return { text: lines.join('\n'), title: found.titleTag ?? found.h1 ?? found.heading };
+  return { text: lines.join('\n'), title: pageTitle(found.titleTag, found.h1, found.afterH1) ?? found.heading };
 }
 
 function drops(name: string, attrs: Record<string, string>, sectioning: number): boolean {
@@ -283,4 +295,20 @@ function drops(name: string, attrs: Record<string, string>, sectioning: number):
 
 function isBlockish(name: string): boolean {
   return BLOCKS.has(name) || HEADING.test(name) || ['ul', 'ol', 'li', 'table', 'tr', 'td', 'th', 'pre'].includes(name);
+}
+
+/**
+ * The page's name: its <title> without the site's name. A site names itself in every page's title
+ * and often in its h1 ("Readline | Node.js v20 Documentation" over an h1 "Node.js v20 documentation"),
+ * or the title is the page's h1 and the site's name ("Installation — Flask Documentation" over an h1
+ * "Installation"): either way the part that is the page's own is kept.
+ */
+function pageTitle(titleTag: string | null, h1: string | null, next: string | null): string | null {
+  if (!titleTag || !h1 || titleTag === h1) return titleTag ?? h1;
+  const parts = titleTag.split(/\s+[|·–—-]\s+/);
+  const same = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base' }) === 0;
+  // The h1 is one part: it is the site's name when the page's next heading is the other part.
+  const other = parts.length === 2 && parts.some((p) => same(p, h1)) ? parts.find((p) => !same(p, h1)) : undefined;
+  if (other !== undefined && next !== null && same(other, next)) return other;
+  return titleTag.includes(h1) ? h1 : titleTag;
 }

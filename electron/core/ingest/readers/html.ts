@@ -4,7 +4,8 @@ import type { Reader } from './types';
 
 export const htmlReader = {
   name: 'html',
-  version: 1,
+  // 2: a heading's permalink ("#", "¶") left out; the site's name left out of the title.
+  version: 2,
   extensions: ['.html', '.htm'],
   read(bytes) {
     const { text, title } = htmlToText(decodeText(bytes, declaredEncoding(bytes)));

@@ -21,8 +21,13 @@ describe('htmlToText', () => {
     // A <title> that is the h1 with the site's name: the h1 alone names the page.
     expect(title).toBe('Readline');
     expect(htmlToText('<title>Release notes</title><h1>Version 2</h1>').title).toBe('Release notes');
+    // A heading that is only a word of the title is not its page's name.
+    expect(htmlToText('<title>Getting started with Rust | Blog</title><h2>Rust</h2>').title).toBe('Getting started with Rust | Blog');
+    expect(htmlToText('<title>Installation — Flask Documentation (3.0.x)</title><h1>Installation</h1>').title).toBe('Installation');
     // The site's name as the h1 of every page (Node's docs): the title's other part is the page's.
     expect(htmlToText('<title>Readline | Node.js v20 Documentation</title><h1>Node.js v20 documentation</h1><h2>Readline</h2>').title).toBe('Readline');
+    // The site's h1 in a page banner that is left out: the first heading is the page's name.
+    expect(htmlToText('<title>Readline | Node.js v20 Documentation</title><header><h1>Node.js v20 documentation</h1></header><h2>Readline</h2><p>Text.</p>').title).toBe('Readline');
   });
 
   it('decodes entities in text and title', () => {

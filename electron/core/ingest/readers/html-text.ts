@@ -283,7 +283,7 @@ function convert(html: string, mainOnly: boolean): HtmlText {
   flushLine();
 
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return { text: lines.join('\n'), title: pageTitle(found.titleTag, found.h1, found.afterH1) ?? found.heading };
+  return { text: lines.join('\n'), title: pageTitle(found.titleTag, found.h1 ?? found.heading, found.afterH1) ?? found.heading };
 }
 
 function drops(name: string, attrs: Record<string, string>, sectioning: number): boolean {
@@ -310,5 +310,6 @@ function pageTitle(titleTag: string | null, h1: string | null, next: string | nu
   // The h1 is one part: it is the site's name when the page's next heading is the other part.
   const other = parts.length === 2 && parts.some((p) => same(p, h1)) ? parts.find((p) => !same(p, h1)) : undefined;
   if (other !== undefined && next !== null && same(other, next)) return other;
-  return titleTag.includes(h1) ? h1 : titleTag;
+  // The h1 is a whole part of the title ("Installation — Flask Documentation"): the rest is the site's.
+  return parts.length > 1 && parts.some((p) => same(p, h1)) ? h1 : titleTag;
 }

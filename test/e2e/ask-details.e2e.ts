@@ -1,21 +1,13 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, openDatabase, type Db, type Engine } from '../../electron/core/engine';
-import { startBrowserMode } from '../../electron/web/server';
-import { startStandin, type Standin } from '../support/ollama-standin/server';
-import { NotesFolder, tempDbPath } from '../support/notes';
-import { launchChromium } from './browser';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../electron/core/engine';
+import { importAndWait, useBrowserApp } from './browser-app';
 
 /**
  * The Ask view's smaller parts in real Chromium, at the two window sizes people use and in both
  * themes: the scope picker's folder tree, the conversation rows' actions, the status bar's Ollama
  * part. Screenshots go to test-results/ as ask-*.png.
  */
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const STATIC = path.join(ROOT, 'dist/renderer');
-const SHOTS = path.join(ROOT, 'test-results');
 const SIZES = [
   [1280, 800],
   [800, 600],
@@ -23,65 +15,48 @@ const SIZES = [
 const SCHEMES = ['light', 'dark'] as const;
 /** More folders inside one folder than any box could show at once. */
 const DAYS = 240;
+/** A folder whose path is longer than the picker's summary line is wide. */
+const LONG = 'work/projects/archive-2019-and-everything-before-it/minutes-of-the-weekly-meetings-held-at-the-old-office';
 
-let ollama: Standin;
-let notes: NotesFolder;
-let dbFile: ReturnType<typeof tempDbPath>;
-let db: Db;
-let engine: Engine;
-let app: Awaited<ReturnType<typeof startBrowserMode>>;
-let browser: Browser;
+/** Stores an answer as a conversation, asked of every folder or of the folders inside the imported one named. */
+async function askStored(engine: Engine, question: string, paths: string[] = []): Promise<void> {
+  const id = (await engine.call('library', {})).collections[0]!.id;
+  for await (const e of engine.ask({ question, collections: paths.map((path) => ({ collectionId: id, path })) })) if (e.type === 'error') throw new Error(e.error.message);
+}
+
+// Three stored conversations over an imported folder (one asked of home/ only), opened on the Ask view.
+const web = useBrowserApp({
+  prefix: 'quire-e2e-tree',
+  notes: (notes) => {
+    notes.write('todo.md', '# Todo\n\nWater the plants.\n');
+    // A skipped and a failed file lengthen the status bar's counts, as a real folder's do.
+    notes.write('photo.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0]));
+    notes.write('broken.txt', new Uint8Array([0x61, 0x00, 0x62]));
+    notes.write('home/garden/beds.md', '# Beds\n\nThe north bed grows tomatoes.\n');
+    notes.write('work/keys.md', '# Keys\n\nWe rotate the deploy keys every 90 days.\n');
+    notes.write('work/projects/q3/plan.md', '# Q3 plan\n\nShip the importer in September.\n');
+    notes.write(`${LONG}/old.md`, '# Old\n\nThe old importer ran nightly.\n');
+    for (let i = 0; i < DAYS; i++) notes.write(`journal/day-${String(i).padStart(3, '0')}/entry.md`, `# Day ${i}\n\nA short entry.\n`);
+  },
+  prepare: async (engine, notes) => {
+    await importAndWait(engine, notes.root);
+    await askStored(engine, 'How often are the deploy keys rotated?');
+    await askStored(engine, 'What grows in the north bed?', ['home']);
+    await askStored(engine, 'When does the importer ship?');
+  },
+  viewport: { width: 1280, height: 800 },
+});
 let page: Page;
+let engine: Engine;
 let notesName: string;
-
-async function shot(name: string): Promise<void> {
-  await page.screenshot({ path: path.join(SHOTS, `ask-${name}.png`) });
-}
-
-async function askStored(question: string): Promise<void> {
-  for await (const e of engine.ask({ question })) if (e.type === 'error') throw new Error(e.error.message);
-}
+const shot = (name: string) => web.shot(`ask-${name}`);
 
 beforeAll(async () => {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  ollama = await startStandin();
-  process.env.OLLAMA_HOST = ollama.url;
-  notes = new NotesFolder('quire-e2e-tree-');
-  notes.write('todo.md', '# Todo\n\nWater the plants.\n');
-  // A skipped and a failed file lengthen the status bar's counts, as a real folder's do.
-  notes.write('photo.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0]));
-  notes.write('broken.txt', new Uint8Array([0x61, 0x00, 0x62]));
-  notes.write('home/garden/beds.md', '# Beds\n\nThe north bed grows tomatoes.\n');
-  notes.write('work/keys.md', '# Keys\n\nWe rotate the deploy keys every 90 days.\n');
-  notes.write('work/projects/q3/plan.md', '# Q3 plan\n\nShip the importer in September.\n');
-  notes.write('work/projects/archive-2019-and-everything-before-it/old.md', '# Old\n\nThe old importer ran nightly.\n');
-  for (let i = 0; i < DAYS; i++) notes.write(`journal/day-${String(i).padStart(3, '0')}/entry.md`, `# Day ${i}\n\nA short entry.\n`);
-  dbFile = tempDbPath('quire-e2e-tree-db-');
-  db = openDatabase(dbFile.file);
-  engine = createEngine({ dbPath: dbFile.file, open: () => db });
-  const imported = new Promise<void>((resolve) => engine.onEvent((e) => e.type === 'job.done' && e.kind === 'import' && resolve()));
-  await engine.call('importFolder', { path: notes.root });
-  await imported;
+  ({ page, engine } = web);
   notesName = (await engine.call('library', {})).collections[0]!.name;
-  await askStored('How often are the deploy keys rotated?');
-  await askStored('What grows in the north bed?');
-  await askStored('When does the importer ship?');
-  app = await startBrowserMode({ engine, staticDir: STATIC });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.on('pageerror', (e) => console.error('page error:', e.message));
-  await page.goto(app.url);
+  await page.goto(web.app.url);
   await page.getByTestId('nav-ask').click();
   await page.getByTestId('status-bar').getByText(/Ollama connected/).waitFor();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await engine?.close();
-  await ollama?.close();
-  notes?.dispose();
-  dbFile?.dispose();
 });
 
 describe('the Ask view in a browser', () => {

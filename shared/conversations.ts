@@ -12,11 +12,20 @@ export const ConversationSummarySchema = z.object({
   turnCount: z.number(),
 });
 
+/** A folder a question was asked of: an imported folder ('' for all of it) or a folder inside it. */
+export const TurnScopePartSchema = z.object({ collectionId: z.string(), path: z.string() });
+
 export const ConversationTurnSchema = z.object({
   ordinal: z.number(),
   question: z.string(),
   askedAt: z.string(),
   runId: z.number(),
+  /**
+   * The folders this question was asked of ([]: every folder), as the turn keeps them (outliving its
+   * run); null when not known (a turn from before they were kept whose run is gone). Folders gone
+   * since are still named: the reader drops them, as a follow-up does.
+   */
+  scope: z.array(TurnScopePartSchema).nullable(),
   /** The stored answer; null when its run was deleted (e.g. with a forgotten folder it quoted). */
   result: AnswerResultSchema.nullable(),
 });
@@ -27,5 +36,6 @@ export const ConversationSchema = ConversationSummarySchema.extend({ turns: z.ar
 export const TITLE_MAX = 120;
 
 export type ConversationSummary = z.infer<typeof ConversationSummarySchema>;
+export type TurnScopePart = z.infer<typeof TurnScopePartSchema>;
 export type ConversationTurn = z.infer<typeof ConversationTurnSchema>;
 export type StoredConversation = z.infer<typeof ConversationSchema>;

@@ -87,6 +87,9 @@ describe('conversations', () => {
     expect(everywhere.retrieval.map((c) => c.path)).toContain('kitchen/bread.md');
     // The last question was asked of every folder, so the next one is too.
     expect((await run({ question: 'And the loaf?', conversationId: id })).scope).toEqual([]);
+    // Reopened, each turn names the folders it was asked of (the app's picker takes the last one's).
+    const ops = [{ collectionId: folder, path: 'ops' }];
+    expect((await call('conversation', { id })).turns.map((t) => t.scope)).toEqual([ops, ops, [], []]);
   });
 
   it("a follow-up is refused, not asked of every folder, when its conversation's folders are gone, even once its last answer was removed; [] still asks of all", async () => {
@@ -106,10 +109,13 @@ describe('conversations', () => {
     for (const id of [quoting.conversationId!, empty.conversationId!]) {
       await expect(run({ ...followUp, conversationId: id })).rejects.toMatchObject({ code: 'COLLECTION_NOT_FOUND', message: expect.stringContaining('no imported document') });
     }
+    // The turns still name the folders they were asked of (the reader drops those gone), the answer's run gone or not.
+    for (const id of [quoting.conversationId!, empty.conversationId!]) expect((await call('conversation', { id })).turns.map((t) => [t.scope, t.result === null])).toEqual([[ops, id === quoting.conversationId]]);
     for (const id of [quoting.conversationId!, empty.conversationId!]) expect((await run({ ...followUp, conversationId: id, collections: [] })).scope).toEqual([]);
     // A turn from before its folders were kept with it (migration 0015), whose run is gone: not known, so not guessed.
     f.db.prepare('UPDATE conversation_turns SET scope = NULL WHERE conversation_id = ?').run(quoting.conversationId!);
     await expect(run({ ...followUp, conversationId: quoting.conversationId! })).rejects.toMatchObject({ code: 'COLLECTION_NOT_FOUND', message: expect.stringContaining('not known') });
+    expect((await call('conversation', { id: quoting.conversationId! })).turns.map((t) => t.scope)).toEqual([null, null]);
   });
 
   it('lists newest first, searches titles, and renames', async () => {

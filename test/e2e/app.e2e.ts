@@ -1,63 +1,37 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, openDatabase, type Db, type Engine } from '../../electron/core/engine';
-import { startBrowserMode } from '../../electron/web/server';
-import { startStandin, type Standin } from '../support/ollama-standin/server';
-import { NotesFolder, tempDbPath } from '../support/notes';
-import { launchChromium } from './browser';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../electron/core/engine';
+import type { Standin } from '../support/ollama-standin/server';
+import { NotesFolder } from '../support/notes';
+import { importAndWait, ROOT, useBrowserApp, type BrowserApp } from './browser-app';
 
 /**
  * The app as a person uses it: real Chromium, browser mode, the Ollama stand-in. Each state is
- * screenshotted into test-results/ so a person can look at what the test saw.
+ * screenshotted into test-results/ so a person can look at what the test saw. Starts on the
+ * first-run screen: nothing is imported until a test does it through the page.
  */
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const STATIC = path.join(ROOT, 'dist/renderer');
-const SHOTS = path.join(ROOT, 'test-results');
-
+const web = useBrowserApp({
+  prefix: 'quire-e2e',
+  standin: { streamDelayMs: 25 },
+  engine: { sampleNotesDir: path.join(ROOT, 'resources/sample-notes'), watch: true, watchTimings: { debounceMs: 200 } },
+  notes: (notes) => {
+    notes.write('ops/key-rotation.md', '# Key rotation\n\nWe rotate the deploy keys every 90 days.\nThe platform team owns the rotation.\n\n## Rollback\n\nOld keys stay valid for 48 hours after a rotation.\n');
+    notes.write('food/sourdough.md', '# Sourdough\n\nBake the loaf at 250 degrees for twenty minutes with the lid on.\n');
+    for (let i = 0; i < 8; i++) notes.write(`garden/bed-${i}.md`, `# Bed ${i}\n\n${'Compost, soil and seasons fill this long gardening note. '.repeat(25)}Bed ${i} grows tomatoes.\n`);
+    notes.write('photo.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0]));
+    notes.write('broken.txt', new Uint8Array([0x61, 0x00, 0x62]));
+  },
+  viewport: { width: 1280, height: 860 },
+});
+let page: Page;
+let engine: Engine;
 let ollama: Standin;
 let notes: NotesFolder;
-let dbFile: ReturnType<typeof tempDbPath>;
-let db: Db;
-let engine: Engine;
-let app: Awaited<ReturnType<typeof startBrowserMode>>;
-let browser: Browser;
-let page: Page;
-
-/** The window as a person sees it, scrolled so that `focus` (what the step is about) is in view. */
-async function shot(name: string, focus?: ReturnType<Page['getByTestId']>): Promise<void> {
-  if (focus) await focus.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-}
-
-beforeAll(async () => {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  ollama = await startStandin({ streamDelayMs: 25 });
-  process.env.OLLAMA_HOST = ollama.url;
-  notes = new NotesFolder('quire-e2e-');
-  notes.write('ops/key-rotation.md', '# Key rotation\n\nWe rotate the deploy keys every 90 days.\nThe platform team owns the rotation.\n\n## Rollback\n\nOld keys stay valid for 48 hours after a rotation.\n');
-  notes.write('food/sourdough.md', '# Sourdough\n\nBake the loaf at 250 degrees for twenty minutes with the lid on.\n');
-  for (let i = 0; i < 8; i++) notes.write(`garden/bed-${i}.md`, `# Bed ${i}\n\n${'Compost, soil and seasons fill this long gardening note. '.repeat(25)}Bed ${i} grows tomatoes.\n`);
-  notes.write('photo.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0]));
-  notes.write('broken.txt', new Uint8Array([0x61, 0x00, 0x62]));
-  dbFile = tempDbPath('quire-e2e-db-');
-  db = openDatabase(dbFile.file);
-  engine = createEngine({ dbPath: dbFile.file, open: () => db, sampleNotesDir: path.join(ROOT, 'resources/sample-notes'), watch: true, watchTimings: { debounceMs: 200 } });
-  app = await startBrowserMode({ engine, staticDir: STATIC });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  page.on('pageerror', (e) => console.error('page error:', e.message));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await engine?.close();
-  await ollama?.close();
-  notes?.dispose();
-  dbFile?.dispose();
-});
+let app: BrowserApp['app'];
+// The handles, once started, under the short names the steps use.
+beforeAll(() => ({ page, engine, ollama, notes, app } = web));
+const shot = web.shot;
 
 describe('Quire in a browser', () => {
   it('refuses API requests without the token', async () => {
@@ -373,9 +347,7 @@ describe('Quire in a browser', () => {
     try {
       garden.write('bulbs.md', '# Bulbs\n\nPlant the deploy tulips every 90 days in the north bed.\n');
       // Imported as the Library does, as a job: its end tells the window the library changed.
-      const imported = new Promise<void>((resolve) => engine.onEvent((e) => e.type === 'job.done' && e.kind === 'import' && resolve()));
-      await engine.call('importFolder', { path: garden.root });
-      await imported;
+      await importAndWait(engine, garden.root);
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.emulateMedia({ colorScheme: 'light' });
       await page.getByTestId('nav-ask').click();
@@ -413,9 +385,7 @@ describe('Quire in a browser', () => {
     try {
       const filler = Array.from({ length: 34 }, (_, i) => `Step ${i + 1}: check the rack.`).join('\n');
       drills.write('failover.md', `# Failover drill\n\n${filler}\nThe failover drill runs on the first Tuesday of each quarter.\n`);
-      const imported = new Promise<void>((resolve) => engine.onEvent((e) => e.type === 'job.done' && e.kind === 'import' && resolve()));
-      await engine.call('importFolder', { path: drills.root });
-      await imported;
+      await importAndWait(engine, drills.root);
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.getByTestId('nav-ask').click();
       await page.getByTestId('new-conversation').click();

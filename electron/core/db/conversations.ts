@@ -1,5 +1,5 @@
 import type { HistoryTurn } from '../../../shared/answer';
-import { TITLE_MAX, type ConversationSummary, type StoredConversation } from '../../../shared/conversations';
+import { TITLE_MAX, type ConversationSummary, type StoredConversation, type TurnScopePart } from '../../../shared/conversations';
 import { QuireError } from '../../../shared/errors';
 import type { Db } from './open';
 import { storedResult } from './runs';
@@ -48,13 +48,14 @@ export function getConversation(db: Db, id: number): StoredConversation {
   // Read without a transaction (which would take the write lock): in this process nothing runs
   // between these statements, and another process's change at worst shows a turn as removed.
   const head = summary(db, id);
-  const turns = stmt(db, 'SELECT ordinal, question, asked_at AS askedAt, run_id AS runId FROM conversation_turns WHERE conversation_id = ? ORDER BY ordinal').all(id) as Array<{
+  const turns = stmt(db, 'SELECT ordinal, question, asked_at AS askedAt, run_id AS runId, scope FROM conversation_turns WHERE conversation_id = ? ORDER BY ordinal').all(id) as Array<{
     ordinal: number;
     question: string;
     askedAt: string;
     runId: number;
+    scope: string | null;
   }>;
-  return { ...head, turns: turns.map((t) => ({ ...t, result: storedResult(db, t.runId) })) };
+  return { ...head, turns: turns.map((t) => ({ ...t, scope: turnScope(t.scope), result: storedResult(db, t.runId) })) };
 }
 
 /**
@@ -77,10 +78,15 @@ export function conversationHistory(db: Db, id: number, max = 50): HistoryTurn[]
  * (migration 0015), which outlives its run; null when not known: a turn from before that migration
  * whose run was already deleted.
  */
-export function conversationScope(db: Db, id: number): Array<{ collectionId: string; path: string }> | null {
+export function conversationScope(db: Db, id: number): TurnScopePart[] | null {
   const scope = stmt(db, 'SELECT scope FROM conversation_turns WHERE conversation_id = ? ORDER BY ordinal DESC LIMIT 1').pluck().get(id) as string | null | undefined;
-  if (scope === null) return null;
-  const parts = scope ? (JSON.parse(scope) as Array<{ id: string; path?: string }>) : [];
+  return scope === undefined ? [] : turnScope(scope);
+}
+
+/** A turn's stored `scope` column (the answer's `{ id, name, path }` parts, as JSON): null stays not known. */
+function turnScope(stored: string | null): TurnScopePart[] | null {
+  if (stored === null) return null;
+  const parts = stored ? (JSON.parse(stored) as Array<{ id: string; path?: string }>) : [];
   return parts.map((p) => ({ collectionId: p.id, path: p.path ?? '' }));
 }
 

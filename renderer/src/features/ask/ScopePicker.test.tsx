@@ -31,6 +31,12 @@ const folder = (id: string, name: string, relPaths: string[] = []): Collection =
 });
 afterEach(() => setScope([]));
 
+const summaryText = (picker: HTMLElement) => picker.querySelector('summary strong')!.textContent;
+const item = (picker: HTMLElement, name: string) => within(picker).getByRole('treeitem', { name });
+/** Opens or closes a folder with the mouse, on its arrow. */
+const clickArrow = (picker: HTMLElement, name: string) => fireEvent.click(item(picker, name).querySelector('.scope__expand')!);
+const state = (el: HTMLElement) => [el.getAttribute('aria-checked'), el.getAttribute('aria-disabled')];
+
 describe('asking of some folders', () => {
   it('ticks folders into the scope that questions and searches send; All folders clears it', async () => {
     const h = renderWithFake(
@@ -44,10 +50,10 @@ describe('asking of some folders', () => {
       },
     );
     const picker = await screen.findByTestId('scope-picker');
-    expect(within(picker).getByText('All folders', { selector: 'strong' })).toBeTruthy();
-    fireEvent.click(within(picker).getByLabelText('home'));
+    expect(summaryText(picker)).toBe('All folders');
+    fireEvent.click(item(picker, 'home'));
     expect(scopeInput()).toEqual({ collections: ['c2'] });
-    expect(within(picker).getByText('home', { selector: 'strong' })).toBeTruthy();
+    expect(summaryText(picker)).toBe('home');
     fireEvent.change(screen.getByTestId('search-box'), { target: { value: 'keys' } });
     fireEvent.submit(screen.getByTestId('search-box').closest('form')!);
     await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'search')?.input).toMatchObject({ query: 'keys', collections: ['c2'] }));
@@ -58,7 +64,7 @@ describe('asking of some folders', () => {
   it('is not offered with a single folder, and a folder that leaves the library leaves the scope', async () => {
     let collections = [folder('c1', 'work'), folder('c2', 'home')];
     const h = renderWithFake(<ScopePicker />, { library: () => ({ collections }) });
-    fireEvent.click(within(await screen.findByTestId('scope-picker')).getByLabelText('home'));
+    fireEvent.click(item(await screen.findByTestId('scope-picker'), 'home'));
     collections = [folder('c1', 'work')];
     act(() => h.emit({ type: 'library.changed' }));
     await waitFor(() => expect(screen.queryByTestId('scope-picker')).toBeNull());
@@ -93,11 +99,11 @@ describe('asking of some folders', () => {
     // One folder, but with folders inside it: a choice, so the picker is there.
     const picker = await screen.findByTestId('scope-picker');
     const inside = within(picker).getByRole('group', { name: 'Folders inside notes' });
-    expect(within(inside).getAllByRole('checkbox').map((c) => c.getAttribute('aria-label'))).toEqual(['notes/recipes', 'notes/work', 'notes/workshop']);
+    expect(within(inside).getAllByRole('treeitem').map((c) => c.getAttribute('aria-label'))).toEqual(['notes/recipes', 'notes/work', 'notes/workshop']);
     fireEvent.click(within(picker).getByLabelText('notes/work'));
     fireEvent.click(within(picker).getByLabelText('notes/recipes'));
     expect(scopeInput()).toEqual({ collections: [{ collectionId: 'c1', path: 'work' }, { collectionId: 'c1', path: 'recipes' }] });
-    expect(within(picker).getByText('notes/work, notes/recipes', { selector: 'strong' })).toBeTruthy();
+    expect(summaryText(picker)).toBe('notes/work, notes/recipes');
     fireEvent.change(screen.getByTestId('search-box'), { target: { value: 'keys' } });
     fireEvent.submit(screen.getByTestId('search-box').closest('form')!);
     await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'search')?.input).toMatchObject({ collections: [{ collectionId: 'c1', path: 'work' }, { collectionId: 'c1', path: 'recipes' }] }));
@@ -107,8 +113,10 @@ describe('asking of some folders', () => {
     // The whole folder ticked: its subfolders are covered, shown ticked and not separately choosable.
     fireEvent.click(within(picker).getByLabelText('notes'));
     expect(scopeInput()).toEqual({ collections: ['c1'] });
-    const work = within(picker).getByLabelText('notes/work') as HTMLInputElement;
-    expect([work.checked, work.disabled]).toEqual([true, true]);
+    expect(state(item(picker, 'notes/work'))).toEqual(['true', 'true']);
+    // A covered folder cannot be ticked apart.
+    fireEvent.click(item(picker, 'notes/work'));
+    expect(scopeInput()).toEqual({ collections: ['c1'] });
     fireEvent.click(within(picker).getByLabelText('notes'));
     expect(scopeInput()).toEqual({ collections: [] });
     // A subfolder whose documents all left the library leaves the scope.
@@ -125,33 +133,36 @@ describe('asking of some folders', () => {
     const h = renderWithFake(<ScopePicker />, { library: () => ({ collections }) });
     const picker = await screen.findByTestId('scope-picker');
     const inside = within(picker).getByRole('group', { name: 'Folders inside notes' });
-    expect(within(inside).getAllByRole('checkbox').map((c) => c.getAttribute('aria-label'))).toEqual(['notes/home', 'notes/work']);
-    // Only a folder with folders inside it has a toggle; it starts closed.
-    expect(within(picker).queryByRole('button', { name: 'Folders inside notes/home' })).toBeNull();
-    const work = within(picker).getByRole('button', { name: 'Folders inside notes/work' });
+    expect(within(inside).getAllByRole('treeitem').map((c) => c.getAttribute('aria-label'))).toEqual(['notes/home', 'notes/work']);
+    // Only a folder with folders inside it opens; it starts closed.
+    expect(item(picker, 'notes/home').hasAttribute('aria-expanded')).toBe(false);
+    expect(item(picker, 'notes/home').querySelector('.scope__expand')).toBeNull();
+    const work = item(picker, 'notes/work');
     expect(work.getAttribute('aria-expanded')).toBe('false');
-    fireEvent.click(work);
+    clickArrow(picker, 'notes/work');
     expect(work.getAttribute('aria-expanded')).toBe('true');
+    // Opening is not ticking.
+    expect(scopeInput()).toEqual({ collections: [] });
     const inWork = within(picker).getByRole('group', { name: 'Folders inside notes/work' });
-    expect(within(inWork).getAllByRole('checkbox').map((c) => c.getAttribute('aria-label'))).toEqual(['notes/work/archive', 'notes/work/projects']);
-    fireEvent.click(within(picker).getByRole('button', { name: 'Folders inside notes/work/projects' }));
+    expect(within(inWork).getAllByRole('treeitem').map((c) => c.getAttribute('aria-label'))).toEqual(['notes/work/archive', 'notes/work/projects']);
+    clickArrow(picker, 'notes/work/projects');
     // A deep folder is sent as its path; ticking the folder around it drops it and covers it.
     fireEvent.click(within(picker).getByLabelText('notes/work/projects/q3'));
     fireEvent.click(within(picker).getByLabelText('notes/home'));
     expect(scopeInput()).toEqual({ collections: [{ collectionId: 'c1', path: 'work/projects/q3' }, { collectionId: 'c1', path: 'home' }] });
     fireEvent.click(within(picker).getByLabelText('notes/work/projects'));
     expect(scopeInput()).toEqual({ collections: [{ collectionId: 'c1', path: 'home' }, { collectionId: 'c1', path: 'work/projects' }] });
-    const q3 = within(picker).getByLabelText('notes/work/projects/q3') as HTMLInputElement;
-    expect([q3.checked, q3.disabled]).toEqual([true, true]);
-    const archive = within(picker).getByLabelText('notes/work/archive') as HTMLInputElement;
-    expect([archive.checked, archive.disabled]).toEqual([false, false]);
+    expect(state(item(picker, 'notes/work/projects/q3'))).toEqual(['true', 'true']);
+    expect(state(item(picker, 'notes/work/archive'))).toEqual(['false', null]);
     fireEvent.click(within(picker).getByLabelText('notes/work/archive'));
     // Three parts too long for one line: the first and how many more, the whole list its tooltip.
     const summary = picker.querySelector('summary strong')!;
     expect(summary.textContent).toBe('notes/home, +2 more');
+    // The count apart from the first place, so that only the place is cut short on a narrow line.
+    expect(summary.querySelector('.scope__more')!.textContent).toBe(', +2 more');
     expect(summary.getAttribute('title')).toBe('notes/home, notes/work/projects, notes/work/archive');
     // Closing a folder hides what is inside it, and says how much of it is ticked.
-    fireEvent.click(work);
+    clickArrow(picker, 'notes/work');
     expect(within(picker).queryByLabelText('notes/work/projects')).toBeNull();
     expect(within(picker).getByText(/2 ticked inside/)).toBeTruthy();
     // A deep folder whose documents all left the library leaves the scope.
@@ -160,13 +171,68 @@ describe('asking of some folders', () => {
     await waitFor(() => expect(scopeInput()).toEqual({ collections: [{ collectionId: 'c1', path: 'home' }, { collectionId: 'c1', path: 'work/projects' }] }));
   });
 
+  it('is a tree a keyboard walks: one Tab stop; Up/Down between the rows shown; Right opens, then goes in; Left closes, then goes out; Home/End; Space ticks', async () => {
+    renderWithFake(<ScopePicker />, { library: () => ({ collections: [folder('c1', 'notes', ['home/x.md', 'work/keys.md', 'work/archive/old.md', 'work/projects/a.md']), folder('c2', 'garden', ['beds.md'])] }) });
+    const picker = await screen.findByTestId('scope-picker');
+    const tree = within(picker).getByRole('tree');
+    const rows = () => within(tree).getAllByRole('treeitem').map((r) => r.getAttribute('aria-label'));
+    const focused = () => document.activeElement?.getAttribute('aria-label');
+    const press = (key: string) => fireEvent.keyDown(document.activeElement!, { key });
+    expect(rows()).toEqual(['notes', 'notes/home', 'notes/work', 'garden']);
+    // One Tab stop, the first row until another is moved to.
+    expect(within(tree).getAllByRole('treeitem').filter((r) => r.tabIndex === 0).map((r) => r.getAttribute('aria-label'))).toEqual(['notes']);
+    item(picker, 'notes').focus();
+    press('ArrowDown');
+    press('ArrowDown');
+    expect(focused()).toBe('notes/work');
+    expect(within(tree).getAllByRole('treeitem').filter((r) => r.tabIndex === 0).map((r) => r.getAttribute('aria-label'))).toEqual(['notes/work']);
+    press('ArrowRight');
+    expect([focused(), item(picker, 'notes/work').getAttribute('aria-expanded')]).toEqual(['notes/work', 'true']);
+    expect(rows()).toEqual(['notes', 'notes/home', 'notes/work', 'notes/work/archive', 'notes/work/projects', 'garden']);
+    press('ArrowRight');
+    expect(focused()).toBe('notes/work/archive');
+    press('ArrowDown');
+    press('ArrowDown');
+    expect(focused()).toBe('garden');
+    press('ArrowDown');
+    expect(focused()).toBe('garden');
+    press('ArrowUp');
+    expect(focused()).toBe('notes/work/projects');
+    press(' ');
+    expect(scopeInput()).toEqual({ collections: [{ collectionId: 'c1', path: 'work/projects' }] });
+    // A folder with nothing inside it: Right stays, Left goes to its parent; Left again closes it.
+    press('ArrowRight');
+    expect(focused()).toBe('notes/work/projects');
+    press('ArrowLeft');
+    expect(focused()).toBe('notes/work');
+    press('ArrowLeft');
+    expect(item(picker, 'notes/work').getAttribute('aria-expanded')).toBe('false');
+    expect(within(picker).getByText(/1 ticked inside/)).toBeTruthy();
+    press('ArrowLeft');
+    expect(focused()).toBe('notes');
+    // Space on the whole folder: the folders inside are covered, and Space on one of them changes nothing.
+    press(' ');
+    expect(scopeInput()).toEqual({ collections: ['c1'] });
+    press('ArrowDown');
+    expect(item(picker, 'notes/home').getAttribute('aria-disabled')).toBe('true');
+    press(' ');
+    expect(scopeInput()).toEqual({ collections: ['c1'] });
+    press('End');
+    expect(focused()).toBe('garden');
+    press('Home');
+    press('ArrowLeft');
+    expect(rows()).toEqual(['notes', 'garden']);
+    press(' ');
+    expect(scopeInput()).toEqual({ collections: [] });
+  });
+
   it('a folder with hundreds of folders inside lists them all in one scrolling list', async () => {
     const many = Array.from({ length: 300 }, (_, i) => `inbox/day-${String(i).padStart(3, '0')}/n.md`);
     renderWithFake(<ScopePicker />, { library: () => ({ collections: [folder('c1', 'notes', many)] }) });
     const picker = await screen.findByTestId('scope-picker');
-    fireEvent.click(within(picker).getByRole('button', { name: 'Folders inside notes/inbox' }));
+    clickArrow(picker, 'notes/inbox');
     const inbox = within(picker).getByRole('group', { name: 'Folders inside notes/inbox' });
-    expect(within(inbox).getAllByRole('checkbox')).toHaveLength(300);
+    expect(within(inbox).getAllByRole('treeitem')).toHaveLength(300);
     expect(picker.querySelector('.scope__list')).toBeTruthy();
   });
 

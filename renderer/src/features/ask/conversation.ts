@@ -4,7 +4,7 @@ import { useClient } from '../../app/client';
 import { useJob } from '../../app/job';
 import { useThrottledState } from '../../common/throttle';
 import { applyAskStep, finishTurn, historyOf, newTurn, type Turn } from './turn';
-import { scopeInput } from './scope';
+import { followConversationScope, restoreChosenScope, scopeInput } from './scope';
 import { readOpenConversation, rememberOpenConversation } from '../conversations/open-conversation';
 import { turnsOf } from '../conversations/stored-turns';
 
@@ -100,6 +100,7 @@ export function useConversation(): Conversation {
     setNow([]);
     setId(null);
     setOpenError(null);
+    restoreChosenScope();
   }, [setNow, setId]);
 
   const open = useCallback(
@@ -112,12 +113,15 @@ export function useConversation(): Conversation {
         setNow(ref.current);
         setId(conversationId);
         setOpenError(null);
+        // A follow-up is asked of what the picker shows: the folders of the last question (the picker drops those gone since).
+        followConversationScope(stored.turns.at(-1)?.scope ?? null);
       } catch (e) {
         // Deleted meanwhile (or elsewhere): start afresh, saying why.
         ref.current = [];
         setNow([]);
         setId(null);
         setOpenError(describeError(e));
+        restoreChosenScope();
       }
     },
     [client, setNow, setId],

@@ -37,8 +37,8 @@ describe('the folders of an imported folder', () => {
   });
 
   it('the summary stays short: every part while they fit, else the first and how many more', () => {
-    expect(shortScopeLabel([])).toBe('All folders');
-    expect(shortScopeLabel(['notes/work', 'home'])).toBe('notes/work, home');
-    expect(shortScopeLabel(['notes/work/projects', 'notes/home/garden/beds', 'notes/recipes/bread'])).toBe('notes/work/projects, +2 more');
+    expect(shortScopeLabel([])).toEqual({ lead: 'All folders', more: 0 });
+    expect(shortScopeLabel(['notes/work', 'home'])).toEqual({ lead: 'notes/work, home', more: 0 });
+    expect(shortScopeLabel(['notes/work/projects', 'notes/home/garden/beds', 'notes/recipes/bread'])).toEqual({ lead: 'notes/work/projects', more: 2 });
   });
 });

@@ -50,12 +50,13 @@ export function folderPaths(nodes: readonly FolderNode[]): string[] {
 }
 
 /**
- * The picker's summary, short enough for one line: every part while they fit in `max` characters,
- * otherwise the first part and how many more (`notes/work/projects, +2 more`).
+ * The picker's summary, short enough for one line: every part while they fit in `max` characters
+ * (`lead`), otherwise the first part and how many more (`notes/work/projects` and 2). The count is
+ * shown apart from the lead, so a long first part can be cut short without cutting the count.
  */
-export function shortScopeLabel(labels: readonly string[], max = 48): string {
-  if (labels.length === 0) return 'All folders';
+export function shortScopeLabel(labels: readonly string[], max = 48): { lead: string; more: number } {
+  if (labels.length === 0) return { lead: 'All folders', more: 0 };
   const all = labels.join(', ');
-  if (labels.length === 1 || all.length <= max) return all;
-  return `${labels[0]}, +${labels.length - 1} more`;
+  if (labels.length === 1 || all.length <= max) return { lead: all, more: 0 };
+  return { lead: labels[0]!, more: labels.length - 1 };
 }

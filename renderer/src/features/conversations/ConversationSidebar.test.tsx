@@ -23,6 +23,7 @@ const STORED: StoredConversation = {
       question: 'How often are the deploy keys rotated?',
       askedAt: '2026-03-01T10:00:00Z',
       runId: 11,
+      scope: [],
       result: answerResult({
         runId: 11,
         question: 'How often are the deploy keys rotated?',
@@ -33,7 +34,7 @@ const STORED: StoredConversation = {
         conversationId: 1,
       }),
     },
-    { ordinal: 2, question: 'And the old keys?', askedAt: '2026-03-01T10:01:00Z', runId: 12, result: null },
+    { ordinal: 2, question: 'And the old keys?', askedAt: '2026-03-01T10:01:00Z', runId: 12, scope: [], result: null },
   ],
 };
 

@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { AskEvent } from '../../shared/answer';
 import type { ApiEvent, Input, MethodName, Output, ScopeRef } from '../../shared/contract';
 import type { EvalGrid, EvalReport, Question } from '../../shared/eval';
+import { keepsTurn } from '../../shared/conversations';
 import { QuireError } from '../../shared/errors';
 import type { SearchResponse } from '../../shared/search';
 import { ask } from './answer/ask';
@@ -703,12 +704,13 @@ export type EngineHandlers = Handlers;
 
 /**
  * An answer stream stored as a turn of a conversation (a new one when `conversationId` is null)
- * once the run is finished; the ending event's result names the conversation.
+ * once the run is finished, if it was answered (`keepsTurn`: a failed or stopped ask is not a
+ * turn, whichever shell asked); the ending event's result then names the conversation.
  */
 async function* inConversation(db: Db, conversationId: number | null, question: string, answer: AsyncGenerator<AskEvent>): AsyncGenerator<AskEvent> {
   for await (const event of answer) {
     if (event.type === 'done' || event.type === 'error') {
-      const stored = recordTurn(db, conversationId, question, event.result.runId, event.result.scope);
+      const stored = keepsTurn(event.result) ? recordTurn(db, conversationId, question, event.result.runId, event.result.scope) : null;
       yield { ...event, result: stored === null ? event.result : { ...event.result, conversationId: stored } };
     } else yield event;
   }

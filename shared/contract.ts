@@ -72,6 +72,12 @@ export const ImportReportSchema = z.object({
   ),
   /** ok: vectors written; off: not asked for; unavailable: Ollama or the model could not be used. */
   embedding: z.object({ model: z.string(), status: z.enum(['ok', 'off', 'unavailable']), error: ErrorShape.optional() }),
+  /**
+   * When embedding was unavailable (Ollama gone before or during the import): the folder's documents
+   * left with text but no vectors from the model, how many and the first few paths. Keyword search
+   * finds them; importing the folder again once Ollama is back embeds only those.
+   */
+  withoutVectors: z.object({ documents: z.number(), paths: z.array(z.string()) }).optional(),
   cancelled: z.boolean(),
   ms: z.number(),
   /** The folder's documents indexed (text searchable) after the import, by type. */

@@ -80,6 +80,46 @@ describe('quire import, read by a person', () => {
     }
   });
 
+  // It used to end "embedded: 0 in 16 requests" and "embeddings: not made", even when some were made.
+  it('Ollama gone mid-import: says which documents have no vectors, that keyword search finds them, and to import again', async () => {
+    const folder = new NotesFolder('quire-cli-report-gone-');
+    const other = tempDbPath('quire-cli-report-gone-db-');
+    const env = { OLLAMA_HOST: ollama.url, QUIRE_DB: other.file };
+    for (let i = 1; i <= 12; i++) folder.write(`n${String(i).padStart(2, '0')}.md`, `# Note ${i}\n\nDeploy key ${i} rotates every ${i} days.\n`);
+    // One document a request, each answered slowly: Ollama goes once the third request is under way.
+    ollama.faults.latencyMs = 40;
+    ollama.calls.reset();
+    const watch = setInterval(() => {
+      if (ollama.calls.count('/api/embed') >= 3) {
+        clearInterval(watch);
+        void ollama.stop();
+      }
+    }, 2);
+    try {
+      const r = await runCli(['import', folder.root, '--batch', '1'], env);
+      expect(r.code).toBe(0);
+      const embedded = Number(/embedded: (\d+) in/.exec(r.stdout)?.[1]);
+      expect(embedded).toBeLessThan(12);
+      expect(r.stdout).toContain(`\n  embeddings: stopped after ${embedded} vectors: Ollama is not reachable at ${ollama.url}.`);
+      const missing = 12 - embedded;
+      const listed = new RegExp(`\\n  ${missing} of the 12 documents here have no vectors \\(((?:n\\d\\d\\.md, ){${Math.min(missing, 10) - 1}}n\\d\\d\\.md)${missing > 10 ? `, … and ${missing - 10} more` : ''}\\): keyword search still finds them, meaning search does not yet\\.\\n`);
+      expect(r.stdout).toMatch(listed);
+      expect(r.stdout).toContain(`\n  Once Ollama is back, run "quire import ${folder.root}" again: it embeds only what is missing.\n`);
+      // Those named are the ones without vectors: importing again once Ollama is back embeds exactly them.
+      await ollama.start();
+      ollama.faults.latencyMs = 0;
+      const again = await runCli(['import', folder.root, '--json'], env);
+      expect(JSON.parse(again.stdout)).toMatchObject({ embedded: missing, embedding: { status: 'ok' } });
+      expect(JSON.parse(again.stdout).withoutVectors).toBeUndefined();
+    } finally {
+      clearInterval(watch);
+      ollama.faults.latencyMs = 0;
+      await ollama.start().catch(() => undefined);
+      folder.dispose();
+      other.dispose();
+    }
+  });
+
   it('a folder with nothing Quire reads says so, rather than a row of zeros', async () => {
     const empty = new NotesFolder('quire-cli-report-empty-');
     const other = tempDbPath('quire-cli-report-empty-db-');

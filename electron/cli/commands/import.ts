@@ -71,7 +71,7 @@ function human(r: ImportReport, program: string, waitedMs: number): string {
   if (types.length === 0 && d.failed === 0 && !r.cancelled) lines.push(`  nothing to index: no .md, .markdown, .txt, .pdf, .docx, .html or .htm file in this folder${r.skipped.length > 0 ? ' (what it holds is listed below)' : ''}`);
   if (types.length > 0) lines.push(`  in the index now: ${types.map(([t, n]) => `${n} ${DOCUMENT_TYPE_LABELS[t as DocumentType]}`).join(', ')}`);
   if (r.embedding.status === 'unavailable') {
-    lines.push(`  embeddings: not made (${r.embedding.error?.message}) — keyword search works; run "${program} embed" later.`);
+    lines.push(...withoutVectorsLines(r, program));
   } else if (r.embedding.status === 'off') {
     lines.push(`  embeddings: off (--no-embed) — keyword search only until "${program} embed".`);
   }
@@ -81,6 +81,29 @@ function human(r: ImportReport, program: string, waitedMs: number): string {
   }
   lines.push(...skippedLines(r.skipped));
   return lines.join('\n');
+}
+
+/**
+ * Embedding stopped (Ollama gone before or during the import): which documents have no vectors,
+ * in a sentence, and what to do. "embedded: 0 in 16 requests" alone left a person guessing.
+ */
+function withoutVectorsLines(r: ImportReport, program: string): string[] {
+  const why = r.embedding.error?.message ?? 'the embedding model could not be used.';
+  const missing = r.withoutVectors;
+  if (!missing || missing.documents === 0) return [`  embeddings: stopped (${why}), but every document here has its vectors.`];
+  const total = Math.max(missing.documents, Object.values(r.indexedByType).reduce((a: number, n) => a + (n ?? 0), 0));
+  const named = missing.paths.join(', ') + (missing.documents > missing.paths.length ? `, … and ${missing.documents - missing.paths.length} more` : '');
+  const which = missing.documents < total ? `${missing.documents} of the ${total} documents here have no vectors` : total === 1 ? 'The document here has no vectors' : `None of the ${total} documents here has vectors`;
+  return [
+    `  embeddings: stopped after ${r.embedded} ${r.embedded === 1 ? 'vector' : 'vectors'}: ${why}`,
+    `  ${which} (${named}): keyword search still finds them, meaning search does not yet.`,
+    `  Once Ollama is back, run "${program} import ${quoteArg(r.collection.root)}" again: it embeds only what is missing.`,
+  ];
+}
+
+/** A path as a shell reads it: quoted when it holds anything but plain characters. */
+function quoteArg(p: string): string {
+  return /^[\w@%+=:,./~-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
 }
 
 const LISTED = 20;

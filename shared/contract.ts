@@ -290,7 +290,9 @@ export const API = {
   /**
    * Saves the settings given. A chat or embedding model that differs from the saved one is saved
    * only once Ollama lists it (MODEL_NOT_FOUND names the installed ones; OLLAMA_UNREACHABLE when it
-   * cannot be asked), unless `force`: a model still to be pulled. Nothing is saved on refusal.
+   * cannot be asked), unless `force`: a model still to be pulled. One of the other kind (a chat
+   * model as the embedding model, or the reverse, by Ollama's capabilities) is WRONG_MODEL_KIND.
+   * Nothing is saved on refusal.
    */
   setSettings: method(SettingsPatchSchema.extend({ force: z.boolean().optional() }).strict(), SettingsViewSchema),
   listModels: method(Empty, z.object({ models: z.array(ModelSchema) })),

@@ -41,6 +41,9 @@ const CANCEL_KEEPS: Partial<Record<string, string>> = {
   eval: 'configurations already finished are printed and kept',
 };
 
+/** Errors in what was typed (a flag, a file, a --model of the wrong kind): exit 2, as a usage error. */
+const USAGE_CODES: ReadonlySet<string> = new Set(['INVALID_ARGUMENT', 'INVALID_QUESTION_SET', 'WRONG_MODEL_KIND']);
+
 /** Runs one CLI command and resolves to its exit code; it never exits the process itself. */
 export async function main(argv: string[], io: CliIo = {}): Promise<number> {
   const stdout = io.stdout ?? process.stdout;
@@ -169,7 +172,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
     const shape = toErrorShape(e);
     if (v.json) stdout.write(`${terminalSafeJson({ error: shape })}\n`);
     else out.note(`Error (${shape.code}): ${shape.message}`);
-    return shape.code === 'CANCELLED' ? 130 : shape.code === 'INVALID_ARGUMENT' || shape.code === 'INVALID_QUESTION_SET' ? 2 : 1;
+    return shape.code === 'CANCELLED' ? 130 : USAGE_CODES.has(shape.code) ? 2 : 1;
   } finally {
     stopListening();
     await ctx?.engine.close();

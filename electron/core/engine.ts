@@ -280,7 +280,7 @@ export function createEngine(options: EngineOptions): Engine {
       const needs = key === 'embedModel' ? 'embedding' : 'completion';
       if (capabilities.length > 0 && !capabilities.includes(needs)) {
         const is = capabilities.includes('embedding') ? 'an embedding model' : capabilities.includes('completion') ? 'a chat model' : `a model for ${capabilities.join(', ')}`;
-        throw new QuireError('INVALID_ARGUMENT', `${SETTINGS[key].label} "${values[key]}" was not saved: it is ${is}, not ${key === 'embedModel' ? 'an embedding model' : 'a chat model'} (Ollama lists its capabilities as ${capabilities.join(', ')}).`);
+        throw new QuireError('WRONG_MODEL_KIND', `${SETTINGS[key].label} "${values[key]}" was not saved: it is ${is}, not ${key === 'embedModel' ? 'an embedding model' : 'a chat model'} (Ollama lists its capabilities as ${capabilities.join(', ')}).`);
       }
     }
   };

@@ -70,7 +70,7 @@ export class Embedder {
     }
     const info = await gateway.modelInfo(withTag(model), options.signal, { fresh: options.fresh ?? false });
     if (info.capabilities.length > 0 && !info.capabilities.includes('embedding')) {
-      throw new QuireError('INVALID_ARGUMENT', `${info.name} is not an embedding model (its capabilities: ${info.capabilities.join(', ')}). Try --model embeddinggemma.`);
+      throw new QuireError('WRONG_MODEL_KIND', `${info.name} is not an embedding model (its capabilities: ${info.capabilities.join(', ')}). Choose an embedding model such as embeddinggemma.`);
     }
     return new Embedder(gateway, info, taskPrefixesFor(info.name), batchSize);
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMBED_BATCH } from './embed-batch';
 import { EvalGridSchema, EvalReportSchema, EvalReportSummarySchema, EvalStorageSchema, ReportDiffSchema, QuestionSetRefSchema, QuestionSetSummarySchema, SavedQuestionSchema } from './eval';
 import { AnswerResultSchema, AskEventSchema, AskStepSchema, BudgetSchema, CandidateSchema, CitationSchema } from './answer';
 import { ErrorShape, Lines, Pages } from './common-schemas';
@@ -237,7 +238,7 @@ export const API = {
         /** false: index text only (keyword search); vectors can be added later with embedMissing. */
         embed: z.boolean().optional(),
         /** Chunks per embedding request. */
-        batch: z.number().int().min(1).max(4096).optional(),
+        batch: z.number().int().min(EMBED_BATCH.min).max(EMBED_BATCH.max).optional(),
       })
       .strict(),
     JobRef,
@@ -298,7 +299,7 @@ export const API = {
   listModels: method(Empty, z.object({ models: z.array(ModelSchema) })),
   pullModel: method(z.object({ model: z.string().min(1).max(200) }).strict(), JobRef),
   /** Adds vectors for documents that lack them for the embedding model (no file is re-read). */
-  embedMissing: method(z.object({ batch: z.number().int().min(1).max(4096).optional() }).strict(), JobRef),
+  embedMissing: method(z.object({ batch: z.number().int().min(EMBED_BATCH.min).max(EMBED_BATCH.max).optional() }).strict(), JobRef),
   /** Every embedding model with vectors stored: the one searches use, the one being built, earlier ones kept for an instant switch back. */
   vectorStores: method(Empty, z.object({ stores: z.array(VectorStoreSchema) })),
   /** Deletes a stored model's vectors (never the active or the chosen one's). */

@@ -120,6 +120,36 @@ describe('quire import, read by a person', () => {
     }
   });
 
+  // With stderr not a terminal (a log, CI) an import printed no progress at all, however long it ran.
+  it('with stderr not a terminal, a long import prints a progress line every few seconds; a short one none', async () => {
+    const folder = new NotesFolder('quire-cli-report-lines-');
+    const other = tempDbPath('quire-cli-report-lines-db-');
+    const env = { OLLAMA_HOST: ollama.url, QUIRE_DB: other.file };
+    try {
+      for (let i = 1; i <= 6; i++) folder.write(`n${i}.md`, `# Note ${i}\n\nDeploy key ${i} rotates every ${i} days.\n`);
+      const run = async (now?: () => number) => {
+        let stderr = '';
+        const code = await main(['import', folder.root, '--no-embed'], { stdout: { write: () => true }, stderr: { write: (t: string) => (stderr += t) }, env, ...(now ? { now } : {}) });
+        expect(code).toBe(0);
+        return stderr;
+      };
+      // A clock on which every look is two seconds later: a line at most every 5 s of it.
+      let t = 0;
+      const slow = await run(() => (t += 2_000));
+      const lines = slow.split('\n').filter(Boolean);
+      expect(lines.length).toBeGreaterThan(1);
+      for (const line of lines) expect(line).toMatch(/^ {0,2}\d{1,3}% \S/);
+      expect(slow).not.toMatch(/[\r\x1b]/);
+      expect(lines.some((l) => /\d+\/6 files/.test(l))).toBe(true);
+      // The same import with the real clock is over in far less than 5 s: nothing but its report.
+      fs.writeFileSync(folder.path('n1.md'), '# Note 1\n\nChanged.\n');
+      expect(await run()).toBe('');
+    } finally {
+      folder.dispose();
+      other.dispose();
+    }
+  });
+
   it('a folder with nothing Quire reads says so, rather than a row of zeros', async () => {
     const empty = new NotesFolder('quire-cli-report-empty-');
     const other = tempDbPath('quire-cli-report-empty-db-');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMBED_BATCH } from './embed-batch';
+import { DOCUMENT_TYPES, DOCUMENT_TYPE_LABELS, type DocumentType } from './document-types';
 import { EvalGridSchema, EvalReportSchema, EvalReportSummarySchema, EvalStorageSchema, ReportDiffSchema, QuestionSetRefSchema, QuestionSetSummarySchema, SavedQuestionSchema } from './eval';
 import { AnswerResultSchema, AskEventSchema, AskStepSchema, BudgetSchema, CandidateSchema, CitationSchema } from './answer';
 import { ErrorShape, Lines, Pages } from './common-schemas';
@@ -47,10 +48,8 @@ export const ImportProgressSchema = z.object({
   currentFile: z.string().nullable(),
 });
 
-export const DOCUMENT_TYPES = ['markdown', 'text', 'pdf', 'docx', 'html'] as const;
-export type DocumentType = (typeof DOCUMENT_TYPES)[number];
-/** Each format as people name it (the library, the import summary, the CLI). */
-export const DOCUMENT_TYPE_LABELS: Record<DocumentType, string> = { markdown: 'Markdown', text: 'Text', pdf: 'PDF', docx: 'Word', html: 'HTML' };
+// Declared with their extensions in document-types.ts; the contract's importers read them here too.
+export { DOCUMENT_TYPES, DOCUMENT_TYPE_LABELS, type DocumentType };
 
 export const ImportReportSchema = z.object({
   collection: z.object({ id: z.string(), root: z.string() }),

@@ -4,6 +4,7 @@
  * run one).
  */
 import type { ParseArgsConfig } from 'node:util';
+import { DOCUMENT_EXTENSIONS, DOCUMENT_TYPES } from '../../shared/document-types';
 import { EMBED_BATCH } from '../../shared/embed-batch';
 
 /** How this run was started, so that every command we print works as typed. */
@@ -26,7 +27,7 @@ const COMMANDS: CommandHelp[] = [
     command: 'import',
     options: ['model', 'no-embed', 'chunker', 'max-file-mb', 'batch'],
     lines: [
-      'import <folder>   index a folder of notes: .md/.markdown/.txt, .pdf, .docx, .html/.htm (again: only changes are read)',
+      `import <folder>   index a folder of notes: ${DOCUMENT_TYPES.map((t) => DOCUMENT_EXTENSIONS[t].join('/')).join(', ')} (again: only changes are read)`,
       '    --model NAME      embedding model in Ollama (default embeddinggemma; remembered once Ollama lists it)',
       '    --no-embed        index text only (keyword search); "quire embed" adds vectors later',
       "    --chunker SPEC    heading:N (default: the app's chunk size, 256), recursive:1000/100, fixed:128/25",

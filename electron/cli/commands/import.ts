@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ImportReport } from '../../core/engine';
 import { skipReason } from '../../../shared/skip-reasons';
-import { DOCUMENT_TYPE_LABELS, type DocumentType } from '../../../shared/contract';
+import { DOCUMENT_TYPE_LABELS, extensionList, type DocumentType } from '../../../shared/document-types';
 import { contractInput, numberFlag } from '../args';
 import { rememberModel, settleVectorSearch, type CliContext } from '../context';
 
@@ -68,7 +68,7 @@ function human(r: ImportReport, program: string, waitedMs: number): string {
   ];
   const types = Object.entries(r.indexedByType).filter(([, n]) => n > 0);
   // All zeros and nothing listed below would leave a person guessing whether the right folder was named.
-  if (types.length === 0 && d.failed === 0 && !r.cancelled) lines.push(`  nothing to index: no .md, .markdown, .txt, .pdf, .docx, .html or .htm file in this folder${r.skipped.length > 0 ? ' (what it holds is listed below)' : ''}`);
+  if (types.length === 0 && d.failed === 0 && !r.cancelled) lines.push(`  nothing to index: no ${extensionList('or')} file in this folder${r.skipped.length > 0 ? ' (what it holds is listed below)' : ''}`);
   if (types.length > 0) lines.push(`  in the index now: ${types.map(([t, n]) => `${n} ${DOCUMENT_TYPE_LABELS[t as DocumentType]}`).join(', ')}`);
   if (r.embedding.status === 'unavailable') {
     lines.push(...withoutVectorsLines(r, program));
@@ -132,7 +132,7 @@ function skippedLines(skipped: ImportReport['skipped']): string[] {
       byExt.set(ext, (byExt.get(ext) ?? 0) + 1);
     }
     const exts = [...byExt].sort(([a, x], [b, y]) => y - x || a.localeCompare(b)).map(([e, n]) => `${e} ${n}`);
-    lines.push(`    ${unsupported.length} ${unsupported.length === 1 ? 'file' : 'files'} of a type Quire does not read (${exts.join(', ')}); it reads .md, .markdown, .txt, .pdf, .docx, .html and .htm`);
+    lines.push(`    ${unsupported.length} ${unsupported.length === 1 ? 'file' : 'files'} of a type Quire does not read (${exts.join(', ')}); it reads ${extensionList('and')}`);
   }
   return lines;
 }

@@ -5,7 +5,6 @@ import type { Reader } from './types';
 export const htmlReader = {
   name: 'html',
   version: 1,
-  extensions: ['.html', '.htm'],
   read(bytes) {
     const { text, title } = htmlToText(decodeText(bytes, declaredEncoding(bytes)));
     // The text's lines are not the file's (see html-text.ts): they count from the extracted text.

@@ -120,6 +120,25 @@ describe('quire import, read by a person', () => {
     }
   });
 
+  it('the embedding model missing from Ollama: none of the documents has vectors, and the sentence does not blame Ollama being away', async () => {
+    const folder = new NotesFolder('quire-cli-report-nomodel-');
+    const other = tempDbPath('quire-cli-report-nomodel-db-');
+    folder.write('a.md', '# A\n\nAlpha.\n');
+    folder.write('b.md', '# B\n\nBeta.\n');
+    ollama.removeModel('embeddinggemma');
+    try {
+      const r = await runCli(['import', folder.root], { OLLAMA_HOST: ollama.url, QUIRE_DB: other.file });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/\n {2}embeddings: stopped after 0 vectors: .*embeddinggemma/);
+      expect(r.stdout).toContain('\n  None of the 2 documents here has vectors (a.md, b.md): keyword search still finds them, meaning search does not yet.\n');
+      expect(r.stdout).toContain(`\n  Once that is put right, run "quire import ${folder.root}" again: it embeds only what is missing.`);
+    } finally {
+      ollama.addModel('embeddinggemma');
+      folder.dispose();
+      other.dispose();
+    }
+  });
+
   // With stderr not a terminal (a log, CI) an import printed no progress at all, however long it ran.
   it('with stderr not a terminal, a long import prints a progress line every few seconds; a short one none', async () => {
     const folder = new NotesFolder('quire-cli-report-lines-');

@@ -87,6 +87,9 @@ function human(r: ImportReport, program: string, waitedMs: number): string {
  * Embedding stopped (Ollama gone before or during the import): which documents have no vectors,
  * in a sentence, and what to do. "embedded: 0 in 16 requests" alone left a person guessing.
  */
+/** Ollama itself was not there (as against a model it lacks, or an answer it refused). */
+const GONE: ReadonlySet<string> = new Set(['OLLAMA_UNREACHABLE', 'OLLAMA_TIMEOUT']);
+
 function withoutVectorsLines(r: ImportReport, program: string): string[] {
   const why = r.embedding.error?.message ?? 'the embedding model could not be used.';
   const missing = r.withoutVectors;
@@ -97,7 +100,7 @@ function withoutVectorsLines(r: ImportReport, program: string): string[] {
   return [
     `  embeddings: stopped after ${r.embedded} ${r.embedded === 1 ? 'vector' : 'vectors'}: ${why}`,
     `  ${which} (${named}): keyword search still finds them, meaning search does not yet.`,
-    `  Once Ollama is back, run "${program} import ${quoteArg(r.collection.root)}" again: it embeds only what is missing.`,
+    `  ${GONE.has(r.embedding.error?.code ?? '') ? 'Once Ollama is back' : 'Once that is put right'}, run "${program} import ${quoteArg(r.collection.root)}" again: it embeds only what is missing.`,
   ];
 }
 

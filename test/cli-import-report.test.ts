@@ -139,6 +139,22 @@ describe('quire import, read by a person', () => {
     }
   });
 
+  it('a rebuild while Ollama is away says how many documents came back without vectors, and how to add them', async () => {
+    const folder = new NotesFolder('quire-cli-report-rebuild-');
+    const damaged = tempDbPath('quire-cli-report-rebuild-db-');
+    folder.write('a.md', '# A\n\nAlpha.\n');
+    folder.write('b.md', '# B\n\nBeta.\n');
+    try {
+      const into = `${damaged.file}.new`;
+      const r = await runCli(['rebuild', folder.root, '--into', into], { OLLAMA_HOST: 'http://127.0.0.1:9', QUIRE_DB: damaged.file });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`\\n {4}2 documents have no vectors \\(Ollama is not reachable at http://127\\.0\\.0\\.1:9\\.[^)]*\\): keyword search finds them; run "quire embed --db ${into.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" once that is put right\\.\\n`));
+    } finally {
+      folder.dispose();
+      damaged.dispose();
+    }
+  });
+
   // With stderr not a terminal (a log, CI) an import printed no progress at all, however long it ran.
   it('with stderr not a terminal, a long import prints a progress line every few seconds; a short one none', async () => {
     const folder = new NotesFolder('quire-cli-report-lines-');

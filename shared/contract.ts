@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { EMBED_BATCH } from './embed-batch';
+import { DOCUMENT_TYPES, DOCUMENT_TYPE_LABELS, type DocumentType } from './document-types';
 import { EvalGridSchema, EvalReportSchema, EvalReportSummarySchema, EvalStorageSchema, ReportDiffSchema, QuestionSetRefSchema, QuestionSetSummarySchema, SavedQuestionSchema } from './eval';
 import { AnswerResultSchema, AskEventSchema, AskStepSchema, BudgetSchema, CandidateSchema, CitationSchema } from './answer';
 import { ErrorShape, Lines, Pages } from './common-schemas';
@@ -46,10 +48,8 @@ export const ImportProgressSchema = z.object({
   currentFile: z.string().nullable(),
 });
 
-export const DOCUMENT_TYPES = ['markdown', 'mdx', 'rst', 'asciidoc', 'org', 'notebook', 'text', 'pdf', 'docx', 'html'] as const;
-export type DocumentType = (typeof DOCUMENT_TYPES)[number];
-/** Each format as people name it (the library, the import summary, the CLI). */
-export const DOCUMENT_TYPE_LABELS: Record<DocumentType, string> = { markdown: 'Markdown', mdx: 'MDX', rst: 'reStructuredText', asciidoc: 'AsciiDoc', org: 'Org', notebook: 'Notebook', text: 'Text', pdf: 'PDF', docx: 'Word', html: 'HTML' };
+// Declared with their extensions in document-types.ts; the contract's importers read them here too.
+export { DOCUMENT_TYPES, DOCUMENT_TYPE_LABELS, type DocumentType };
 
 export const ImportReportSchema = z.object({
   collection: z.object({ id: z.string(), root: z.string() }),
@@ -72,6 +72,12 @@ export const ImportReportSchema = z.object({
   ),
   /** ok: vectors written; off: not asked for; unavailable: Ollama or the model could not be used. */
   embedding: z.object({ model: z.string(), status: z.enum(['ok', 'off', 'unavailable']), error: ErrorShape.optional() }),
+  /**
+   * When embedding was unavailable (Ollama gone before or during the import): the folder's documents
+   * left with text but no vectors from the model, how many and the first few paths. Keyword search
+   * finds them; importing the folder again once Ollama is back embeds only those.
+   */
+  withoutVectors: z.object({ documents: z.number(), paths: z.array(z.string()) }).optional(),
   cancelled: z.boolean(),
   ms: z.number(),
   /** The folder's documents indexed (text searchable) after the import, by type. */
@@ -231,7 +237,7 @@ export const API = {
         /** false: index text only (keyword search); vectors can be added later with embedMissing. */
         embed: z.boolean().optional(),
         /** Chunks per embedding request. */
-        batch: z.number().int().min(1).max(4096).optional(),
+        batch: z.number().int().min(EMBED_BATCH.min).max(EMBED_BATCH.max).optional(),
       })
       .strict(),
     JobRef,
@@ -284,13 +290,15 @@ export const API = {
   /**
    * Saves the settings given. A chat or embedding model that differs from the saved one is saved
    * only once Ollama lists it (MODEL_NOT_FOUND names the installed ones; OLLAMA_UNREACHABLE when it
-   * cannot be asked), unless `force`: a model still to be pulled. Nothing is saved on refusal.
+   * cannot be asked), unless `force`: a model still to be pulled. One of the other kind (a chat
+   * model as the embedding model, or the reverse, by Ollama's capabilities) is WRONG_MODEL_KIND.
+   * Nothing is saved on refusal.
    */
   setSettings: method(SettingsPatchSchema.extend({ force: z.boolean().optional() }).strict(), SettingsViewSchema),
   listModels: method(Empty, z.object({ models: z.array(ModelSchema) })),
   pullModel: method(z.object({ model: z.string().min(1).max(200) }).strict(), JobRef),
   /** Adds vectors for documents that lack them for the embedding model (no file is re-read). */
-  embedMissing: method(z.object({ batch: z.number().int().min(1).max(4096).optional() }).strict(), JobRef),
+  embedMissing: method(z.object({ batch: z.number().int().min(EMBED_BATCH.min).max(EMBED_BATCH.max).optional() }).strict(), JobRef),
   /** Every embedding model with vectors stored: the one searches use, the one being built, earlier ones kept for an instant switch back. */
   vectorStores: method(Empty, z.object({ stores: z.array(VectorStoreSchema) })),
   /** Deletes a stored model's vectors (never the active or the chosen one's). */

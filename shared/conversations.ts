@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AnswerResultSchema } from './answer';
+import { AnswerResultSchema, type AnswerResult } from './answer';
 
 /** A stored conversation as the sidebar lists it. */
 export const ConversationSummarySchema = z.object({
@@ -31,6 +31,19 @@ export const ConversationTurnSchema = z.object({
 });
 
 export const ConversationSchema = ConversationSummarySchema.extend({ turns: z.array(ConversationTurnSchema) });
+
+/**
+ * A question becomes a turn of its conversation only when it was answered: by the model, or by
+ * Quire's own "Not in the documents." A failed or stopped ask (Ollama gone, Ctrl-C, a prompt that
+ * does not fit) is kept as a run, the trace of what happened, but never as a turn, so no
+ * conversation lists, reopens or sends as history an answer that never was, whichever shell asked.
+ * A stopped answer's text is incomplete, so it is not kept either.
+ */
+export const TURN_STATUSES: ReadonlySet<AnswerResult['status']> = new Set(['answered', 'refused']);
+
+export function keepsTurn(result: Pick<AnswerResult, 'status'>): boolean {
+  return TURN_STATUSES.has(result.status);
+}
 
 /** How long a title may be; a first question longer than this is cut at a word. */
 export const TITLE_MAX = 120;

@@ -17,6 +17,8 @@ export const ERROR_CODES = [
   // A text longer than the embedding model's context: refused rather than cut silently.
   'INPUT_TOO_LONG',
   'NOT_A_CHAT_MODEL',
+  // A chat model chosen as the embedding model, or an embedding model as the chat model: refused when saved.
+  'WRONG_MODEL_KIND',
   'READ_FAILED',
   'READ_TIMEOUT',
   'NOT_A_REGULAR_FILE',

@@ -49,16 +49,42 @@ describe('quire eval with an embedding model Ollama does not have', () => {
     const human = await quire(['eval', questions, '--docs', notes.root, '--embed-models', 'mxbai-embed-large', '--modes', 'dense']);
     expect(human.stdout).toMatch(/\nWarning: The index for mxbai-embed-large, heading:256 has no vectors/);
     // Every question failed: the row measured nothing, so it shows "—" rather than 0%, which reads as a score.
-    expect(human.stdout).toMatch(/^\(retrieval only\) +mxbai-embed-large +heading:256 +6 +dense +n\/a( +—){8} +1$/m);
+    expect(human.stdout).toMatch(/^Configurations:\n# +embed model +chunker +k +mode +fusion\n1 +mxbai-embed-large +heading:256 +6 +dense +n\/a\n/m);
+    expect(human.stdout).toMatch(/^Retrieval .*\n# +hit@1 .* errors\n1( +—){7} +1\n/m);
   });
 
   it('a retrieval-only table leaves out the answer columns, which would all be "—"', async () => {
     const r = await quire(['eval', questions, '--docs', notes.root, '--modes', 'lexical']);
     expect(r.code).toBe(0);
-    const header = r.stdout.split('\n').find((l) => l.startsWith('chat model'))!;
-    expect(header.split(/ {2,}/)).toEqual(['chat model', 'embed model', 'chunker', 'k', 'mode', 'fusion', 'hit@1', 'hit@3', 'hit@5', 'hit@k', 'MRR', 'fact sent', 'src tok p50', 'retr. p50/p95 ms', 'errors']);
+    const headers = r.stdout.split('\n').filter((l) => l.startsWith('# ')).map((l) => l.split(/ {2,}/));
+    expect(headers).toEqual([
+      ['#', 'embed model', 'chunker', 'k', 'mode', 'fusion'],
+      ['#', 'hit@1', 'hit@3', 'hit@5', 'hit@k', 'MRR', 'fact sent', 'src tok p50', 'errors'],
+      ['#', 'retr. p50/p95 ms'],
+    ]);
     expect(r.stdout).toContain('Retrieval only (no --chat-models): answers were not scored.');
     const withAnswers = await quire(['eval', questions, '--docs', notes.root, '--modes', 'lexical', '--chat-models', 'llama3.2']);
-    expect(withAnswers.stdout).toMatch(/^chat model .* cite ok .* tok\/s +changed +errors$/m);
+    expect(withAnswers.stdout).toMatch(/^# +chat model +embed model/m);
+    expect(withAnswers.stdout).toMatch(/^# +fact +cite ok .* changed$/m);
+    expect(withAnswers.stdout).toMatch(/^# +retr\. p50\/p95 ms +gen\. p50\/p95 ms +tok\/s$/m);
+  });
+
+  // With chat models the one table was about 250 characters wide; --json is the report, unchanged.
+  it('with chat models, fits a terminal 100 columns wide: configurations by number, then retrieval, answers and speed', async () => {
+    const args = ['eval', questions, '--docs', notes.root, '--chat-models', 'llama3.2,qwen2.5:0.5b', '--modes', 'lexical,hybrid', '--fusion', 'rrf:60,weighted:0.3'];
+    const r = await quire(args);
+    expect(r.code).toBe(0);
+    const tables = r.stdout.split('\n').filter((l) => !l.startsWith('Warning: '));
+    for (const line of tables) expect([...line].length, line).toBeLessThanOrEqual(100);
+    // Six configurations, numbered alike in every table.
+    for (const title of ['Configurations:', 'Retrieval ', 'Answers ', 'Speed:']) {
+      const at = tables.findIndex((l) => l.startsWith(title));
+      expect(at, title).toBeGreaterThan(-1);
+      expect(tables.slice(at + 2, at + 8).map((l) => l.split(/ +/)[0]), title).toEqual(['1', '2', '3', '4', '5', '6']);
+    }
+    expect(tables.some((l) => /^6 +qwen2\.5:0\.5b +embeddinggemma +heading:256 +6 +hybrid +weighted:0\.3$/.test(l))).toBe(true);
+    const json = JSON.parse((await quire([...args, '--json'])).stdout);
+    expect(json.configs).toHaveLength(6);
+    expect(Object.keys(json.configs[0].metrics)).toEqual(expect.arrayContaining(['hit1', 'citationValid', 'promptTokens', 'latencyMs', 'tokensPerSecond']));
   });
 });

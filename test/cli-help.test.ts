@@ -36,6 +36,24 @@ describe('quire help, as a new user reads it', () => {
     expect(noFile.stderr).toContain('See: quire eval --help');
   });
 
+  it('import and embed --help list --batch, which they read', async () => {
+    for (const command of ['import', 'embed']) expect((await quire([command, '--help'])).stdout).toMatch(/^ {6}--batch N {9}texts per embedding request \(1-4096; default 32\)/m);
+  });
+
+  // Node's own "Option '--k <value>' argument missing" used to be printed as it was.
+  it('a flag given without its value is told what the value is, with an example', async () => {
+    const k = await quire(['ask', 'How are keys rotated?', '--k']);
+    expect(k.code).toBe(2);
+    expect(k.stderr).toBe('--k needs a number, e.g. --k 6.\nSee: quire ask --help\n');
+    // Followed by another flag, Node calls it "ambiguous": the same sentence.
+    expect((await quire(['search', 'keys', '--collection', '--json'])).stderr).toBe('--collection needs a folder, e.g. --collection notes/work.\nSee: quire search --help\n');
+    expect((await quire(['status', '--db'])).stderr).toBe('--db needs a database file, e.g. --db ~/quire.db.\nSee: quire status --help\n');
+    // A flag the command does not read at all is named as such, value or not.
+    expect((await quire(['embed', '--k'])).stderr).toBe('--k is not an option of embed.\nSee: quire embed --help\n');
+    // A boolean given a value is still Node's sentence, which says what is wrong.
+    expect((await quire(['status', '--json=yes'])).stderr).toBe("Option '--json' does not take an argument\nSee: quire status --help\n");
+  });
+
   it('a flag the command does not read is refused, not silently ignored', async () => {
     // ask has no --mode: it used to answer as if the flag were not there.
     const ask = await quire(['ask', 'How are keys rotated?', '--mode', 'lexical']);

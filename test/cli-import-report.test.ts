@@ -80,6 +80,111 @@ describe('quire import, read by a person', () => {
     }
   });
 
+  // It used to end "embedded: 0 in 16 requests" and "embeddings: not made", even when some were made.
+  it('Ollama gone mid-import: says which documents have no vectors, that keyword search finds them, and to import again', async () => {
+    const folder = new NotesFolder('quire-cli-report-gone-');
+    const other = tempDbPath('quire-cli-report-gone-db-');
+    const env = { OLLAMA_HOST: ollama.url, QUIRE_DB: other.file };
+    for (let i = 1; i <= 12; i++) folder.write(`n${String(i).padStart(2, '0')}.md`, `# Note ${i}\n\nDeploy key ${i} rotates every ${i} days.\n`);
+    // One document a request, each answered slowly: Ollama goes once the third request is under way.
+    ollama.faults.latencyMs = 40;
+    ollama.calls.reset();
+    const watch = setInterval(() => {
+      if (ollama.calls.count('/api/embed') >= 3) {
+        clearInterval(watch);
+        void ollama.stop();
+      }
+    }, 2);
+    try {
+      const r = await runCli(['import', folder.root, '--batch', '1'], env);
+      expect(r.code).toBe(0);
+      const embedded = Number(/embedded: (\d+) in/.exec(r.stdout)?.[1]);
+      expect(embedded).toBeLessThan(12);
+      expect(r.stdout).toContain(`\n  embeddings: stopped after ${embedded} vectors: Ollama is not reachable at ${ollama.url}.`);
+      const missing = 12 - embedded;
+      const listed = new RegExp(`\\n  ${missing} of the 12 documents here have no vectors \\(((?:n\\d\\d\\.md, ){${Math.min(missing, 10) - 1}}n\\d\\d\\.md)${missing > 10 ? `, … and ${missing - 10} more` : ''}\\): keyword search still finds them, meaning search does not yet\\.\\n`);
+      expect(r.stdout).toMatch(listed);
+      expect(r.stdout).toContain(`\n  Once Ollama is back, run "quire import ${folder.root}" again: it embeds only what is missing.\n`);
+      // Those named are the ones without vectors: importing again once Ollama is back embeds exactly them.
+      await ollama.start();
+      ollama.faults.latencyMs = 0;
+      const again = await runCli(['import', folder.root, '--json'], env);
+      expect(JSON.parse(again.stdout)).toMatchObject({ embedded: missing, embedding: { status: 'ok' } });
+      expect(JSON.parse(again.stdout).withoutVectors).toBeUndefined();
+    } finally {
+      clearInterval(watch);
+      ollama.faults.latencyMs = 0;
+      await ollama.start().catch(() => undefined);
+      folder.dispose();
+      other.dispose();
+    }
+  });
+
+  it('the embedding model missing from Ollama: none of the documents has vectors, and the sentence does not blame Ollama being away', async () => {
+    const folder = new NotesFolder('quire-cli-report-nomodel-');
+    const other = tempDbPath('quire-cli-report-nomodel-db-');
+    folder.write('a.md', '# A\n\nAlpha.\n');
+    folder.write('b.md', '# B\n\nBeta.\n');
+    ollama.removeModel('embeddinggemma');
+    try {
+      const r = await runCli(['import', folder.root], { OLLAMA_HOST: ollama.url, QUIRE_DB: other.file });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/\n {2}embeddings: stopped after 0 vectors: .*embeddinggemma/);
+      expect(r.stdout).toContain('\n  None of the 2 documents here has vectors (a.md, b.md): keyword search still finds them, meaning search does not yet.\n');
+      expect(r.stdout).toContain(`\n  Once that is put right, run "quire import ${folder.root}" again: it embeds only what is missing.`);
+    } finally {
+      ollama.addModel('embeddinggemma');
+      folder.dispose();
+      other.dispose();
+    }
+  });
+
+  it('a rebuild while Ollama is away says how many documents came back without vectors, and how to add them', async () => {
+    const folder = new NotesFolder('quire-cli-report-rebuild-');
+    const damaged = tempDbPath('quire-cli-report-rebuild-db-');
+    folder.write('a.md', '# A\n\nAlpha.\n');
+    folder.write('b.md', '# B\n\nBeta.\n');
+    try {
+      const into = `${damaged.file}.new`;
+      const r = await runCli(['rebuild', folder.root, '--into', into], { OLLAMA_HOST: 'http://127.0.0.1:9', QUIRE_DB: damaged.file });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`\\n {4}2 documents have no vectors \\(Ollama is not reachable at http://127\\.0\\.0\\.1:9\\.[^)]*\\): keyword search finds them; run "quire embed --db ${into.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" once that is put right\\.\\n`));
+    } finally {
+      folder.dispose();
+      damaged.dispose();
+    }
+  });
+
+  // With stderr not a terminal (a log, CI) an import printed no progress at all, however long it ran.
+  it('with stderr not a terminal, a long import prints a progress line every few seconds; a short one none', async () => {
+    const folder = new NotesFolder('quire-cli-report-lines-');
+    const other = tempDbPath('quire-cli-report-lines-db-');
+    const env = { OLLAMA_HOST: ollama.url, QUIRE_DB: other.file };
+    try {
+      for (let i = 1; i <= 6; i++) folder.write(`n${i}.md`, `# Note ${i}\n\nDeploy key ${i} rotates every ${i} days.\n`);
+      const run = async (now?: () => number) => {
+        let stderr = '';
+        const code = await main(['import', folder.root, '--no-embed'], { stdout: { write: () => true }, stderr: { write: (t: string) => (stderr += t) }, env, ...(now ? { now } : {}) });
+        expect(code).toBe(0);
+        return stderr;
+      };
+      // A clock on which every look is two seconds later: a line at most every 5 s of it.
+      let t = 0;
+      const slow = await run(() => (t += 2_000));
+      const lines = slow.split('\n').filter(Boolean);
+      expect(lines.length).toBeGreaterThan(1);
+      for (const line of lines) expect(line).toMatch(/^ {0,2}\d{1,3}% \S/);
+      expect(slow).not.toMatch(/[\r\x1b]/);
+      expect(lines.some((l) => /\d+\/6 files/.test(l))).toBe(true);
+      // The same import with the real clock is over in far less than 5 s: nothing but its report.
+      fs.writeFileSync(folder.path('n1.md'), '# Note 1\n\nChanged.\n');
+      expect(await run()).toBe('');
+    } finally {
+      folder.dispose();
+      other.dispose();
+    }
+  });
+
   it('a folder with nothing Quire reads says so, rather than a row of zeros', async () => {
     const empty = new NotesFolder('quire-cli-report-empty-');
     const other = tempDbPath('quire-cli-report-empty-db-');

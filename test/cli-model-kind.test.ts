@@ -34,11 +34,11 @@ describe('a --model of the wrong kind', () => {
     const imported = await quire(['import', notes.root, '--model', 'llama3.2']);
     expect(imported.code).toBe(2);
     expect(imported.stderr).toBe(
-      'Error (INVALID_ARGUMENT): Embedding model "llama3.2" was not saved: it is a chat model, not an embedding model (Ollama lists its capabilities as completion, tools).\n',
+      'Error (WRONG_MODEL_KIND): Embedding model "llama3.2" was not saved: it is a chat model, not an embedding model (Ollama lists its capabilities as completion, tools).\n',
     );
     const asked = await quire(['ask', 'How often are the keys rotated?', '--model', 'embeddinggemma']);
     expect(asked.code).toBe(2);
-    expect(asked.stderr).toMatch(/^Error \(INVALID_ARGUMENT\): Chat model "embeddinggemma" was not saved: it is an embedding model, not a chat model/);
+    expect(asked.stderr).toMatch(/^Error \(WRONG_MODEL_KIND\): Chat model "embeddinggemma" was not saved: it is an embedding model, not a chat model/);
     expect(await models()).toEqual(before);
   });
 

@@ -274,7 +274,8 @@ describe('quire CLI', () => {
     const again = await quire(['eval', '--rerun', out]);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/Reproduced .*report\.json: every score and answer is the same\./);
-    expect(again.stdout).toMatch(/heading:256 +3 +lexical +n\/a +100% +100% +100% +100%/);
+    expect(again.stdout).toMatch(/^1 +llama3\.2 +embeddinggemma +heading:256 +3 +lexical +n\/a$/m);
+    expect(again.stdout).toMatch(/^1 +100% +100% +100% +100% /m);
 
     fs.writeFileSync(path.join(notes.root, 'ops/keys.md'), '# Keys\n\n## Rotation\n\nThe keys are rotated when someone remembers.\n');
     try {

@@ -70,6 +70,56 @@ describe('conversations', () => {
     expect((await call('conversations', {})).conversations).toHaveLength(1);
   });
 
+  it('a failed or stopped ask is not a turn: the conversation, its history and the list hold only answers', async () => {
+    await imported();
+    const first = await ask('How often are the deploy keys rotated?');
+    const id = first.conversationId!;
+
+    // Ollama gone: the passages are found by keywords, but nothing answered them.
+    await f.ollama.stop();
+    try {
+      const failed = await ask('Who owns the rotation then?', id);
+      expect(failed.status).toBe('error');
+      expect(failed.conversationId).toBeUndefined();
+      // Nor does a first question that failed make a conversation of its own.
+      const alone = await ask('How hot does the sourdough bake?');
+      expect(alone.status).toBe('error');
+      expect(alone.conversationId).toBeUndefined();
+    } finally {
+      await f.ollama.start();
+    }
+
+    // Stopped mid-answer: its text is incomplete, so it is not kept either.
+    f.ollama.faults.streamDelayMs = 30;
+    const controller = new AbortController();
+    let stopped: AnswerResult | null = null;
+    try {
+      for await (const e of f.engine.ask({ question: 'Which team rotates the keys?', conversationId: id }, controller.signal)) {
+        if (e.type === 'token') controller.abort();
+        if (e.type === 'done' || e.type === 'error') stopped = e.result;
+      }
+    } finally {
+      f.ollama.faults.streamDelayMs = 0;
+    }
+    expect(stopped).toMatchObject({ status: 'cancelled', answer: expect.stringMatching(/\S/) });
+    expect(stopped!.conversationId).toBeUndefined();
+    // Each is still a run: the trace of what happened.
+    expect(f.db.prepare("SELECT status FROM runs ORDER BY id").pluck().all()).toEqual(['answered', 'error', 'error', 'cancelled']);
+
+    const stored = await call('conversation', { id });
+    expect(stored.turns.map((t) => t.question)).toEqual(['How often are the deploy keys rotated?']);
+    expect((await call('conversations', {})).conversations.map((c) => [c.id, c.turnCount])).toEqual([[id, 1]]);
+    // The next follow-up is sent the one answered turn, not the questions that got none.
+    f.ollama.calls.reset();
+    const next = await ask('And who owns it?', id);
+    expect(f.db.prepare('SELECT history_turns FROM runs WHERE id = ?').pluck().get(next.runId)).toBe(1);
+    const sent = JSON.stringify(f.ollama.calls.entries.filter((c) => c.path === '/api/chat').map((c) => c.body));
+    expect(sent).toContain('How often are the deploy keys rotated?');
+    expect(sent).not.toContain('Which team rotates the keys?');
+    expect(sent).not.toContain('Who owns the rotation then?');
+    expect((await call('conversation', { id })).turns).toHaveLength(2);
+  });
+
   it("a follow-up that names no folders is asked of the ones the conversation's last question was; one that names them, or none ([]), is not", async () => {
     await imported();
     const folder = (await call('library', {})).collections[0]!.id;

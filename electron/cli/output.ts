@@ -21,12 +21,27 @@ export interface Output {
   stream(text: string): void;
   /** Progress and notes for people: stderr, never stdout. */
   note(line: string): void;
+  /** A bar redrawn in place on a terminal; elsewhere a line every few seconds (PROGRESS_LINE_EVERY_MS). */
   progress(fraction: number, label: string): void;
   endProgress(): void;
 }
 
-export function createOutput(json: boolean, stdout: TextSink = process.stdout, stderr: TextSink = process.stderr): Output {
+export interface OutputOptions {
+  /** The clock progress lines are spaced by (performance.now unless given: tests). */
+  now?: () => number;
+}
+
+/**
+ * With stderr not a terminal (a log file, a pipe, CI), a redrawn bar would be a mess of carriage
+ * returns, and none at all left a long import silent for minutes: a plain line instead, once this
+ * long has passed since the command began or since the last one, so a short command prints none.
+ */
+export const PROGRESS_LINE_EVERY_MS = 5_000;
+
+export function createOutput(json: boolean, stdout: TextSink = process.stdout, stderr: TextSink = process.stderr, options: OutputOptions = {}): Output {
   const tty = Boolean(stderr.isTTY);
+  const now = options.now ?? (() => performance.now());
+  let lastLine = now();
   let drawn = false;
   return {
     json,
@@ -43,9 +58,15 @@ export function createOutput(json: boolean, stdout: TextSink = process.stdout, s
       stderr.write(`${terminalSafe(line)}\n`);
     },
     progress(fraction, label) {
-      if (!tty) return;
-      const width = 28;
       const f = Math.max(0, Math.min(1, Number.isFinite(fraction) ? fraction : 0));
+      if (!tty) {
+        const t = now();
+        if (t - lastLine < PROGRESS_LINE_EVERY_MS) return;
+        lastLine = t;
+        stderr.write(`${(f * 100).toFixed(0).padStart(3)}% ${terminalSafe(label)}\n`);
+        return;
+      }
+      const width = 28;
       const filled = Math.round(f * width);
       const cols = stderr.columns ?? 100;
       const line = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(f * 100).toFixed(0).padStart(3)}% ${terminalSafe(label)}`;

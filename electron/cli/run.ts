@@ -14,7 +14,7 @@ import { importCommand } from './commands/import';
 import { rebuildCommand } from './commands/rebuild';
 import { searchCommand } from './commands/search';
 import { statusCommand } from './commands/status';
-import { COMMAND_NAMES, commandUsage, seeHelp, unusedOption, usage } from './usage';
+import { COMMAND_NAMES, commandUsage, missingValue, OPTIONS, seeHelp, unusedOption, usage } from './usage';
 
 
 /**
@@ -32,6 +32,8 @@ export interface CliIo {
   signal?: AbortSignal;
   /** The bundled parse worker beside the built `quire` (dist/cli/); from source the engine finds its own. */
   parseWorker?: URL;
+  /** The clock that spaces progress lines when stderr is not a terminal (tests); performance.now otherwise. */
+  now?: () => number;
 }
 
 /** What a command keeps when it is cancelled, said as Ctrl-C is taken; the others keep nothing worth a word. */
@@ -40,6 +42,9 @@ const CANCEL_KEEPS: Partial<Record<string, string>> = {
   embed: 'documents already embedded keep their vectors',
   eval: 'configurations already finished are printed and kept',
 };
+
+/** Errors in what was typed (a flag, a file, a --model of the wrong kind): exit 2, as a usage error. */
+const USAGE_CODES: ReadonlySet<string> = new Set(['INVALID_ARGUMENT', 'INVALID_QUESTION_SET', 'WRONG_MODEL_KIND']);
 
 /** Runs one CLI command and resolves to its exit code; it never exits the process itself. */
 export async function main(argv: string[], io: CliIo = {}): Promise<number> {
@@ -51,41 +56,15 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: {
-        db: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        model: { type: 'string' },
-        'no-embed': { type: 'boolean', default: false },
-        chunker: { type: 'string' },
-        'max-file-mb': { type: 'string' },
-        batch: { type: 'string' },
-        k: { type: 'string' },
-        mode: { type: 'string' },
-        'num-ctx': { type: 'string' },
-        docs: { type: 'string' },
-        'chat-models': { type: 'string' },
-        'embed-models': { type: 'string' },
-        chunkers: { type: 'string' },
-        modes: { type: 'string' },
-        fusion: { type: 'string' },
-        repeat: { type: 'string' },
-        out: { type: 'string' },
-        rerun: { type: 'string' },
-        into: { type: 'string' },
-        collection: { type: 'string', multiple: true },
-        conversation: { type: 'string' },
-        'all-folders': { type: 'boolean', default: false },
-        force: { type: 'boolean', default: false },
-        'ollama-header': { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
+      options: OPTIONS,
     });
   } catch (e) {
     // The mistake and where to read more: the whole usage printed under it pushed it off the screen.
     const typed = argv.find((a) => !a.startsWith('-'));
     // Node's own sentence for this one ends in advice about '--' with unbalanced quotes.
     const unknown = /^Unknown option '([^']+)'/.exec((e as Error).message)?.[1];
-    stderr.write(`${terminalSafe(unknown ? `Unknown option ${unknown}.` : (e as Error).message)}\n${seeHelp(env, typed)}\n`);
+    const sentence = unknown ? `Unknown option ${unknown}.` : (missingValue((e as Error).message, typed) ?? (e as Error).message);
+    stderr.write(`${terminalSafe(sentence)}\n${seeHelp(env, typed)}\n`);
     return 2;
   }
   const { values: v, positionals } = parsed;
@@ -100,7 +79,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
     (v.help ? stdout : stderr).write(`${text}\n`);
     return v.help ? 0 : 2;
   }
-  const out = createOutput(v.json, stdout, stderr);
+  const out = createOutput(v.json, stdout, stderr, io.now ? { now: io.now } : {});
   // Flags given (parseArgs fills in only the booleans' defaults, which are false).
   const unused = unusedOption(command, Object.entries(v).filter(([, value]) => value !== undefined && value !== false).map(([name]) => name));
   if (unused) {
@@ -169,7 +148,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
     const shape = toErrorShape(e);
     if (v.json) stdout.write(`${terminalSafeJson({ error: shape })}\n`);
     else out.note(`Error (${shape.code}): ${shape.message}`);
-    return shape.code === 'CANCELLED' ? 130 : shape.code === 'INVALID_ARGUMENT' || shape.code === 'INVALID_QUESTION_SET' ? 2 : 1;
+    return shape.code === 'CANCELLED' ? 130 : USAGE_CODES.has(shape.code) ? 2 : 1;
   } finally {
     stopListening();
     await ctx?.engine.close();

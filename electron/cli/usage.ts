@@ -1,7 +1,11 @@
 /**
- * The CLI's usage text, kept apart from the commands so that `quire --help` answers without
- * loading the engine, the database driver or any reader (main.ts imports the rest only to run one).
+ * The CLI's usage text and its flags, kept apart from the commands so that `quire --help` answers
+ * without loading the engine, the database driver or any reader (main.ts imports the rest only to
+ * run one).
  */
+import type { ParseArgsConfig } from 'node:util';
+import { DOCUMENT_EXTENSIONS, DOCUMENT_TYPES } from '../../shared/document-types';
+import { EMBED_BATCH } from '../../shared/embed-batch';
 
 /** How this run was started, so that every command we print works as typed. */
 export function programName(env: NodeJS.ProcessEnv = process.env): string {
@@ -12,20 +16,23 @@ export function programName(env: NodeJS.ProcessEnv = process.env): string {
 interface CommandHelp {
   command: string;
   lines: string[];
-  /** The flags it reads, besides those every command takes (--batch is read but not advertised). */
+  /** The flags it reads, besides those every command takes. */
   options?: readonly string[];
 }
+
+const BATCH_LINE = `    --batch N         texts per embedding request (${EMBED_BATCH.min}-${EMBED_BATCH.max}; default ${EMBED_BATCH.fallback}); smaller for a slow or busy Ollama`;
 
 const COMMANDS: CommandHelp[] = [
   {
     command: 'import',
     options: ['model', 'no-embed', 'chunker', 'max-file-mb', 'batch'],
     lines: [
-      'import <folder>   index a folder of notes: .md/.markdown/.mdx, .rst, .adoc, .org, .ipynb, .txt, .pdf, .docx, .html/.htm (again: only changes are read)',
+      `import <folder>   index a folder of notes: ${DOCUMENT_TYPES.map((t) => DOCUMENT_EXTENSIONS[t].join('/')).join(', ')} (again: only changes are read)`,
       '    --model NAME      embedding model in Ollama (default embeddinggemma; remembered once Ollama lists it)',
       '    --no-embed        index text only (keyword search); "quire embed" adds vectors later',
       "    --chunker SPEC    heading:N (default: the app's chunk size, 256), recursive:1000/100, fixed:128/25",
       '    --max-file-mb N   skip files larger than N MB (default 20)',
+      BATCH_LINE,
     ],
   },
   {
@@ -72,6 +79,7 @@ const COMMANDS: CommandHelp[] = [
     lines: [
       'embed             add vectors for documents that lack them (no file is re-read)',
       '    --model NAME      embedding model in Ollama (default: the saved one; remembered once Ollama lists it)',
+      BATCH_LINE,
     ],
   },
   { command: 'status', lines: ['status            what is indexed, the models, and whether Ollama is reachable'] },
@@ -119,6 +127,80 @@ export function commandUsage(command: string, env: NodeJS.ProcessEnv = process.e
 ${block(help)}
 
 ${common}`;
+}
+
+/** Every flag the CLI parses: run.ts hands this table to parseArgs. */
+export const OPTIONS = {
+  db: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  model: { type: 'string' },
+  'no-embed': { type: 'boolean', default: false },
+  chunker: { type: 'string' },
+  'max-file-mb': { type: 'string' },
+  batch: { type: 'string' },
+  k: { type: 'string' },
+  mode: { type: 'string' },
+  'num-ctx': { type: 'string' },
+  docs: { type: 'string' },
+  'chat-models': { type: 'string' },
+  'embed-models': { type: 'string' },
+  chunkers: { type: 'string' },
+  modes: { type: 'string' },
+  fusion: { type: 'string' },
+  repeat: { type: 'string' },
+  out: { type: 'string' },
+  rerun: { type: 'string' },
+  into: { type: 'string' },
+  collection: { type: 'string', multiple: true },
+  conversation: { type: 'string' },
+  'all-folders': { type: 'boolean', default: false },
+  force: { type: 'boolean', default: false },
+  'ollama-header': { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+type ValueFlag = { [K in keyof typeof OPTIONS]: (typeof OPTIONS)[K]['type'] extends 'string' ? K : never }[keyof typeof OPTIONS];
+
+/**
+ * What each flag that takes a value wants, with an example (the compiler holds every such flag to
+ * having one): a flag typed without its value is told "--k needs a number, e.g. --k 6" rather
+ * than Node's own "Option '--k <value>' argument missing".
+ */
+export const FLAG_VALUES: Readonly<Record<ValueFlag, { wants: string; example: string }>> = {
+  db: { wants: 'a database file', example: '~/quire.db' },
+  model: { wants: 'a model name', example: 'llama3.2' },
+  chunker: { wants: 'a chunker', example: 'heading:256' },
+  'max-file-mb': { wants: 'a number', example: '20' },
+  batch: { wants: 'a number', example: String(EMBED_BATCH.fallback) },
+  k: { wants: 'a number', example: '6' },
+  mode: { wants: 'a search mode', example: 'hybrid' },
+  'num-ctx': { wants: 'a number', example: '8192' },
+  docs: { wants: 'a folder', example: '~/notes' },
+  'chat-models': { wants: 'model names', example: 'llama3.2,qwen2.5:0.5b' },
+  'embed-models': { wants: 'model names', example: 'embeddinggemma' },
+  chunkers: { wants: 'chunkers', example: 'heading:256,fixed:128/25' },
+  modes: { wants: 'search modes', example: 'lexical,hybrid' },
+  fusion: { wants: 'fusion specs', example: 'rrf:60' },
+  repeat: { wants: 'a number', example: '3' },
+  out: { wants: 'a file', example: 'report.json' },
+  rerun: { wants: 'a report file', example: 'report.json' },
+  into: { wants: 'a database file', example: 'quire-rebuilt.db' },
+  collection: { wants: 'a folder', example: 'notes/work' },
+  conversation: { wants: 'a conversation id', example: '1' },
+  'ollama-header': { wants: 'a header', example: '"Authorization: Bearer …"' },
+};
+
+/**
+ * Node's parseArgs refusal of a flag given without its value ("argument missing", or "ambiguous"
+ * when the next word is another flag) as our sentence; null for any other refusal.
+ */
+export function missingValue(message: string, command: string | undefined): string | null {
+  const name = /^Option '(?:-\w, )?--([\w-]+)(?: <value>)?' argument (?:missing|is ambiguous)/.exec(message)?.[1];
+  const value = name !== undefined && Object.hasOwn(FLAG_VALUES, name) ? FLAG_VALUES[name as ValueFlag] : undefined;
+  if (!value) return null;
+  // `embed --k`: that it takes no --k at all is the mistake to name, not the value missing.
+  if (command !== undefined && unusedOption(command, [name!]) !== null) return `--${name} is not an option of ${command}.`;
+  return `--${name} needs ${value.wants}, e.g. --${name} ${value.example}.`;
 }
 
 /** Flags every command takes. */

@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { AskEvent } from '../../shared/answer';
 import type { ApiEvent, Input, MethodName, Output, ScopeRef } from '../../shared/contract';
 import type { EvalGrid, EvalReport, Question } from '../../shared/eval';
+import { keepsTurn } from '../../shared/conversations';
 import { QuireError } from '../../shared/errors';
 import type { SearchResponse } from '../../shared/search';
 import { ask } from './answer/ask';
@@ -279,7 +280,7 @@ export function createEngine(options: EngineOptions): Engine {
       const needs = key === 'embedModel' ? 'embedding' : 'completion';
       if (capabilities.length > 0 && !capabilities.includes(needs)) {
         const is = capabilities.includes('embedding') ? 'an embedding model' : capabilities.includes('completion') ? 'a chat model' : `a model for ${capabilities.join(', ')}`;
-        throw new QuireError('INVALID_ARGUMENT', `${SETTINGS[key].label} "${values[key]}" was not saved: it is ${is}, not ${key === 'embedModel' ? 'an embedding model' : 'a chat model'} (Ollama lists its capabilities as ${capabilities.join(', ')}).`);
+        throw new QuireError('WRONG_MODEL_KIND', `${SETTINGS[key].label} "${values[key]}" was not saved: it is ${is}, not ${key === 'embedModel' ? 'an embedding model' : 'a chat model'} (Ollama lists its capabilities as ${capabilities.join(', ')}).`);
       }
     }
   };
@@ -703,12 +704,13 @@ export type EngineHandlers = Handlers;
 
 /**
  * An answer stream stored as a turn of a conversation (a new one when `conversationId` is null)
- * once the run is finished; the ending event's result names the conversation.
+ * once the run is finished, if it was answered (`keepsTurn`: a failed or stopped ask is not a
+ * turn, whichever shell asked); the ending event's result then names the conversation.
  */
 async function* inConversation(db: Db, conversationId: number | null, question: string, answer: AsyncGenerator<AskEvent>): AsyncGenerator<AskEvent> {
   for await (const event of answer) {
     if (event.type === 'done' || event.type === 'error') {
-      const stored = recordTurn(db, conversationId, question, event.result.runId, event.result.scope);
+      const stored = keepsTurn(event.result) ? recordTurn(db, conversationId, question, event.result.runId, event.result.scope) : null;
       yield { ...event, result: stored === null ? event.result : { ...event.result, conversationId: stored } };
     } else yield event;
   }

@@ -1,4 +1,5 @@
 import type { AnswerResult } from '../../../shared/answer';
+import { keepsTurn } from '../../../shared/conversations';
 import { QuireError } from '../../../shared/errors';
 import { formatWhere } from '../../../shared/pages';
 import { scopeLabel } from '../../../shared/scope-path';
@@ -43,7 +44,7 @@ export async function askCommand(ctx: CliContext, question: string, flags: AskFl
   const r = result;
   if (r.refusedWithoutModel) noteEmptyIndex(ctx);
   if (r.error && r.status !== 'cancelled' && !ctx.out.json) ctx.out.note(`No answer (${r.error.code}): ${r.error.message}`);
-  ctx.out.result(toJson(r), () => human(r, streamed));
+  ctx.out.result(toJson(r), () => human(r, streamed, input.conversationId));
   return r.status === 'cancelled' ? 130 : r.status === 'error' ? 1 : 0;
 }
 
@@ -78,7 +79,7 @@ function toJson(r: AnswerResult) {
 
 const CHECK_LABEL = { supported: 'supported', weak: 'weakly supported', unsupported: 'NOT supported', 'unknown-source': 'NOT among the sources' } as const;
 
-function human(r: AnswerResult, streamed: boolean): string {
+function human(r: AnswerResult, streamed: boolean, continued: number | undefined): string {
   const out: string[] = [];
   // Streamed tokens are already on screen, followed by a blank line; an answer that never came (an error, said on stderr) leaves none.
   if (streamed || r.answer !== '') out.push(streamed ? '' : r.answer);
@@ -121,5 +122,7 @@ function human(r: AnswerResult, streamed: boolean): string {
   }
   out.push(`Models: ${r.model.chat}${r.model.embed ? ` + ${r.model.embed}` : ''} · retrieve ${r.latencyMs.retrieve} ms · generate ${r.latencyMs.generate} ms · run #${r.runId}`);
   if (r.conversationId !== undefined) out.push(`Conversation #${r.conversationId}: continue it with --conversation ${r.conversationId}`);
+  // A failed or stopped ask is not a turn (shared/conversations.ts keepsTurn): say so, so nobody looks for it there.
+  else if (!keepsTurn(r)) out.push(continued !== undefined ? `Not added to conversation #${continued}: there was no complete answer. Ask again with --conversation ${continued}` : 'Not stored as a conversation: there was no complete answer.');
   return out.join('\n');
 }

@@ -4,55 +4,75 @@ const pct = (v: number | null) => (v === null ? '—' : `${Math.round(v * 100)}%
 const ms = (v: number | null) => (v === null ? '—' : `${Math.round(v)}`);
 const tok = (v: number | null) => (v === null ? '—' : `${Math.round(v)}`);
 
-/** Each column: its heading, whether it scores answers (left out of a retrieval-only table), its cell. */
-const COLUMNS: Array<[string, boolean, (m: EvalMetrics, errors: number) => string]> = [
-  ['hit@1', false, (m) => pct(m.hit1)],
-  ['hit@3', false, (m) => pct(m.hit3)],
-  ['hit@5', false, (m) => pct(m.hit5)],
-  ['hit@k', false, (m) => pct(m.hitK)],
-  ['MRR', false, (m) => (m.mrr === null ? '—' : m.mrr.toFixed(2))],
-  ['fact sent', false, (m) => pct(m.factSent)],
-  ['src tok p50', false, (m) => tok(m.sourceTokensP50)],
-  ['fact', true, (m) => pct(m.answerHasFact)],
-  ['cite ok', true, (m) => pct(m.citationValid)],
-  ['supp.', true, (m) => pct(m.supportedCitationRate)],
-  ['cites fact', true, (m) => pct(m.citesFact)],
-  ['refuse ok', true, (m) => pct(m.refusalAccuracy)],
-  ['false ref.', true, (m) => pct(m.falseRefusals)],
-  // Each chat model's own count: one model spends more of its window than another on the same sources.
-  ['tokens est/rep', true, (m) => `${tok(m.promptTokens.estimated)}/${tok(m.promptTokens.reported)}${m.promptTokens.exact === 1 ? ' exact' : ''}`],
-  ['trunc', true, (m) => (m.truncations === null ? '—' : String(m.truncations))],
-  ['retr. p50/p95 ms', false, (m) => `${ms(m.latencyMs.retrieve.p50)}/${ms(m.latencyMs.retrieve.p95)}`],
-  ['gen. p50/p95 ms', true, (m) => `${ms(m.latencyMs.generate.p50)}/${ms(m.latencyMs.generate.p95)}`],
-  ['tok/s', true, (m) => (m.tokensPerSecond === null ? '—' : m.tokensPerSecond.toFixed(0))],
-  ['changed', true, (m) => (m.changedAcrossRepeats === null ? '—' : String(m.changedAcrossRepeats))],
-  ['errors', false, (_m, errors) => String(errors)],
+type Cell = (m: EvalMetrics, errors: number) => string;
+
+/**
+ * The metrics in three tables a configuration number (#) ties together, so that a run with chat
+ * models fits a terminal 100 columns wide: one table of every metric was about 250 wide and
+ * wrapped into noise. `--json` carries the report itself and is unaffected.
+ */
+const RETRIEVAL: Array<[string, Cell]> = [
+  ['hit@1', (m) => pct(m.hit1)],
+  ['hit@3', (m) => pct(m.hit3)],
+  ['hit@5', (m) => pct(m.hit5)],
+  ['hit@k', (m) => pct(m.hitK)],
+  ['MRR', (m) => (m.mrr === null ? '—' : m.mrr.toFixed(2))],
+  ['fact sent', (m) => pct(m.factSent)],
+  ['src tok p50', (m) => tok(m.sourceTokensP50)],
+  ['errors', (_m, errors) => String(errors)],
 ];
 
-/** The terminal table: one row per configuration, columns sized to their contents. */
+const ANSWERS: Array<[string, Cell]> = [
+  ['fact', (m) => pct(m.answerHasFact)],
+  ['cite ok', (m) => pct(m.citationValid)],
+  ['supp.', (m) => pct(m.supportedCitationRate)],
+  ['cites fact', (m) => pct(m.citesFact)],
+  ['refuse ok', (m) => pct(m.refusalAccuracy)],
+  ['false ref.', (m) => pct(m.falseRefusals)],
+  // Each chat model's own count: one model spends more of its window than another on the same sources.
+  ['tokens est/rep', (m) => `${tok(m.promptTokens.estimated)}/${tok(m.promptTokens.reported)}${m.promptTokens.exact === 1 ? ' exact' : ''}`],
+  ['trunc', (m) => (m.truncations === null ? '—' : String(m.truncations))],
+  ['changed', (m) => (m.changedAcrossRepeats === null ? '—' : String(m.changedAcrossRepeats))],
+];
+
+/** Timings, said apart: they move from run to run, as the scores should not. The third field: only with answers. */
+const SPEED: Array<[string, Cell, boolean]> = [
+  ['retr. p50/p95 ms', (m) => `${ms(m.latencyMs.retrieve.p50)}/${ms(m.latencyMs.retrieve.p95)}`, false],
+  ['gen. p50/p95 ms', (m) => `${ms(m.latencyMs.generate.p50)}/${ms(m.latencyMs.generate.p95)}`, true],
+  ['tok/s', (m) => (m.tokensPerSecond === null ? '—' : m.tokensPerSecond.toFixed(0)), true],
+];
+
+/** Columns two spaces apart, sized to their contents; text columns (from index `textFrom`) left-aligned, numbers right. */
+function grid(head: string[], rows: string[][], textFrom = Infinity): string[] {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i >= textFrom ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();
+  return [line(head), ...rows.map(line)];
+}
+
+/** The terminal tables: the configurations by number, then retrieval, answer and speed metrics per number. */
 export function evalTable(r: EvalReport): string {
-  // Without a chat model every answer column is "—": a retrieval-only table leaves them out, so it fits a terminal.
+  // Without a chat model every answer column is "—": a retrieval-only run has no answer table.
   const answers = r.configs.some((c) => c.chatModel !== null);
-  const columns = COLUMNS.filter(([, scoresAnswers]) => answers || !scoresAnswers);
-  const head = ['chat model', 'embed model', 'chunker', 'k', 'mode', 'fusion', ...columns.map(([h]) => h)];
   // A configuration whose every question failed measured nothing: its rates are "—", not 0%, which would read as a score.
   const failed = failedConfigs(r);
-  const rows = r.configs.map((c, i) => [
-    c.chatModel ?? '(retrieval only)',
-    c.embedModel,
-    c.chunker,
-    String(c.k),
-    c.mode,
-    c.mode === 'hybrid' ? c.fusion : 'n/a',
-    ...columns.map(([h, , f]) => (failed.has(i) && h !== 'errors' ? '—' : f(c.metrics, c.errors))),
-  ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i < 6 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();
+  const number = (i: number) => String(i + 1);
+  const metrics = (columns: Array<[string, Cell, ...unknown[]]>) =>
+    r.configs.map((c, i) => [number(i), ...columns.map(([h, f]) => (failed.has(i) && h !== 'errors' ? '—' : f(c.metrics, c.errors)))]);
+  const section = (title: string, columns: Array<[string, Cell, ...unknown[]]>) => ['', title, ...grid(['#', ...columns.map(([h]) => h)], metrics(columns))];
+
+  const configs = grid(
+    ['#', ...(answers ? ['chat model'] : []), 'embed model', 'chunker', 'k', 'mode', 'fusion'],
+    r.configs.map((c, i) => [number(i), ...(answers ? [c.chatModel ?? '(retrieval only)'] : []), c.embedModel, c.chunker, String(c.k), c.mode, c.mode === 'hybrid' ? c.fusion : 'n/a']),
+    1,
+  );
   return [
     `${r.corpus.documents} documents (fingerprint ${r.corpus.fingerprint.slice(0, 12)}), ${r.questions.answerable} answerable and ${r.questions.unanswerable} unanswerable questions, ${(r.run.ms / 1000).toFixed(1)} s`,
     '',
-    line(head),
-    ...rows.map(line),
+    'Configurations:',
+    ...configs,
+    ...section('Retrieval (fact sent: the expected fact is in the sources sent; src tok: their tokens):', RETRIEVAL),
+    ...(answers ? section('Answers (supp.: citations that support their sentence; false ref.: answerable ones refused):', ANSWERS) : []),
+    ...section('Speed:', SPEED.filter(([, , forAnswers]) => answers || !forAnswers)),
     '',
     answers
       ? '— = not run (no chat model, or nothing eligible). Rates are shares of eligible questions.'

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ImportReport } from '../../core/engine';
 import { skipReason } from '../../../shared/skip-reasons';
-import { DOCUMENT_TYPE_LABELS, type DocumentType } from '../../../shared/contract';
+import { DOCUMENT_TYPE_LABELS, extensionList, type DocumentType } from '../../../shared/document-types';
 import { contractInput, numberFlag } from '../args';
 import { rememberModel, settleVectorSearch, type CliContext } from '../context';
 
@@ -68,10 +68,10 @@ function human(r: ImportReport, program: string, waitedMs: number): string {
   ];
   const types = Object.entries(r.indexedByType).filter(([, n]) => n > 0);
   // All zeros and nothing listed below would leave a person guessing whether the right folder was named.
-  if (types.length === 0 && d.failed === 0 && !r.cancelled) lines.push(`  nothing to index: no .md, .markdown, .mdx, .rst, .adoc, .asciidoc, .org, .ipynb, .txt, .pdf, .docx, .html or .htm file in this folder${r.skipped.length > 0 ? ' (what it holds is listed below)' : ''}`);
+  if (types.length === 0 && d.failed === 0 && !r.cancelled) lines.push(`  nothing to index: no ${extensionList('or')} file in this folder${r.skipped.length > 0 ? ' (what it holds is listed below)' : ''}`);
   if (types.length > 0) lines.push(`  in the index now: ${types.map(([t, n]) => `${n} ${DOCUMENT_TYPE_LABELS[t as DocumentType]}`).join(', ')}`);
   if (r.embedding.status === 'unavailable') {
-    lines.push(`  embeddings: not made (${r.embedding.error?.message}) — keyword search works; run "${program} embed" later.`);
+    lines.push(...withoutVectorsLines(r, program));
   } else if (r.embedding.status === 'off') {
     lines.push(`  embeddings: off (--no-embed) — keyword search only until "${program} embed".`);
   }
@@ -81,6 +81,32 @@ function human(r: ImportReport, program: string, waitedMs: number): string {
   }
   lines.push(...skippedLines(r.skipped));
   return lines.join('\n');
+}
+
+/**
+ * Embedding stopped (Ollama gone before or during the import): which documents have no vectors,
+ * in a sentence, and what to do. "embedded: 0 in 16 requests" alone left a person guessing.
+ */
+/** Ollama itself was not there (as against a model it lacks, or an answer it refused). */
+const GONE: ReadonlySet<string> = new Set(['OLLAMA_UNREACHABLE', 'OLLAMA_TIMEOUT']);
+
+function withoutVectorsLines(r: ImportReport, program: string): string[] {
+  const why = r.embedding.error?.message ?? 'the embedding model could not be used.';
+  const missing = r.withoutVectors;
+  if (!missing || missing.documents === 0) return [`  embeddings: stopped (${why}), but every document here has its vectors.`];
+  const total = Math.max(missing.documents, Object.values(r.indexedByType).reduce((a: number, n) => a + (n ?? 0), 0));
+  const named = missing.paths.join(', ') + (missing.documents > missing.paths.length ? `, … and ${missing.documents - missing.paths.length} more` : '');
+  const which = missing.documents < total ? `${missing.documents} of the ${total} documents here have no vectors` : total === 1 ? 'The document here has no vectors' : `None of the ${total} documents here has vectors`;
+  return [
+    `  embeddings: stopped after ${r.embedded} ${r.embedded === 1 ? 'vector' : 'vectors'}: ${why}`,
+    `  ${which} (${named}): keyword search still finds them, meaning search does not yet.`,
+    `  ${GONE.has(r.embedding.error?.code ?? '') ? 'Once Ollama is back' : 'Once that is put right'}, run "${program} import ${quoteArg(r.collection.root)}" again: it embeds only what is missing.`,
+  ];
+}
+
+/** A path as a shell reads it: quoted when it holds anything but plain characters. */
+function quoteArg(p: string): string {
+  return /^[\w@%+=:,./~-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
 }
 
 const LISTED = 20;
@@ -109,7 +135,7 @@ function skippedLines(skipped: ImportReport['skipped']): string[] {
       byExt.set(ext, (byExt.get(ext) ?? 0) + 1);
     }
     const exts = [...byExt].sort(([a, x], [b, y]) => y - x || a.localeCompare(b)).map(([e, n]) => `${e} ${n}`);
-    lines.push(`    ${unsupported.length} ${unsupported.length === 1 ? 'file' : 'files'} of a type Quire does not read (${exts.join(', ')}); it reads .md, .markdown, .mdx, .rst, .adoc, .asciidoc, .org, .ipynb, .txt, .pdf, .docx, .html and .htm`);
+    lines.push(`    ${unsupported.length} ${unsupported.length === 1 ? 'file' : 'files'} of a type Quire does not read (${exts.join(', ')}); it reads ${extensionList('and')}`);
   }
   return lines;
 }

@@ -1,5 +1,5 @@
 import type { HistoryTurn } from '../../../shared/answer';
-import { TITLE_MAX, type ConversationSummary, type StoredConversation, type TurnScopePart } from '../../../shared/conversations';
+import { TITLE_MAX, TURN_STATUSES, type ConversationSummary, type StoredConversation, type TurnScopePart } from '../../../shared/conversations';
 import { QuireError } from '../../../shared/errors';
 import type { Db } from './open';
 import { storedResult } from './runs';
@@ -60,14 +60,15 @@ export function getConversation(db: Db, id: number): StoredConversation {
 
 /**
  * The history a follow-up in this conversation sends: its answered (or refused) turns, the last
- * `max` of them. Removed and failed turns are left out, as the Ask view leaves them out.
+ * `max` of them. Removed turns are left out, as the Ask view leaves them out, and so are the failed
+ * or stopped turns an older Quire stored (it kept every ask as a turn; see TURN_STATUSES).
  */
 export function conversationHistory(db: Db, id: number, max = 50): HistoryTurn[] {
   const rows = stmt(
     db,
     `SELECT t.question, r.answer FROM conversation_turns t JOIN runs r ON r.id = t.run_id
-      WHERE t.conversation_id = ? AND r.status IN ('answered', 'refused') ORDER BY t.ordinal DESC LIMIT ?`,
-  ).all(id, max) as Array<{ question: string; answer: string | null }>;
+      WHERE t.conversation_id = ? AND r.status IN (SELECT value FROM json_each(?)) ORDER BY t.ordinal DESC LIMIT ?`,
+  ).all(id, JSON.stringify([...TURN_STATUSES]), max) as Array<{ question: string; answer: string | null }>;
   return rows.reverse().map((r) => ({ question: r.question, answer: r.answer ?? '' }));
 }
 
@@ -92,7 +93,7 @@ function turnScope(stored: string | null): TurnScopePart[] | null {
 
 /**
  * Records a turn answered by run `runId`: in conversation `id`, or in a new one titled by the
- * question when `id` is null. Returns the conversation's id, or null when `id` was deleted while
+ * question when `id` is null. Only for an answered run (`keepsTurn` in shared/conversations.ts). Returns the conversation's id, or null when `id` was deleted while
  * the answer streamed (it is not brought back).
  */
 export function recordTurn(db: Db, id: number | null, question: string, runId: number, scope: ReadonlyArray<{ id: string; path: string }>): number | null {

@@ -137,6 +137,13 @@ export function countDocumentsMissingModel(db: Db, name: string, options: { coll
     .get({ collection: options.collectionId ?? null, name, limit: options.limit ?? -1 }) as number;
 }
 
+/** The paths (in the folder's order) of a folder's documents with text but no vectors from any version of a model name: the first `limit`. */
+export function pathsMissingModel(db: Db, name: string, collectionId: string, limit: number): string[] {
+  return stmt(db, `SELECT d.rel_path ${MISSING_VECTORS_OF_NAME} ORDER BY d.rel_path LIMIT @limit`)
+    .pluck()
+    .all({ collection: collectionId, name, limit }) as string[];
+}
+
 export function documentsMissingVectors(db: Db, modelId: number, collectionId?: string): string[] {
   return stmt(db, `SELECT d.id ${MISSING_VECTORS} ORDER BY d.collection_id, d.rel_path`)
     .pluck()

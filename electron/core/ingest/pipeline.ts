@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import { DOCUMENT_TYPES } from '../../../shared/contract';
 import { ensureCollection, findCollectionByRoot, folderRoot } from '../db/collections';
-import { deleteDocument, documentIdFor, getDocument, listDocuments, moveDocument, recordFailure, touchDocument, writeDocumentVersion, type DocumentRow, type DocumentVersion } from '../db/documents';
+import { countDocumentsMissingModel, deleteDocument, documentIdFor, pathsMissingModel, getDocument, listDocuments, moveDocument, recordFailure, touchDocument, writeDocumentVersion, type DocumentRow, type DocumentVersion } from '../db/documents';
 import type { Db } from '../db/open';
 import { chunkerRecipe, contextualText } from './chunkers/index';
 import { DEFAULT_CHUNKER, type ChunkerConfig } from './chunkers/types';
@@ -19,6 +19,7 @@ import { fsErrorSentence } from './fs-errors';
 import { walkFolder, walkPaths, type WalkedFile } from './walk';
 import { parseFile, type Parsed, type ParseRequest } from './parse/parse-file';
 import { stmt } from '../db/statements';
+import { withTag } from '../ollama/gateway';
 
 export const DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024;
 
@@ -259,6 +260,10 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
   if (report.embedding.status === 'ok' && session?.unavailableError) {
     report.embedding = { model: options.embedding!.model, status: 'unavailable', error: session.unavailableError };
   }
+  if (report.embedding.status === 'unavailable') {
+    const model = withTag(report.embedding.model);
+    report.withoutVectors = { documents: countDocumentsMissingModel(db, model, { collectionId: collection.id }), paths: pathsMissingModel(db, model, collection.id, WITHOUT_VECTORS_LISTED) };
+  }
   report.indexedByType = indexedByType(db, collection.id);
   report.ms = Math.round(performance.now() - started);
   progress.phase = 'done';
@@ -298,6 +303,9 @@ interface FileContext {
 
 /** How long an import works on the event loop before letting other work in. */
 const SLICE_MS = 8;
+
+/** How many of the paths left without vectors a report names (the count says the rest). */
+const WITHOUT_VECTORS_LISTED = 10;
 
 /** Files being read and parsed ahead of the one being written (the parse worker takes them one at a time). */
 const PREPARE_AHEAD = 4;

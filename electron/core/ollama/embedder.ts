@@ -15,8 +15,10 @@ export interface DocumentInput {
   title: string;
 }
 
+import { EMBED_BATCH } from '../../../shared/embed-batch';
+
 export { DEFAULT_EMBED_MODEL } from '../../../shared/settings';
-export const DEFAULT_EMBED_BATCH = 32;
+export const DEFAULT_EMBED_BATCH = EMBED_BATCH.fallback;
 
 /**
  * One embedding model, pinned to the digest and dimension Ollama reported when it was resolved.
@@ -65,12 +67,12 @@ export class Embedder {
    */
   static async resolve(gateway: OllamaGateway, model: string, options: { batchSize?: number; signal?: AbortSignal; fresh?: boolean } = {}): Promise<Embedder> {
     const batchSize = options.batchSize ?? DEFAULT_EMBED_BATCH;
-    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 4096) {
-      throw new QuireError('INVALID_ARGUMENT', `The embedding batch size must be a whole number from 1 to 4096, not ${batchSize}.`);
+    if (!Number.isInteger(batchSize) || batchSize < EMBED_BATCH.min || batchSize > EMBED_BATCH.max) {
+      throw new QuireError('INVALID_ARGUMENT', `The embedding batch size must be a whole number from ${EMBED_BATCH.min} to ${EMBED_BATCH.max}, not ${batchSize}.`);
     }
     const info = await gateway.modelInfo(withTag(model), options.signal, { fresh: options.fresh ?? false });
     if (info.capabilities.length > 0 && !info.capabilities.includes('embedding')) {
-      throw new QuireError('INVALID_ARGUMENT', `${info.name} is not an embedding model (its capabilities: ${info.capabilities.join(', ')}). Try --model embeddinggemma.`);
+      throw new QuireError('WRONG_MODEL_KIND', `${info.name} is not an embedding model (its capabilities: ${info.capabilities.join(', ')}). Choose an embedding model such as embeddinggemma.`);
     }
     return new Embedder(gateway, info, taskPrefixesFor(info.name), batchSize);
   }

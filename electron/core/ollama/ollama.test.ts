@@ -296,7 +296,7 @@ describe('Embedder', () => {
   });
 
   it('refuses a chat model as an embedding model', async () => {
-    await expect(Embedder.resolve(new OllamaGateway({ host: ollama.url }), 'llama3.2')).rejects.toThrow(/not an embedding model/);
+    await expect(Embedder.resolve(new OllamaGateway({ host: ollama.url }), 'llama3.2')).rejects.toMatchObject({ code: 'WRONG_MODEL_KIND', message: expect.stringMatching(/not an embedding model/) });
   });
 });
 

@@ -18,6 +18,7 @@ export const ERROR_MESSAGES: Record<ErrorCode | TransportCode, string> = {
   INPUT_TOO_LONG: 'The text is longer than the embedding model can read at once, so it was not embedded.',
   CONTEXT_TOO_SMALL: 'The context window (num_ctx) is too small for the question and even one passage. Raise num_ctx in Settings.',
   NOT_A_CHAT_MODEL: 'The chosen chat model cannot chat (it is an embedding model). Choose another one in Settings.',
+  WRONG_MODEL_KIND: 'That model is the wrong kind for this setting: the embedding model must be one that makes vectors (such as embeddinggemma), the chat model one that answers (such as llama3.2). Nothing was saved; choose one of the right kind.',
   READ_FAILED: 'Quire could not read the file.',
   READ_TIMEOUT: 'Reading the file took too long, so it was skipped.',
   NOT_A_REGULAR_FILE: 'That is not a file Quire can read (a named pipe, socket or device).',

@@ -4,7 +4,6 @@ import type { Reader, ReadResult } from './types';
 export const asciidocReader = {
   name: 'asciidoc',
   version: 1,
-  extensions: ['.adoc', '.asciidoc'],
   read(bytes) {
     return parseAsciidoc(decodeText(bytes));
   },

@@ -6,7 +6,6 @@ import type { Reader } from './types';
 export const docxReader = {
   name: 'docx',
   version: 1,
-  extensions: ['.docx'],
   async read(bytes) {
     const { text, title } = htmlToText(await docxToHtml(bytes));
     // A DOCX has no lines of its own: chunks count lines of the extracted text (see html-text.ts).

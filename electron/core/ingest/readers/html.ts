@@ -6,7 +6,6 @@ export const htmlReader = {
   name: 'html',
   // 2: a heading's permalink ("#", "¶") left out; the site's name left out of the title.
   version: 2,
-  extensions: ['.html', '.htm'],
   read(bytes) {
     const { text, title } = htmlToText(decodeText(bytes, declaredEncoding(bytes)));
     // The text's lines are not the file's (see html-text.ts): they count from the extracted text.

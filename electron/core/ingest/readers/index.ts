@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DOCUMENT_EXTENSIONS, DOCUMENT_TYPES, READ_EXTENSIONS, type DocumentType } from '../../../../shared/document-types';
 import { asciidocReader } from './asciidoc';
 import { docxReader } from './docx';
 import { htmlReader } from './html';
@@ -13,9 +14,21 @@ import type { Reader } from './types';
 
 export type { Reader, ReadResult } from './types';
 
-const READERS: readonly Reader[] = [markdownReader, mdxReader, rstReader, asciidocReader, orgReader, notebookReader, textReader, pdfReader, docxReader, htmlReader];
+/** The reader of each document type; which files each reads is the type's extensions in shared/document-types.ts. */
+export const READERS: Readonly<Record<DocumentType, Reader>> = {
+  markdown: markdownReader,
+  mdx: mdxReader,
+  rst: rstReader,
+  asciidoc: asciidocReader,
+  org: orgReader,
+  notebook: notebookReader,
+  text: textReader,
+  pdf: pdfReader,
+  docx: docxReader,
+  html: htmlReader,
+};
 
-const BY_EXTENSION = new Map<string, Reader>(READERS.flatMap((r) => r.extensions.map((ext) => [ext, r] as const)));
+const BY_EXTENSION = new Map<string, Reader>(DOCUMENT_TYPES.flatMap((t) => DOCUMENT_EXTENSIONS[t].map((ext) => [ext, READERS[t]] as const)));
 
 /** The reader for a file name, or null when Quire does not read that type. */
 export function readerFor(fileName: string): Reader | null {
@@ -23,5 +36,5 @@ export function readerFor(fileName: string): Reader | null {
 }
 
 export function supportedExtensions(): string[] {
-  return [...BY_EXTENSION.keys()];
+  return [...READ_EXTENSIONS];
 }

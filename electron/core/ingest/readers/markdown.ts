@@ -9,7 +9,6 @@ export const markdownReader = {
   name: 'markdown',
   // 2: parsed as CommonMark (markdown-it); HTML reduced to its text; setext headings; title from the first heading of any level.
   version: 2,
-  extensions: ['.md', '.markdown'],
   read(bytes) {
     return parseMarkdown(decodeText(bytes));
   },

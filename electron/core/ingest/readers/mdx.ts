@@ -5,7 +5,6 @@ import type { Reader } from './types';
 export const mdxReader = {
   name: 'mdx',
   version: 1,
-  extensions: ['.mdx'],
   read(bytes) {
     return parseMarkdown(mdxAsMarkdown(decodeText(bytes)));
   },

@@ -6,7 +6,6 @@ import type { Reader, ReadResult } from './types';
 export const notebookReader = {
   name: 'notebook',
   version: 1,
-  extensions: ['.ipynb'],
   read(bytes) {
     return readNotebook(decodeText(bytes));
   },

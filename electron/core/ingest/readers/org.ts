@@ -4,7 +4,6 @@ import type { Reader, ReadResult } from './types';
 export const orgReader = {
   name: 'org',
   version: 1,
-  extensions: ['.org'],
   read(bytes) {
     return parseOrg(decodeText(bytes));
   },

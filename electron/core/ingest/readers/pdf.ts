@@ -15,7 +15,6 @@ const loadPdfJs = () => (pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
 export const pdfReader = {
   name: 'pdf',
   version: 1,
-  extensions: ['.pdf'],
   read: readPdf,
 } satisfies Reader;
 

@@ -4,7 +4,6 @@ import type { Reader, ReadResult } from './types';
 export const rstReader = {
   name: 'rst',
   version: 1,
-  extensions: ['.rst'],
   read(bytes) {
     return parseRst(decodeText(bytes));
   },

@@ -4,7 +4,6 @@ import type { Reader } from './types';
 export const textReader = {
   name: 'text',
   version: 1,
-  extensions: ['.txt'],
   read(bytes) {
     return { text: decodeText(bytes), title: null, firstLine: 1 };
   },

@@ -1,3 +1,5 @@
+import type { DocumentType } from '../../../../shared/document-types';
+
 export interface ReadResult {
   /** Normalised body text ('\n' line endings), front matter removed. */
   text: string;
@@ -13,10 +15,10 @@ export interface ReadResult {
 }
 
 export interface Reader {
-  name: string;
+  /** Its document type, stored on the document; the extensions it reads are that type's (shared/document-types.ts). */
+  name: DocumentType;
   /** Bump when output changes for the same bytes: documents read by an older version are re-read. */
   version: number;
-  extensions: readonly string[];
   /** Formats parsed by a library (PDF, DOCX) answer asynchronously. */
   read(bytes: Uint8Array): ReadResult | Promise<ReadResult>;
 }

@@ -2,10 +2,12 @@ import path from 'node:path';
 import { DOCUMENT_EXTENSIONS, DOCUMENT_TYPES, READ_EXTENSIONS, type DocumentType } from '../../../../shared/document-types';
 import { asciidocReader } from './asciidoc';
 import { docxReader } from './docx';
+import { epubReader } from './epub';
 import { htmlReader } from './html';
 import { markdownReader } from './markdown';
 import { mdxReader } from './mdx';
 import { notebookReader } from './notebook';
+import { odtReader } from './odt';
 import { orgReader } from './org';
 import { pdfReader } from './pdf';
 import { rstReader } from './rst';
@@ -25,6 +27,8 @@ export const READERS: Readonly<Record<DocumentType, Reader>> = {
   text: textReader,
   pdf: pdfReader,
   docx: docxReader,
+  odt: odtReader,
+  epub: epubReader,
   html: htmlReader,
 };
 

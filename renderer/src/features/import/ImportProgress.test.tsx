@@ -1,3 +1,4 @@
+import { extensionList } from '../../../../shared/document-types';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../../shared/contract';
@@ -83,7 +84,7 @@ describe('import progress', () => {
     expect(screen.queryByTestId('import-progress')).toBeNull();
     expect(summary.textContent).toMatch(/3 added.*1 updated.*10 unchanged.*2 deleted.*2 skipped.*1 failed.*42 chunks written/);
     // "chunks" alone read as the folder's total: a re-sync of unchanged files said "0 chunks".
-    expect(summary.textContent).toContain('1 image (.tiff 1) — not a note format Quire reads (.md, .markdown, .mdx, .rst, .adoc, .asciidoc, .org, .ipynb, .txt, .pdf, .docx, .html, .htm)');
+    expect(summary.textContent).toContain(`1 image (.tiff 1) — not a note format Quire reads (${extensionList(',')})`);
     expect(summary.textContent).toContain('scan.tiff');
     expect(within(summary).getByTestId('import-types').textContent).toBe('In the index now: 12 Markdown, 1 PDF, 1 HTML');
     expect(summary.textContent).toContain('photo.md — binary data, not text');

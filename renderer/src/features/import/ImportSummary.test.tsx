@@ -1,3 +1,4 @@
+import { extensionList } from '../../../../shared/document-types';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { ImportReport } from '../../common/types';
@@ -43,7 +44,7 @@ describe('skipped files in an import summary', () => {
     const groups = within(screen.getByTestId('skip-groups')).getAllByRole('group');
     expect(groups).toHaveLength(4);
     const images = groups[0]!;
-    expect(images.querySelector('summary')!.textContent).toBe('28 images (.svg 23, .png 5) — not a note format Quire reads (.md, .markdown, .mdx, .rst, .adoc, .asciidoc, .org, .ipynb, .txt, .pdf, .docx, .html, .htm)');
+    expect(images.querySelector('summary')!.textContent).toBe(`28 images (.svg 23, .png 5) — not a note format Quire reads (${extensionList(',')})`);
     expect(images.hasAttribute('open')).toBe(false);
     fireEvent.click(images.querySelector('summary')!);
     expect(images.hasAttribute('open')).toBe(true);

@@ -1,5 +1,6 @@
 import type { AnswerResult, AskStep, Budget, Candidate, HistoryTurn } from '../../common/types';
 import type { DescribedError } from '../../api/messages';
+import { keepsTurn } from '../../../../shared/conversations';
 
 /** One question and its (possibly still streaming) answer. */
 export interface Turn {
@@ -63,7 +64,7 @@ const MAX_HISTORY = 50;
 /** Previous finished exchanges, as the `history` of a follow-up question. */
 export function historyOf(turns: readonly Turn[]): HistoryTurn[] {
   return turns
-    .filter((t) => t.result && (t.result.status === 'answered' || t.result.status === 'refused'))
+    .filter((t) => t.result !== null && keepsTurn(t.result))
     .slice(-MAX_HISTORY)
     .map((t) => ({ question: t.question.slice(0, 4000), answer: (t.result?.answer ?? '').slice(0, 20_000) }));
 }

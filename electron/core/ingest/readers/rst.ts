@@ -1,9 +1,12 @@
 import { decodeText } from './decode';
+import { asTextLine, fenceFor } from './markdown-lines';
 import type { Reader, ReadResult } from './types';
 
 export const rstReader = {
   name: 'rst',
-  version: 1,
+  // 2: inline patterns linear on any line; lines that would read as headings or fences escaped;
+  // fences longer than the code's backtick runs; a short underline of four or more makes a title.
+  version: 2,
   extensions: ['.rst'],
   read(bytes) {
     return parseRst(decodeText(bytes));
@@ -50,9 +53,10 @@ export function parseRst(source: string): ReadResult {
       i += 2;
       continue;
     }
-    // Title, underline at least as long; the line before is blank (or the start).
+    // Title and underline; the line before is blank (or the start). As docutils: an underline shorter
+    // than its title still makes one (with a warning) unless it is under four characters long.
     const next = lines[i + 1];
-    if (next !== undefined && isTitleText(line) && isAdornment(next) && next.trimEnd().length >= line.trimEnd().length && blankBefore(i)) {
+    if (next !== undefined && isTitleText(line) && isAdornment(next) && (next.trimEnd().length >= line.trimEnd().length || next.trimEnd().length >= 4) && blankBefore(i)) {
       const text = inlineAsMarkdown(line.trim());
       lines[i] = `${'#'.repeat(levelOf(next[0]!))} ${text}`;
       lines[i + 1] = '';
@@ -71,7 +75,7 @@ export function parseRst(source: string): ReadResult {
       i = fenceLiteral(lines, i, literal[1]?.trim() ?? '');
       continue;
     }
-    lines[i] = inlineAsMarkdown(line);
+    lines[i] = asTextLine(inlineAsMarkdown(line));
   }
   return { text: lines.join('\n'), title, firstLine: 1 };
 }
@@ -130,19 +134,20 @@ function fenceLiteral(lines: string[], at: number, language: string): number {
   let j = at + 1;
   if (isDirective) while (j < lines.length && /^\s+:[\w-]+:/.test(lines[j]!)) lines[j++] = '';
   if (j >= lines.length || lines[j]!.trim() !== '') {
-    if (!isDirective) lines[at] = inlineAsMarkdown(lines[at]!);
+    if (!isDirective) lines[at] = asTextLine(inlineAsMarkdown(lines[at]!));
     return j - 1;
   }
   const open = j;
   const end = indentedEnd(lines, open + 1, base + 1);
   if (end === open + 1) {
-    if (!isDirective) lines[at] = inlineAsMarkdown(lines[at]!);
+    if (!isDirective) lines[at] = asTextLine(inlineAsMarkdown(lines[at]!));
     return open;
   }
-  lines[at] = isDirective ? '' : inlineAsMarkdown(shownIntro(lines[at]!));
-  lines[open] = '```' + language;
+  lines[at] = isDirective ? '' : asTextLine(inlineAsMarkdown(shownIntro(lines[at]!)));
+  const fence = fenceFor(lines.slice(open + 1, end));
+  lines[open] = fence + language;
   // At the end of the file the fence stays open: it runs to the end, as the chunkers read it.
-  if (end < lines.length && lines[end]!.trim() === '') lines[end] = '```';
+  if (end < lines.length && lines[end]!.trim() === '') lines[end] = fence;
   return end;
 }
 
@@ -155,15 +160,17 @@ function shownIntro(line: string): string {
 
 /**
  * `` `text <address>`_ `` as a Markdown link; a role as the text it shows (code roles as code);
- * ``` ``literal`` ``` as a code span.
+ * ``` ``literal`` ``` as a code span. Each pattern's scan stops at the next backtick, and a role
+ * starts only where inline markup may (not inside a word or another role's name), so a long or
+ * unbalanced line is read in linear time.
  */
 function inlineAsMarkdown(line: string): string {
   if (!line.includes('`')) return line;
   return line
     .replace(/``([^`]+)``/g, '\u0000$1\u0000')
-    .replace(/`([^`<]*?)\s*<([^>`]+)>`__?/g, (_, text: string, address: string) => `[${text || address}](${address})`)
-    .replace(/:([\w:+-]+):`([^`]*)`/g, (_, role: string, inner: string) => {
-      const shown = /^(.*?)\s*<[^>]*>$/.exec(inner)?.[1] ?? inner.replace(/^[~!]/, '');
+    .replace(/`([^`<]*)<([^>`]+)>`__?/g, (_, text: string, address: string) => `[${text.trim() || address}](${address})`)
+    .replace(/(?<![\w:+-]):([\w:+-]+):`([^`]*)`/g, (_, role: string, inner: string) => {
+      const shown = /^(.*?)\s*<[^<>]*>$/.exec(inner)?.[1] ?? inner.replace(/^[~!]/, '');
       return CODE_ROLES.test(role) ? `\`${shown}\`` : shown;
     })
     .replace(/\u0000([^\u0000]*)\u0000/g, '`$1`');

@@ -52,4 +52,18 @@ describe('org reader', () => {
     // With no #+TITLE, the first heading names the note.
     expect(parseOrg(source).title).toBe('Links');
   });
+
+  it('fences a source block holding Markdown with a longer fence, ends it only at its own #+END_, and unescapes its commas', () => {
+    const source = ['* Templates', '#+BEGIN_SRC markdown -n :exports code', '```js', 'x', '```', '#+END_QUOTE', ',* not a heading', ',#+TITLE: kept', '#+END_SRC', '* Next', 'Text.'].join('\n');
+    const read = parseOrg(source);
+    expect(read.text.split('\n').slice(1, 9)).toEqual(['````markdown', '```js', 'x', '```', '#+END_QUOTE', '* not a heading', '#+TITLE: kept', '````']);
+    expect(parseOutline(read.text, 'Notes').headings.map((h) => h.path.join(' > '))).toEqual(['Notes > Templates', 'Notes > Next']);
+  });
+
+  it('takes no switch for a language, and keeps pasted Markdown in prose from opening a fence', () => {
+    const source = ['* Shell', '#+begin_src -n', 'ls', '#+end_src', 'Paste this:', '```bash', 'make', '* Later', 'Still a section.'].join('\n');
+    const read = parseOrg(source);
+    expect(read.text.split('\n').slice(1, 7)).toEqual(['```', 'ls', '```', 'Paste this:', '\\```bash', 'make']);
+    expect(parseOutline(read.text, 'Notes').headings.map((h) => h.path.join(' > '))).toEqual(['Notes > Shell', 'Notes > Later']);
+  });
 });

@@ -1,9 +1,12 @@
 import { decodeText } from './decode';
+import { asTextLine, fenceFor } from './markdown-lines';
 import type { Reader, ReadResult } from './types';
 
 export const orgReader = {
   name: 'org',
-  version: 1,
+  // 2: a block ends at its own #+END_; fences longer than the code's backtick runs; switches are no
+  // language; comma-escaped code lines unescaped; lines that would read as headings or fences escaped.
+  version: 2,
   extensions: ['.org'],
   read(bytes) {
     return parseOrg(decodeText(bytes));
@@ -16,7 +19,8 @@ export const orgReader = {
  * - `* Heading` (stars at column 0) becomes an ATX heading of as many `#`, at most six; a TODO
  *   keyword, priority and trailing `:tags:` stay, as people read them in their agenda;
  * - `#+BEGIN_SRC lang` … `#+END_SRC` and `#+BEGIN_EXAMPLE` … become fences (code is one piece, and
- *   a `* ` in it is no heading); other blocks' delimiters (`#+BEGIN_QUOTE`) go blank, their text stays;
+ *   a `* ` in it is no heading; a fence longer than any backtick run in the code, and Org's comma
+ *   escapes (`,* item`) removed); other blocks' delimiters (`#+BEGIN_QUOTE`) go blank, their text stays;
  * - `#+TITLE:` gives the title; other `#+KEYWORD:` lines, `# comments`, `:PROPERTIES:` … `:END:`
  *   drawers and `#+BEGIN_COMMENT` blocks go blank: a reader of the exported note never sees them;
  * - `[[address][text]]` becomes `[text](address)` (keyword search leaves the address out) and
@@ -26,16 +30,19 @@ export function parseOrg(source: string): ReadResult {
   const lines = source.split('\n');
   let title: string | null = null;
   let firstHeading: string | null = null;
-  let block: 'code' | 'comment' | null = null;
+  let block: { kind: 'code' | 'comment'; name: string; fence: string } | null = null;
   let drawer = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const end = /^\s*#\+end_(\w+)/i.exec(line);
     if (block !== null) {
-      if (end) {
-        lines[i] = block === 'code' ? '```' : '';
+      // A block ends at the `#+END_` of its own name: `#+END_QUOTE` in a source block is code.
+      if (end && end[1]!.toLowerCase() === block.name) {
+        lines[i] = block.kind === 'code' ? block.fence : '';
         block = null;
-      } else if (block === 'comment') lines[i] = '';
+      } else if (block.kind === 'comment') lines[i] = '';
+      // Org escapes a code line that would read as a heading or keyword with a comma (`,* item`).
+      else lines[i] = line.replace(/^(\s*),(?=,*(?:\*|#\+))/, '$1');
       continue;
     }
     // A drawer ends at its `:END:`; one left open ends at the next heading, which no drawer holds.
@@ -47,13 +54,18 @@ export function parseOrg(source: string): ReadResult {
     drawer = false;
     const begin = /^\s*#\+begin_(\w+)(?:\s+(\S+))?/i.exec(line);
     if (begin) {
-      const kind = begin[1]!.toLowerCase();
-      if (kind === 'src' || kind === 'example') {
-        lines[i] = '```' + (kind === 'src' ? (begin[2] ?? '') : '');
-        block = 'code';
-      } else if (kind === 'comment') {
+      const name = begin[1]!.toLowerCase();
+      if (name === 'src' || name === 'example') {
+        let close = i + 1;
+        while (close < lines.length && /^\s*#\+end_(\w+)/i.exec(lines[close]!)?.[1]!.toLowerCase() !== name) close++;
+        const fence = fenceFor(lines.slice(i + 1, close));
+        // `#+BEGIN_SRC python -n :results output`: the language, not a switch or a header argument.
+        const language = name === 'src' && begin[2] && !/^[-+:]/.test(begin[2]) ? begin[2] : '';
+        lines[i] = fence + language;
+        block = { kind: 'code', name, fence };
+      } else if (name === 'comment') {
         lines[i] = '';
-        block = 'comment';
+        block = { kind: 'comment', name, fence: '' };
       } else lines[i] = '';
       continue;
     }
@@ -85,7 +97,7 @@ export function parseOrg(source: string): ReadResult {
       lines[i] = `${'#'.repeat(Math.min(heading[1]!.length, 6))} ${text}`;
       continue;
     }
-    lines[i] = linksAsMarkdown(line);
+    lines[i] = asTextLine(linksAsMarkdown(line));
   }
   return { text: lines.join('\n'), title: title ?? firstHeading, firstLine: 1 };
 }

@@ -124,4 +124,9 @@ describe('rst reader', () => {
     // Also what keeps the pattern linear on a long run of `:a:a:a…` (test/bench/perf-readers.ts).
     expect(parseRst('Use :py:func:`open` (or :ref:`the guide <guide>`), not word:role:`x`, and `a  <https://x.io/a>`_.').text).toBe('Use `open` (or the guide), not word:role:`x`, and [a](https://x.io/a).');
   });
+
+  it('reads a megabyte-long line of one punctuation character without overflowing the stack', () => {
+    const rule = '='.repeat(6_000_000);
+    expect(parseRst(['Title', rule, '', 'Text.'].join('\n')).text.split('\n')).toEqual(['# Title', '', '', 'Text.']);
+  });
 });

@@ -80,10 +80,15 @@ export function parseRst(source: string): ReadResult {
   return { text: lines.join('\n'), title, firstLine: 1 };
 }
 
-/** Section adornment: one punctuation character repeated, at least three, from the column 0. */
+/**
+ * Section adornment: one punctuation character repeated, at least three, from the column 0. Scanned,
+ * not matched: a back-reference repeated over a megabyte-long line overflowed the regex stack.
+ */
 function isAdornment(line: string): boolean {
   const t = line.trimEnd();
-  return t.length >= 3 && /^([!-/:-@[-`{-~])\1+$/.test(t);
+  if (t.length < 3 || !/^[!-/:-@[-`{-~]/.test(t)) return false;
+  for (let i = 1; i < t.length; i++) if (t[i] !== t[0]) return false;
+  return true;
 }
 
 /** A line that can be a section title: text at column 0 that is not itself an adornment. */

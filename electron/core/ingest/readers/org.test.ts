@@ -66,4 +66,9 @@ describe('org reader', () => {
     expect(read.text.split('\n').slice(1, 7)).toEqual(['```', 'ls', '```', 'Paste this:', '\\```bash', 'make']);
     expect(parseOutline(read.text, 'Notes').headings.map((h) => h.path.join(' > '))).toEqual(['Notes > Shell', 'Notes > Later']);
   });
+
+  it("shows what an export shows of its keywords: a caption, the subtitle, the author; not the rest", () => {
+    const source = ['#+TITLE: Budget', '#+SUBTITLE: Second quarter', '#+AUTHOR: Ana Lima', '#+STARTUP: overview', '#+CAPTION: Revenue by [[https://x.io/r][region]]', '#+NAME: tbl', '| EU | 40 |'].join('\n');
+    expect(parseOrg(source).text.split('\n')).toEqual(['', 'Second quarter', 'Ana Lima', '', 'Revenue by [region](https://x.io/r)', '', '| EU | 40 |']);
+  });
 });

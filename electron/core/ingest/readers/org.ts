@@ -5,7 +5,8 @@ import type { Reader, ReadResult } from './types';
 export const orgReader = {
   name: 'org',
   // 2: a block ends at its own #+END_; fences longer than the code's backtick runs; switches are no
-  // language; comma-escaped code lines unescaped; lines that would read as headings or fences escaped.
+  // language; comma-escaped code lines unescaped; lines that would read as headings or fences escaped;
+  // captions, subtitle, author and description shown.
   version: 2,
   extensions: ['.org'],
   read(bytes) {
@@ -21,7 +22,8 @@ export const orgReader = {
  * - `#+BEGIN_SRC lang` … `#+END_SRC` and `#+BEGIN_EXAMPLE` … become fences (code is one piece, and
  *   a `* ` in it is no heading; a fence longer than any backtick run in the code, and Org's comma
  *   escapes (`,* item`) removed); other blocks' delimiters (`#+BEGIN_QUOTE`) go blank, their text stays;
- * - `#+TITLE:` gives the title; other `#+KEYWORD:` lines, `# comments`, `:PROPERTIES:` … `:END:`
+ * - `#+TITLE:` gives the title, `#+CAPTION:`, `#+SUBTITLE:`, `#+AUTHOR:` and `#+DESCRIPTION:` show
+ *   their value; other `#+KEYWORD:` lines, `# comments`, `:PROPERTIES:` … `:END:`
  *   drawers and `#+BEGIN_COMMENT` blocks go blank: a reader of the exported note never sees them;
  * - `[[address][text]]` becomes `[text](address)` (keyword search leaves the address out) and
  *   `[[address]]` stays readable as the address.
@@ -75,8 +77,10 @@ export function parseOrg(source: string): ReadResult {
     }
     const keyword = /^\s*#\+(\w+):\s*(.*)$/.exec(line);
     if (keyword) {
-      if (keyword[1]!.toLowerCase() === 'title' && keyword[2]!.trim() !== '') title ??= linksAsMarkdown(keyword[2]!.trim());
-      lines[i] = '';
+      const name = keyword[1]!.toLowerCase();
+      if (name === 'title' && keyword[2]!.trim() !== '') title ??= linksAsMarkdown(keyword[2]!.trim());
+      // What an export shows of the rest: a table's or figure's caption, the subtitle, author, description.
+      lines[i] = SHOWN_KEYWORDS.has(name) ? asTextLine(linksAsMarkdown(keyword[2]!.trim())) : '';
       continue;
     }
     if (/^\s*#(?:\s|$)/.test(line)) {
@@ -101,6 +105,9 @@ export function parseOrg(source: string): ReadResult {
   }
   return { text: lines.join('\n'), title: title ?? firstHeading, firstLine: 1 };
 }
+
+/** Keywords whose value a reader of the exported note sees (the title is the document's title). */
+const SHOWN_KEYWORDS = new Set(['caption', 'subtitle', 'author', 'description']);
 
 /** `[[address][text]]` as `[text](address)`; `[[address]]` as its address, which is what shows. */
 function linksAsMarkdown(line: string): string {

@@ -129,4 +129,9 @@ describe('rst reader', () => {
     const rule = '='.repeat(6_000_000);
     expect(parseRst(['Title', rule, '', 'Text.'].join('\n')).text.split('\n')).toEqual(['# Title', '', '', 'Text.']);
   });
+
+  it("shows a code block's caption and blanks its other options", () => {
+    const source = ['.. code-block:: yaml', '   :caption: Retry policy in ``config.yaml``', '   :linenos:', '', '   retries: 3', ''].join('\n');
+    expect(parseRst(source).text.split('\n')).toEqual(['', 'Retry policy in `config.yaml`', '', '```yaml', '   retries: 3', '```']);
+  });
 });

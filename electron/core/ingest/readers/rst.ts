@@ -5,7 +5,8 @@ import type { Reader, ReadResult } from './types';
 export const rstReader = {
   name: 'rst',
   // 2: inline patterns linear on any line; lines that would read as headings or fences escaped;
-  // fences longer than the code's backtick runs; a short underline of four or more makes a title.
+  // fences longer than the code's backtick runs; a short underline of four or more makes a title;
+  // a code block's caption shown.
   version: 2,
   extensions: ['.rst'],
   read(bytes) {
@@ -130,14 +131,16 @@ const indentOf = (line: string) => line.length - line.trimStart().length;
 /**
  * Fences the indented block after line `at` (a `::` paragraph's last line or a code directive),
  * using the blank line before the block for the opening fence and the first blank line after it for
- * the closing one; the directive's own line and its options (`:linenos:`) go blank. Returns the last
+ * the closing one; the directive's own line and its options (`:linenos:`) go blank, all but a
+ * `:caption:`, whose text stays. Returns the last
  * line handled. A block without those blank lines is left as it is (no line may be added).
  */
 function fenceLiteral(lines: string[], at: number, language: string): number {
   const base = indentOf(lines[at]!);
   const isDirective = LITERAL_DIRECTIVE.test(lines[at]!);
   let j = at + 1;
-  if (isDirective) while (j < lines.length && /^\s+:[\w-]+:/.test(lines[j]!)) lines[j++] = '';
+  // Options go blank, but a caption is shown above the code.
+  if (isDirective) for (; j < lines.length && /^\s+:[\w-]+:/.test(lines[j]!); j++) lines[j] = asTextLine(inlineAsMarkdown(/^\s+:caption:\s*(.*)$/.exec(lines[j]!)?.[1] ?? ''));
   if (j >= lines.length || lines[j]!.trim() !== '') {
     if (!isDirective) lines[at] = asTextLine(inlineAsMarkdown(lines[at]!));
     return j - 1;

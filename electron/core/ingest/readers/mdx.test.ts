@@ -73,4 +73,9 @@ describe('mdx reader', () => {
     const source = ['Some notes about modules, where', 'import statements are hoisted.', '', "import X from 'y';", '', '# Title', "export const a = 1;"].join('\n');
     expect(mdxAsMarkdown(source).split('\n')).toEqual(['Some notes about modules, where', 'import statements are hoisted.', '', '', '', '# Title', '']);
   });
+
+  it("reads the text after a comment's close, and a comment that closes mid-line ends there", () => {
+    const source = ['{/* prettier-ignore */} The table below is generated.', '', '# Next', 'More text.', '{/* two', 'lines */}', 'Text.'].join('\n');
+    expect(mdxAsMarkdown(source).split('\n')).toEqual(['The table below is generated.', '', '# Next', 'More text.', '', '', 'Text.']);
+  });
 });

@@ -5,7 +5,7 @@ import type { Reader } from './types';
 export const mdxReader = {
   name: 'mdx',
   // 2: brackets counted in one pass (a run of backslashes in a string backtracked exponentially); a
-  // line starting `import` that continues a paragraph is prose.
+  // line starting `import` that continues a paragraph is prose; text after a comment's `*/}` is read.
   version: 2,
   extensions: ['.mdx'],
   read(bytes) {
@@ -18,7 +18,7 @@ export const mdxReader = {
  * `import`/`export` statements, which a reader never sees, and JSX, whose tags the Markdown reader
  * already reduces to their text as it does HTML. The statements are blanked line for line (front
  * matter and fenced code left alone), so every line keeps its number for citations, and the rest is
- * read as Markdown. A `{/* comment *\/}` alone on its lines is blanked too, and an admonition's `:::`
+ * read as Markdown. A `{/* comment *\/}` at a line's start is blanked too (to its `*\/}`), and an admonition's `:::`
  * fences keep only their title.
  */
 export function mdxAsMarkdown(source: string): string {
@@ -44,8 +44,10 @@ export function mdxAsMarkdown(source: string): string {
       continue;
     }
     if (comment || COMMENT_START.test(line)) {
-      comment = !COMMENT_END.test(line);
-      lines[i] = '';
+      // The comment ends at its `*/}`; what follows on that line is read (`{/* prettier-ignore */} Text`).
+      const close = COMMENT_CLOSE.exec(line);
+      comment = close === null;
+      lines[i] = close ? line.slice(close.index + close[0].length).trimStart() : '';
       continue;
     }
     // A Docusaurus admonition's fences (`:::tip[Title]`, `:::`): its title is read, its keyword is markup.
@@ -71,9 +73,9 @@ function continuesParagraph(lines: readonly string[], i: number, bodyFrom: numbe
 
 /** A line that leaves its statement unfinished: ending in an operator, a comma or `from`. */
 const CONTINUES = /(?:[,=({[+\-*/&|?:]|\bfrom)\s*$/;
-/** `{/*` alone at a line's start: an MDX comment, over one or more lines to `*\/}`. */
+/** `{/*` at a line's start: an MDX comment, over one or more lines to `*\/}`. */
 const COMMENT_START = /^\s*\{\s*\/\*/;
-const COMMENT_END = /\*\/\s*\}\s*$/;
+const COMMENT_CLOSE = /\*\/\s*\}/;
 
 /**
  * Opening minus closing brackets on a line, outside its string literals and its `//` comment. Scanned once, character by

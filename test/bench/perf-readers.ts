@@ -46,6 +46,7 @@ const INPUTS: Record<string, (n: number) => string> = {
   'org headings': (n) => fill('* a\n', n),
   'unclosed src blocks': (n) => fill('#+begin_src\n', n),
   'drawers': (n) => fill(':a:\n', n),
+  'blocks of many names': (n) => Array.from({ length: Math.ceil(n / 24) }, (_, i) => `#+begin_a${i}\n#+end_b${i}\n`).join('').slice(0, n),
   'import then backslashes': (n) => "import x from '" + fill('\\', n),
   'import then escaped quotes': (n) => 'import ' + fill("\\'", n),
   'unclosed import': (n) => 'import {' + fill('a,\n', n),

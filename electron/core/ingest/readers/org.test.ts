@@ -44,11 +44,11 @@ describe('org reader', () => {
     expect(lines).toEqual(['# Scripts', '```python', '* not a heading', 'print("hi")', '```', '', '', '', '', 'Quoted words stay.', '']);
   });
 
-  it('writes links as Markdown links, and a drawer left open ends at the next heading', () => {
+  it('writes links as Markdown links, and reads a drawer with no :END: before the next heading as text, as Org does', () => {
     const source = ['* Links', 'See [[https://restic.net/docs][the restic docs]] and [[file:notes.org]].', ':LOGBOOK:', 'CLOCK: [2026-01-04]', '* Next', 'Still read.'].join('\n');
     const lines = parseOrg(source).text.split('\n');
     expect(lines[1]).toBe('See [the restic docs](https://restic.net/docs) and file:notes.org.');
-    expect(lines.slice(2)).toEqual(['', '', '# Next', 'Still read.']);
+    expect(lines.slice(2)).toEqual([':LOGBOOK:', 'CLOCK: [2026-01-04]', '# Next', 'Still read.']);
     // With no #+TITLE, the first heading names the note.
     expect(parseOrg(source).title).toBe('Links');
   });
@@ -70,5 +70,10 @@ describe('org reader', () => {
   it("shows what an export shows of its keywords: a caption, the subtitle, the author; not the rest", () => {
     const source = ['#+TITLE: Budget', '#+SUBTITLE: Second quarter', '#+AUTHOR: Ana Lima', '#+STARTUP: overview', '#+CAPTION: Revenue by [[https://x.io/r][region]]', '#+NAME: tbl', '| EU | 40 |'].join('\n');
     expect(parseOrg(source).text.split('\n')).toEqual(['', 'Second quarter', 'Ana Lima', '', 'Revenue by [region](https://x.io/r)', '', '| EU | 40 |']);
+  });
+
+  it('reads an unclosed block or a lone :word: line as text instead of hiding the rest of the note', () => {
+    const source = ['Notes from the call', ':smile:', 'We agreed on Friday.', '#+BEGIN_COMMENT', 'Draft, never closed.', '#+begin_src sh', 'make', 'The end.'].join('\n');
+    expect(parseOrg(source).text.split('\n')).toEqual(['Notes from the call', ':smile:', 'We agreed on Friday.', '', 'Draft, never closed.', '', 'make', 'The end.']);
   });
 });

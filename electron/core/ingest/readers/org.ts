@@ -34,6 +34,9 @@ export function parseOrg(source: string): ReadResult {
   let firstHeading: string | null = null;
   let block: { kind: 'code' | 'comment'; name: string; fence: string } | null = null;
   let drawer = false;
+  const ends = blockEnds(lines);
+  const drawerEnds = nextIndex(lines, (l) => /^\s*:end:\s*$/i.test(l));
+  const headings = nextIndex(lines, (l) => HEADING.test(l));
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const end = /^\s*#\+end_(\w+)/i.exec(line);
@@ -47,25 +50,23 @@ export function parseOrg(source: string): ReadResult {
       else lines[i] = line.replace(/^(\s*),(?=,*(?:\*|#\+))/, '$1');
       continue;
     }
-    // A drawer ends at its `:END:`; one left open ends at the next heading, which no drawer holds.
-    if (drawer && !/^\*+\s/.test(line)) {
+    if (drawer) {
       if (/^\s*:end:\s*$/i.test(line)) drawer = false;
       lines[i] = '';
       continue;
     }
-    drawer = false;
     const begin = /^\s*#\+begin_(\w+)(?:\s+(\S+))?/i.exec(line);
     if (begin) {
       const name = begin[1]!.toLowerCase();
-      if (name === 'src' || name === 'example') {
-        let close = i + 1;
-        while (close < lines.length && /^\s*#\+end_(\w+)/i.exec(lines[close]!)?.[1]!.toLowerCase() !== name) close++;
+      // As Org parses it, a block is one only with its `#+END_`: unclosed, its lines are text.
+      const close = ends(name, i);
+      if (close < lines.length && (name === 'src' || name === 'example')) {
         const fence = fenceFor(lines.slice(i + 1, close));
         // `#+BEGIN_SRC python -n :results output`: the language, not a switch or a header argument.
         const language = name === 'src' && begin[2] && !/^[-+:]/.test(begin[2]) ? begin[2] : '';
         lines[i] = fence + language;
         block = { kind: 'code', name, fence };
-      } else if (name === 'comment') {
+      } else if (close < lines.length && name === 'comment') {
         lines[i] = '';
         block = { kind: 'comment', name, fence: '' };
       } else lines[i] = '';
@@ -87,14 +88,15 @@ export function parseOrg(source: string): ReadResult {
       lines[i] = '';
       continue;
     }
-    // A drawer's opening (`:PROPERTIES:`, `:LOGBOOK:`) up to its `:END:`; a stray `:END:` opens nothing.
+    // A drawer's opening (`:PROPERTIES:`, `:LOGBOOK:`) up to its `:END:`, which must come before the
+    // next heading (else, as in Org, the line is text: `:smile:`); a stray `:END:` opens nothing.
     const drawerName = /^\s*:([\w-]+):\s*$/.exec(line);
-    if (drawerName) {
+    if (drawerName && (drawerName[1]!.toLowerCase() === 'end' || drawerEnds[i + 1]! < headings[i + 1]!)) {
       drawer = drawerName[1]!.toLowerCase() !== 'end';
       lines[i] = '';
       continue;
     }
-    const heading = /^(\*+)\s+(.*)$/.exec(line);
+    const heading = HEADING.exec(line);
     if (heading) {
       const text = linksAsMarkdown(heading[2]!.trim());
       firstHeading ??= text;
@@ -104,6 +106,39 @@ export function parseOrg(source: string): ReadResult {
     lines[i] = asTextLine(linksAsMarkdown(line));
   }
   return { text: lines.join('\n'), title: title ?? firstHeading, firstLine: 1 };
+}
+
+const HEADING = /^(\*+)\s+(.*)$/;
+
+/** For each line, the first line from it on that passes `test` (lines.length if none): one pass from the end. */
+function nextIndex(lines: readonly string[], test: (line: string) => boolean): Int32Array {
+  const next = new Int32Array(lines.length + 1).fill(lines.length);
+  for (let i = lines.length - 1; i >= 0; i--) next[i] = test(lines[i]!) ? i : next[i + 1]!;
+  return next;
+}
+
+/**
+ * `(name, i)`: the first `#+END_name` line after line i, or lines.length. The ends are listed once
+ * and each name's cursor only moves forward, so a file of unclosed blocks is still read in one pass.
+ */
+function blockEnds(lines: readonly string[]): (name: string, after: number) => number {
+  const byName = new Map<string, number[]>();
+  lines.forEach((l, i) => {
+    const m = /^\s*#\+end_(\w+)/i.exec(l);
+    if (m) {
+      const name = m[1]!.toLowerCase();
+      if (!byName.has(name)) byName.set(name, []);
+      byName.get(name)!.push(i);
+    }
+  });
+  const cursor = new Map<string, number>();
+  return (name, after) => {
+    const list = byName.get(name) ?? [];
+    let c = cursor.get(name) ?? 0;
+    while (c < list.length && list[c]! <= after) c++;
+    cursor.set(name, c);
+    return c < list.length ? list[c]! : lines.length;
+  };
 }
 
 /** Keywords whose value a reader of the exported note sees (the title is the document's title). */

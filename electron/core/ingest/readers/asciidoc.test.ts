@@ -87,4 +87,12 @@ describe('asciidoc reader', () => {
   it('leaves an address with no [text] as written and links the next one', () => {
     expect(parseAsciidoc('Visit https://x.io/a, then https://x.io/b[B] and <<a<<b,Bee>>.').text).toBe('Visit https://x.io/a, then [B](https://x.io/b) and <<aBee.');
   });
+
+  it('fences a [source] paragraph without delimiters, so its # comment is no title', () => {
+    const source = ['== Install', '[source,bash]', '# as root', 'apt install quire', '', 'Then start it.'].join('\n');
+    const read = parseAsciidoc(source);
+    expect(read.text.split('\n')).toEqual(['# Install', '```bash', '# as root', 'apt install quire', '```', 'Then start it.']);
+    expect(parseOutline(read.text, 'Guide').headings.map((h) => h.path.join(' > '))).toEqual(['Guide > Install']);
+    expect(parseAsciidoc(['[source,bash]', '.Install it', '----', 'make', '----'].join('\n')).text.split('\n')).toEqual(['', '.Install it', '```bash', 'make', '```']);
+  });
 });

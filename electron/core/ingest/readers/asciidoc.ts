@@ -20,7 +20,8 @@ export const asciidocReader = {
  *   titles (or Markdown-style `##` …) become ATX headings one level up (`== Install` is `# Install`),
  *   as Asciidoctor nests them under the title;
  * - listing (`----`), literal (`....`) and Markdown-style (```` ``` ````) blocks become fences, their
- *   `[source,lang]` line giving the language; passthrough (`++++`) and comment (`////`) blocks and
+ *   `[source,lang]` line giving the language (a `[source]` paragraph is fenced on that line and the
+ *   blank line after it); passthrough (`++++`) and comment (`////`) blocks and
  *   `//` comment lines go blank, as do block anchors and attribute lines (`[[id]]`, `[NOTE]`; a
  *   quotation's attribution stays, and `.Title` stays: it is a caption people read) and the
  *   delimiters of example, sidebar, quote and open blocks (`====`, `****`, `____`, `--`);
@@ -64,11 +65,24 @@ export function parseAsciidoc(source: string): ReadResult {
       language = '';
       continue;
     }
-    language = '';
-    const style = /^\[(?:source|listing)(?:,\s*([\w+#-]+))?[^\]]*\]$/.exec(trimmed);
+    // A block title (`.Title`) may stand between `[source,lang]` and its delimiter.
+    if (!/^\.[^.\s]/.test(trimmed)) language = '';
+    const style = /^\[(?:source|listing|literal)(?:,\s*([\w+#-]+))?[^\]]*\]$/.exec(trimmed);
     if (style) {
       language = style[1] ?? '';
       lines[i] = '';
+      // Without delimiters the style makes the next paragraph code: fenced from this line to the blank after it.
+      const next = lines[i + 1]?.trimEnd() ?? '';
+      // (A block title or another attribute line between the style and its delimiters is no paragraph.)
+      if (next !== '' && !/^(?:-{4,}|\.{4,}|```[\w+#-]*)$/.test(next) && !/^(?:\.[^.\s]|\[)/.test(next)) {
+        let end = i + 1;
+        while (end < lines.length && lines[end]!.trim() !== '') end++;
+        const fence = fenceFor(lines.slice(i + 1, end));
+        lines[i] = fence + language;
+        if (end < lines.length) lines[end] = fence;
+        language = '';
+        i = end;
+      }
       continue;
     }
     // An attribute entry is never shown, but its value is, wherever `{name}` refers to it.

@@ -45,7 +45,7 @@ describe('quire import, read by a person', () => {
         '  skipped:',
         '    dangling.md: It is a link to something that does not exist (ENOENT).',
         '    elsewhere: a link pointing outside the imported folder.',
-        '    3 files of a type Quire does not read (.png 2, .svg 1); it reads .md, .markdown, .txt, .pdf, .docx, .html and .htm',
+        '    3 files of a type Quire does not read (.png 2, .svg 1); it reads .md, .markdown, .mdx, .rst, .adoc, .asciidoc, .org, .txt, .pdf, .docx, .html and .htm',
       ].join('\n'),
     );
   });
@@ -87,7 +87,7 @@ describe('quire import, read by a person', () => {
       empty.write('photo.png', 'x');
       const r = await runCli(['import', empty.root], { OLLAMA_HOST: ollama.url, QUIRE_DB: other.file });
       expect(r.code).toBe(0);
-      expect(r.stdout).toContain('\n  nothing to index: no .md, .markdown, .txt, .pdf, .docx, .html or .htm file in this folder (what it holds is listed below)\n');
+      expect(r.stdout).toContain('\n  nothing to index: no .md, .markdown, .mdx, .rst, .adoc, .asciidoc, .org, .txt, .pdf, .docx, .html or .htm file in this folder (what it holds is listed below)\n');
     } finally {
       empty.dispose();
       other.dispose();

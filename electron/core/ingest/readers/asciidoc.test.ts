@@ -75,8 +75,8 @@ describe('asciidoc reader', () => {
   });
 
   it('reads an attribute reference as its value, so a product named once in the header is found everywhere', () => {
-    const source = [':product: Quire Server', ':url-repo: https://github.com/example/quire', '', 'This handbook covers {product}.', 'See {url-repo}[the repository]; {unset} stays.', ':product!:', 'Now {product} is unset.'].join('\n');
-    expect(parseAsciidoc(source).text.split('\n')).toEqual(['', '', '', 'This handbook covers Quire Server.', 'See [the repository](https://github.com/example/quire); {unset} stays.', '', 'Now {product} is unset.']);
+    const source = [':product: Quire Server', ':url-repo: https://github.com/example/quire', '', 'This handbook covers {product}.', 'See {url-repo}[the repository]; {unset} stays.', ':product!:', 'Now {product} is unset.', ':!toc:'].join('\n');
+    expect(parseAsciidoc(source).text.split('\n')).toEqual(['', '', '', 'This handbook covers Quire Server.', 'See [the repository](https://github.com/example/quire); {unset} stays.', '', 'Now {product} is unset.', '']);
   });
 
   it("reads a quotation's attribution, and leaves out the delimiters of example, sidebar, quote and open blocks", () => {

@@ -86,10 +86,11 @@ export function parseAsciidoc(source: string): ReadResult {
       continue;
     }
     // An attribute entry is never shown, but its value is, wherever `{name}` refers to it.
-    const entry = /^:([\w-]+)(!?):(?:\s+(.*))?$/.exec(trimmed);
+    // `:name: value`; `:name!:` and `:!name:` unset it.
+    const entry = /^:(!?)([\w-]+)(!?):(?:\s+(.*))?$/.exec(trimmed);
     if (entry) {
-      if (entry[2]) attributes.delete(entry[1]!);
-      else attributes.set(entry[1]!, entry[3] ?? '');
+      if (entry[1] || entry[3]) attributes.delete(entry[2]!);
+      else attributes.set(entry[2]!, entry[4] ?? '');
       lines[i] = '';
       continue;
     }

@@ -1,7 +1,8 @@
 /**
  * What keyword search's reader's-eye text (text/searchable.ts, migration 0014) costs: searchable_text
  * over real Markdown per MB, and migration 0014 rebuilding both full-text indexes of a version-13
- * database of N chunks (fastify's docs and the rust book, cut into ~1 KB chunks, repeated to N).
+ * database of N chunks (fastify's docs and the rust book, cut into ~1 KB chunks, repeated to N), and
+ * one hostile line.
  * Run alone: npx tsx test/bench/perf-searchable.ts [--chunks 100000]
  */
 import fs from 'node:fs';
@@ -36,6 +37,15 @@ let t = performance.now();
 for (const p of pieces) searchableText(p);
 const perMb = (performance.now() - t) / (bytes / 1e6);
 console.log(`searchable_text: ${pieces.length} pieces, ${(bytes / 1e6).toFixed(1)} MB, ${perMb.toFixed(1)} ms per MB`);
+
+// A section is indexed whole, in the import's write transaction: a hostile line must cost what its
+// length does. Many code spans on one line (`a`a`a…) once took 58 s per MB, growing with the square.
+for (const size of [250_000, 1_000_000]) {
+  const line = '[a](b) ' + '`a'.repeat(size / 2);
+  t = performance.now();
+  searchableText(line);
+  console.log(`searchable_text on a ${size / 1e6} MB line of code spans: ${(performance.now() - t).toFixed(0)} ms`);
+}
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-perf-searchable-'));
 try {

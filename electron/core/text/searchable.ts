@@ -114,13 +114,20 @@ const HELD = new RegExp(`${HOLD}(\\d+)${HOLD}`, 'g');
 
 /**
  * Where a line's code spans are: a run of backticks up to the next run of exactly as many
- * (CommonMark); a run that none closes is text.
+ * (CommonMark); a run that none closes is text. Each run's closer is found from the end in one
+ * pass: looking it up from the start for every run took minutes on a long line of `` `a ``.
  */
 function codeSpans(line: string): Array<[number, number]> {
   const runs = [...line.matchAll(/`+/g)].map((m) => ({ at: m.index, length: m[0].length }));
+  const nextOfLength = new Map<number, number>();
+  const closer = new Array<number>(runs.length);
+  for (let j = runs.length - 1; j >= 0; j--) {
+    closer[j] = nextOfLength.get(runs[j]!.length) ?? -1;
+    nextOfLength.set(runs[j]!.length, j);
+  }
   const spans: Array<[number, number]> = [];
   for (let i = 0; i < runs.length; i++) {
-    const close = runs.findIndex((r, j) => j > i && r.length === runs[i]!.length);
+    const close = closer[i]!;
     if (close === -1) continue;
     spans.push([runs[i]!.at, runs[close]!.at + runs[close]!.length]);
     i = close;

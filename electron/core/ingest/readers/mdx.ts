@@ -4,7 +4,9 @@ import type { Reader } from './types';
 
 export const mdxReader = {
   name: 'mdx',
-  version: 1,
+  // 2: brackets counted in one pass (a run of backslashes in a string backtracked exponentially); a
+  // line starting `import` that continues a paragraph is prose; text after a comment's `*/}` is read.
+  version: 2,
   read(bytes) {
     return parseMarkdown(mdxAsMarkdown(decodeText(bytes)));
   },
@@ -15,7 +17,7 @@ export const mdxReader = {
  * `import`/`export` statements, which a reader never sees, and JSX, whose tags the Markdown reader
  * already reduces to their text as it does HTML. The statements are blanked line for line (front
  * matter and fenced code left alone), so every line keeps its number for citations, and the rest is
- * read as Markdown. A `{/* comment *\/}` alone on its lines is blanked too, and an admonition's `:::`
+ * read as Markdown. A `{/* comment *\/}` at a line's start is blanked too (to its `*\/}`), and an admonition's `:::`
  * fences keep only their title.
  */
 export function mdxAsMarkdown(source: string): string {
@@ -31,7 +33,8 @@ export function mdxAsMarkdown(source: string): string {
       if (line.trimStart().startsWith(fence) && line.trim().replace(/[`~]/g, '') === '') fence = null;
       continue;
     }
-    if (statement || ESM.test(line)) {
+    // ESM never interrupts a paragraph: `import statements …` continuing a sentence is prose.
+    if (statement || (ESM.test(line) && !continuesParagraph(lines, i, bodyFrom))) {
       // A statement runs until its brackets close on a line that does not go on (`import {` … `} from 'x'`).
       depth += bracketBalance(line);
       statement = depth > 0 || CONTINUES.test(line);
@@ -40,8 +43,10 @@ export function mdxAsMarkdown(source: string): string {
       continue;
     }
     if (comment || COMMENT_START.test(line)) {
-      comment = !COMMENT_END.test(line);
-      lines[i] = '';
+      // The comment ends at its `*/}`; what follows on that line is read (`{/* prettier-ignore */} Text`).
+      const close = COMMENT_CLOSE.exec(line);
+      comment = close === null;
+      lines[i] = close ? line.slice(close.index + close[0].length).trimStart() : '';
       continue;
     }
     // A Docusaurus admonition's fences (`:::tip[Title]`, `:::`): its title is read, its keyword is markup.
@@ -58,18 +63,34 @@ export function mdxAsMarkdown(source: string): string {
 
 /** An ESM statement at the start of a line (MDX allows them only there, outside JSX and code). */
 const ESM = /^(?:import|export)(?:\s|\{|\*|$)/;
+/** The line before is prose, which a line starting `import` would only continue (not blank, not a heading, not blanked). */
+function continuesParagraph(lines: readonly string[], i: number, bodyFrom: number): boolean {
+  if (i === bodyFrom) return false;
+  const before = lines[i - 1]!;
+  return before.trim() !== '' && !/^ {0,3}#{1,6}(?:[ \t]|$)/.test(before);
+}
+
 /** A line that leaves its statement unfinished: ending in an operator, a comma or `from`. */
 const CONTINUES = /(?:[,=({[+\-*/&|?:]|\bfrom)\s*$/;
-/** `{/*` alone at a line's start: an MDX comment, over one or more lines to `*\/}`. */
+/** `{/*` at a line's start: an MDX comment, over one or more lines to `*\/}`. */
 const COMMENT_START = /^\s*\{\s*\/\*/;
-const COMMENT_END = /\*\/\s*\}\s*$/;
+const COMMENT_CLOSE = /\*\/\s*\}/;
 
-/** Opening minus closing brackets on a line, outside its string literals. */
-function bracketBalance(line: string): number {
+/**
+ * Opening minus closing brackets on a line, outside its string literals and its `//` comment. Scanned once, character by
+ * character: a pattern for the literals backtracked exponentially on a run of backslashes.
+ */
+export function bracketBalance(line: string): number {
   let n = 0;
-  const code = line.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '');
-  for (const ch of code) {
-    if (ch === '{' || ch === '(' || ch === '[') n++;
+  let quote = '';
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (quote !== '') {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = '';
+    } else if (ch === '"' || ch === "'" || ch === '`') quote = ch;
+    else if (ch === '/' && line[i + 1] === '/') break; // a comment: `// don't {` opens nothing
+    else if (ch === '{' || ch === '(' || ch === '[') n++;
     else if (ch === '}' || ch === ')' || ch === ']') n--;
   }
   return n;

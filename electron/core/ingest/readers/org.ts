@@ -1,9 +1,13 @@
 import { decodeText } from './decode';
+import { asTextLine, fenceFor } from './markdown-lines';
 import type { Reader, ReadResult } from './types';
 
 export const orgReader = {
   name: 'org',
-  version: 1,
+  // 2: a block ends at its own #+END_; fences longer than the code's backtick runs; switches are no
+  // language; comma-escaped code lines unescaped; lines that would read as headings or fences escaped;
+  // captions, subtitle, author and description shown.
+  version: 2,
   read(bytes) {
     return parseOrg(decodeText(bytes));
   },
@@ -15,8 +19,10 @@ export const orgReader = {
  * - `* Heading` (stars at column 0) becomes an ATX heading of as many `#`, at most six; a TODO
  *   keyword, priority and trailing `:tags:` stay, as people read them in their agenda;
  * - `#+BEGIN_SRC lang` … `#+END_SRC` and `#+BEGIN_EXAMPLE` … become fences (code is one piece, and
- *   a `* ` in it is no heading); other blocks' delimiters (`#+BEGIN_QUOTE`) go blank, their text stays;
- * - `#+TITLE:` gives the title; other `#+KEYWORD:` lines, `# comments`, `:PROPERTIES:` … `:END:`
+ *   a `* ` in it is no heading; a fence longer than any backtick run in the code, and Org's comma
+ *   escapes (`,* item`) removed); other blocks' delimiters (`#+BEGIN_QUOTE`) go blank, their text stays;
+ * - `#+TITLE:` gives the title, `#+CAPTION:`, `#+SUBTITLE:`, `#+AUTHOR:` and `#+DESCRIPTION:` show
+ *   their value; other `#+KEYWORD:` lines, `# comments`, `:PROPERTIES:` … `:END:`
  *   drawers and `#+BEGIN_COMMENT` blocks go blank: a reader of the exported note never sees them;
  * - `[[address][text]]` becomes `[text](address)` (keyword search leaves the address out) and
  *   `[[address]]` stays readable as the address.
@@ -25,34 +31,43 @@ export function parseOrg(source: string): ReadResult {
   const lines = source.split('\n');
   let title: string | null = null;
   let firstHeading: string | null = null;
-  let block: 'code' | 'comment' | null = null;
+  let block: { kind: 'code' | 'comment'; name: string; fence: string } | null = null;
   let drawer = false;
+  const ends = blockEnds(lines);
+  const drawerEnds = nextIndex(lines, (l) => /^\s*:end:\s*$/i.test(l));
+  const headings = nextIndex(lines, (l) => HEADING.test(l));
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const end = /^\s*#\+end_(\w+)/i.exec(line);
     if (block !== null) {
-      if (end) {
-        lines[i] = block === 'code' ? '```' : '';
+      // A block ends at the `#+END_` of its own name: `#+END_QUOTE` in a source block is code.
+      if (end && end[1]!.toLowerCase() === block.name) {
+        lines[i] = block.kind === 'code' ? block.fence : '';
         block = null;
-      } else if (block === 'comment') lines[i] = '';
+      } else if (block.kind === 'comment') lines[i] = '';
+      // Org escapes a code line that would read as a heading or keyword with a comma (`,* item`).
+      else lines[i] = line.replace(/^(\s*),(?=,*(?:\*|#\+))/, '$1');
       continue;
     }
-    // A drawer ends at its `:END:`; one left open ends at the next heading, which no drawer holds.
-    if (drawer && !/^\*+\s/.test(line)) {
+    if (drawer) {
       if (/^\s*:end:\s*$/i.test(line)) drawer = false;
       lines[i] = '';
       continue;
     }
-    drawer = false;
     const begin = /^\s*#\+begin_(\w+)(?:\s+(\S+))?/i.exec(line);
     if (begin) {
-      const kind = begin[1]!.toLowerCase();
-      if (kind === 'src' || kind === 'example') {
-        lines[i] = '```' + (kind === 'src' ? (begin[2] ?? '') : '');
-        block = 'code';
-      } else if (kind === 'comment') {
+      const name = begin[1]!.toLowerCase();
+      // As Org parses it, a block is one only with its `#+END_`: unclosed, its lines are text.
+      const close = ends(name, i);
+      if (close < lines.length && (name === 'src' || name === 'example')) {
+        const fence = fenceFor(lines.slice(i + 1, close));
+        // `#+BEGIN_SRC python -n :results output`: the language, not a switch or a header argument.
+        const language = name === 'src' && begin[2] && !/^[-+:]/.test(begin[2]) ? begin[2] : '';
+        lines[i] = fence + language;
+        block = { kind: 'code', name, fence };
+      } else if (close < lines.length && name === 'comment') {
         lines[i] = '';
-        block = 'comment';
+        block = { kind: 'comment', name, fence: '' };
       } else lines[i] = '';
       continue;
     }
@@ -62,32 +77,71 @@ export function parseOrg(source: string): ReadResult {
     }
     const keyword = /^\s*#\+(\w+):\s*(.*)$/.exec(line);
     if (keyword) {
-      if (keyword[1]!.toLowerCase() === 'title' && keyword[2]!.trim() !== '') title ??= linksAsMarkdown(keyword[2]!.trim());
-      lines[i] = '';
+      const name = keyword[1]!.toLowerCase();
+      if (name === 'title' && keyword[2]!.trim() !== '') title ??= linksAsMarkdown(keyword[2]!.trim());
+      // What an export shows of the rest: a table's or figure's caption, the subtitle, author, description.
+      lines[i] = SHOWN_KEYWORDS.has(name) ? asTextLine(linksAsMarkdown(keyword[2]!.trim())) : '';
       continue;
     }
     if (/^\s*#(?:\s|$)/.test(line)) {
       lines[i] = '';
       continue;
     }
-    // A drawer's opening (`:PROPERTIES:`, `:LOGBOOK:`) up to its `:END:`; a stray `:END:` opens nothing.
+    // A drawer's opening (`:PROPERTIES:`, `:LOGBOOK:`) up to its `:END:`, which must come before the
+    // next heading (else, as in Org, the line is text: `:smile:`); a stray `:END:` opens nothing.
     const drawerName = /^\s*:([\w-]+):\s*$/.exec(line);
-    if (drawerName) {
+    if (drawerName && (drawerName[1]!.toLowerCase() === 'end' || drawerEnds[i + 1]! < headings[i + 1]!)) {
       drawer = drawerName[1]!.toLowerCase() !== 'end';
       lines[i] = '';
       continue;
     }
-    const heading = /^(\*+)\s+(.*)$/.exec(line);
+    const heading = HEADING.exec(line);
     if (heading) {
       const text = linksAsMarkdown(heading[2]!.trim());
       firstHeading ??= text;
       lines[i] = `${'#'.repeat(Math.min(heading[1]!.length, 6))} ${text}`;
       continue;
     }
-    lines[i] = linksAsMarkdown(line);
+    lines[i] = asTextLine(linksAsMarkdown(line));
   }
   return { text: lines.join('\n'), title: title ?? firstHeading, firstLine: 1 };
 }
+
+const HEADING = /^(\*+)\s+(.*)$/;
+
+/** For each line, the first line from it on that passes `test` (lines.length if none): one pass from the end. */
+function nextIndex(lines: readonly string[], test: (line: string) => boolean): Int32Array {
+  const next = new Int32Array(lines.length + 1).fill(lines.length);
+  for (let i = lines.length - 1; i >= 0; i--) next[i] = test(lines[i]!) ? i : next[i + 1]!;
+  return next;
+}
+
+/**
+ * `(name, i)`: the first `#+END_name` line after line i, or lines.length. The ends are listed once
+ * and each name's cursor only moves forward, so a file of unclosed blocks is still read in one pass.
+ */
+function blockEnds(lines: readonly string[]): (name: string, after: number) => number {
+  const byName = new Map<string, number[]>();
+  lines.forEach((l, i) => {
+    const m = /^\s*#\+end_(\w+)/i.exec(l);
+    if (m) {
+      const name = m[1]!.toLowerCase();
+      if (!byName.has(name)) byName.set(name, []);
+      byName.get(name)!.push(i);
+    }
+  });
+  const cursor = new Map<string, number>();
+  return (name, after) => {
+    const list = byName.get(name) ?? [];
+    let c = cursor.get(name) ?? 0;
+    while (c < list.length && list[c]! <= after) c++;
+    cursor.set(name, c);
+    return c < list.length ? list[c]! : lines.length;
+  };
+}
+
+/** Keywords whose value a reader of the exported note sees (the title is the document's title). */
+const SHOWN_KEYWORDS = new Set(['caption', 'subtitle', 'author', 'description']);
 
 /** `[[address][text]]` as `[text](address)`; `[[address]]` as its address, which is what shows. */
 function linksAsMarkdown(line: string): string {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { QuireError } from '../../../../shared/errors';
 import { decodeText } from './decode';
-import { readerFor } from './index';
+import { DOCUMENT_TYPES } from '../../../../shared/contract';
+import { skipReason } from '../../../../shared/skip-reasons';
+import { readerFor, supportedExtensions } from './index';
 import { markdownReader, parseMarkdown } from './markdown';
 import { textReader } from './text';
 import { chunkDocument } from '../chunkers/index';
@@ -29,6 +31,12 @@ describe('reader registry', () => {
     ['Makefile', null],
   ])('%s → %s', (file, reader) => {
     expect(readerFor(file)?.name ?? null).toBe(reader);
+  });
+
+  it('names each type the contract lists, and the skip reason names each extension read', () => {
+    const names = new Set(supportedExtensions().map((ext) => readerFor(`x${ext}`)!.name));
+    expect([...names].sort()).toEqual([...DOCUMENT_TYPES].sort());
+    for (const ext of supportedExtensions()) expect(skipReason('unsupported-type')).toMatch(new RegExp(`\\${ext}[,)]`));
   });
 });
 

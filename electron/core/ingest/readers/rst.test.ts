@@ -98,4 +98,40 @@ describe('rst reader', () => {
     expect(read.text).toContain('.. note:: Notes stay.');
     expect(rstReader.read(utf8(source)).text).toBe(read.text);
   });
+
+  it("reads a # line in a directive's body, and a leftover ~~~~ line, as text: no heading, no fence", () => {
+    const source = ['Setup', '=====', '', '.. note::', '', '   # of workers defaults to the CPU count.', '', 'Some paragraph', 'that goes on', '~~~~~~~~~~~~~~', '', 'Upgrade', '=======', '', 'Run pip again.'].join('\n');
+    const read = parseRst(source);
+    expect(read.text.split('\n')[5]).toBe('   \\# of workers defaults to the CPU count.');
+    const outline = parseOutline(read.text, read.title!);
+    expect(outline.headings.map((h) => h.path.join(' > '))).toEqual(['Setup', 'Setup > Upgrade']);
+    expect(outline.blocks.some((b) => b.kind === 'fence')).toBe(false);
+  });
+
+  it('fences a literal block holding Markdown with a longer fence, so the sections after it stay sections', () => {
+    const source = ['Docs', '====', '', 'Write a README like this::', '', '   ```bash', '   make', '   ```', '', 'Publishing', '==========', '', 'Push the tag.'].join('\n');
+    const read = parseRst(source);
+    expect(read.text.split('\n').slice(3, 9)).toEqual(['Write a README like this:', '````', '   ```bash', '   make', '   ```', '````']);
+    expect(parseOutline(read.text, read.title!).headings.map((h) => h.path.join(' > '))).toEqual(['Docs', 'Docs > Publishing']);
+  });
+
+  it('takes an underline of four or more that is shorter than its title for a title, as docutils does', () => {
+    const source = ['Guide', '=====', '', 'Configuring the server', '------', '', 'Edit the file.'].join('\n');
+    expect(parseRst(source).text.split('\n').slice(3, 5)).toEqual(['## Configuring the server', '']);
+  });
+
+  it('starts a role only where inline markup may start, not inside a word', () => {
+    // Also what keeps the pattern linear on a long run of `:a:a:a…` (test/bench/perf-readers.ts).
+    expect(parseRst('Use :py:func:`open` (or :ref:`the guide <guide>`), not word:role:`x`, and `a  <https://x.io/a>`_.').text).toBe('Use `open` (or the guide), not word:role:`x`, and [a](https://x.io/a).');
+  });
+
+  it('reads a megabyte-long line of one punctuation character without overflowing the stack', () => {
+    const rule = '='.repeat(6_000_000);
+    expect(parseRst(['Title', rule, '', 'Text.'].join('\n')).text.split('\n')).toEqual(['# Title', '', '', 'Text.']);
+  });
+
+  it("shows a code block's caption and blanks its other options", () => {
+    const source = ['.. code-block:: yaml', '   :caption: Retry policy in ``config.yaml``', '   :linenos:', '', '   retries: 3', ''].join('\n');
+    expect(parseRst(source).text.split('\n')).toEqual(['', 'Retry policy in `config.yaml`', '', '```yaml', '   retries: 3', '```']);
+  });
 });

@@ -1,9 +1,13 @@
 import { decodeText } from './decode';
+import { asTextLine, fenceFor } from './markdown-lines';
 import type { Reader, ReadResult } from './types';
 
 export const rstReader = {
   name: 'rst',
-  version: 1,
+  // 2: inline patterns linear on any line; lines that would read as headings or fences escaped;
+  // fences longer than the code's backtick runs; a short underline of four or more makes a title;
+  // a code block's caption shown.
+  version: 2,
   read(bytes) {
     return parseRst(decodeText(bytes));
   },
@@ -49,9 +53,10 @@ export function parseRst(source: string): ReadResult {
       i += 2;
       continue;
     }
-    // Title, underline at least as long; the line before is blank (or the start).
+    // Title and underline; the line before is blank (or the start). As docutils: an underline shorter
+    // than its title still makes one (with a warning) unless it is under four characters long.
     const next = lines[i + 1];
-    if (next !== undefined && isTitleText(line) && isAdornment(next) && next.trimEnd().length >= line.trimEnd().length && blankBefore(i)) {
+    if (next !== undefined && isTitleText(line) && isAdornment(next) && (next.trimEnd().length >= line.trimEnd().length || next.trimEnd().length >= 4) && blankBefore(i)) {
       const text = inlineAsMarkdown(line.trim());
       lines[i] = `${'#'.repeat(levelOf(next[0]!))} ${text}`;
       lines[i + 1] = '';
@@ -70,15 +75,20 @@ export function parseRst(source: string): ReadResult {
       i = fenceLiteral(lines, i, literal[1]?.trim() ?? '');
       continue;
     }
-    lines[i] = inlineAsMarkdown(line);
+    lines[i] = asTextLine(inlineAsMarkdown(line));
   }
   return { text: lines.join('\n'), title, firstLine: 1 };
 }
 
-/** Section adornment: one punctuation character repeated, at least three, from the column 0. */
+/**
+ * Section adornment: one punctuation character repeated, at least three, from the column 0. Scanned,
+ * not matched: a back-reference repeated over a megabyte-long line overflowed the regex stack.
+ */
 function isAdornment(line: string): boolean {
   const t = line.trimEnd();
-  return t.length >= 3 && /^([!-/:-@[-`{-~])\1+$/.test(t);
+  if (t.length < 3 || !/^[!-/:-@[-`{-~]/.test(t)) return false;
+  for (let i = 1; i < t.length; i++) if (t[i] !== t[0]) return false;
+  return true;
 }
 
 /** A line that can be a section title: text at column 0 that is not itself an adornment. */
@@ -120,28 +130,31 @@ const indentOf = (line: string) => line.length - line.trimStart().length;
 /**
  * Fences the indented block after line `at` (a `::` paragraph's last line or a code directive),
  * using the blank line before the block for the opening fence and the first blank line after it for
- * the closing one; the directive's own line and its options (`:linenos:`) go blank. Returns the last
+ * the closing one; the directive's own line and its options (`:linenos:`) go blank, all but a
+ * `:caption:`, whose text stays. Returns the last
  * line handled. A block without those blank lines is left as it is (no line may be added).
  */
 function fenceLiteral(lines: string[], at: number, language: string): number {
   const base = indentOf(lines[at]!);
   const isDirective = LITERAL_DIRECTIVE.test(lines[at]!);
   let j = at + 1;
-  if (isDirective) while (j < lines.length && /^\s+:[\w-]+:/.test(lines[j]!)) lines[j++] = '';
+  // Options go blank, but a caption is shown above the code.
+  if (isDirective) for (; j < lines.length && /^\s+:[\w-]+:/.test(lines[j]!); j++) lines[j] = asTextLine(inlineAsMarkdown(/^\s+:caption:\s*(.*)$/.exec(lines[j]!)?.[1] ?? ''));
   if (j >= lines.length || lines[j]!.trim() !== '') {
-    if (!isDirective) lines[at] = inlineAsMarkdown(lines[at]!);
+    if (!isDirective) lines[at] = asTextLine(inlineAsMarkdown(lines[at]!));
     return j - 1;
   }
   const open = j;
   const end = indentedEnd(lines, open + 1, base + 1);
   if (end === open + 1) {
-    if (!isDirective) lines[at] = inlineAsMarkdown(lines[at]!);
+    if (!isDirective) lines[at] = asTextLine(inlineAsMarkdown(lines[at]!));
     return open;
   }
-  lines[at] = isDirective ? '' : inlineAsMarkdown(shownIntro(lines[at]!));
-  lines[open] = '```' + language;
+  lines[at] = isDirective ? '' : asTextLine(inlineAsMarkdown(shownIntro(lines[at]!)));
+  const fence = fenceFor(lines.slice(open + 1, end));
+  lines[open] = fence + language;
   // At the end of the file the fence stays open: it runs to the end, as the chunkers read it.
-  if (end < lines.length && lines[end]!.trim() === '') lines[end] = '```';
+  if (end < lines.length && lines[end]!.trim() === '') lines[end] = fence;
   return end;
 }
 
@@ -154,15 +167,17 @@ function shownIntro(line: string): string {
 
 /**
  * `` `text <address>`_ `` as a Markdown link; a role as the text it shows (code roles as code);
- * ``` ``literal`` ``` as a code span.
+ * ``` ``literal`` ``` as a code span. Each pattern's scan stops at the next backtick, and a role
+ * starts only where inline markup may (not inside a word or another role's name), so a long or
+ * unbalanced line is read in linear time.
  */
 function inlineAsMarkdown(line: string): string {
   if (!line.includes('`')) return line;
   return line
     .replace(/``([^`]+)``/g, '\u0000$1\u0000')
-    .replace(/`([^`<]*?)\s*<([^>`]+)>`__?/g, (_, text: string, address: string) => `[${text || address}](${address})`)
-    .replace(/:([\w:+-]+):`([^`]*)`/g, (_, role: string, inner: string) => {
-      const shown = /^(.*?)\s*<[^>]*>$/.exec(inner)?.[1] ?? inner.replace(/^[~!]/, '');
+    .replace(/`([^`<]*)<([^>`]+)>`__?/g, (_, text: string, address: string) => `[${text.trim() || address}](${address})`)
+    .replace(/(?<![\w:+-]):([\w:+-]+):`([^`]*)`/g, (_, role: string, inner: string) => {
+      const shown = /^(.*?)\s*<[^<>]*>$/.exec(inner)?.[1] ?? inner.replace(/^[~!]/, '');
       return CODE_ROLES.test(role) ? `\`${shown}\`` : shown;
     })
     .replace(/\u0000([^\u0000]*)\u0000/g, '`$1`');

@@ -1,0 +1,29 @@
+/**
+ * For the readers that rewrite another format line for line into the Markdown the chunkers read
+ * (rst, asciidoc, org). The chunkers (chunkers/markdown.ts) take any line of up to three spaces and
+ * `#`…`######` for a heading and any ```` ``` ```` or `~~~` for a fence, so a line of the source
+ * that is neither must not look like one: a `# comment` in a directive's body would open a section,
+ * and a `~~~~~~` transition or a pasted ```` ```bash ```` would turn the rest of the file into code.
+ */
+
+/** Heading or fence openers as the chunkers see them (spaces only: a tab ends their indentation). */
+const LOOKS_LIKE_MARKUP = /^( {0,3})(#{1,6}(?=[ \t\r]|$)|`{3}|~{3})/;
+
+/** The line as text: a leading `#`, ```` ``` ```` or `~~~` escaped (`\#`), which Markdown shows as written. */
+export function asTextLine(line: string): string {
+  return LOOKS_LIKE_MARKUP.test(line) ? line.replace(LOOKS_LIKE_MARKUP, '$1\\$2') : line;
+}
+
+/**
+ * An opening fence for these code lines: backticks one longer than any backtick run that begins one
+ * of them, so Markdown in the code (a ```` ```js ```` in a listing about Markdown) neither closes it
+ * nor leaves the reader's own closing fence opening a new one that runs to the end of the file.
+ */
+export function fenceFor(code: readonly string[]): string {
+  let longest = 2;
+  for (const line of code) {
+    const m = /^\s*(`+)/.exec(line);
+    if (m && m[1]!.length > longest) longest = m[1]!.length;
+  }
+  return '`'.repeat(longest + 1);
+}

@@ -126,7 +126,8 @@ describe('asking of some folders', () => {
     collections = [folder('c1', 'notes', ['todo.md', 'work/keys.md', 'recipes/bread.md'])];
     act(() => h.emit({ type: 'library.changed' }));
     await waitFor(() => expect(within(picker).queryByLabelText('notes/workshop')).toBeNull());
-    expect(scopeInput()).toEqual({ collections: [{ collectionId: 'c1', path: 'work' }] });
+    // Pruned by the picker's effect once the new library is in, which may be a render later.
+    await waitFor(() => expect(scopeInput()).toEqual({ collections: [{ collectionId: 'c1', path: 'work' }] }));
   });
 
   it('offers folders at any depth as a tree closed below the top level; a ticked folder covers everything inside it', async () => {
@@ -209,6 +210,8 @@ describe('asking of some folders', () => {
     press('ArrowLeft');
     expect(item(picker, 'notes/work').getAttribute('aria-expanded')).toBe('false');
     expect(within(picker).getByText(/1 ticked inside/)).toBeTruthy();
+    // What is ticked inside a closed folder is said with the row, not only shown.
+    expect(document.getElementById(item(picker, 'notes/work').getAttribute('aria-describedby')!)?.textContent).toBe(' · 1 ticked inside');
     press('ArrowLeft');
     expect(focused()).toBe('notes');
     // Space on the whole folder: the folders inside are covered, and Space on one of them changes nothing.
@@ -225,6 +228,16 @@ describe('asking of some folders', () => {
     expect(rows()).toEqual(['notes', 'garden']);
     press(' ');
     expect(scopeInput()).toEqual({ collections: [] });
+  });
+
+  it('closing a folder by its arrow while a row inside it has focus brings focus to that folder, not the page', async () => {
+    renderWithFake(<ScopePicker />, { library: () => ({ collections: [folder('c1', 'notes', ['work/keys.md', 'work/archive/old.md']), folder('c2', 'garden', ['beds.md'])] }) });
+    const picker = await screen.findByTestId('scope-picker');
+    clickArrow(picker, 'notes/work');
+    item(picker, 'notes/work/archive').focus();
+    clickArrow(picker, 'notes/work');
+    expect(within(picker).queryByRole('treeitem', { name: 'notes/work/archive' })).toBeNull();
+    expect(document.activeElement).toBe(item(picker, 'notes/work'));
   });
 
   it('a folder with hundreds of folders inside lists them all in one scrolling list', async () => {

@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useId, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { holdsFolder, scopeLabel } from '../../../../shared/scope-path';
 import { sameScopePlace, type ScopePlace } from './scope';
 import type { FolderNode } from './scope-tree';
@@ -32,6 +32,7 @@ export function ScopeTree({ folders, scope, onToggle }: ScopeTreeProps) {
   const [flipped, setFlipped] = useState<ReadonlySet<string>>(new Set());
   const [active, setActive] = useState<string | null>(null);
   const treeRef = useRef<HTMLUListElement>(null);
+  const idBase = useId();
   const isOpen = (collectionId: string, path: string) => (path === '') !== flipped.has(placeKey(collectionId, path));
   const flip = (key: string) =>
     setFlipped((was) => {
@@ -89,13 +90,19 @@ export function ScopeTree({ folders, scope, onToggle }: ScopeTreeProps) {
     const open = hasFolders && isOpen(f.id, path);
     // Ticked places hidden in a closed folder are counted beside it, so the summary is never a surprise.
     const inside = open ? 0 : scope.filter((s) => s.collectionId === f.id && holdsFolder(path, s.path)).length;
+    // Said by a screen reader with the row, as the sighted read it beside the name.
+    const insideId = `${idBase}-inside-${shown.indexOf(key)}`;
     const onClick = (e: MouseEvent<HTMLLIElement>) => {
       const target = e.target as HTMLElement;
       // A click inside a folder shown within this one is that folder's.
       if (target.closest('[role="treeitem"]') !== e.currentTarget) return;
       setActive(key);
-      if (target.closest('.scope__expand')) flip(key);
-      else if (!covered) onToggle({ collectionId: f.id, path });
+      if (target.closest('.scope__expand')) {
+        // Closing the folder that holds the focused row would leave focus nowhere: it comes here.
+        const focused = document.activeElement;
+        if (open && focused !== e.currentTarget && focused !== null && e.currentTarget.contains(focused)) e.currentTarget.focus();
+        flip(key);
+      } else if (!covered) onToggle({ collectionId: f.id, path });
     };
     return (
       <li
@@ -107,6 +114,7 @@ export function ScopeTree({ folders, scope, onToggle }: ScopeTreeProps) {
         aria-checked={covered || ticked}
         aria-disabled={covered || undefined}
         aria-expanded={hasFolders ? open : undefined}
+        aria-describedby={inside > 0 ? insideId : undefined}
         tabIndex={key === tabStop ? 0 : -1}
         data-collection={f.id}
         data-path={path}
@@ -124,7 +132,12 @@ export function ScopeTree({ folders, scope, onToggle }: ScopeTreeProps) {
           <input type="checkbox" className="scope__check" tabIndex={-1} aria-hidden="true" checked={covered || ticked} disabled={covered} readOnly />
           <span className="scope__name">
             {level === 1 ? f.name : `${node.name}/`}
-            {inside > 0 && <span className="muted small"> · {inside} ticked inside</span>}
+            {inside > 0 && (
+              <span className="muted small" id={insideId}>
+                {' '}
+                · {inside} ticked inside
+              </span>
+            )}
           </span>
         </span>
         {open && group(f, path, node.children, level + 1, covered || ticked)}

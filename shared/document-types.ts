@@ -5,11 +5,11 @@
  * from it (skip-reasons.ts, the CLI's help and import report). No runtime and no zod, so shared/
  * and `quire --help` can read it.
  */
-export const DOCUMENT_TYPES = ['markdown', 'mdx', 'rst', 'asciidoc', 'org', 'notebook', 'text', 'pdf', 'docx', 'odt', 'epub', 'html'] as const;
+export const DOCUMENT_TYPES = ['markdown', 'mdx', 'rst', 'asciidoc', 'org', 'notebook', 'latex', 'text', 'pdf', 'docx', 'odt', 'epub', 'html'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
 /** Each format as people name it (the library, the import summary, the CLI). */
-export const DOCUMENT_TYPE_LABELS: Readonly<Record<DocumentType, string>> = { markdown: 'Markdown', mdx: 'MDX', rst: 'reStructuredText', asciidoc: 'AsciiDoc', org: 'Org', notebook: 'Notebook', text: 'Text', pdf: 'PDF', docx: 'Word', odt: 'OpenDocument', epub: 'EPUB', html: 'HTML' };
+export const DOCUMENT_TYPE_LABELS: Readonly<Record<DocumentType, string>> = { markdown: 'Markdown', mdx: 'MDX', rst: 'reStructuredText', asciidoc: 'AsciiDoc', org: 'Org', notebook: 'Notebook', latex: 'LaTeX', text: 'Text', pdf: 'PDF', docx: 'Word', odt: 'OpenDocument', epub: 'EPUB', html: 'HTML' };
 
 /** The extensions (lower case, with the dot) each type is read from. */
 export const DOCUMENT_EXTENSIONS: Readonly<Record<DocumentType, readonly string[]>> = {
@@ -19,6 +19,7 @@ export const DOCUMENT_EXTENSIONS: Readonly<Record<DocumentType, readonly string[
   asciidoc: ['.adoc', '.asciidoc'],
   org: ['.org'],
   notebook: ['.ipynb'],
+  latex: ['.tex'],
   text: ['.txt'],
   pdf: ['.pdf'],
   docx: ['.docx'],

@@ -1,5 +1,5 @@
 /**
- * The line-rewriting readers (MDX, reStructuredText, AsciiDoc, Org) on hostile input: each reader
+ * The line-rewriting readers (MDX, reStructuredText, AsciiDoc, Org, LaTeX) on hostile input: each reader
  * over each pathological text at 1.25 MB and at 5 MB. A linear reader takes about four times as long
  * on the larger; a pattern that backtracks takes sixteen times (quadratic) or never finishes. Also
  * checks that no reader changes the number of lines. Exits 1 when one is over --limit-ms at 5 MB or
@@ -8,6 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { parseAsciidoc } from '../../electron/core/ingest/readers/asciidoc';
+import { parseLatex } from '../../electron/core/ingest/readers/latex';
 import { mdxAsMarkdown } from '../../electron/core/ingest/readers/mdx';
 import { parseOrg } from '../../electron/core/ingest/readers/org';
 import { parseRst } from '../../electron/core/ingest/readers/rst';
@@ -54,10 +55,16 @@ const INPUTS: Record<string, (n: number) => string> = {
   'spaces then x': (n) => fill(' ', n) + 'x',
   'blank lines': (n) => fill('\n', n),
   'fence lines': (n) => fill('```\n', n),
+  'latex nested braces': (n) => '\\emph{' + fill('{a}', n),
+  'latex unclosed arguments': (n) => fill('\\textbf{\\href{a}{', n),
+  'latex sections': (n) => fill('\\section{a}\n', n),
+  'latex unclosed listings': (n) => fill('\\begin{lstlisting}\n', n),
+  'latex escaped percents': (n) => fill('\\%', n) + '%',
 };
 
 const READERS: Record<string, (s: string) => string> = {
   rst: (s) => parseRst(s).text,
+  latex: (s) => parseLatex(s).text,
   asciidoc: (s) => parseAsciidoc(s).text,
   org: (s) => parseOrg(s).text,
   mdx: (s) => mdxAsMarkdown(s),

@@ -16,7 +16,7 @@ describe('the file types Quire reads, declared once (shared/document-types.ts)',
         expect(readerFor(`notes/A${ext.toUpperCase()}`)).toBe(READERS[type]);
       }
     }
-    for (const other of ['a.tex', 'a.markdown.bak', 'a.doc', 'a', '.md']) expect(readerFor(other), other).toBeNull();
+    for (const other of ['a.bib', 'a.markdown.bak', 'a.doc', 'a', '.md']) expect(readerFor(other), other).toBeNull();
     expect(supportedExtensions()).toEqual([...READ_EXTENSIONS]);
   });
 

@@ -4,6 +4,7 @@ import { asciidocReader } from './asciidoc';
 import { docxReader } from './docx';
 import { epubReader } from './epub';
 import { htmlReader } from './html';
+import { latexReader } from './latex';
 import { markdownReader } from './markdown';
 import { mdxReader } from './mdx';
 import { notebookReader } from './notebook';
@@ -24,6 +25,7 @@ export const READERS: Readonly<Record<DocumentType, Reader>> = {
   asciidoc: asciidocReader,
   org: orgReader,
   notebook: notebookReader,
+  latex: latexReader,
   text: textReader,
   pdf: pdfReader,
   docx: docxReader,

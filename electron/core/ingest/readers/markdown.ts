@@ -28,19 +28,22 @@ const parser = new MarkdownIt('commonmark', { html: true }).enable(['table', 'st
  */
 export function parseMarkdown(source: string): ReadResult {
   const lines = source.split('\n');
-  const fence = lines[0]?.trimEnd();
-  let frontTitle: string | null = null;
-  let bodyStart = 0;
-  if (fence === '---' || fence === '+++') {
-    const end = lines.findIndex((l, i) => i > 0 && (l.trimEnd() === fence || (fence === '---' && l.trimEnd() === '...')));
-    if (end > 0) {
-      frontTitle = frontMatterTitle(lines.slice(1, end));
-      bodyStart = end + 1;
-    }
-  }
+  const bodyStart = frontMatterEnd(lines);
+  const frontTitle = bodyStart > 0 ? frontMatterTitle(lines.slice(1, bodyStart - 1)) : null;
   const body = lines.slice(bodyStart);
   const { text, firstH1, firstHeading } = rewrite(body);
   return { text, title: frontTitle ?? firstH1 ?? firstHeading, firstLine: bodyStart + 1 };
+}
+
+/**
+ * The index of the first line after YAML (`---`, closed by `---` or `...`) or TOML (`+++`) front
+ * matter, else 0: where the body begins (MDX's reader skips the same lines).
+ */
+export function frontMatterEnd(lines: readonly string[]): number {
+  const fence = lines[0]?.trimEnd();
+  if (fence !== '---' && fence !== '+++') return 0;
+  const end = lines.findIndex((l, i) => i > 0 && (l.trimEnd() === fence || (fence === '---' && l.trimEnd() === '...')));
+  return end > 0 ? end + 1 : 0;
 }
 
 interface Rewritten {

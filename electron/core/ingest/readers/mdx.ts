@@ -1,5 +1,5 @@
 import { decodeText } from './decode';
-import { parseMarkdown } from './markdown';
+import { frontMatterEnd, parseMarkdown } from './markdown';
 import type { Reader } from './types';
 
 export const mdxReader = {
@@ -94,12 +94,4 @@ export function bracketBalance(line: string): number {
     else if (ch === '}' || ch === ')' || ch === ']') n--;
   }
   return n;
-}
-
-/** The index of the first line after YAML or TOML front matter, else 0 (parseMarkdown reads it). */
-function frontMatterEnd(lines: string[]): number {
-  const open = lines[0]?.trimEnd();
-  if (open !== '---' && open !== '+++') return 0;
-  const end = lines.findIndex((l, i) => i > 0 && l.trimEnd() === open);
-  return end > 0 ? end + 1 : 0;
 }

@@ -1,9 +1,8 @@
 import path from 'node:path';
 import { QuireError } from '../../../../shared/errors';
-import { collapseWhitespace } from '../../text/normalise';
 import { htmlToText } from './html-text';
 import type { Reader, ReadResult } from './types';
-import { openZip, partText, walkXml } from './zip-parts';
+import { firstElementText, openZip, partText, walkXml } from './zip-parts';
 
 export const epubReader = {
   name: 'epub',
@@ -29,16 +28,11 @@ export async function readEpub(bytes: Uint8Array): Promise<ReadResult> {
 
   const manifest = new Map<string, { href: string; type: string }>();
   const spine: string[] = [];
-  let title = '';
-  let inTitle = false;
   walkXml(opf, {
     open: (name, attrs) => {
       if (name === 'item' && attrs.id && attrs.href) manifest.set(attrs.id, { href: attrs.href, type: attrs['media-type'] ?? '' });
       else if (name === 'itemref' && attrs.idref && attrs.linear !== 'no') spine.push(attrs.idref);
-      else if (name === 'dc:title' && title === '') inTitle = true;
     },
-    close: (name) => void (name === 'dc:title' ? (inTitle = false) : null),
-    text: (t) => void (inTitle ? (title += t) : null),
   });
 
   const base = path.posix.dirname(opfPath);
@@ -55,5 +49,5 @@ export async function readEpub(bytes: Uint8Array): Promise<ReadResult> {
     if (read.text.trim() !== '') chapters.push(read.text.trim());
   }
   if (chapters.length === 0) throw new QuireError('CORRUPT_FILE', 'The EPUB book has no chapter with text in its reading order.');
-  return { text: chapters.join('\n\n'), title: collapseWhitespace(title) || firstTitle, firstLine: 1 };
+  return { text: chapters.join('\n\n'), title: firstElementText(opf, 'dc:title') || firstTitle, firstLine: 1 };
 }

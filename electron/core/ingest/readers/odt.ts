@@ -1,7 +1,7 @@
 import { QuireError } from '../../../../shared/errors';
 import { collapseWhitespace } from '../../text/normalise';
 import type { Reader, ReadResult } from './types';
-import { openZip, partText, walkXml } from './zip-parts';
+import { firstElementText, openZip, partText, walkXml } from './zip-parts';
 
 export const odtReader = {
   name: 'odt',
@@ -86,12 +86,8 @@ export async function readOdt(bytes: Uint8Array): Promise<ReadResult> {
   if (lines.length === 0) throw new QuireError('CORRUPT_FILE', 'The OpenDocument file holds no text.');
 
   const meta = await partText(zip, 'meta.xml');
-  let title = '';
-  if (meta !== null) {
-    let inTitle = false;
-    walkXml(meta, { open: (n) => void (n === 'dc:title' ? (inTitle = true) : null), close: (n) => void (n === 'dc:title' ? (inTitle = false) : null), text: (t) => void (inTitle ? (title += t) : null) });
-  }
-  return { text: lines.join('\n'), title: collapseWhitespace(title) || firstHeading, firstLine: 1 };
+  const title = meta !== null ? firstElementText(meta, 'dc:title') : '';
+  return { text: lines.join('\n'), title: title || firstHeading, firstLine: 1 };
 }
 
 /** Elements whose text a reader of the document does not see as its text. */

@@ -1,6 +1,7 @@
 import JSZip from 'jszip';
 import { Parser } from 'htmlparser2';
 import { QuireError } from '../../../../shared/errors';
+import { collapseWhitespace } from '../../text/normalise';
 
 /** How a format is named in its errors: "an EPUB book", "This EPUB book". */
 export interface ZipFormat {
@@ -49,4 +50,17 @@ export function walkXml(xml: string, handlers: XmlHandlers): void {
   );
   parser.write(xml);
   parser.end();
+}
+
+/** The text of the first `name` element of an XML part (`dc:title` of a book or a document), whitespace collapsed; '' when none. */
+export function firstElementText(xml: string, name: string): string {
+  let text = '';
+  let depth = 0;
+  let done = false;
+  walkXml(xml, {
+    open: (n) => void (n === name && !done ? depth++ : null),
+    close: (n) => void (n === name && depth > 0 && --depth === 0 ? (done = true) : null),
+    text: (t) => void (depth > 0 ? (text += t) : null),
+  });
+  return collapseWhitespace(text);
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { QuireError } from '../../../shared/errors';
+import { refreshKeywordStatistics } from './keyword-statistics';
 import { appendEvent } from './events';
 import type { Db } from './open';
 import { deleteDocument } from './documents';
@@ -109,7 +110,7 @@ export function setWatchState(db: Db, id: string, state: WatchState): Collection
  * evaluation reports run over it.
  */
 export function forgetCollection(db: Db, collection: CollectionRow): { documents: number } {
-  return db.transaction(() => {
+  const forgotten = db.transaction(() => {
     const ids = db.prepare('SELECT id FROM documents WHERE collection_id = ?').pluck().all(collection.id) as string[];
     const counts = () => db.prepare('SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM saved_questions)').raw().get() as [number, number];
     const [runsBefore, savedBefore] = counts();
@@ -123,6 +124,9 @@ export function forgetCollection(db: Db, collection: CollectionRow): { documents
     appendEvent(db, { kind: 'collection.forgotten', collectionId: collection.id, path: collection.root, detail: { documents: ids.length, runs, savedQuestions, evalReports } });
     return { documents: ids.length };
   }).immediate();
+  // The folder's rows are still in bm25's totals until their index is rebuilt.
+  refreshKeywordStatistics(db);
+  return forgotten;
 }
 
 interface RawRow {

@@ -331,3 +331,34 @@ describe('migration 16 (searchable text: fences in blockquotes and lists, escape
     db.close();
   });
 });
+
+describe('migration 17 (keyword statistics)', () => {
+  const withChunks = (db: Database.Database, texts: string[]) => {
+    db.prepare("INSERT INTO collections (id, root, created_at) VALUES ('c', '/notes', 'now')").run();
+    db.prepare("INSERT INTO documents (id, collection_id, rel_path, source_uri, size, mtime_ms, chunk_count, ingested_at, status) VALUES ('d', 'c', 'guide.md', 'file:///x', 1, 1, 1, 'now', 'ready')").run();
+    const insert = db.prepare("INSERT INTO chunks (id, document_id, ordinal, heading_path, text, token_count, start_line, end_line) VALUES (?, 'd', ?, 'Guide', ?, 1, 1, 1)");
+    texts.forEach((t, i) => insert.run(`d#${i}`, i, t));
+  };
+  const scores = (db: Database.Database) => db.prepare("SELECT bm25(chunks_fts) FROM chunks_fts WHERE chunks_fts MATCH 'rotate OR keys' ORDER BY rowid").pluck().all();
+
+  it('rebuilds the indexes so deleted rows leave bm25’s totals, and counts deletions from then on', () => {
+    const texts = ['We rotate the deploy keys.', 'Keys live in the vault.', 'Bread needs an hour to rise in a warm kitchen.', 'Soup, stock and stew recipes for winter evenings.'];
+    const fresh = new Database(path.join(dir, 'fresh.db'));
+    migrate(fresh, MIGRATIONS);
+    withChunks(fresh, texts.slice(0, 2));
+
+    const db = new Database(path.join(dir, 'v16.db'));
+    migrate(db, MIGRATIONS.slice(0, 16));
+    withChunks(db, texts);
+    db.prepare("DELETE FROM chunks WHERE id IN ('d#2', 'd#3')").run();
+    // FTS5 kept the two deleted rows in its totals: the same two rows score otherwise than in a fresh index.
+    expect(scores(db)).not.toEqual(scores(fresh));
+
+    migrate(db, MIGRATIONS);
+    expect(scores(db)).toEqual(scores(fresh));
+    db.prepare("DELETE FROM chunks WHERE id = 'd#1'").run();
+    expect(db.prepare("SELECT deleted FROM keyword_index_churn WHERE fts = 'chunks_fts'").pluck().get()).toBe(1);
+    db.close();
+    fresh.close();
+  });
+});

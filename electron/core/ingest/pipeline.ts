@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import { DOCUMENT_TYPES } from '../../../shared/contract';
+import { refreshKeywordStatistics } from '../db/keyword-statistics';
 import { ensureCollection, findCollectionByRoot, folderRoot } from '../db/collections';
 import { countDocumentsMissingModel, deleteDocument, documentIdFor, pathsMissingModel, getDocument, listDocuments, moveDocument, recordFailure, touchDocument, writeDocumentVersion, type DocumentRow, type DocumentVersion } from '../db/documents';
 import type { Db } from '../db/open';
@@ -254,6 +255,8 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
     report.cancelled = true;
   }
 
+  // Replaced and deleted documents' old rows are still in bm25's totals until their index is rebuilt.
+  refreshKeywordStatistics(db);
   // The model answers searches only once it covers everything (or nothing else does yet).
   session?.activateIfComplete();
   report.embedRequests = session?.requestCount ?? 0;

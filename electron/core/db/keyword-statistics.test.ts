@@ -1,0 +1,90 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NotesFolder } from '../../../test/support/notes';
+import { importFolder } from '../ingest/pipeline';
+import { forgetCollection, listCollections } from './collections';
+import { keywordIndexChurn, refreshKeywordStatistics } from './keyword-statistics';
+import { openDatabase, type Db } from './open';
+
+let notes: NotesFolder;
+let other: NotesFolder;
+const dbs: Db[] = [];
+const open = () => {
+  const db = openDatabase(':memory:');
+  dbs.push(db);
+  return db;
+};
+
+beforeEach(() => {
+  notes = new NotesFolder('quire-stats-');
+  other = new NotesFolder('quire-stats-other-');
+});
+afterEach(() => {
+  for (const db of dbs.splice(0)) db.close();
+  notes.dispose();
+  other.dispose();
+});
+
+const TOPICS = ['deploy keys rotate', 'bread dough rise', 'garden tomatoes water', 'bicycle chain oil', 'tax return receipts', 'guitar strings tune'];
+const writeNotes = (folder: NotesFolder, version: number) => {
+  TOPICS.forEach((t, i) => folder.write(`n${i}.md`, `# Note ${i}\n\n${'We ' + t + ' on Mondays. '.repeat(1 + ((i + version) % 3))}\n\n## More\n\nVersion ${version} of the ${t} note.\n`));
+};
+/** bm25 of every row matching, by chunk id: what ranking reads from FTS5's totals. */
+const scores = (db: Db, table: 'chunks_fts' | 'sections_fts') => {
+  const join = table === 'chunks_fts' ? 'JOIN chunks x ON x.rowid = f.rowid JOIN documents d ON d.id = x.document_id' : 'JOIN sections x ON x.rowid = f.rowid JOIN documents d ON d.id = x.document_id';
+  const rows = db.prepare(`SELECT d.rel_path || '#' || x.heading_path AS at, bm25(${table}) AS s FROM ${table} f ${join} WHERE ${table} MATCH 'rotate OR bread OR version' ORDER BY at`).all() as Array<{ at: string; s: number }>;
+  return rows.map((r) => `${r.at} ${r.s.toFixed(9)}`);
+};
+
+describe('keyword statistics', () => {
+  it('after re-importing edited notes, bm25 scores as in a fresh index of the same notes', async () => {
+    const db = open();
+    writeNotes(notes, 1);
+    await importFolder(db, notes.root, { embedding: null });
+    writeNotes(notes, 2);
+    const r = await importFolder(db, notes.root, { embedding: null });
+    expect(r.documents.updated).toBe(TOPICS.length);
+
+    const fresh = open();
+    await importFolder(fresh, notes.root, { embedding: null });
+    for (const table of ['chunks_fts', 'sections_fts'] as const) {
+      expect(scores(db, table).length).toBeGreaterThan(0);
+      expect(scores(db, table)).toEqual(scores(fresh, table));
+    }
+    expect(keywordIndexChurn(db).map((c) => c.deleted)).toEqual([0, 0]);
+  });
+
+  it('rebuilds an index only once its deleted rows reach the share, counting them until then', async () => {
+    const db = open();
+    writeNotes(notes, 1);
+    await importFolder(db, notes.root, { embedding: null });
+    expect(keywordIndexChurn(db).map((c) => c.deleted)).toEqual([0, 0]);
+    db.prepare("DELETE FROM chunks WHERE document_id = (SELECT id FROM documents WHERE rel_path = 'n0.md')").run();
+    const churn = keywordIndexChurn(db).find((c) => c.fts === 'chunks_fts')!;
+    expect(churn.deleted).toBeGreaterThan(0);
+
+    expect(refreshKeywordStatistics(db, 0.9)).toEqual([]);
+    expect(keywordIndexChurn(db).find((c) => c.fts === 'chunks_fts')!.deleted).toBe(churn.deleted);
+    expect(refreshKeywordStatistics(db, churn.deleted / churn.rows)).toEqual(['chunks_fts']);
+    expect(keywordIndexChurn(db).find((c) => c.fts === 'chunks_fts')!.deleted).toBe(0);
+
+    // What is left scores as a fresh index of the same chunks would.
+    notes.remove('n0.md');
+    const fresh = open();
+    await importFolder(fresh, notes.root, { embedding: null });
+    expect(scores(db, 'chunks_fts')).toEqual(scores(fresh, 'chunks_fts'));
+  });
+
+  it('forgetting a folder leaves the statistics of the folders kept', async () => {
+    const db = open();
+    writeNotes(notes, 1);
+    writeNotes(other, 3);
+    await importFolder(db, notes.root, { embedding: null });
+    await importFolder(db, other.root, { embedding: null });
+    forgetCollection(db, listCollections(db).find((c) => c.root === other.root)!);
+
+    const fresh = open();
+    await importFolder(fresh, notes.root, { embedding: null });
+    expect(scores(db, 'chunks_fts')).toEqual(scores(fresh, 'chunks_fts'));
+    expect(scores(db, 'sections_fts')).toEqual(scores(fresh, 'sections_fts'));
+  });
+});

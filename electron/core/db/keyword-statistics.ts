@@ -1,0 +1,77 @@
+import type { Db } from './open';
+import { stmt } from './statements';
+
+/**
+ * Keeps bm25's corpus statistics true. Both full-text indexes are contentless with
+ * contentless_delete=1 (migration 0013), and FTS5 does not take a row deleted from such a table out
+ * of the totals bm25 reads: the row count and each column's token count (checked on SQLite 3.53:
+ * four rows, two deleted, the totals still say four). Every re-imported, moved or deleted document
+ * leaves its old chunks counted, so a folder whose notes are edited drifts from the statistics of
+ * its own text: every idf grows and the rare words' share of a score with it. Measured on the Rust
+ * book re-imported once (every row counted twice), keyword search's fact sent fell from 91 to 87%
+ * and hit@5 from 94 to 91% (npm run bench:retrieval, rust-book, an index re-cut in place).
+ *
+ * FTS5 offers no recount for a contentless table, so each delete trigger counts the rows it
+ * deletes (migration 0017) and an index is rebuilt from what the database holds once its deleted
+ * rows reach REBUILD_SHARE of its live rows: 0.25 s for 8,000 chunks, about 5 s at 100,000
+ * (test/bench/perf-searchable.ts), once per tenth of the folder replaced.
+ */
+export const REBUILD_SHARE = 0.1;
+
+export type KeywordIndex = 'chunks_fts' | 'sections_fts';
+
+/** Every row of each index as the triggers and writeSections write it: heading and text as read, the folder. */
+export const REBUILD_SQL: Record<KeywordIndex, string> = {
+  chunks_fts: `
+    INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all');
+    INSERT INTO chunks_fts (rowid, heading_path, text, folder)
+      SELECT c.rowid, searchable_text(c.heading_path), searchable_text(c.text), rtrim(d.rel_path, replace(d.rel_path, '/', ''))
+        FROM chunks c JOIN documents d ON d.id = c.document_id;
+    UPDATE keyword_index_churn SET deleted = 0 WHERE fts = 'chunks_fts';`,
+  sections_fts: `
+    INSERT INTO sections_fts (sections_fts) VALUES ('delete-all');
+    INSERT INTO sections_fts (rowid, heading_path, text, folder)
+      SELECT s.rowid, searchable_text(s.heading_path),
+             searchable_text((SELECT group_concat(c.text, char(10) ORDER BY c.ordinal) FROM chunks c
+               WHERE c.document_id = s.document_id AND c.ordinal BETWEEN s.first_ordinal AND s.last_ordinal)),
+             rtrim(d.rel_path, replace(d.rel_path, '/', ''))
+        FROM sections s JOIN documents d ON d.id = s.document_id;
+    UPDATE keyword_index_churn SET deleted = 0 WHERE fts = 'sections_fts';`,
+};
+
+const LIVE_ROWS: Record<KeywordIndex, string> = { chunks_fts: 'SELECT count(*) FROM chunks', sections_fts: 'SELECT count(*) FROM sections' };
+
+export interface Churn {
+  fts: KeywordIndex;
+  /** Rows deleted since the index was last built whole: still in bm25's totals. */
+  deleted: number;
+  /** Rows the index holds. */
+  rows: number;
+}
+
+export function keywordIndexChurn(db: Db): Churn[] {
+  const deleted = new Map((stmt(db, 'SELECT fts, deleted FROM keyword_index_churn').all() as Array<{ fts: KeywordIndex; deleted: number }>).map((r) => [r.fts, r.deleted]));
+  return (['chunks_fts', 'sections_fts'] as const).map((fts) => ({ fts, deleted: deleted.get(fts) ?? 0, rows: stmt(db, LIVE_ROWS[fts]).pluck().get() as number }));
+}
+
+/**
+ * Rebuilds each index whose deleted rows have reached `share` of its live rows (all of them when
+ * it holds none), in one write transaction each, so a search sees the old index or the new one.
+ * Returns the indexes rebuilt.
+ */
+export function refreshKeywordStatistics(db: Db, share: number = REBUILD_SHARE): KeywordIndex[] {
+  const rebuilt: KeywordIndex[] = [];
+  for (const fts of ['chunks_fts', 'sections_fts'] as const) {
+    const done = db
+      .transaction(() => {
+        // Read inside the write transaction: another process may have rebuilt it meanwhile.
+        const churn = keywordIndexChurn(db).find((c) => c.fts === fts)!;
+        if (churn.deleted === 0 || churn.deleted < share * churn.rows) return false;
+        db.exec(REBUILD_SQL[fts]);
+        return true;
+      })
+      .immediate();
+    if (done) rebuilt.push(fts);
+  }
+  return rebuilt;
+}

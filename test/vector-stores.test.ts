@@ -76,3 +76,20 @@ describe('stored vectors of earlier embedding models', () => {
     expect(engine.doctor().filter((c) => !c.ok)).toEqual([]);
   });
 });
+
+describe('what the embedding model reads', () => {
+  it('is each passage as read, on import and when another model embeds the stored chunks', async () => {
+    notes.write('probes.md', '# Probes\n\nConfigure [health checks](https://kubernetes.io/docs/tasks/configure-liveness-readiness-startup-probes/) for the pod.\n\n[guide]: https://example.com/hidden-reference-target\n');
+    const inputs = () => ollama.calls.entries.filter((c) => c.path === '/api/embed').flatMap((c) => (c.body as { input: string | string[] }).input);
+    await engine.importFolder({ path: notes.root });
+    engine.settings.set({ embedModel: 'nomic-embed-text' });
+    await engine.embedMissing({});
+    const sent = inputs().filter((i) => i.includes('health checks'));
+    // embeddinggemma on import, then nomic-embed-text from the stored chunks, each with its own task prefix.
+    expect(sent.map((i) => i.replace(/\s+/g, ' ').trim())).toEqual([
+      'title: Probes | text: Probes # Probes Configure [health checks] for the pod.',
+      'search_document: Probes # Probes Configure [health checks] for the pod.',
+    ]);
+    expect(inputs().some((i) => /https?:|hidden-reference-target|startup-probes/.test(i))).toBe(false);
+  });
+});

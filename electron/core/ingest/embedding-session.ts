@@ -6,7 +6,7 @@ import { countDocumentsMissingModel, documentsMissingVectors, writeDocumentVecto
 import type { Db } from '../db/open';
 import { Embedder } from '../ollama/embedder';
 import type { OllamaGateway } from '../ollama/gateway';
-import { contextualText } from './chunkers/index';
+import { embeddingInput } from './embedding-input';
 import { EmbedQueue } from './embed-queue';
 import { SETTINGS } from '../../../shared/settings';
 import { countEmbeddingInputs, sharedModelTokens, type ModelTokens } from '../tokens/model-tokens';
@@ -141,10 +141,7 @@ export class EmbeddingSession {
     try {
       for (const id of docIds) {
         const rows = chunksOf.all(id) as ChunkRow[];
-        const inputs = rows.map((r) => ({
-          text: contextualText({ headingPath: r.heading_path, text: r.text }),
-          title: r.heading_path,
-        }));
+        const inputs = rows.map((r) => embeddingInput({ headingPath: r.heading_path, text: r.text }));
         write(await queue.add({ id, rowids: rows.map((r) => r.rowid) }, inputs));
       }
       write(await queue.drain());

@@ -9,7 +9,8 @@ import { refreshKeywordStatistics } from '../db/keyword-statistics';
 import { ensureCollection, findCollectionByRoot, folderRoot } from '../db/collections';
 import { countDocumentsMissingModel, deleteDocument, documentIdFor, pathsMissingModel, getDocument, listDocuments, moveDocument, recordFailure, touchDocument, writeDocumentVersion, type DocumentRow, type DocumentVersion } from '../db/documents';
 import type { Db } from '../db/open';
-import { chunkerRecipe, contextualText } from './chunkers/index';
+import { chunkerRecipe } from './chunkers/index';
+import { embeddingInput } from './embedding-input';
 import { DEFAULT_CHUNKER, type ChunkerConfig } from './chunkers/types';
 import { EmbedQueue, type Completed } from './embed-queue';
 import { EmbeddingSession, hasMissingVectors, type EmbeddingRequest } from './embedding-session';
@@ -200,7 +201,7 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
         const embedder = session && prepared.chunks.length > 0 ? await session.embedder().catch((e) => (embeddingFailed(e), null)) : null;
         if (embedder) {
           const q = (queue ??= new EmbedQueue<Prepared>(embedder, signal, session!.inFlight));
-          const inputs = prepared.chunks.map((c) => ({ text: contextualText(c), title: c.headingPath }));
+          const inputs = prepared.chunks.map(embeddingInput);
           await embedThenCommit(() => q.add(prepared, inputs));
         } else {
           commit(prepared, null);

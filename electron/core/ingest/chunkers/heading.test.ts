@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { countTokens } from '../../text/tokenizer';
 import { chunkDocument, contextualText } from './index';
 import { chunkViolations } from './invariants';
+import { parseOutline } from './markdown';
 import type { Chunk, ChunkInput } from './types';
 
 const WORDS = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau'.split(' ');
@@ -112,6 +113,32 @@ describe('heading chunker', () => {
     const chunks = heading({ text, title: 'T', firstLine: 1 }, 256);
     expect(chunks).toHaveLength(1);
     expect(chunks[0]).toMatchObject({ headingPath: 'T > Code', text, startLine: 1, endLine: 11 });
+  });
+
+  it('knows a fence opened on a list item’s marker line, and its indented closing fence', () => {
+    const text = [
+      '## Install',
+      '1. ```bash',
+      '   # fetch the sources',
+      '   git clone x',
+      '   ```',
+      '10. ```sh',
+      '    # build',
+      '    ```',
+      '- ~~~',
+      '  ## still code',
+      '  ~~~',
+      '## Use',
+      'Run it.',
+    ].join('\n');
+    const outline = parseOutline(text, 'T');
+    expect(outline.headings.map((h) => h.path.join(' > '))).toEqual(['T > Install', 'T > Use']);
+    expect(outline.blocks.filter((b) => b.kind === 'fence').map((b) => text.slice(b.start, b.end).split('\n').length)).toEqual([4, 3, 3]);
+  });
+
+  it('does not take a list item’s text with backticks inside for a fence', () => {
+    const text = ['## A', '- ```not a fence``` but code', '# B', 'text'].join('\n');
+    expect(parseOutline(text, 'T').headings.map((h) => h.path.join(' > '))).toEqual(['T > A', 'T > B']);
   });
 
   it('runs an unterminated fence to the end of the document', () => {

@@ -1,7 +1,7 @@
 // Chunking entry point. Three chunkers behind one signature; see each file for its rules. Every
 // chunk's text is a substring of the input (so it can be shown and highlighted in place), its
 // lines are where that substring sits in the original file, and its tokenCount is the BPE count
-// of contextualText(chunk), which is what gets embedded.
+// of contextualText(chunk), the most an embedding model is sent for it (see embedding-input.ts).
 import { fixedChunks } from './fixed';
 import { headingChunks } from './heading';
 import { recursiveChunks } from './recursive';
@@ -17,7 +17,7 @@ export type { Chunk, ChunkInput, ChunkerConfig } from './types';
  * Bump when any chunker's output changes for the same input and settings (rules, tokenizer):
  * documents cut by an older recipe are then re-cut on the next import.
  */
-export const CHUNKER_RECIPE_VERSION = 3; // 2: chunks carry injection flags; 3: a first heading of any level equal to the title is not repeated in paths
+export const CHUNKER_RECIPE_VERSION = 4; // 2: chunks carry injection flags; 3: a first heading of any level equal to the title is not repeated in paths; 4: a fence on a list item's marker line is code, and chunks are embedded as read (embedding-input.ts), so every vector is remade once
 
 /** What a document records as "how it was cut": the settings plus the recipe and tokenizer. */
 export function chunkerRecipe(config: ChunkerConfig): string {
@@ -37,7 +37,7 @@ export function chunkDocument(input: ChunkInput, config: ChunkerConfig = DEFAULT
   }
 }
 
-/** What gets embedded and counted: the heading path, a blank line, the chunk's text. */
+/** What a chunk's size counts: the heading path, a blank line, the chunk's text. */
 export function contextualText(chunk: Pick<Chunk, 'headingPath' | 'text'>): string {
   return `${chunk.headingPath}\n\n${chunk.text}`;
 }

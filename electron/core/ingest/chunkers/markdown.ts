@@ -60,24 +60,48 @@ function atxHeading(text: string, ls: number, le: number): { level: number; name
 interface Fence {
   char: number;
   length: number;
+  /** Columns of a list item's marker before the fence (`1. ```bash`): its closing fence is indented by as many. */
+  marker: number;
 }
 
-/** Opening fence (``` or ~~~, 3+ long) at this line, or null. */
+/** Columns of a list marker (`- `, `* `, `+ `, `12. `, `3) `) with its spaces starting at `i`, or 0. */
+function listMarkerEnd(text: string, i: number, le: number): number {
+  let j = i;
+  const c = text.charCodeAt(j);
+  if (c === 45 || c === 42 || c === 43) j++;
+  else {
+    while (j < le && j - i < 9 && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
+    if (j === i || (text.charCodeAt(j) !== 46 && text.charCodeAt(j) !== 41)) return 0;
+    j++;
+  }
+  const afterMarker = j;
+  while (j < le && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j++;
+  return j > afterMarker ? j - i : 0;
+}
+
+/**
+ * Opening fence (``` or ~~~, 3+ long) at this line, or null: at the line's start, or after a list
+ * item's marker, where a step's command often opens (`1. ```bash`). Missed there, the item's closing
+ * fence would open a fence instead and hide the headings after it.
+ */
 function fenceOpen(text: string, ls: number, le: number): Fence | null {
-  const i = indentEnd(text, ls, le);
-  if (i < 0) return null;
+  const start = indentEnd(text, ls, le);
+  if (start < 0) return null;
+  const marker = listMarkerEnd(text, start, le);
+  const i = start + marker;
   const char = text.charCodeAt(i);
   if (char !== 96 && char !== 126) return null;
   let j = i;
   while (j < le && text.charCodeAt(j) === char) j++;
   if (j - i < 3) return null;
   if (char === 96) for (let k = j; k < le; k++) if (text.charCodeAt(k) === 96) return null;
-  return { char, length: j - i };
+  return { char, length: j - i, marker: marker > 0 ? i - ls : 0 };
 }
 
 function fenceCloses(text: string, ls: number, le: number, fence: Fence): boolean {
-  const i = indentEnd(text, ls, le);
-  if (i < 0) return false;
+  let i = ls;
+  while (i < le && i - ls < fence.marker + 3 && text.charCodeAt(i) === 32) i++;
+  if (text.charCodeAt(i) === 32) return false;
   let j = i;
   while (j < le && text.charCodeAt(j) === fence.char) j++;
   if (j - i < fence.length) return false;

@@ -26,6 +26,8 @@ function oldDatabase(file: string): Float32Array[] {
   db.exec('DROP TABLE vector_quantization');
   // Nor the column migration 0015 adds, which cannot be added twice.
   db.exec('ALTER TABLE conversation_turns DROP COLUMN scope');
+  // Nor migration 0017's table.
+  db.exec('DROP TABLE keyword_index_churn');
   db.pragma('user_version = 9');
   db.close();
   return vectors;

@@ -8,7 +8,7 @@ import type { Chunk } from './chunkers/index';
  * reference definitions are hidden on the page, yet the model would read each address as words of
  * the passage (`configure-liveness-readiness-startup-probes`), and they take its tokens: 9.9% of
  * what fastify's docs sent to the embedder, over 20% of it in 182 of their 891 chunks; 2.4% of the
- * Rust book's (test/bench index DBs, one scratch count). The chunk keeps its Markdown as written, so
+ * Rust book's (counted once over the indexes npm run bench:retrieval builds). The chunk keeps its Markdown as written, so
  * citations, the prompt and the source panel are unchanged; only the vector's input is.
  *
  * A chunk's size (tokenCount) is still counted on contextualText, which this never exceeds: it only

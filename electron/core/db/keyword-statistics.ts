@@ -13,8 +13,10 @@ import { stmt } from './statements';
  *
  * FTS5 offers no recount for a contentless table, so each delete trigger counts the rows it
  * deletes (migration 0017) and an index is rebuilt from what the database holds once its deleted
- * rows reach REBUILD_SHARE of its live rows: 0.25 s for 8,000 chunks, about 5 s at 100,000
- * (test/bench/perf-searchable.ts), once per tenth of the folder replaced.
+ * rows reach REBUILD_SHARE of its live rows, once per tenth of the folder replaced: 0.25 s for
+ * 8,000 chunks, 7–10 s for 100,000 chunks and 25,000 sections on two shared cores
+ * (npx tsx test/bench/perf-searchable.ts --chunks 100000), in the write transaction, so other
+ * writers wait while searches read the old index. At a tenth, idf is off by at most ln 1.1 ≈ 0.1.
  */
 export const REBUILD_SHARE = 0.1;
 

@@ -16,7 +16,7 @@ import { stmt } from './statements';
  * rows reach REBUILD_SHARE of its live rows, once per tenth of the folder replaced: 0.25 s for
  * 8,000 chunks, 7–10 s for 100,000 chunks and 25,000 sections on two shared cores
  * (npx tsx test/bench/perf-searchable.ts --chunks 100000), in the write transaction, so other
- * writers wait while searches read the old index. At a tenth, idf is off by at most ln 1.1 ≈ 0.1.
+ * writers wait while searches read the old index. At a tenth, a rare word's idf is off by about ln 1.1 ≈ 0.1.
  */
 export const REBUILD_SHARE = 0.1;
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCollection } from '../db/collections';
-import { documentIdFor, writeDocumentVersion } from '../db/documents';
+import { deleteDocument, documentIdFor, writeDocumentVersion } from '../db/documents';
 import { openDatabase, type Db } from '../db/open';
 import { seeded } from '../../../test/support/synthetic-index';
 import { ftsTop, orTerms, type FtsTable } from './fts-top';
@@ -197,6 +197,42 @@ describe('keyword search lookups', () => {
       }
     } finally {
       db.close();
+    }
+  });
+});
+
+describe('ftsTop after the last rows were deleted', () => {
+  it('still returns exactly the rows of scoring every match: bm25 counts the deleted rows until a rebuild', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-fts-top-churn-'));
+    const db = openDatabase(path.join(dir, 'quire.db'));
+    try {
+      const random = seeded(5);
+      const collectionId = ensureCollection(db, '/a').id;
+      const write = (d: number) => {
+        const relPath = `n${d}.md`;
+        const id = documentIdFor(collectionId, relPath);
+        const chunks = Array.from({ length: 4 }, (_, o) => {
+          const text = Array.from({ length: 8 + Math.floor(random() * 30) }, () => word(random)).join(' ');
+          return { ordinal: o, headingPath: `T${d}`, text, tokenCount: 10, startLine: o + 1, endLine: o + 1, flags: [] };
+        });
+        writeDocumentVersion(db, { meta: { id, collectionId, relPath, sourceUri: `file:///${relPath}`, title: `T${d}`, size: 1, mtimeMs: random(), sha256: `${id}${random()}`, reader: 'markdown', readerVersion: 1, chunker: 't' }, chunks });
+      };
+      for (let d = 0; d < 100; d++) write(d);
+      // The documents written last are deleted (a folder forgotten, under the share that rebuilds):
+      // the largest rowid falls while FTS5 still counts their rows.
+      for (let d = 40; d < 100; d++) deleteDocument(db, documentIdFor(collectionId, `n${d}.md`));
+      expect(db.prepare('SELECT max(rowid) FROM chunks').pluck().get()).toBe(160);
+      const q = seeded(23);
+      for (let n = 0; n < 80; n++) {
+        const terms = [...new Set(Array.from({ length: 2 + Math.floor(q() * 8) }, () => word(q)))];
+        const expression = terms.map((t) => `"${t}"`).join(' OR ');
+        const got = ftsTop(db, 'chunks_fts', expression, 10, { weights: [2, 1], collections: null, minPostings: 0, commonShare: 0.05, cutoffShare: 1 });
+        const want = reference(db, 'chunks_fts', expression, 10, null);
+        expect(got.map((r) => r.rowid), expression).toEqual(want.map((r) => r.rowid));
+      }
+    } finally {
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -79,7 +79,9 @@ export function ftsTop(db: Db, table: FtsTable, expression: string, limit: numbe
   if (postings.reduce((s, p) => s + p.n, 0) < (options.minPostings ?? DEFAULT_MIN_POSTINGS)) return scoreAll(db, table, expression, limit, options);
 
   // An upper bound of the row count bm25 uses: a larger N only raises idf, so ceilings stay ceilings.
-  const rows = (stmt(db, `SELECT max(rowid) FROM ${CONTENT[table]}`).pluck().get() as number | null) ?? 0;
+  // FTS5 counts the live rows and those deleted since the index was last rebuilt (db/keyword-statistics.ts);
+  // the largest rowid bounds the first, and a rowid freed at the end is given again, so the second is added.
+  const rows = (stmt(db, `SELECT coalesce((SELECT max(rowid) FROM ${CONTENT[table]}), 0) + coalesce((SELECT deleted FROM keyword_index_churn WHERE fts = ?), 0)`).pluck().get(table) as number) ?? 0;
   const idf = (n: number) => Math.max(1e-6, Math.log((rows - n + 0.5) / (n + 0.5)));
   // Most common first: the first j are pruned, with ceiling[j] the most any row matching only them can score.
   const byCount = [...postings].sort((a, b) => b.n - a.n);

@@ -101,4 +101,29 @@ describe('htmlToText', () => {
     expect(htmlToText('<p>unclosed <b>bold <i>both').text).toBe('unclosed bold both');
     expect(htmlToText('</div></p>text<li>loose</td>').text).toBe('text\nloose');
   });
+
+  it('sets each of two listings in one <pre> on lines of their own', () => {
+    const html = [
+      '<p>To use it:</p>',
+      '<pre class="with-42-chars"><input class="js-flavor-toggle" type="checkbox" checked aria-label="Show modern ES modules syntax">',
+      '<code class="language-js mjs"><span class="hljs-keyword">import</span> * as readline from \'node:readline\';</code>',
+      '<code class="language-js cjs">const readline = require(\'node:readline\');\n</code><code class="language-js">readline.clearLine();</code></pre>',
+      '<pre>Run <code>ls</code> now</pre>',
+    ].join('');
+    expect(htmlToText(html).text.split('\n')).toEqual([
+      'To use it:',
+      '',
+      '```',
+      "import * as readline from 'node:readline';",
+      '',
+      "const readline = require('node:readline');",
+      '',
+      'readline.clearLine();',
+      '```',
+      '',
+      '```',
+      'Run ls now',
+      '```',
+    ]);
+  });
 });

@@ -51,6 +51,8 @@ interface Frame {
   row?: boolean;
   /** A link inside a heading: where its text starts in the heading's words. */
   linkFrom?: number;
+  /** A <pre>: how many <code> elements it has held directly. */
+  codes?: number;
 }
 
 /**
@@ -133,6 +135,13 @@ function convert(html: string, mainOnly: boolean): HtmlText {
     if (pre > 0) {
       if (name === 'br') inline.push('\n');
       if (name === 'pre') pre++;
+      // One <pre> holding two listings side by side (Node's docs: the ES module and the CommonJS form
+      // of an example, one shown at a time): the second starts on a line of its own, after a blank.
+      const parent = stack[stack.length - 2];
+      if (name === 'code' && parent?.name === 'pre') {
+        if (parent.codes) inline.push(inline.join('').endsWith('\n') ? '\n' : '\n\n');
+        parent.codes = (parent.codes ?? 0) + 1;
+      }
       return;
     }
     if (inlineOnly()) {

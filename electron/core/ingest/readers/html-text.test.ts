@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseOutline } from '../chunkers/markdown';
+import { htmlReader } from './html';
 import { htmlToText } from './html-text';
+import type { ReadResult } from './types';
 
 describe('htmlToText', () => {
   it('keeps headings as # lines and paragraphs apart, collapsing whitespace', () => {
@@ -125,5 +127,24 @@ describe('htmlToText', () => {
       'Run ls now',
       '```',
     ]);
+  });
+
+  it("with promoteHeadings, makes the page's highest heading # and the rest follow, so a method under a class is a section", () => {
+    const html = [
+      '<title>Readline | Node.js Docs</title>',
+      '<header><h1>Node.js documentation</h1></header>',
+      '<h2>Readline</h2><p>Reads lines.</p>',
+      '<h3>Class: Interface</h3><p>An interface.</p>',
+      '<h4>rl.close()</h4><p>Closes it.</p>',
+      '<pre>## not a heading</pre>',
+    ].join('');
+    const promoted = htmlToText(html, { promoteHeadings: true });
+    expect(promoted.text.split('\n').filter((l) => /^#+ /.test(l))).toEqual(['# Readline', '## Class: Interface', '### rl.close()', '## not a heading']);
+    expect(promoted.text).toContain('```\n## not a heading\n```');
+    expect(promoted.title).toBe('Readline');
+    expect(parseOutline(promoted.text, promoted.title!).headings.map((h) => h.path.join(' > '))).toContain('Readline > Class: Interface > rl.close()');
+    // Without the option (an EPUB's pages), levels stay as the page has them.
+    expect(htmlToText(html).text).toContain('#### rl.close()');
+    expect((htmlReader.read(new TextEncoder().encode(html)) as ReadResult).text).toContain('\n### rl.close()\n');
   });
 });

@@ -68,15 +68,26 @@ const PERMALINK = /^(?:[#¶§⚓]|\u{1F517})?\uFE0F?$/u;
  * still comes from <title>. When that leaves no text (the mark was only in a script, say), the
  * whole page is read.
  */
-export function htmlToText(html: string): HtmlText {
+export function htmlToText(html: string, options: HtmlTextOptions = {}): HtmlText {
   if (/<main[\s>]|\brole\s*=\s*["']?main\b/i.test(html)) {
-    const main = convert(html, true);
+    const main = convert(html, true, options);
     if (main.text.length > 0) return main;
   }
-  return convert(html, false);
+  return convert(html, false, options);
 }
 
-function convert(html: string, mainOnly: boolean): HtmlText {
+export interface HtmlTextOptions {
+  /**
+   * The page's highest heading becomes `#`, the others following: a page whose h1 was left out
+   * with its banner, or that starts at h2 (Node's API docs: the module an h2, its classes h3, their
+   * methods h4), would otherwise have its third level below the chunkers' sections (H1–H3), and no
+   * method would name its passage. For a page read alone (HTML, Word); an EPUB's pages are levels of
+   * one book.
+   */
+  promoteHeadings?: boolean;
+}
+
+function convert(html: string, mainOnly: boolean, options: HtmlTextOptions): HtmlText {
   const lines: string[] = [];
   const stack: Frame[] = [];
   let inline: string[] = [];
@@ -93,6 +104,9 @@ function convert(html: string, mainOnly: boolean): HtmlText {
   const lists: Array<{ ordered: boolean; n: number }> = [];
   const rows: string[][] = [];
   const found = { titleTag: null as string | null, h1: null as string | null, heading: null as string | null, afterH1: null as string | null };
+  /** The index in `lines` of each heading, and the highest level (smallest number) among them. */
+  const headingLines: number[] = [];
+  let topLevel = 6;
 
   const emit = (line: string) => {
     if (needBlank && lines.length > 0 && lines[lines.length - 1] !== '') lines.push('');
@@ -253,6 +267,8 @@ function convert(html: string, mainOnly: boolean): HtmlText {
     if (!text) return;
     needBlank = true;
     emit(`${'#'.repeat(level)} ${text}`);
+    headingLines.push(lines.length - 1);
+    topLevel = Math.min(topLevel, level);
     needBlank = true;
     if (found.h1 !== null && found.afterH1 === null && text !== found.h1) found.afterH1 = text;
     if (level === 1) found.h1 ??= text;
@@ -292,6 +308,7 @@ function convert(html: string, mainOnly: boolean): HtmlText {
   flushLine();
 
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  if (options.promoteHeadings && topLevel > 1) for (const at of headingLines) lines[at] = lines[at]!.slice(topLevel - 1);
   return { text: lines.join('\n'), title: pageTitle(found.titleTag, found.h1 ?? found.heading, found.afterH1) ?? found.heading };
 }
 

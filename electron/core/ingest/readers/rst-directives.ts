@@ -37,6 +37,9 @@ const HIDDEN = new Set([
   'automodule', 'autoclass', 'autofunction', 'automethod', 'autodata', 'autoattribute', 'autoexception', 'math', 'epigraph', 'highlights', 'pull-quote',
 ]);
 
+/** One word with a slash, ending in a file extension. */
+const FILE_PATH = /^[^\s/]*\/\S*\.\w+$/;
+
 /** Directives whose argument is a title, not code. */
 const TITLED = new Set(['admonition', 'topic', 'rubric', 'sidebar', 'table', 'csv-table', 'list-table', 'centered', 'card', 'tab', 'dropdown']);
 
@@ -62,5 +65,8 @@ export function directiveShape(name: string, rawArgs: string): DirectiveShape {
   if (!hasDomain && HIDDEN.has(bare)) return { kind: 'hidden' };
   if (!args) return { kind: 'hidden' };
   if (!hasDomain && TITLED.has(bare)) return { kind: 'title', text: args };
+  // A file's path (`.. cmake-module:: ../../Modules/FindPython.cmake`, `.. kernel-doc:: lib/x.c`):
+  // the page shows what that file holds, which is not here, never the path.
+  if (FILE_PATH.test(args)) return { kind: 'hidden' };
   return { kind: 'signature', text: args };
 }

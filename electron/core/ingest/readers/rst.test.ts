@@ -168,6 +168,7 @@ describe('rst reader', () => {
       '',
       '.. deprecated:: 3.0 Use the other one.',
       '.. warning:: Slow.',
+      '.. cmake-module:: ../../Modules/FindPython.cmake',
     ].join('\n');
     const read = parseRst(source);
     const lines = read.text.split('\n');
@@ -180,7 +181,7 @@ describe('rst reader', () => {
     expect(lines[22]).toBe('Also set by the environment.');
     expect(lines.slice(24, 26)).toEqual(['`CPACK_DEBIAN_PACKAGE_DEPENDS`', '`CPACK_DEBIAN_<COMPONENT>_PACKAGE_DEPENDS`']);
     expect(lines[27]).toBe('Sets the Depends field.');
-    expect(lines.slice(29)).toEqual(['Deprecated since version 3.0: Use the other one.', 'Warning: Slow.']);
+    expect(lines.slice(29)).toEqual(['Deprecated since version 3.0: Use the other one.', 'Warning: Slow.', '']);
     // Nothing is left indented four spaces, which a Markdown renderer would show as code.
     expect(read.text).not.toMatch(/^ {4}/m);
     const chunks = chunkDocument({ title: read.title!, text: read.text, firstLine: read.firstLine });

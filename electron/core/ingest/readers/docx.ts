@@ -5,7 +5,7 @@ import type { Reader } from './types';
 
 export const docxReader = {
   name: 'docx',
-  // 2: the document's highest heading is `#` (promoteHeadings), as for HTML.
+  // 2: the document's highest heading is `#` (promoteHeadings), as for HTML; nested lists indented.
   version: 2,
   async read(bytes) {
     const { text, title } = htmlToText(await docxToHtml(bytes), { promoteHeadings: true });

@@ -62,7 +62,9 @@ describe('htmlToText', () => {
       '<p>Intro</p><ul><li>Green</li><li>Black<ul><li>Assam</li></ul></li></ul><ol start="3"><li>Steep</li><li>Pour</li></ol>' +
         '<table><tr><th>Tea</th><th>Minutes</th></tr><tr><td><p>Green</p></td><td>2</td></tr><tr><td></td><td></td></tr></table><p>After</p>',
     );
-    expect(text).toBe('Intro\n\n- Green\n- Black\n- Assam\n\n3. Steep\n4. Pour\n\nTea | Minutes\nGreen | 2\n\nAfter');
+    // A nested list's items are indented under their parent's text, as Markdown nests them.
+    expect(text).toBe('Intro\n\n- Green\n- Black\n  - Assam\n\n3. Steep\n4. Pour\n\nTea | Minutes\nGreen | 2\n\nAfter');
+    expect(htmlToText('<ol><li>Open<ol><li>Read<ul><li>options</li></ul></li></ol></li></ol>').text).toBe('1. Open\n   1. Read\n      - options');
   });
 
   it('keeps preformatted text as a code fence longer than any backticks inside it', () => {
@@ -146,5 +148,15 @@ describe('htmlToText', () => {
     // Without the option (an EPUB's pages), levels stay as the page has them.
     expect(htmlToText(html).text).toContain('#### rl.close()');
     expect((htmlReader.read(new TextEncoder().encode(html)) as ReadResult).text).toContain('\n### rl.close()\n');
+  });
+
+  it('writes inline code as Markdown code spans, except in headings', () => {
+    const html = '<h3>Class: <code>http.Server</code></h3><p>Call <code>rl.close()</code> or press <kbd>Ctrl</kbd>+<kbd>C</kbd>; see <a href="#x"><code>fs.readFile()</code></a> and <code>a`b</code>.</p>' +
+      '<table><tr><td><code>--jobs</code></td><td>Threads</td></tr></table>';
+    expect(htmlToText(html).text.split('\n').filter((l) => l !== '')).toEqual([
+      '### Class: http.Server',
+      'Call `rl.close()` or press `Ctrl`+`C`; see `fs.readFile()` and ``a`b``.',
+      '`--jobs` | Threads',
+    ]);
   });
 });

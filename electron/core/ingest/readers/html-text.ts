@@ -53,7 +53,12 @@ interface Frame {
   linkFrom?: number;
   /** A <pre>: how many <code> elements it has held directly. */
   codes?: number;
+  /** Inline code (outside <pre> and headings): where its text starts in the line's words. */
+  codeFrom?: number;
 }
+
+/** Elements that set code in running text, written as Markdown code spans. */
+const INLINE_CODE = new Set(['code', 'kbd', 'samp', 'tt']);
 
 /**
  * A heading's permalink: a link whose whole text is a mark ("#" in Node's and Docusaurus' docs, "¶"
@@ -158,6 +163,8 @@ function convert(html: string, mainOnly: boolean, options: HtmlTextOptions): Htm
       }
       return;
     }
+    // A heading's code stays plain: the heading path is read as words.
+    if (INLINE_CODE.has(name) && heading === 0) frame.codeFrom = inline.length;
     if (inlineOnly()) {
       if (heading > 0 && name === 'a') frame.linkFrom = inline.length;
       if (isBlockish(name) || name === 'br') inline.push(' ');
@@ -179,7 +186,9 @@ function convert(html: string, mainOnly: boolean, options: HtmlTextOptions): Htm
     } else if (name === 'li') {
       flushLine();
       const list = lists[lists.length - 1];
-      if (list) prefix = list.ordered ? `${++list.n}. ` : '- ';
+      // A nested list's items are indented under their parent's text, so the nesting stays (an option's fields under it).
+      const indent = lists.slice(0, -1).reduce((width, l) => width + (l.ordered ? 3 : 2), 0);
+      if (list) prefix = ' '.repeat(indent) + (list.ordered ? `${++list.n}. ` : '- ');
     } else if (name === 'table') {
       breakBlock();
       needBlank = true;
@@ -225,6 +234,7 @@ function convert(html: string, mainOnly: boolean, options: HtmlTextOptions): Htm
       if (name === 'pre' && --pre === 0) emitFence();
       return;
     }
+    if (frame.codeFrom !== undefined) asCodeSpan(frame.codeFrom);
     if (frame.cell) {
       rows[rows.length - 1]!.push(collapseWhitespace(inline.join('')));
       inline = [];
@@ -273,6 +283,17 @@ function convert(html: string, mainOnly: boolean, options: HtmlTextOptions): Htm
     if (found.h1 !== null && found.afterH1 === null && text !== found.h1) found.afterH1 = text;
     if (level === 1) found.h1 ??= text;
     found.heading ??= text;
+  };
+
+  /** The words since `from` as one Markdown code span, its backticks longer than any run inside it. */
+  const asCodeSpan = (from: number) => {
+    const code = collapseWhitespace(inline.slice(from).join(''));
+    if (!code) return;
+    const longest = Math.max(0, ...(code.match(/`+/g) ?? []).map((r) => r.length));
+    const tick = '`'.repeat(longest + 1);
+    const pad = code.startsWith('`') || code.endsWith('`') ? ' ' : '';
+    inline.length = from;
+    inline.push(`${tick}${pad}${code}${pad}${tick}`);
   };
 
   /** Preformatted text as a code fence longer than any backtick run inside it, so nothing in it reads as structure. */

@@ -46,6 +46,8 @@ const INPUTS: Record<string, (n: number) => string> = {
   'nested directives': (n) => staircase('.. note::\n', n),
   'signatures with options': (n) => fill('.. option:: -a\n   -b\n   :c: d\n', n),
   'references': (n) => fill('`a`_', n),
+  'lines of one backtick': (n) => fill('a `b\n', n),
+  'wrapped roles': (n) => fill(':ref:`a <b\nc>` ``d\n', n),
   'open brackets': (n) => fill('[', n),
   'close brackets': (n) => fill(']', n),
   'org link openers': (n) => fill('[[a][', n),

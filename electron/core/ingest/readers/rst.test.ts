@@ -218,4 +218,24 @@ describe('rst reader', () => {
     expect(lines.slice(3, 6)).toEqual(['```', '   |XXX| in code', '```']);
     expect(lines.slice(6)).toEqual(['', '', '']);
   });
+
+  it('reads a role or reference wrapped onto the next lines, keeping every line', () => {
+    const source = [
+      'The property is a :ref:`semicolon-separated list <CMake',
+      'Language Lists>` of values, see `the',
+      'tutorial <https://example.com/t>`_ and ``a',
+      'literal``.',
+      '',
+      'An unclosed `tick stays as written.',
+    ].join('\n');
+    const read = parseRst(source);
+    expect(read.text.split('\n')).toEqual([
+      'The property is a semicolon-separated list',
+      ' of values, see [the',
+      'tutorial](https://example.com/t) and `a',
+      'literal`.',
+      '',
+      'An unclosed `tick stays as written.',
+    ]);
+  });
 });

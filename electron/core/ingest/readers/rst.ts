@@ -107,6 +107,14 @@ export function parseRst(source: string): ReadResult {
       i = shown.last;
       continue;
     }
+    // A role or reference wrapped onto the next line (`` :ref:`a long <target` `` … `` name>` ``) is read with it.
+    const last = wrappedMarkupEnd(lines, i);
+    const read = last > i ? inlineAsMarkdown(lines.slice(i, last + 1).join('\n')).split('\n') : null;
+    if (read && read.length === last - i + 1) {
+      for (let k = 0; k < read.length; k++) lines[i + k] = asTextLine(read[k]!);
+      i = last;
+      continue;
+    }
     lines[i] = asTextLine(inlineAsMarkdown(line));
   }
   if (substitutions.size > 0) substitute(lines, substitutions);
@@ -289,13 +297,47 @@ function inlineAsMarkdown(line: string, markdown = true): string {
   const code = (text: string) => (markdown ? `\`${text}\`` : text);
   return line
     .replace(/``([^`]+)``/g, '\u0000$1\u0000')
-    .replace(/`([^`<]*)<([^>`]+)>`__?/g, (_, text: string, address: string) => (markdown ? `[${text.trim() || address}](${address})` : text.trim() || address))
+    .replace(/`([^`<]*)<([^>`]+)>`__?/g, (match: string, text: string, address: string) =>
+      keepLines(match, markdown ? `[${text.trim() || address}](${address.trim()})` : text.trim() || address.trim()),
+    )
     .replace(/`([^`<]+)`__?(?![\w`])/g, '$1')
-    .replace(/(?<![\w:+-]):([\w:+-]+):`([^`]*)`/g, (_, role: string, inner: string) => {
+    .replace(/(?<![\w:+-]):([\w:+-]+):`([^`]*)`/g, (match: string, role: string, inner: string) => {
       const shown = explicitTitle(inner) ?? inner.replace(/^[~!]/, '');
-      return CODE_ROLES.test(role) ? code(shown) : shown;
+      return keepLines(match, CODE_ROLES.test(role) ? code(shown) : shown);
     })
     .replace(/\u0000([^\u0000]*)\u0000/g, (_, text: string) => code(text));
+}
+
+/** `shown` with as many line breaks after it as `source` held and it lost (a wrapped role's target), so no line goes missing. */
+function keepLines(source: string, shown: string): string {
+  const lost = source.split('\n').length - shown.split('\n').length;
+  return lost > 0 ? shown + '\n'.repeat(lost) : shown;
+}
+
+/**
+ * The last line of inline markup opened on line `at` and closed on one of the next three lines of
+ * its paragraph (Sphinx sources wrap at 80 columns, roles and references with them), or `at` when
+ * its backticks balance or nothing closes them. A line ending `::` or starting `..` is no
+ * paragraph text to join.
+ */
+function wrappedMarkupEnd(lines: readonly string[], at: number): number {
+  if (!unbalanced(lines[at]!)) return at;
+  let joined = lines[at]!;
+  for (let j = at + 1; j <= at + 3 && j < lines.length; j++) {
+    const next = lines[j]!;
+    if (next.trim() === '' || next.trimEnd().endsWith('::') || next.trimStart().startsWith('..')) return at;
+    joined += `\n${next}`;
+    if (!unbalanced(joined)) return j;
+  }
+  return at;
+}
+
+/** An odd number of ``` `` ``` pairs, or of single backticks besides them: markup left open. */
+function unbalanced(text: string): boolean {
+  if (!text.includes('`')) return false;
+  const doubles = text.split('``').length - 1;
+  const singles = text.replaceAll('``', '').split('`').length - 1;
+  return doubles % 2 === 1 || singles % 2 === 1;
 }
 
 /**

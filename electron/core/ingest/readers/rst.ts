@@ -334,9 +334,14 @@ function wrappedMarkupEnd(lines: readonly string[], at: number): number {
 
 /** An odd number of ``` `` ``` pairs, or of single backticks besides them: markup left open. */
 function unbalanced(text: string): boolean {
-  if (!text.includes('`')) return false;
-  const doubles = text.split('``').length - 1;
-  const singles = text.replaceAll('``', '').split('`').length - 1;
+  let doubles = 0;
+  let singles = 0;
+  for (let i = text.indexOf('`'); i >= 0; i = text.indexOf('`', i + 1)) {
+    if (text[i + 1] === '`') {
+      doubles++;
+      i++;
+    } else singles++;
+  }
   return doubles % 2 === 1 || singles % 2 === 1;
 }
 

@@ -8,7 +8,7 @@ export const DIRECTIVE = /^(\s*)\.\.\s+([\w+-]+(?::[\w+-]+)*)::(?:\s(.*))?$/;
 export type DirectiveShape =
   /** The directive line reads as this text (an admonition's or a version note's label); the body stays. */
   | { kind: 'label'; text: string }
-  /** The arguments are a signature (`.. option:: -j N`, `.. py:function:: open(path)`) shown as code; the body stays. */
+  /** The arguments are a signature (`.. option:: -j N`, `.. py:function:: open(path)`): an entry's heading, or code; the body stays. */
   | { kind: 'signature'; text: string }
   /** The arguments are a title (`.. topic:: Caching`) shown as text; the body stays. */
   | { kind: 'title'; text: string }

@@ -135,7 +135,7 @@ describe('rst reader', () => {
     expect(parseRst(source).text.split('\n')).toEqual(['', 'Retry policy in `config.yaml`', '', '```yaml', '   retries: 3', '```']);
   });
 
-  it('shows directives as a page does: labels, signatures, no navigation, no options, bodies dedented', () => {
+  it('shows directives as a page does: labels, object descriptions as entries, no navigation, no options, bodies dedented', () => {
     const source = [
       'ctest(1)',
       '********',
@@ -161,6 +161,8 @@ describe('rst reader', () => {
       '',
       '     Also set by the environment.',
       '',
+      '     .. envvar:: CTEST_PARALLEL_LEVEL',
+      '',
       '.. variable:: CPACK_DEBIAN_PACKAGE_DEPENDS',
       '              CPACK_DEBIAN_<COMPONENT>_PACKAGE_DEPENDS',
       '',
@@ -174,18 +176,19 @@ describe('rst reader', () => {
     const lines = read.text.split('\n');
     expect(lineCount(read.text)).toBe(lineCount(source));
     expect(read.text).not.toMatch(/\.\. |::|:maxdepth:|:local:|\/command\/|ctest$/m);
-    expect(lines[14]).toBe('`-j <jobs>, --parallel <jobs>`');
+    // An object description is an entry below its section (as in Sphinx's contents); one nested in another directive is a code line.
+    expect(lines[14]).toBe('## -j <jobs>, --parallel <jobs>');
     expect(lines[16]).toBe('Run the tests in parallel.');
     expect(lines[18]).toBe('New in version 3.12.');
     expect(lines[20]).toBe('Note:');
     expect(lines[22]).toBe('Also set by the environment.');
-    expect(lines.slice(24, 26)).toEqual(['`CPACK_DEBIAN_PACKAGE_DEPENDS`', '`CPACK_DEBIAN_<COMPONENT>_PACKAGE_DEPENDS`']);
-    expect(lines[27]).toBe('Sets the Depends field.');
-    expect(lines.slice(29)).toEqual(['Deprecated since version 3.0: Use the other one.', 'Warning: Slow.', '']);
+    expect(lines[24]).toBe('`CTEST_PARALLEL_LEVEL`');
+    expect(lines.slice(26, 28)).toEqual(['## CPACK_DEBIAN_PACKAGE_DEPENDS', '`CPACK_DEBIAN_<COMPONENT>_PACKAGE_DEPENDS`']);
+    expect(lines[29]).toBe('Sets the Depends field.');
+    expect(lines.slice(31)).toEqual(['Deprecated since version 3.0: Use the other one.', 'Warning: Slow.', '']);
     // Nothing is left indented four spaces, which a Markdown renderer would show as code.
     expect(read.text).not.toMatch(/^ {4}/m);
-    const chunks = chunkDocument({ title: read.title!, text: read.text, firstLine: read.firstLine });
-    expect(chunks.every((c) => c.headingPath === 'ctest(1)')).toBe(true);
+    expect(parseOutline(read.text, read.title!).headings.map((h) => h.path.join(' > '))).toEqual(['ctest(1)', 'ctest(1) > -j <jobs>, --parallel <jobs>', 'ctest(1) > CPACK_DEBIAN_PACKAGE_DEPENDS']);
   });
 
   it('fences a parsed-literal block with its inline markup shown as text', () => {

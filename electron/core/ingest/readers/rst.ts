@@ -8,7 +8,8 @@ export const rstReader = {
   // 2: inline patterns linear on any line; lines that would read as headings or fences escaped;
   // fences longer than the code's backtick runs; a short underline of four or more makes a title;
   // a code block's caption shown.
-  // 3: directives shown as a page shows them (admonition and version labels, signatures; toctree,
+  // 3: directives shown as a page shows them (admonition and version labels, object descriptions as
+  // headings below their section; toctree,
   // contents and options left out; bodies dedented), `parsed-literal` fenced, `` `name`_ ``
   // references as their text, a role's `<LANG>` kept unless a space sets it off as the target, and
   // titles of one or two characters (`If` over `--`).
@@ -50,9 +51,12 @@ export function parseRst(source: string): ReadResult {
   const bodies: number[] = [];
   const substitutions = new Map<string, string>();
   let title: string | null = null;
+  // The level of the last section title: an object description inside it is one level below.
+  let sectionLevel = 0;
   const levelOf = (style: string) => {
     if (!styles.includes(style)) styles.push(style);
-    return Math.min(styles.indexOf(style) + 1, 6);
+    sectionLevel = Math.min(styles.indexOf(style) + 1, 6);
+    return sectionLevel;
   };
 
   for (let i = 0; i < lines.length; i++) {
@@ -102,7 +106,9 @@ export function parseRst(source: string): ReadResult {
     const directive = DIRECTIVE.exec(line);
     if (directive) {
       while (bodies.length > 0 && bodies[bodies.length - 1]! <= i) bodies.pop();
-      const shown = showDirective(lines, i, directive[1]!.length, directive[2]!, directive[3] ?? '', bodies.length < MAX_NESTING);
+      // An object description outside any other directive is a heading below its section, as Sphinx lists it in the page's contents.
+      const entryLevel = bodies.length === 0 ? Math.min(Math.max(sectionLevel + 1, 2), 6) : null;
+      const shown = showDirective(lines, i, directive[1]!.length, directive[2]!, directive[3] ?? '', bodies.length < MAX_NESTING, entryLevel);
       if (shown.body !== null) bodies.push(shown.body);
       i = shown.last;
       continue;
@@ -194,11 +200,13 @@ const LITERAL_DIRECTIVE = /^\s*\.\.\s+(code-block|code|sourcecode|parsed-literal
 const MAX_NESTING = 8;
 
 /**
- * Writes the directive at line `at` as its page shows it (see rst-directives.ts). Returns the last
+ * Writes the directive at line `at` as its page shows it (see rst-directives.ts): an object
+ * description given an `entryLevel` as a heading of that level (its signature in plain words, as the
+ * heading path reads them), one nested in another directive as a code line. Returns the last
  * line it handled (its options, or its whole body when the page shows none of it) and, when it
  * dedented its body to its own column, the line after that body; the main loop reads the body on.
  */
-function showDirective(lines: string[], at: number, indent: number, name: string, args: string, dedentBody: boolean): { last: number; body: number | null } {
+function showDirective(lines: string[], at: number, indent: number, name: string, args: string, dedentBody: boolean, entryLevel: number | null): { last: number; body: number | null } {
   const shape = directiveShape(name, args);
   const pad = ' '.repeat(indent);
   const asCode = (text: string) => (text.includes('`') ? asTextLine(`${pad}${inlineAsMarkdown(text)}`) : `${pad}\`${text}\``);
@@ -212,7 +220,7 @@ function showDirective(lines: string[], at: number, indent: number, name: string
     return { last: end - 1, body: null };
   }
   if (shape.kind === 'hidden') lines[at] = '';
-  else if (shape.kind === 'signature') lines[at] = asCode(shape.text);
+  else if (shape.kind === 'signature') lines[at] = entryLevel === null ? asCode(shape.text) : `${'#'.repeat(entryLevel)} ${inlineAsMarkdown(shape.text, false)}`;
   else lines[at] = asTextLine(`${pad}${inlineAsMarkdown(shape.text)}`);
   if (!dedentBody) return { last: j - 1, body: null };
   const end = indentedEnd(lines, j, indent + 1);

@@ -9,10 +9,9 @@ export const rstReader = {
   // fences longer than the code's backtick runs; a short underline of four or more makes a title;
   // a code block's caption shown.
   // 3: directives shown as a page shows them (admonition and version labels, object descriptions as
-  // headings below their section; toctree,
-  // contents and options left out; bodies dedented), `parsed-literal` fenced, `` `name`_ ``
-  // references as their text, a role's `<LANG>` kept unless a space sets it off as the target, and
-  // titles of one or two characters (`If` over `--`).
+  // headings below their section; toctree, contents and options left out; bodies dedented),
+  // `parsed-literal` fenced, references, wrapped roles and defined substitutions as their text, a
+  // role's `<LANG>` kept unless a space sets it off as the target, titles of one or two characters.
   version: 3,
   read(bytes) {
     return parseRst(decodeText(bytes));

@@ -17,6 +17,15 @@ const { values } = parseArgs({ options: { only: { type: 'string' }, 'limit-ms': 
 const LIMIT = Number(values['limit-ms']);
 const MB = 1024 * 1024;
 const fill = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+/** Lines each indented one space more than the one before (directives nested in each other's bodies). */
+const staircase = (line: string, size: number) => {
+  const out: string[] = [];
+  for (let depth = 0, total = 0; total < size; depth++) {
+    out.push(' '.repeat(depth) + line);
+    total += depth + line.length;
+  }
+  return out.join('').slice(0, size);
+};
 
 /** Each input as a function of its size in bytes: one huge line, or a huge number of hostile lines. */
 const INPUTS: Record<string, (n: number) => string> = {
@@ -33,6 +42,12 @@ const INPUTS: Record<string, (n: number) => string> = {
   'overlined titles': (n) => fill('=====\nT\n', n),
   'comments ..': (n) => fill('.. \n', n),
   'literal paragraphs': (n) => fill('a::\n\n x\n', n),
+  'directives': (n) => fill('.. note:: a\n   b\n', n),
+  'nested directives': (n) => staircase('.. note::\n', n),
+  'signatures with options': (n) => fill('.. option:: -a\n   -b\n   :c: d\n', n),
+  'references': (n) => fill('`a`_', n),
+  'lines of one backtick': (n) => fill('a `b\n', n),
+  'wrapped roles': (n) => fill(':ref:`a <b\nc>` ``d\n', n),
   'open brackets': (n) => fill('[', n),
   'close brackets': (n) => fill(']', n),
   'org link openers': (n) => fill('[[a][', n),

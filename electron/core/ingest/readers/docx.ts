@@ -5,9 +5,10 @@ import type { Reader } from './types';
 
 export const docxReader = {
   name: 'docx',
-  version: 1,
+  // 2: the document's highest heading is `#` (promoteHeadings), as for HTML; nested lists indented.
+  version: 2,
   async read(bytes) {
-    const { text, title } = htmlToText(await docxToHtml(bytes));
+    const { text, title } = htmlToText(await docxToHtml(bytes), { promoteHeadings: true });
     // A DOCX has no lines of its own: chunks count lines of the extracted text (see html-text.ts).
     return { text, title, firstLine: 1 };
   },

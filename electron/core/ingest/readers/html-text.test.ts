@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseOutline } from '../chunkers/markdown';
+import { htmlReader } from './html';
 import { htmlToText } from './html-text';
+import type { ReadResult } from './types';
 
 describe('htmlToText', () => {
   it('keeps headings as # lines and paragraphs apart, collapsing whitespace', () => {
@@ -60,7 +62,9 @@ describe('htmlToText', () => {
       '<p>Intro</p><ul><li>Green</li><li>Black<ul><li>Assam</li></ul></li></ul><ol start="3"><li>Steep</li><li>Pour</li></ol>' +
         '<table><tr><th>Tea</th><th>Minutes</th></tr><tr><td><p>Green</p></td><td>2</td></tr><tr><td></td><td></td></tr></table><p>After</p>',
     );
-    expect(text).toBe('Intro\n\n- Green\n- Black\n- Assam\n\n3. Steep\n4. Pour\n\nTea | Minutes\nGreen | 2\n\nAfter');
+    // A nested list's items are indented under their parent's text, as Markdown nests them.
+    expect(text).toBe('Intro\n\n- Green\n- Black\n  - Assam\n\n3. Steep\n4. Pour\n\nTea | Minutes\nGreen | 2\n\nAfter');
+    expect(htmlToText('<ol><li>Open<ol><li>Read<ul><li>options</li></ul></li></ol></li></ol>').text).toBe('1. Open\n   1. Read\n      - options');
   });
 
   it('keeps preformatted text as a code fence longer than any backticks inside it', () => {
@@ -100,5 +104,59 @@ describe('htmlToText', () => {
   it('survives unclosed and stray tags', () => {
     expect(htmlToText('<p>unclosed <b>bold <i>both').text).toBe('unclosed bold both');
     expect(htmlToText('</div></p>text<li>loose</td>').text).toBe('text\nloose');
+  });
+
+  it('sets each of two listings in one <pre> on lines of their own', () => {
+    const html = [
+      '<p>To use it:</p>',
+      '<pre class="with-42-chars"><input class="js-flavor-toggle" type="checkbox" checked aria-label="Show modern ES modules syntax">',
+      '<code class="language-js mjs"><span class="hljs-keyword">import</span> * as readline from \'node:readline\';</code>',
+      '<code class="language-js cjs">const readline = require(\'node:readline\');\n</code><code class="language-js">readline.clearLine();</code></pre>',
+      '<pre>Run <code>ls</code> now</pre>',
+    ].join('');
+    expect(htmlToText(html).text.split('\n')).toEqual([
+      'To use it:',
+      '',
+      '```',
+      "import * as readline from 'node:readline';",
+      '',
+      "const readline = require('node:readline');",
+      '',
+      'readline.clearLine();',
+      '```',
+      '',
+      '```',
+      'Run ls now',
+      '```',
+    ]);
+  });
+
+  it("with promoteHeadings, makes the page's highest heading # and the rest follow, so a method under a class is a section", () => {
+    const html = [
+      '<title>Readline | Node.js Docs</title>',
+      '<header><h1>Node.js documentation</h1></header>',
+      '<h2>Readline</h2><p>Reads lines.</p>',
+      '<h3>Class: Interface</h3><p>An interface.</p>',
+      '<h4>rl.close()</h4><p>Closes it.</p>',
+      '<pre>## not a heading</pre>',
+    ].join('');
+    const promoted = htmlToText(html, { promoteHeadings: true });
+    expect(promoted.text.split('\n').filter((l) => /^#+ /.test(l))).toEqual(['# Readline', '## Class: Interface', '### rl.close()', '## not a heading']);
+    expect(promoted.text).toContain('```\n## not a heading\n```');
+    expect(promoted.title).toBe('Readline');
+    expect(parseOutline(promoted.text, promoted.title!).headings.map((h) => h.path.join(' > '))).toContain('Readline > Class: Interface > rl.close()');
+    // Without the option (an EPUB's pages), levels stay as the page has them.
+    expect(htmlToText(html).text).toContain('#### rl.close()');
+    expect((htmlReader.read(new TextEncoder().encode(html)) as ReadResult).text).toContain('\n### rl.close()\n');
+  });
+
+  it('writes inline code as Markdown code spans, except in headings', () => {
+    const html = '<h3>Class: <code>http.Server</code></h3><p>Call <code>rl.close()</code> or press <kbd>Ctrl</kbd>+<kbd>C</kbd>; see <a href="#x"><code>fs.readFile()</code></a> and <code>a`b</code>.</p>' +
+      '<table><tr><td><code>--jobs</code></td><td>Threads</td></tr></table>';
+    expect(htmlToText(html).text.split('\n').filter((l) => l !== '')).toEqual([
+      '### Class: http.Server',
+      'Call `rl.close()` or press `Ctrl`+`C`; see `fs.readFile()` and ``a`b``.',
+      '`--jobs` | Threads',
+    ]);
   });
 });

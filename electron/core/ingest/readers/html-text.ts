@@ -51,7 +51,14 @@ interface Frame {
   row?: boolean;
   /** A link inside a heading: where its text starts in the heading's words. */
   linkFrom?: number;
+  /** A <pre>: how many <code> elements it has held directly. */
+  codes?: number;
+  /** Inline code (outside <pre> and headings): where its text starts in the line's words. */
+  codeFrom?: number;
 }
+
+/** Elements that set code in running text, written as Markdown code spans. */
+const INLINE_CODE = new Set(['code', 'kbd', 'samp', 'tt']);
 
 /**
  * A heading's permalink: a link whose whole text is a mark ("#" in Node's and Docusaurus' docs, "¶"
@@ -66,15 +73,26 @@ const PERMALINK = /^(?:[#¶§⚓]|\u{1F517})?\uFE0F?$/u;
  * still comes from <title>. When that leaves no text (the mark was only in a script, say), the
  * whole page is read.
  */
-export function htmlToText(html: string): HtmlText {
+export function htmlToText(html: string, options: HtmlTextOptions = {}): HtmlText {
   if (/<main[\s>]|\brole\s*=\s*["']?main\b/i.test(html)) {
-    const main = convert(html, true);
+    const main = convert(html, true, options);
     if (main.text.length > 0) return main;
   }
-  return convert(html, false);
+  return convert(html, false, options);
 }
 
-function convert(html: string, mainOnly: boolean): HtmlText {
+export interface HtmlTextOptions {
+  /**
+   * The page's highest heading becomes `#`, the others following: a page whose h1 was left out
+   * with its banner, or that starts at h2 (Node's API docs: the module an h2, its classes h3, their
+   * methods h4), would otherwise have its third level below the chunkers' sections (H1–H3), and no
+   * method would name its passage. For a page read alone (HTML, Word); an EPUB's pages are levels of
+   * one book.
+   */
+  promoteHeadings?: boolean;
+}
+
+function convert(html: string, mainOnly: boolean, options: HtmlTextOptions): HtmlText {
   const lines: string[] = [];
   const stack: Frame[] = [];
   let inline: string[] = [];
@@ -91,6 +109,9 @@ function convert(html: string, mainOnly: boolean): HtmlText {
   const lists: Array<{ ordered: boolean; n: number }> = [];
   const rows: string[][] = [];
   const found = { titleTag: null as string | null, h1: null as string | null, heading: null as string | null, afterH1: null as string | null };
+  /** The index in `lines` of each heading, and the highest level (smallest number) among them. */
+  const headingLines: number[] = [];
+  let topLevel = 6;
 
   const emit = (line: string) => {
     if (needBlank && lines.length > 0 && lines[lines.length - 1] !== '') lines.push('');
@@ -133,8 +154,17 @@ function convert(html: string, mainOnly: boolean): HtmlText {
     if (pre > 0) {
       if (name === 'br') inline.push('\n');
       if (name === 'pre') pre++;
+      // One <pre> holding two listings side by side (Node's docs: the ES module and the CommonJS form
+      // of an example, one shown at a time): the second starts on a line of its own, after a blank.
+      const parent = stack[stack.length - 2];
+      if (name === 'code' && parent?.name === 'pre') {
+        if (parent.codes) inline.push(inline.join('').endsWith('\n') ? '\n' : '\n\n');
+        parent.codes = (parent.codes ?? 0) + 1;
+      }
       return;
     }
+    // A heading's code stays plain: the heading path is read as words.
+    if (INLINE_CODE.has(name) && heading === 0) frame.codeFrom = inline.length;
     if (inlineOnly()) {
       if (heading > 0 && name === 'a') frame.linkFrom = inline.length;
       if (isBlockish(name) || name === 'br') inline.push(' ');
@@ -156,7 +186,9 @@ function convert(html: string, mainOnly: boolean): HtmlText {
     } else if (name === 'li') {
       flushLine();
       const list = lists[lists.length - 1];
-      if (list) prefix = list.ordered ? `${++list.n}. ` : '- ';
+      // A nested list's items are indented under their parent's text, so the nesting stays (an option's fields under it).
+      const indent = lists.slice(0, -1).reduce((width, l) => width + (l.ordered ? 3 : 2), 0);
+      if (list) prefix = ' '.repeat(indent) + (list.ordered ? `${++list.n}. ` : '- ');
     } else if (name === 'table') {
       breakBlock();
       needBlank = true;
@@ -202,6 +234,7 @@ function convert(html: string, mainOnly: boolean): HtmlText {
       if (name === 'pre' && --pre === 0) emitFence();
       return;
     }
+    if (frame.codeFrom !== undefined) asCodeSpan(frame.codeFrom);
     if (frame.cell) {
       rows[rows.length - 1]!.push(collapseWhitespace(inline.join('')));
       inline = [];
@@ -244,10 +277,23 @@ function convert(html: string, mainOnly: boolean): HtmlText {
     if (!text) return;
     needBlank = true;
     emit(`${'#'.repeat(level)} ${text}`);
+    headingLines.push(lines.length - 1);
+    topLevel = Math.min(topLevel, level);
     needBlank = true;
     if (found.h1 !== null && found.afterH1 === null && text !== found.h1) found.afterH1 = text;
     if (level === 1) found.h1 ??= text;
     found.heading ??= text;
+  };
+
+  /** The words since `from` as one Markdown code span, its backticks longer than any run inside it. */
+  const asCodeSpan = (from: number) => {
+    const code = collapseWhitespace(inline.slice(from).join(''));
+    if (!code) return;
+    const longest = Math.max(0, ...(code.match(/`+/g) ?? []).map((r) => r.length));
+    const tick = '`'.repeat(longest + 1);
+    const pad = code.startsWith('`') || code.endsWith('`') ? ' ' : '';
+    inline.length = from;
+    inline.push(`${tick}${pad}${code}${pad}${tick}`);
   };
 
   /** Preformatted text as a code fence longer than any backtick run inside it, so nothing in it reads as structure. */
@@ -283,6 +329,7 @@ function convert(html: string, mainOnly: boolean): HtmlText {
   flushLine();
 
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  if (options.promoteHeadings && topLevel > 1) for (const at of headingLines) lines[at] = lines[at]!.slice(topLevel - 1);
   return { text: lines.join('\n'), title: pageTitle(found.titleTag, found.h1 ?? found.heading, found.afterH1) ?? found.heading };
 }
 

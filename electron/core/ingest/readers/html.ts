@@ -5,9 +5,11 @@ import type { Reader } from './types';
 export const htmlReader = {
   name: 'html',
   // 2: a heading's permalink ("#", "¶") left out; the site's name left out of the title.
-  version: 2,
+  // 3: two listings in one <pre> (Node's ESM and CommonJS examples) on lines of their own;
+  // the page's highest heading is `#` (promoteHeadings); nested lists indented; inline code as code spans.
+  version: 3,
   read(bytes) {
-    const { text, title } = htmlToText(decodeText(bytes, declaredEncoding(bytes)));
+    const { text, title } = htmlToText(decodeText(bytes, declaredEncoding(bytes)), { promoteHeadings: true });
     // The text's lines are not the file's (see html-text.ts): they count from the extracted text.
     return { text, title, firstLine: 1 };
   },

@@ -56,24 +56,37 @@ export function keywordIndexChurn(db: Db): Churn[] {
   return (['chunks_fts', 'sections_fts'] as const).map((fts) => ({ fts, deleted: deleted.get(fts) ?? 0, rows: stmt(db, LIVE_ROWS[fts]).pluck().get() as number }));
 }
 
+const due = (churn: Churn, share: number) => churn.deleted > 0 && churn.deleted >= share * churn.rows;
+
 /**
  * Rebuilds each index whose deleted rows have reached `share` of its live rows (all of them when
  * it holds none), in one write transaction each, so a search sees the old index or the new one.
  * Returns the indexes rebuilt.
+ *
+ * It runs after an import's or a forget's own writes, as housekeeping: an index not yet due costs
+ * a read and no write lock (an unchanged folder's import needs none), and one due while another
+ * connection holds the write lock past the busy timeout (another process's import or rebuild) is
+ * left for the next import rather than failing the one that has finished.
  */
 export function refreshKeywordStatistics(db: Db, share: number = REBUILD_SHARE): KeywordIndex[] {
   const rebuilt: KeywordIndex[] = [];
-  for (const fts of ['chunks_fts', 'sections_fts'] as const) {
-    const done = db
-      .transaction(() => {
-        // Read inside the write transaction: another process may have rebuilt it meanwhile.
-        const churn = keywordIndexChurn(db).find((c) => c.fts === fts)!;
-        if (churn.deleted === 0 || churn.deleted < share * churn.rows) return false;
-        db.exec(REBUILD_SQL[fts]);
-        return true;
-      })
-      .immediate();
-    if (done) rebuilt.push(fts);
+  for (const churn of keywordIndexChurn(db)) {
+    if (!due(churn, share)) continue;
+    let done: boolean;
+    try {
+      done = db
+        .transaction(() => {
+          // Read again inside the write transaction: another process may have rebuilt it meanwhile.
+          if (!due(keywordIndexChurn(db).find((c) => c.fts === churn.fts)!, share)) return false;
+          db.exec(REBUILD_SQL[churn.fts]);
+          return true;
+        })
+        .immediate();
+    } catch (e) {
+      if (String((e as { code?: unknown }).code).startsWith('SQLITE_BUSY')) continue;
+      throw e;
+    }
+    if (done) rebuilt.push(churn.fts);
   }
   return rebuilt;
 }

@@ -14,9 +14,11 @@ import { stmt } from './statements';
  * FTS5 offers no recount for a contentless table, so each delete trigger counts the rows it
  * deletes (migration 0017) and an index is rebuilt from what the database holds once its deleted
  * rows reach REBUILD_SHARE of its live rows, once per tenth of the folder replaced: 0.25 s for
- * 8,000 chunks, 7–10 s for 100,000 chunks and 25,000 sections on two shared cores
- * (npx tsx test/bench/perf-searchable.ts --chunks 100000), in the write transaction, so other
- * writers wait while searches read the old index. At a tenth, a rare word's idf is off by about ln 1.1 ≈ 0.1.
+ * 8,000 chunks, 7–18 s for 100,000 chunks and 25,000 sections on two shared cores
+ * (npx tsx test/bench/perf-searchable.ts --chunks 100000), in the write transaction: searches read
+ * the old index, but this thread is busy throughout, and another process's writes wait only their
+ * 5 s busy timeout (db/open.ts), so a concurrent import's documents fail meanwhile (WRITE_FAILED).
+ * At a tenth, a rare word's idf is off by about ln 1.1 ≈ 0.1.
  */
 export const REBUILD_SHARE = 0.1;
 

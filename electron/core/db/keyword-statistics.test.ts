@@ -1,5 +1,6 @@
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NotesFolder } from '../../../test/support/notes';
+import { NotesFolder, tempDbPath } from '../../../test/support/notes';
 import { importFolder } from '../ingest/pipeline';
 import { forgetCollection, listCollections } from './collections';
 import { keywordIndexChurn, refreshKeywordStatistics } from './keyword-statistics';
@@ -86,5 +87,45 @@ describe('keyword statistics', () => {
     await importFolder(fresh, notes.root, { embedding: null });
     expect(scores(db, 'chunks_fts')).toEqual(scores(fresh, 'chunks_fts'));
     expect(scores(db, 'sections_fts')).toEqual(scores(fresh, 'sections_fts'));
+  });
+
+  describe('while another connection holds the write lock (another process importing or rebuilding)', () => {
+    let file: ReturnType<typeof tempDbPath>;
+    let holder: Database.Database | null = null;
+    beforeEach(() => (file = tempDbPath('quire-stats-lock-')));
+    afterEach(() => {
+      holder?.close();
+      holder = null;
+      file.dispose();
+    });
+    const lockedElsewhere = (db: Db) => {
+      holder = new Database(file.file);
+      holder.prepare('BEGIN IMMEDIATE').run();
+      // Not the 5 s a real connection waits: the lock is held for the whole test.
+      db.pragma('busy_timeout = 50');
+    };
+
+    it('an import of an unchanged folder needs no write lock for the statistics', async () => {
+      const db = openDatabase(file.file);
+      dbs.push(db);
+      writeNotes(notes, 1);
+      await importFolder(db, notes.root, { embedding: null });
+      lockedElsewhere(db);
+      const r = await importFolder(db, notes.root, { embedding: null });
+      expect(r.documents.unchanged).toBe(TOPICS.length);
+    });
+
+    it('an index due for a rebuild is left for later, its deleted rows still counted', async () => {
+      const db = openDatabase(file.file);
+      dbs.push(db);
+      writeNotes(notes, 1);
+      await importFolder(db, notes.root, { embedding: null });
+      db.prepare('DELETE FROM chunks').run();
+      lockedElsewhere(db);
+      expect(refreshKeywordStatistics(db)).toEqual([]);
+      expect(keywordIndexChurn(db).find((c) => c.fts === 'chunks_fts')!.deleted).toBeGreaterThan(0);
+      holder!.prepare('ROLLBACK').run();
+      expect(refreshKeywordStatistics(db)).toEqual(['chunks_fts']);
+    });
   });
 });

@@ -14,9 +14,11 @@ import { stmt } from './statements';
  * FTS5 offers no recount for a contentless table, so each delete trigger counts the rows it
  * deletes (migration 0017) and an index is rebuilt from what the database holds once its deleted
  * rows reach REBUILD_SHARE of its live rows, once per tenth of the folder replaced: 0.25 s for
- * 8,000 chunks, 7–10 s for 100,000 chunks and 25,000 sections on two shared cores
- * (npx tsx test/bench/perf-searchable.ts --chunks 100000), in the write transaction, so other
- * writers wait while searches read the old index. At a tenth, a rare word's idf is off by about ln 1.1 ≈ 0.1.
+ * 8,000 chunks, 7–18 s for 100,000 chunks and 25,000 sections on two shared cores
+ * (npx tsx test/bench/perf-searchable.ts --chunks 100000), in the write transaction: searches read
+ * the old index, but this thread is busy throughout, and another process's writes wait only their
+ * 5 s busy timeout (db/open.ts), so a concurrent import's documents fail meanwhile (WRITE_FAILED).
+ * At a tenth, a rare word's idf is off by about ln 1.1 ≈ 0.1.
  */
 export const REBUILD_SHARE = 0.1;
 
@@ -56,24 +58,37 @@ export function keywordIndexChurn(db: Db): Churn[] {
   return (['chunks_fts', 'sections_fts'] as const).map((fts) => ({ fts, deleted: deleted.get(fts) ?? 0, rows: stmt(db, LIVE_ROWS[fts]).pluck().get() as number }));
 }
 
+const due = (churn: Churn, share: number) => churn.deleted > 0 && churn.deleted >= share * churn.rows;
+
 /**
  * Rebuilds each index whose deleted rows have reached `share` of its live rows (all of them when
  * it holds none), in one write transaction each, so a search sees the old index or the new one.
  * Returns the indexes rebuilt.
+ *
+ * It runs after an import's or a forget's own writes, as housekeeping: an index not yet due costs
+ * a read and no write lock (an unchanged folder's import needs none), and one due while another
+ * connection holds the write lock past the busy timeout (another process's import or rebuild) is
+ * left for the next import rather than failing the one that has finished.
  */
 export function refreshKeywordStatistics(db: Db, share: number = REBUILD_SHARE): KeywordIndex[] {
   const rebuilt: KeywordIndex[] = [];
-  for (const fts of ['chunks_fts', 'sections_fts'] as const) {
-    const done = db
-      .transaction(() => {
-        // Read inside the write transaction: another process may have rebuilt it meanwhile.
-        const churn = keywordIndexChurn(db).find((c) => c.fts === fts)!;
-        if (churn.deleted === 0 || churn.deleted < share * churn.rows) return false;
-        db.exec(REBUILD_SQL[fts]);
-        return true;
-      })
-      .immediate();
-    if (done) rebuilt.push(fts);
+  for (const churn of keywordIndexChurn(db)) {
+    if (!due(churn, share)) continue;
+    let done: boolean;
+    try {
+      done = db
+        .transaction(() => {
+          // Read again inside the write transaction: another process may have rebuilt it meanwhile.
+          if (!due(keywordIndexChurn(db).find((c) => c.fts === churn.fts)!, share)) return false;
+          db.exec(REBUILD_SQL[churn.fts]);
+          return true;
+        })
+        .immediate();
+    } catch (e) {
+      if (String((e as { code?: unknown }).code).startsWith('SQLITE_BUSY')) continue;
+      throw e;
+    }
+    if (done) rebuilt.push(churn.fts);
   }
   return rebuilt;
 }

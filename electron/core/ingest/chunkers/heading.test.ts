@@ -136,6 +136,21 @@ describe('heading chunker', () => {
     expect(outline.blocks.filter((b) => b.kind === 'fence').map((b) => text.slice(b.start, b.end).split('\n').length)).toEqual([4, 3, 3]);
   });
 
+  it('closes a list item’s fence indented with a tab, counted to its stop as CommonMark does', () => {
+    const paths = (lines: string[]) => parseOutline(lines.join('\n'), 'T').headings.map((h) => h.path.join(' > '));
+    // Content at column 4 after "1.\t" and "-   "; a tab-indented closing fence is at column 4 too.
+    expect(paths(['## A', '1.\t```bash', '\t# fetch', '\t```', '## B', 'Run it.'])).toEqual(['T > A', 'T > B']);
+    expect(paths(['## A', '-   ```bash', '    # fetch', '\t```', '## B'])).toEqual(['T > A', 'T > B']);
+    // Past 3 columns beyond the item's content a fence line is code, tab or spaces.
+    expect(paths(['## A', '- ```', '  # x', '\t\t```', '## hidden', '  ```', '## B'])).toEqual(['T > A', 'T > B']);
+  });
+
+  it('takes a marker followed by 5 or more columns of space for indented code, not a fence', () => {
+    // CommonMark: "-     ```" is a list item holding the indented code "```"; the "```" below opens a fence.
+    const text = ['## A', '-     ```', '      not code', '## B', 'text', '```', '## in the fence', '```', '## C'].join('\n');
+    expect(parseOutline(text, 'T').headings.map((h) => h.path.join(' > '))).toEqual(['T > A', 'T > B', 'T > C']);
+  });
+
   it('does not take a list item’s text with backticks inside for a fence', () => {
     const text = ['## A', '- ```not a fence``` but code', '# B', 'text'].join('\n');
     expect(parseOutline(text, 'T').headings.map((h) => h.path.join(' > '))).toEqual(['T > A', 'T > B']);

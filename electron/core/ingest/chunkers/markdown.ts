@@ -60,12 +60,24 @@ function atxHeading(text: string, ls: number, le: number): { level: number; name
 interface Fence {
   char: number;
   length: number;
-  /** Columns of a list item's marker before the fence (`1. ```bash`): its closing fence is indented by as many. */
+  /**
+   * Column of a list item's content when the fence opened on its marker line (`1. ```bash`: 3), else
+   * 0: the closing fence may be indented up to 3 columns past it.
+   */
   marker: number;
 }
 
-/** Columns of a list marker (`- `, `* `, `+ `, `12. `, `3) `) with its spaces starting at `i`, or 0. */
-function listMarkerEnd(text: string, i: number, le: number): number {
+/** Column reached from `col` by the character `c`: a tab stops at the next multiple of 4 (CommonMark). */
+function advance(col: number, c: number): number {
+  return c === 9 ? col + 4 - (col % 4) : col + 1;
+}
+
+/**
+ * Characters of a list marker (`- `, `* `, `+ `, `12. `, `3) `) and the spaces or tabs after it,
+ * starting at `i` (column `col`), or 0. After 5 or more columns of them the item's text is
+ * indented code (CommonMark), so what follows is no fence: 0 too.
+ */
+function listMarkerEnd(text: string, i: number, col: number, le: number): number {
   let j = i;
   const c = text.charCodeAt(j);
   if (c === 45 || c === 42 || c === 43) j++;
@@ -74,9 +86,10 @@ function listMarkerEnd(text: string, i: number, le: number): number {
     if (j === i || (text.charCodeAt(j) !== 46 && text.charCodeAt(j) !== 41)) return 0;
     j++;
   }
-  const afterMarker = j;
-  while (j < le && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j++;
-  return j > afterMarker ? j - i : 0;
+  const markerEnd = col + (j - i);
+  let at = markerEnd;
+  while (j < le && at - markerEnd <= 4 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) at = advance(at, text.charCodeAt(j++));
+  return at > markerEnd && at - markerEnd <= 4 ? j - i : 0;
 }
 
 /**
@@ -87,7 +100,7 @@ function listMarkerEnd(text: string, i: number, le: number): number {
 function fenceOpen(text: string, ls: number, le: number): Fence | null {
   const start = indentEnd(text, ls, le);
   if (start < 0) return null;
-  const marker = listMarkerEnd(text, start, le);
+  const marker = listMarkerEnd(text, start, start - ls, le);
   const i = start + marker;
   const char = text.charCodeAt(i);
   if (char !== 96 && char !== 126) return null;
@@ -95,13 +108,23 @@ function fenceOpen(text: string, ls: number, le: number): Fence | null {
   while (j < le && text.charCodeAt(j) === char) j++;
   if (j - i < 3) return null;
   if (char === 96) for (let k = j; k < le; k++) if (text.charCodeAt(k) === 96) return null;
-  return { char, length: j - i, marker: marker > 0 ? i - ls : 0 };
+  let column = 0;
+  if (marker > 0) for (let k = ls; k < i; k++) column = advance(column, text.charCodeAt(k));
+  return { char, length: j - i, marker: column };
 }
 
+/**
+ * A closing fence: indented at most 3 columns past the content of the list item the fence opened
+ * in (past the line's start otherwise), a tab counted to its stop: an item opened with a tab after
+ * its marker is often closed by a tab-indented fence.
+ */
 function fenceCloses(text: string, ls: number, le: number, fence: Fence): boolean {
   let i = ls;
-  while (i < le && i - ls < fence.marker + 3 && text.charCodeAt(i) === 32) i++;
-  if (text.charCodeAt(i) === 32) return false;
+  let column = 0;
+  while (i < le && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) {
+    column = advance(column, text.charCodeAt(i++));
+    if (column > fence.marker + 3) return false;
+  }
   let j = i;
   while (j < le && text.charCodeAt(j) === fence.char) j++;
   if (j - i < fence.length) return false;

@@ -70,7 +70,7 @@ describe('importFolder', () => {
     expect(again.documents.unchanged).toBe(1);
     const changed = await importFolder(db, notes.root, { embedding: null, chunker: { kind: 'fixed', windowTokens: 64, overlap: 8 } });
     expect(changed.documents.updated).toBe(1);
-    expect(db.prepare("SELECT chunker FROM documents").pluck().get()).toBe('fixed:64/8@v5+cl100k_base');
+    expect(db.prepare("SELECT chunker FROM documents").pluck().get()).toBe('fixed:64/8@v4+cl100k_base');
   });
 
   it('a file that becomes unreadable keeps nothing stale: content errors drop the old version', async () => {

@@ -17,7 +17,7 @@ export type { Chunk, ChunkInput, ChunkerConfig } from './types';
  * Bump when any chunker's output changes for the same input and settings (rules, tokenizer):
  * documents cut by an older recipe are then re-cut on the next import.
  */
-export const CHUNKER_RECIPE_VERSION = 5; // 2: chunks carry injection flags; 3: a first heading of any level equal to the title is not repeated in paths; 4: a fence on a list item's marker line is code, and chunks are embedded as read (embedding-input.ts), so every vector is remade once; 5: a tab after a list marker counts to its stop, and 5+ columns after the marker make indented code, not a fence
+export const CHUNKER_RECIPE_VERSION = 4; // 2: chunks carry injection flags; 3: a first heading of any level equal to the title is not repeated in paths; 4: a fence on a list item's marker line is code (columns counted as CommonMark does: tabs to their stop, 5+ after the marker is indented code), and chunks are embedded as read (embedding-input.ts), so every vector is remade once
 
 /** What a document records as "how it was cut": the settings plus the recipe and tokenizer. */
 export function chunkerRecipe(config: ChunkerConfig): string {

@@ -10,6 +10,7 @@ import { denseSearch, type DenseHit } from './dense';
 import { fuseWith, type Fused, type Ranked } from './fusion';
 import { lexicalSearch } from './lexical';
 import { toPassages, type Passage } from './passages';
+import { withoutRepeats } from './repeats';
 import { warningFlags } from '../text/injection';
 import { SettingsStore } from '../settings';
 import { DEFAULT_FUSION, parseFusion, type Fusion } from '../../../shared/fusion';
@@ -80,7 +81,8 @@ export async function search(db: Db, query: string, options: SearchOptions): Pro
   lexical ??= lexicalSearch(db, query, depth, filter);
   const fused = fuseWith(options.fusion ?? configuredFusion(db), lexical, dense);
   const byRow = new Map(fused.map((f) => [f.rowid, f]));
-  const passages = toPassages(db, fused.map((f) => f.rowid), k);
+  // Every hit's passage (its windows are looked up for all of them anyway), then the first k that are no copy of one before.
+  const passages = withoutRepeats(db, toPassages(db, fused.map((f) => f.rowid), fused.length), k);
   const distances = new Map(dense.map((d) => [d.rowid, d.distance]));
   return {
     mode,

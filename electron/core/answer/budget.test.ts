@@ -141,8 +141,8 @@ describe('fitPrompt', () => {
 
   // A short section sent whole (retrieve/passages.ts): more chunks than the hit and two neighbours,
   // each with its place in the text, its lines and pages, as search returns them.
-  const section = (n: number, at: number): PromptSource => {
-    const chunks = Array.from({ length: n }, (_, c) => Array.from({ length: 6 }, (_, l) => `${c === at ? 'hit' : `c${c}`} line ${l}: the quick brown fox jumps over the lazy dog`).join('\n'));
+  const section = (n: number, at: number, words: readonly string[] = []): PromptSource => {
+    const chunks = Array.from({ length: n }, (_, c) => Array.from({ length: 6 }, (_, l) => `${c === at ? 'hit' : `c${c}`} line ${l}: the quick brown fox jumps over the lazy dog ${words[c] ?? ''}`.trimEnd()).join('\n'));
     let start = 0;
     const chunkSpans = chunks.map((t, c) => {
       const sp = { start, end: start + t.length, lines: [1 + 6 * c, 6 + 6 * c] as [number, number], pages: [c + 1, c + 1] as [number, number] };
@@ -196,6 +196,38 @@ describe('fitPrompt', () => {
       [3],
     ]);
     expect(narrower(section(5, 1)).map((f) => f.chunkIds!.map((id) => Number(id.split('#')[1])))).toEqual([[0, 1, 2, 3], [1, 2, 3, 4], [0, 1, 2], [0, 1], [1, 2], [1]]);
+  });
+
+  it('with the question, narrows by leaving out the least relevant end first, and never ends on a chunk that holds none of its words', () => {
+    const ordinals = (forms: PromptSource[]) => forms.map((f) => f.chunkIds!.map((id) => Number(id.split('#')[1])));
+    // Each chunk's relevance as given, by the chunk's label (c0, c1, …; the hit's is `at`).
+    const given = (values: readonly number[], at: number) => (text: string) => values[text.startsWith('hit') ? at : Number(/^c(\d+)/.exec(text)![1])]!;
+    // Chunks 0 and 4 hold none of the question's words; 1 shares more of them than 5, 5 more than 3.
+    const s = section(6, 2);
+    const relevance = given([0, 3, 5, 1, 0, 2], 2);
+    expect(ordinals(narrower(s, relevance))).toEqual([[1, 2, 3, 4, 5], [1, 2, 3], [1, 2], [2]]);
+    // Every form still says its chunks' text and lines, and holds the hit.
+    for (const f of narrower(s, relevance)) {
+      const o = f.chunkIds!.map((id) => Number(id.split('#')[1]));
+      expect(f.text).toBe(s.text.split('\n').slice(6 * o[0]!, 6 * (o.at(-1)! + 1)).join('\n'));
+      expect(f.lines).toEqual([1 + 6 * o[0]!, 6 * (o.at(-1)! + 1)]);
+      expect(f.text.slice(f.hit!.start, f.hit!.end)).toBe(s.text.slice(s.hit!.start, s.hit!.end));
+    }
+    // On a tie, the end farther from the hit goes first; at the same distance, the one after.
+    expect(ordinals(narrower(section(5, 1), given([1, 1, 1, 1, 1], 1)))).toEqual([[0, 1, 2, 3], [0, 1, 2], [0, 1], [1]]);
+    expect(ordinals(narrower(section(3, 1), given([1, 1, 1], 1)))).toEqual([[0, 1], [1]]);
+    // A hit that holds none of the words (found by vectors alone) narrows by size, as without a question.
+    expect(ordinals(narrower(s, given([0, 3, 0, 1, 0, 2], 2)))).toEqual(ordinals(narrower(s)));
+
+    // Through fitPrompt, counted from the question's own words: with room for two chunks, the hit
+    // with the neighbour after it that speaks of the question's topic, not the one before it, which
+    // by size alone comes first.
+    const t = section(4, 1, ['', 'kernel modules', 'kernel modules loaded at boot', '']);
+    expect(ordinals(narrower(t)).find((o) => o.length === 2)).toEqual([0, 1]);
+    const pair = narrower(t).find((f) => ordinals([f])[0]!.join() === '1,2')!;
+    const cap = fitPrompt({ ...base, candidates: [pair], maxK: 1 }).budget.breakdown.sources;
+    const asked = { ...base, question: 'Which kernel modules are loaded?', candidates: [t], maxK: 1, maxSourceTokens: cap + 5 };
+    expect(ordinals(fitPrompt(asked).sources)).toEqual([[1, 2]]);
   });
 
   it('keeps as much around the hit as the budget has room for, not only three chunks or one side', () => {

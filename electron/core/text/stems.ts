@@ -39,3 +39,34 @@ export function contentStems(text: string): Set<string> {
   }
   return out;
 }
+
+/**
+ * How many of a question's content stems (contentStems) a text holds: its relevance to the question,
+ * counted the same way for every chunk of a search. Accents are left out on both sides, as the
+ * keyword index leaves them out ("cancion" finds "canción"). A search counts a hundred chunks or so:
+ * only the words that begin as one of the question's stems does (a stem is its word's start, but
+ * for -ies/-ied → y) are stemmed, each distinct word once.
+ */
+export function questionWords(question: string): (text: string) => number {
+  const wanted = contentStems(withoutAccents(question));
+  if (wanted.size === 0) return () => 0;
+  const starts = [...new Set([...wanted].map((w) => (w.endsWith('y') && w.length > 1 ? w.slice(0, -1) : w)))];
+  const candidates = new RegExp(`(?<![\\p{L}\\p{N}])(?:${starts.map(escapeRegExp).join('|')})[\\p{L}\\p{N}]*`, 'gu');
+  const stems = new Map<string, string | null>();
+  return (text) => {
+    const found = new Set<string>();
+    for (const [w] of withoutAccents(text.normalize('NFKC').toLowerCase()).matchAll(candidates)) {
+      let s = stems.get(w);
+      if (s === undefined) {
+        const stemmed = w.length < 2 || CONTENT_STOPWORDS.has(w) ? null : stem(w);
+        stems.set(w, (s = stemmed !== null && wanted.has(stemmed) ? stemmed : null));
+      }
+      if (s !== null) found.add(s);
+    }
+    return found.size;
+  };
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// ASCII text (most of it) has no accents to take off: the decomposition is skipped.
+const withoutAccents = (text: string) => (/[^\x00-\x7f]/.test(text) ? text.normalize('NFD').replace(/\p{M}/gu, '') : text);

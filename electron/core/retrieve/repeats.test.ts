@@ -40,4 +40,22 @@ describe('repeated passages', () => {
     const got = await found('keys rotation days setting', 6);
     expect(got.map((g) => g.split(' | ')[0]).sort()).toEqual(['deploy.md', 'vault.md']);
   });
+
+  it('a one-line note held inside a longer unrelated passage is no copy: it is kept', async () => {
+    notes.write('setup.md', `# Setup\n\nInstall the tool, then rotate the deploy keys once so the vault has a first pair. See below. The rotation itself is scheduled by the deploy job, which reads its period from the settings file and logs each run.\n`);
+    // A note of one line and no heading: its chunk's text is that line alone.
+    notes.write('keys.md', 'See below.\n');
+    await importFolder(db, notes.root, { embedding: null });
+    const got = await found('deploy keys rotation below', 6);
+    expect(got.map((g) => g.split(' | ')[0]).sort(), JSON.stringify(got)).toEqual(['keys.md', 'setup.md']);
+  });
+
+  it('the same long text under two headings of one document is that document\'s own text, not a copy', async () => {
+    // Long enough that each section is a chunk of its own (sections that fit are packed together).
+    const returns = Array.from({ length: 8 }, (_, i) => `Returns a promise that resolves once part ${i} of the file has been handled, and rejects with the error the file system gave when the path cannot be opened.`).join(' ');
+    notes.write('api.md', `# File API\n\n## readFile\n\n${returns}\n\n## writeFile\n\n${returns}\n`);
+    await importFolder(db, notes.root, { embedding: null });
+    const got = await found('promise resolves file handled', 6);
+    expect(got.map((g) => g.split(' | ')[1]).filter((h) => h!.includes(' > ')).sort(), JSON.stringify(got)).toEqual(['File API > readFile', 'File API > writeFile']);
+  });
 });

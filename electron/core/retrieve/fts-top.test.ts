@@ -236,3 +236,57 @@ describe('ftsTop after the last rows were deleted', () => {
     }
   });
 });
+
+describe('ftsTop while another connection writes', () => {
+  it('reads one snapshot: rows another process deletes between its passes change neither its counts nor its rows', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-fts-top-snapshot-'));
+    const db = openDatabase(path.join(dir, 'quire.db'));
+    const other = openDatabase(path.join(dir, 'quire.db'));
+    try {
+      const random = seeded(11);
+      const collectionId = ensureCollection(db, '/a').id;
+      for (let d = 0; d < 300; d++) {
+        const relPath = `n${d}.md`;
+        const id = documentIdFor(collectionId, relPath);
+        const chunks = Array.from({ length: 4 }, (_, o) => {
+          const text = Array.from({ length: 8 + Math.floor(random() * 30) }, () => word(random)).join(' ');
+          return { ordinal: o, headingPath: `T${d}`, text, tokenCount: 10, startLine: o + 1, endLine: o + 1, flags: [] };
+        });
+        writeDocumentVersion(db, { meta: { id, collectionId, relPath, sourceUri: `file:///${relPath}`, title: `T${d}`, size: 1, mtimeMs: 0, sha256: id, reader: 'markdown', readerVersion: 1, chunker: 't' }, chunks });
+      }
+      const documentOf = db.prepare('SELECT document_id FROM chunks WHERE rowid = ?').pluck();
+      const q = seeded(29);
+      let passes = 0;
+      let outside = 0;
+      for (let n = 0; n < 120; n++) {
+        const terms = [...new Set(Array.from({ length: 3 + Math.floor(q() * 8) }, () => word(q)))];
+        const expression = terms.map((t) => `"${t}"`).join(' OR ');
+        const want = reference(db, 'chunks_fts', expression, 10, null);
+        let first = true;
+        const got = ftsTop(db, 'chunks_fts', expression, 10, {
+          weights: [2, 1],
+          collections: null,
+          minPostings: 0,
+          commonShare: 0.01,
+          cutoffShare: 1,
+          onPass: () => {
+            passes++;
+            if (!db.inTransaction) outside++;
+            if (!first) return;
+            first = false;
+            // Another process deletes the document of the best row while this search is under way.
+            const doc = want[0] && (documentOf.get(want[0].rowid) as string | undefined);
+            if (doc) deleteDocument(other, doc);
+          },
+        });
+        expect(got.map((r) => r.rowid), expression).toEqual(want.map((r) => r.rowid));
+      }
+      expect(passes).toBeGreaterThan(20);
+      expect(outside).toBe(0);
+    } finally {
+      other.close();
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -72,6 +72,14 @@ export function orTerms(expression: string): string[] | null {
 }
 
 export function ftsTop(db: Db, table: FtsTable, expression: string, limit: number, options: FtsTopOptions): FtsHit[] {
+  // One read transaction, so every statement reads one snapshot: the counts, the row-count bound
+  // and each pass's rows. Read statement by statement, another process's deletes or imports
+  // between them changed the counts the ceilings were built from (a ceiling below a real score)
+  // and the rows a later pass saw. A deferred BEGIN takes no lock a writer waits for (WAL).
+  return db.transaction(() => topRows(db, table, expression, limit, options)).deferred();
+}
+
+function topRows(db: Db, table: FtsTable, expression: string, limit: number, options: FtsTopOptions): FtsHit[] {
   const terms = orTerms(expression);
   if (terms === null || terms.length < 2) return scoreAll(db, table, expression, limit, options);
   const count = stmt(db, `SELECT count(*) FROM ${table} WHERE ${table} MATCH ?`).pluck();

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { QuireError } from '../../../shared/errors';
 import { describe, expect, it } from 'vitest';
-import { escapeRegex, parseQuestionSet } from './questions';
+import { escapeRegex } from '../text/normalise';
+import { parseQuestionSet } from './questions';
 
 const json = (v: unknown) => JSON.stringify(v);
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Question } from '../../../shared/eval';
 import { QuireError } from '../../../shared/errors';
-import { collapseWhitespace } from '../text/normalise';
+import { collapseWhitespace, escapeRegex } from '../text/normalise';
 
 export type { Question } from '../../../shared/eval';
 
@@ -38,11 +38,6 @@ const flatSchema = z.object({
   answer_fact: optionalText(),
   answerable: z.boolean({ error: BOOLEAN }),
 });
-
-/** Escapes every RegExp metacharacter so the pattern matches `text` literally. */
-export function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

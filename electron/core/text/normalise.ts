@@ -9,6 +9,11 @@
  * "every ９０ days" would never contain "every 90 days".
  */
 
+/** Escapes every RegExp metacharacter so the pattern matches `text` literally. */
+export function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
 /** Collapses every whitespace run (line breaks included) to one space, trimmed. */
 export function collapseWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();

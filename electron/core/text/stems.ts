@@ -3,7 +3,7 @@
  * its chunks (answer/) and used to pick a question's fact from a chunk (eval/). No dictionary:
  * the same cheap rules run on both sides, so consistency matters, not linguistic accuracy.
  */
-import { normaliseText } from './normalise';
+import { escapeRegex, normaliseText } from './normalise';
 import { CONTENT_STOPWORDS } from './word-lists';
 
 /**
@@ -51,7 +51,7 @@ export function questionWords(question: string): (text: string) => number {
   const wanted = contentStems(withoutAccents(question));
   if (wanted.size === 0) return () => 0;
   const starts = [...new Set([...wanted].map((w) => (w.endsWith('y') && w.length > 1 ? w.slice(0, -1) : w)))];
-  const candidates = new RegExp(`(?:${starts.map(escapeRegExp).join('|')})[\\p{L}\\p{N}]*`, 'giu');
+  const candidates = new RegExp(`(?:${starts.map(escapeRegex).join('|')})[\\p{L}\\p{N}]*`, 'giu');
   const stems = new Map<string, string | null>();
   return (text) => {
     const found = new Set<string>();
@@ -72,6 +72,5 @@ export function questionWords(question: string): (text: string) => number {
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Only a letter or sign beyond ASCII can carry an accent (punctuation such as ’ and – cannot): most text skips the decomposition.
 const withoutAccents = (text: string) => (/[^\x00-\x7f\u2000-\u206f]/.test(text) ? text.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFKC') : text);

@@ -21,7 +21,7 @@ export const LOOKUP_SQL = {
   windows: `SELECT c.rowid AS rowid, c.document_id, c.ordinal, c.token_count AS tokens
               FROM json_each(?) j
               JOIN chunks c ON c.document_id = j.value ->> '$[0]' AND c.ordinal BETWEEN j.value ->> '$[1]' AND j.value ->> '$[2]'`,
-  texts: 'SELECT c.rowid AS rowid, c.text FROM json_each(?) j JOIN chunks c ON c.rowid = j.value',
+  texts: 'SELECT c.rowid AS rowid, c.document_id, c.text FROM json_each(?) j JOIN chunks c ON c.rowid = j.value',
   sectionTokens: `SELECT s.rowid AS section, sum(c.token_count) AS tokens
                     FROM json_each(?) j
                     JOIN sections s ON s.rowid = j.value

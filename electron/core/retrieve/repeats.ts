@@ -1,6 +1,7 @@
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
 import { collapseWhitespace } from '../text/normalise';
+import { LOOKUP_SQL } from './lexical-rows';
 import type { Passage } from './passages';
 
 /**
@@ -30,7 +31,7 @@ export function withoutRepeats(db: Db, passages: readonly Passage[], limit: numb
   for (let next = 0; next < passages.length && kept.length < limit; ) {
     const batch = passages.slice(next, next + limit - kept.length);
     next += batch.length;
-    const rows = stmt(db, REPEAT_TEXTS).all(JSON.stringify(batch.flatMap((p) => p.rowids))) as Array<{ rowid: number; document_id: string; text: string }>;
+    const rows = stmt(db, LOOKUP_SQL.texts).all(JSON.stringify(batch.flatMap((p) => p.rowids))) as Array<{ rowid: number; document_id: string; text: string }>;
     for (const r of rows) chunks.set(r.rowid, { document: r.document_id, text: collapseWhitespace(r.text) });
     for (const p of batch) {
       const document = chunks.get(p.rowid)?.document;
@@ -53,8 +54,6 @@ export function withoutRepeats(db: Db, passages: readonly Passage[], limit: numb
  * a one-line chunk ("See below.", a lone command) held in a longer passage is kept.
  */
 export const MIN_REPEAT_CHARS = 80;
-
-const REPEAT_TEXTS = 'SELECT c.rowid AS rowid, c.document_id, c.text FROM json_each(?) j JOIN chunks c ON c.rowid = j.value';
 
 /**
  * The kept passages' texts, found by word: a passage is looked for only in the kept texts holding

@@ -1,4 +1,5 @@
 import type { Db } from './open';
+import { folderOfSql } from './sections';
 import { stmt } from './statements';
 
 /**
@@ -29,7 +30,7 @@ export const REBUILD_SQL: Record<KeywordIndex, string> = {
   chunks_fts: `
     INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all');
     INSERT INTO chunks_fts (rowid, heading_path, text, folder)
-      SELECT c.rowid, searchable_text(c.heading_path), searchable_text(c.text), rtrim(d.rel_path, replace(d.rel_path, '/', ''))
+      SELECT c.rowid, searchable_text(c.heading_path), searchable_text(c.text), ${folderOfSql('d.rel_path')}
         FROM chunks c JOIN documents d ON d.id = c.document_id;
     UPDATE keyword_index_churn SET deleted = 0 WHERE fts = 'chunks_fts';`,
   sections_fts: `
@@ -38,7 +39,7 @@ export const REBUILD_SQL: Record<KeywordIndex, string> = {
       SELECT s.rowid, searchable_text(s.heading_path),
              searchable_text((SELECT group_concat(c.text, char(10) ORDER BY c.ordinal) FROM chunks c
                WHERE c.document_id = s.document_id AND c.ordinal BETWEEN s.first_ordinal AND s.last_ordinal)),
-             rtrim(d.rel_path, replace(d.rel_path, '/', ''))
+             ${folderOfSql('d.rel_path')}
         FROM sections s JOIN documents d ON d.id = s.document_id;
     UPDATE keyword_index_churn SET deleted = 0 WHERE fts = 'sections_fts';`,
 };

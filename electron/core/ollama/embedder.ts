@@ -1,3 +1,4 @@
+import { EMBED_BATCH } from '../../../shared/embed-batch';
 import { QuireError } from '../../../shared/errors';
 import type { ModelInfo, OllamaGateway } from './gateway';
 import { withTag } from './gateway';
@@ -14,8 +15,6 @@ export interface DocumentInput {
   /** Heading path, given to models whose document prefix carries a title. */
   title: string;
 }
-
-import { EMBED_BATCH } from '../../../shared/embed-batch';
 
 export { DEFAULT_EMBED_MODEL } from '../../../shared/settings';
 export const DEFAULT_EMBED_BATCH = EMBED_BATCH.fallback;

@@ -79,7 +79,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
     (v.help ? stdout : stderr).write(`${text}\n`);
     return v.help ? 0 : 2;
   }
-  const out = createOutput(v.json, stdout, stderr, io.now ? { now: io.now } : {});
+  const out = createOutput(v.json, stdout, stderr, { now: io.now });
   // Flags given (parseArgs fills in only the booleans' defaults, which are false).
   const unused = unusedOption(command, Object.entries(v).filter(([, value]) => value !== undefined && value !== false).map(([name]) => name));
   if (unused) {

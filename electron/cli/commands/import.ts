@@ -83,13 +83,13 @@ function human(r: ImportReport, program: string, waitedMs: number): string {
   return lines.join('\n');
 }
 
+/** Ollama itself was not there (as against a model it lacks, or an answer it refused). */
+const GONE: ReadonlySet<string> = new Set(['OLLAMA_UNREACHABLE', 'OLLAMA_TIMEOUT']);
+
 /**
  * Embedding stopped (Ollama gone before or during the import): which documents have no vectors,
  * in a sentence, and what to do. "embedded: 0 in 16 requests" alone left a person guessing.
  */
-/** Ollama itself was not there (as against a model it lacks, or an answer it refused). */
-const GONE: ReadonlySet<string> = new Set(['OLLAMA_UNREACHABLE', 'OLLAMA_TIMEOUT']);
-
 function withoutVectorsLines(r: ImportReport, program: string): string[] {
   const why = r.embedding.error?.message ?? 'the embedding model could not be used.';
   const missing = r.withoutVectors;

@@ -91,7 +91,7 @@ export function ScopeTree({ folders, scope, onToggle }: ScopeTreeProps) {
     // Ticked places hidden in a closed folder are counted beside it, so the summary is never a surprise.
     const inside = open ? 0 : scope.filter((s) => s.collectionId === f.id && holdsFolder(path, s.path)).length;
     // Said by a screen reader with the row, as the sighted read it beside the name.
-    const insideId = `${idBase}-inside-${shown.indexOf(key)}`;
+    const insideId = inside > 0 ? `${idBase}-inside-${shown.indexOf(key)}` : undefined;
     const onClick = (e: MouseEvent<HTMLLIElement>) => {
       const target = e.target as HTMLElement;
       // A click inside a folder shown within this one is that folder's.
@@ -114,7 +114,7 @@ export function ScopeTree({ folders, scope, onToggle }: ScopeTreeProps) {
         aria-checked={covered || ticked}
         aria-disabled={covered || undefined}
         aria-expanded={hasFolders ? open : undefined}
-        aria-describedby={inside > 0 ? insideId : undefined}
+        aria-describedby={insideId}
         tabIndex={key === tabStop ? 0 : -1}
         data-collection={f.id}
         data-path={path}

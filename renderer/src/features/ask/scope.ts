@@ -77,10 +77,6 @@ export function useScopeState(): ScopeState {
   );
 }
 
-export function useScope(): readonly ScopePlace[] {
-  return useScopeState().places;
-}
-
 /**
  * What an `ask` or `search` call adds for the current scope: a whole folder by its id; `[]` for every
  * folder, said outright, since a follow-up that names no folders is asked of its conversation's.

@@ -1,6 +1,7 @@
 /**
  * For the readers that rewrite another format line for line into the Markdown the chunkers read
- * (rst, asciidoc, org). The chunkers (chunkers/markdown.ts) take any line of up to three spaces and
+ * (rst, asciidoc, org, latex), and for the readers that fence or quote code they hold as one text
+ * (notebook cells, HTML's <pre> and inline code). The chunkers (chunkers/markdown.ts) take any line of up to three spaces and
  * `#`…`######` for a heading and any ```` ``` ```` or `~~~` for a fence, so a line of the source
  * that is neither must not look like one: a `# comment` in a directive's body would open a section,
  * and a `~~~~~~` transition or a pasted ```` ```bash ```` would turn the rest of the file into code.
@@ -26,4 +27,25 @@ export function fenceFor(code: readonly string[]): string {
     if (m && m[1]!.length > longest) longest = m[1]!.length;
   }
   return '`'.repeat(longest + 1);
+}
+
+/**
+ * The longest run of backticks anywhere in `text` (0 when none): a fence or code span one longer
+ * cannot be closed by anything inside it. Counted in a loop, not by spreading the runs into
+ * Math.max, which overflows the call stack on a text of a few hundred thousand runs.
+ */
+export function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (let i = text.indexOf('`'); i >= 0; i = text.indexOf('`', i)) {
+    let end = i + 1;
+    while (text[end] === '`') end++;
+    if (end - i > longest) longest = end - i;
+    i = end;
+  }
+  return longest;
+}
+
+/** A fence for code held as one text: at least three backticks, and longer than any run inside it. */
+export function fenceAround(code: string): string {
+  return '`'.repeat(Math.max(3, longestBacktickRun(code) + 1));
 }

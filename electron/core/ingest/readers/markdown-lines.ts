@@ -10,6 +10,11 @@
 /** Heading or fence openers as the chunkers see them (spaces only: a tab ends their indentation). */
 const LOOKS_LIKE_MARKUP = /^( {0,3})(#{1,6}(?=[ \t\r]|$)|`{3}|~{3})/;
 
+/** A section title as the chunkers read it: an ATX heading, its level held to `#`…`######`. */
+export function atxHeading(level: number, text: string): string {
+  return `${'#'.repeat(Math.min(Math.max(level, 1), 6))} ${text}`;
+}
+
 /** The line as text: a leading `#`, ```` ``` ```` or `~~~` escaped (`\#`), which Markdown shows as written. */
 export function asTextLine(line: string): string {
   return LOOKS_LIKE_MARKUP.test(line) ? line.replace(LOOKS_LIKE_MARKUP, '$1\\$2') : line;

@@ -1,5 +1,5 @@
 import { decodeText } from './decode';
-import { asTextLine, fenceFor } from './markdown-lines';
+import { asTextLine, atxHeading, fenceFor } from './markdown-lines';
 import type { Reader, ReadResult } from './types';
 
 export const orgReader = {
@@ -99,7 +99,7 @@ export function parseOrg(source: string): ReadResult {
     if (heading) {
       const text = linksAsMarkdown(heading[2]!.trim());
       firstHeading ??= text;
-      lines[i] = `${'#'.repeat(Math.min(heading[1]!.length, 6))} ${text}`;
+      lines[i] = atxHeading(heading[1]!.length, text);
       continue;
     }
     lines[i] = asTextLine(linksAsMarkdown(line));

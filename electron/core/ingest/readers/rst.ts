@@ -1,5 +1,5 @@
 import { decodeText } from './decode';
-import { asTextLine, fenceFor } from './markdown-lines';
+import { asTextLine, atxHeading, fenceFor } from './markdown-lines';
 import { DIRECTIVE, directiveShape } from './rst-directives';
 import type { Reader, ReadResult } from './types';
 
@@ -63,7 +63,7 @@ export function parseRst(source: string): ReadResult {
     // Overline, title, underline of the same character.
     if (isAdornment(line) && i + 2 < lines.length && lines[i + 1]!.trim() !== '' && !isAdornment(lines[i + 1]!.trim()) && lines[i + 2]!.trimEnd() === line.trimEnd() && line.trimEnd().length >= lines[i + 1]!.trim().length) {
       const text = inlineAsMarkdown(lines[i + 1]!.trim());
-      lines[i + 1] = `${'#'.repeat(levelOf(`${line[0]}/over`))} ${text}`;
+      lines[i + 1] = atxHeading(levelOf(`${line[0]}/over`), text);
       lines[i] = '';
       lines[i + 2] = '';
       title ??= text;
@@ -75,7 +75,7 @@ export function parseRst(source: string): ReadResult {
     const next = lines[i + 1];
     if (next !== undefined && isTitleText(line) && (isAdornment(next) || isShortUnderline(next, line, lines[i + 2])) && (next.trimEnd().length >= line.trimEnd().length || next.trimEnd().length >= 4) && blankBefore(i)) {
       const text = inlineAsMarkdown(line.trim());
-      lines[i] = `${'#'.repeat(levelOf(next[0]!))} ${text}`;
+      lines[i] = atxHeading(levelOf(next[0]!), text);
       lines[i + 1] = '';
       title ??= text;
       i += 1;
@@ -219,7 +219,7 @@ function showDirective(lines: string[], at: number, indent: number, name: string
     return { last: end - 1, body: null };
   }
   if (shape.kind === 'hidden') lines[at] = '';
-  else if (shape.kind === 'signature') lines[at] = entryLevel === null ? asCode(shape.text) : `${'#'.repeat(entryLevel)} ${inlineAsMarkdown(shape.text, false)}`;
+  else if (shape.kind === 'signature') lines[at] = entryLevel === null ? asCode(shape.text) : atxHeading(entryLevel, inlineAsMarkdown(shape.text, false));
   else lines[at] = asTextLine(`${pad}${inlineAsMarkdown(shape.text)}`);
   if (!dedentBody) return { last: j - 1, body: null };
   const end = indentedEnd(lines, j, indent + 1);

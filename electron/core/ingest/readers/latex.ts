@@ -67,7 +67,7 @@ export function parseLatex(source: string): ReadResult {
     }
     const text = withoutComment(line);
     const section = SECTION.exec(text);
-    if (section && used.includes(section[1]!)) {
+    if (section) {
       lines[i] = atxHeading(levelOf(section[1]!), `${inline(section[2]!)} ${inline(section[3]!)}`.trim());
       continue;
     }
@@ -84,7 +84,7 @@ export function parseLatex(source: string): ReadResult {
 }
 
 const SECTIONS = ['part', 'chapter', 'section', 'subsection', 'subsubsection'];
-const SECTION_NAME = /^\s*\\(part|chapter|section|subsection|subsubsection)\*?[[{]/;
+const SECTION_NAME = new RegExp(String.raw`^\s*\\(${SECTIONS.join('|')})\*?[[{]`);
 
 /** The line up to its first `%` that is not escaped (`\%`). */
 function withoutComment(line: string): string {
@@ -98,7 +98,7 @@ function withoutComment(line: string): string {
 
 /** One brace group's content, without nested groups beyond one level (linear). */
 const ARG = String.raw`\{([^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)*)\}`;
-const SECTION = new RegExp(String.raw`^\s*\\(part|chapter|section|subsection|subsubsection)\*?(?:\[[^\]\n]*\])?${ARG}(.*)$`);
+const SECTION = new RegExp(String.raw`^\s*\\(${SECTIONS.join('|')})\*?(?:\[[^\]\n]*\])?${ARG}(.*)$`);
 const STYLE = new RegExp(String.raw`\\(?:emph|textbf|textit|textsl|textsc|underline|textrm|textsf|mbox)${ARG}`, 'g');
 const CODE = new RegExp(String.raw`\\(?:texttt|verb)${ARG}`, 'g');
 const HREF = new RegExp(String.raw`\\href\{([^{}\n]*)\}${ARG}`, 'g');

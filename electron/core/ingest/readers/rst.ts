@@ -87,13 +87,13 @@ export function parseRst(source: string): ReadResult {
       // `replace::` gives the text; an image or a character code shows none of its own here.
       const text = definition[2] === 'replace' ? [definition[3] ?? '', ...lines.slice(i + 1, end)].map((l) => l.trim()).join(' ').trim() : '';
       if (!substitutions.has(definition[1]!)) substitutions.set(definition[1]!, inlineAsMarkdown(text));
-      for (let j = i; j < end; j++) lines[j] = '';
+      lines.fill('', i, end);
       i = end - 1;
       continue;
     }
     if (TARGET.test(line) || isComment(line)) {
       const end = indentedEnd(lines, i + 1, 1);
-      for (let j = i; j < end; j++) lines[j] = '';
+      lines.fill('', i, end);
       i = end - 1;
       continue;
     }
@@ -215,7 +215,7 @@ function showDirective(lines: string[], at: number, indent: number, name: string
   for (; j < lines.length && indentOf(lines[j]!) > indent && /^\s+:[\w-]+:/.test(lines[j]!); j++) lines[j] = '';
   if (shape.kind === 'dropped') {
     const end = indentedEnd(lines, j, indent + 1);
-    for (let k = at; k < end; k++) lines[k] = '';
+    lines.fill('', at, end);
     return { last: end - 1, body: null };
   }
   if (shape.kind === 'hidden') lines[at] = '';

@@ -1,5 +1,5 @@
 import { decodeText } from './decode';
-import { asTextLine, fenceFor } from './markdown-lines';
+import { asTextLine, atxHeading, fenceFor } from './markdown-lines';
 import type { Reader, ReadResult } from './types';
 
 export const asciidocReader = {
@@ -112,7 +112,7 @@ export function parseAsciidoc(source: string): ReadResult {
       const level = heading[1]!.length;
       if (level === 1) title ??= text;
       firstHeading ??= text;
-      lines[i] = `${'#'.repeat(Math.max(1, level - 1))} ${text}`;
+      lines[i] = atxHeading(level - 1, text);
       continue;
     }
     lines[i] = asTextLine(inline(line));

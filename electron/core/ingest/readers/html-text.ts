@@ -10,6 +10,7 @@
 // is what locates it for a person.
 import { Parser } from 'htmlparser2';
 import { collapseWhitespace } from '../../text/normalise';
+import { fenceAround, longestBacktickRun } from './markdown-lines';
 
 export interface HtmlText {
   text: string;
@@ -289,8 +290,7 @@ function convert(html: string, mainOnly: boolean, options: HtmlTextOptions): Htm
   const asCodeSpan = (from: number) => {
     const code = collapseWhitespace(inline.slice(from).join(''));
     if (!code) return;
-    const longest = Math.max(0, ...(code.match(/`+/g) ?? []).map((r) => r.length));
-    const tick = '`'.repeat(longest + 1);
+    const tick = '`'.repeat(longestBacktickRun(code) + 1);
     const pad = code.startsWith('`') || code.endsWith('`') ? ' ' : '';
     inline.length = from;
     inline.push(`${tick}${pad}${code}${pad}${tick}`);
@@ -302,8 +302,7 @@ function convert(html: string, mainOnly: boolean, options: HtmlTextOptions): Htm
     inline = [];
     needBlank = true;
     if (/\S/.test(body)) {
-      const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((r) => r.length));
-      const fence = '`'.repeat(Math.max(3, longest + 1));
+      const fence = fenceAround(body);
       emit(fence);
       for (const line of body.split('\n')) lines.push(line);
       lines.push(fence);

@@ -1,5 +1,5 @@
 import { decodeText } from './decode';
-import { asTextLine, fenceFor } from './markdown-lines';
+import { asTextLine, atxHeading, fenceFor } from './markdown-lines';
 import type { Reader, ReadResult } from './types';
 
 export const latexReader = {
@@ -41,7 +41,7 @@ export function parseLatex(source: string): ReadResult {
     if (m) found.add(m[1]!);
   }
   const used = SECTIONS.filter((name) => found.has(name));
-  const levelOf = (name: string) => Math.min(used.indexOf(name) + 1, 6);
+  const levelOf = (name: string) => used.indexOf(name) + 1;
   let code: { end: RegExp; from: number; language: string } | null = null;
 
   for (let i = 0; i < lines.length; i++) {
@@ -67,8 +67,8 @@ export function parseLatex(source: string): ReadResult {
     }
     const text = withoutComment(line);
     const section = SECTION.exec(text);
-    if (section && used.includes(section[1]!)) {
-      lines[i] = `${'#'.repeat(levelOf(section[1]!))} ${`${inline(section[2]!)} ${inline(section[3]!)}`.trim()}`;
+    if (section) {
+      lines[i] = atxHeading(levelOf(section[1]!), `${inline(section[2]!)} ${inline(section[3]!)}`.trim());
       continue;
     }
     if (/^\s*\\(?:begin|end)\{[^}\n]*\}(?:\[[^\]\n]*\])?(?:\{[^}\n]*\})*\s*$/.test(text) || /^\s*\\(?:end\{document\}|maketitle|tableofcontents|newpage|clearpage|bibliography\w*\{[^}\n]*\})\s*$/.test(text)) {
@@ -84,7 +84,7 @@ export function parseLatex(source: string): ReadResult {
 }
 
 const SECTIONS = ['part', 'chapter', 'section', 'subsection', 'subsubsection'];
-const SECTION_NAME = /^\s*\\(part|chapter|section|subsection|subsubsection)\*?[[{]/;
+const SECTION_NAME = new RegExp(String.raw`^\s*\\(${SECTIONS.join('|')})\*?[[{]`);
 
 /** The line up to its first `%` that is not escaped (`\%`). */
 function withoutComment(line: string): string {
@@ -98,7 +98,7 @@ function withoutComment(line: string): string {
 
 /** One brace group's content, without nested groups beyond one level (linear). */
 const ARG = String.raw`\{([^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)*)\}`;
-const SECTION = new RegExp(String.raw`^\s*\\(part|chapter|section|subsection|subsubsection)\*?(?:\[[^\]\n]*\])?${ARG}(.*)$`);
+const SECTION = new RegExp(String.raw`^\s*\\(${SECTIONS.join('|')})\*?(?:\[[^\]\n]*\])?${ARG}(.*)$`);
 const STYLE = new RegExp(String.raw`\\(?:emph|textbf|textit|textsl|textsc|underline|textrm|textsf|mbox)${ARG}`, 'g');
 const CODE = new RegExp(String.raw`\\(?:texttt|verb)${ARG}`, 'g');
 const HREF = new RegExp(String.raw`\\href\{([^{}\n]*)\}${ARG}`, 'g');

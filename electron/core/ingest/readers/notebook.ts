@@ -1,6 +1,7 @@
 import { QuireError } from '../../../../shared/errors';
 import { decodeText } from './decode';
 import { parseMarkdown } from './markdown';
+import { fenceAround } from './markdown-lines';
 import type { Reader, ReadResult } from './types';
 
 export const notebookReader = {
@@ -64,9 +65,8 @@ function outputText(o: Output): string {
   return '';
 }
 
-/** A fence longer than any run of backticks in the code, so the code cannot close it. */
+/** The code fenced so that nothing in it can close the fence. */
 function fenced(code: string, language: string): string {
-  const longest = Math.max(2, ...(code.match(/`+/g) ?? []).map((r) => r.length));
-  const fence = '`'.repeat(longest + 1);
+  const fence = fenceAround(code);
   return `${fence}${language}\n${code}\n${fence}`;
 }

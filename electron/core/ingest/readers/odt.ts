@@ -1,5 +1,6 @@
 import { QuireError } from '../../../../shared/errors';
 import { collapseWhitespace } from '../../text/normalise';
+import { atxHeading } from './markdown-lines';
 import type { Reader, ReadResult } from './types';
 import { firstElementText, openZip, partText, walkXml } from './zip-parts';
 
@@ -44,7 +45,7 @@ export async function readOdt(bytes: Uint8Array): Promise<ReadResult> {
       return;
     }
     if (text === '') return;
-    const line = heading > 0 ? `${'#'.repeat(Math.min(heading, 6))} ${text}` : `${prefix}${text}`;
+    const line = heading > 0 ? atxHeading(heading, text) : `${prefix}${text}`;
     if (heading > 0) firstHeading ??= text;
     // Paragraphs and headings stand apart; items of one list stay together.
     if (lines.length > 0 && !(prefix !== '' && lines.at(-1)!.startsWith('- '))) lines.push('');

@@ -1,5 +1,5 @@
 import { decodeText } from './decode';
-import { asTextLine, fenceFor } from './markdown-lines';
+import { asTextLine, atxHeading, fenceFor } from './markdown-lines';
 import type { Reader, ReadResult } from './types';
 
 export const orgReader = {
@@ -34,11 +34,11 @@ export function parseOrg(source: string): ReadResult {
   let block: { kind: 'code' | 'comment'; name: string; fence: string } | null = null;
   let drawer = false;
   const ends = blockEnds(lines);
-  const drawerEnds = nextIndex(lines, (l) => /^\s*:end:\s*$/i.test(l));
+  const drawerEnds = nextIndex(lines, (l) => DRAWER_END.test(l));
   const headings = nextIndex(lines, (l) => HEADING.test(l));
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const end = /^\s*#\+end_(\w+)/i.exec(line);
+    const end = BLOCK_END.exec(line);
     if (block !== null) {
       // A block ends at the `#+END_` of its own name: `#+END_QUOTE` in a source block is code.
       if (end && end[1]!.toLowerCase() === block.name) {
@@ -50,7 +50,7 @@ export function parseOrg(source: string): ReadResult {
       continue;
     }
     if (drawer) {
-      if (/^\s*:end:\s*$/i.test(line)) drawer = false;
+      if (DRAWER_END.test(line)) drawer = false;
       lines[i] = '';
       continue;
     }
@@ -99,7 +99,7 @@ export function parseOrg(source: string): ReadResult {
     if (heading) {
       const text = linksAsMarkdown(heading[2]!.trim());
       firstHeading ??= text;
-      lines[i] = `${'#'.repeat(Math.min(heading[1]!.length, 6))} ${text}`;
+      lines[i] = atxHeading(heading[1]!.length, text);
       continue;
     }
     lines[i] = asTextLine(linksAsMarkdown(line));
@@ -108,6 +108,9 @@ export function parseOrg(source: string): ReadResult {
 }
 
 const HEADING = /^(\*+)\s+(.*)$/;
+/** `#+END_name`: group 1 the block's name. */
+const BLOCK_END = /^\s*#\+end_(\w+)/i;
+const DRAWER_END = /^\s*:end:\s*$/i;
 
 /** For each line, the first line from it on that passes `test` (lines.length if none): one pass from the end. */
 function nextIndex(lines: readonly string[], test: (line: string) => boolean): Int32Array {
@@ -123,7 +126,7 @@ function nextIndex(lines: readonly string[], test: (line: string) => boolean): I
 function blockEnds(lines: readonly string[]): (name: string, after: number) => number {
   const byName = new Map<string, number[]>();
   lines.forEach((l, i) => {
-    const m = /^\s*#\+end_(\w+)/i.exec(l);
+    const m = BLOCK_END.exec(l);
     if (m) {
       const name = m[1]!.toLowerCase();
       if (!byName.has(name)) byName.set(name, []);

@@ -1,5 +1,5 @@
 import { decodeText } from './decode';
-import { asTextLine, fenceFor } from './markdown-lines';
+import { asTextLine, atxHeading, fenceFor } from './markdown-lines';
 import { DIRECTIVE, directiveShape } from './rst-directives';
 import type { Reader, ReadResult } from './types';
 
@@ -63,7 +63,7 @@ export function parseRst(source: string): ReadResult {
     // Overline, title, underline of the same character.
     if (isAdornment(line) && i + 2 < lines.length && lines[i + 1]!.trim() !== '' && !isAdornment(lines[i + 1]!.trim()) && lines[i + 2]!.trimEnd() === line.trimEnd() && line.trimEnd().length >= lines[i + 1]!.trim().length) {
       const text = inlineAsMarkdown(lines[i + 1]!.trim());
-      lines[i + 1] = `${'#'.repeat(levelOf(`${line[0]}/over`))} ${text}`;
+      lines[i + 1] = atxHeading(levelOf(`${line[0]}/over`), text);
       lines[i] = '';
       lines[i + 2] = '';
       title ??= text;
@@ -75,7 +75,7 @@ export function parseRst(source: string): ReadResult {
     const next = lines[i + 1];
     if (next !== undefined && isTitleText(line) && (isAdornment(next) || isShortUnderline(next, line, lines[i + 2])) && (next.trimEnd().length >= line.trimEnd().length || next.trimEnd().length >= 4) && blankBefore(i)) {
       const text = inlineAsMarkdown(line.trim());
-      lines[i] = `${'#'.repeat(levelOf(next[0]!))} ${text}`;
+      lines[i] = atxHeading(levelOf(next[0]!), text);
       lines[i + 1] = '';
       title ??= text;
       i += 1;
@@ -87,13 +87,13 @@ export function parseRst(source: string): ReadResult {
       // `replace::` gives the text; an image or a character code shows none of its own here.
       const text = definition[2] === 'replace' ? [definition[3] ?? '', ...lines.slice(i + 1, end)].map((l) => l.trim()).join(' ').trim() : '';
       if (!substitutions.has(definition[1]!)) substitutions.set(definition[1]!, inlineAsMarkdown(text));
-      for (let j = i; j < end; j++) lines[j] = '';
+      lines.fill('', i, end);
       i = end - 1;
       continue;
     }
     if (TARGET.test(line) || isComment(line)) {
       const end = indentedEnd(lines, i + 1, 1);
-      for (let j = i; j < end; j++) lines[j] = '';
+      lines.fill('', i, end);
       i = end - 1;
       continue;
     }
@@ -215,11 +215,11 @@ function showDirective(lines: string[], at: number, indent: number, name: string
   for (; j < lines.length && indentOf(lines[j]!) > indent && /^\s+:[\w-]+:/.test(lines[j]!); j++) lines[j] = '';
   if (shape.kind === 'dropped') {
     const end = indentedEnd(lines, j, indent + 1);
-    for (let k = at; k < end; k++) lines[k] = '';
+    lines.fill('', at, end);
     return { last: end - 1, body: null };
   }
   if (shape.kind === 'hidden') lines[at] = '';
-  else if (shape.kind === 'signature') lines[at] = entryLevel === null ? asCode(shape.text) : `${'#'.repeat(entryLevel)} ${inlineAsMarkdown(shape.text, false)}`;
+  else if (shape.kind === 'signature') lines[at] = entryLevel === null ? asCode(shape.text) : atxHeading(entryLevel, inlineAsMarkdown(shape.text, false));
   else lines[at] = asTextLine(`${pad}${inlineAsMarkdown(shape.text)}`);
   if (!dedentBody) return { last: j - 1, body: null };
   const end = indentedEnd(lines, j, indent + 1);

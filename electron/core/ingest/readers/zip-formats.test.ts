@@ -1,16 +1,10 @@
-import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { QuireError } from '../../../../shared/errors';
+import { zip } from '../../../../test/support/zip';
 import { parseOutline } from '../chunkers/markdown';
 import { readEpub } from './epub';
 import { readerFor } from './index';
 import { readOdt } from './odt';
-
-async function zipOf(parts: Record<string, string>): Promise<Uint8Array> {
-  const zip = new JSZip();
-  for (const [name, text] of Object.entries(parts)) zip.file(name, text);
-  return zip.generateAsync({ type: 'uint8array' });
-}
 
 async function codeOf(p: Promise<unknown>): Promise<string | null> {
   try {
@@ -24,7 +18,7 @@ async function codeOf(p: Promise<unknown>): Promise<string | null> {
 const chapter = (title: string, body: string) => `<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>${title}</title></head><body>${body}</body></html>`;
 
 const epub = () =>
-  zipOf({
+  zip({
     mimetype: 'application/epub+zip',
     'META-INF/container.xml': '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>',
     'OEBPS/content.opf': `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>The Field Guide</dc:title></metadata>
@@ -41,7 +35,7 @@ describe('epub reader', () => {
   });
 
   it('reads the chapters in their reading order, with their headings, under the book title', async () => {
-    const read = await readEpub(await epub());
+    const read = await readEpub(epub());
     expect(read.title).toBe('The Field Guide');
     expect(read.text.indexOf('Herons nest')).toBeLessThan(read.text.indexOf('Alders grow'));
     expect(read.text).not.toContain('NAVIGATION ONLY');
@@ -51,8 +45,8 @@ describe('epub reader', () => {
   it('fails as a damaged file, with a sentence, when it is no zip or has no package file', async () => {
     expect(await codeOf(readEpub(new TextEncoder().encode('not a zip')))).toBe('CORRUPT_FILE');
     await expect(readEpub(new TextEncoder().encode('PK but no archive'))).rejects.toThrow(/^This EPUB book is damaged or incomplete \([^)]*\)\.$/);
-    expect(await codeOf(readEpub(await zipOf({ mimetype: 'application/epub+zip' })))).toBe('CORRUPT_FILE');
-    await expect(readEpub(await zipOf({ mimetype: 'application/epub+zip' }))).rejects.toThrow(/package file/);
+    expect(await codeOf(readEpub(zip({ mimetype: 'application/epub+zip' })))).toBe('CORRUPT_FILE');
+    await expect(readEpub(zip({ mimetype: 'application/epub+zip' }))).rejects.toThrow(/package file/);
   });
 });
 
@@ -74,15 +68,15 @@ describe('odt reader', () => {
   });
 
   it('reads headings, paragraphs, lists and tables as Markdown lines, without comments, frames or the table of contents', async () => {
-    const read = await readOdt(await zipOf({ mimetype: 'application/vnd.oasis.opendocument.text', 'content.xml': content, 'meta.xml': '<office:document-meta xmlns:office="o" xmlns:dc="http://purl.org/dc/elements/1.1/"><office:meta><dc:title>Household</dc:title></office:meta></office:document-meta>' }));
+    const read = await readOdt(zip({ mimetype: 'application/vnd.oasis.opendocument.text', 'content.xml': content, 'meta.xml': '<office:document-meta xmlns:office="o" xmlns:dc="http://purl.org/dc/elements/1.1/"><office:meta><dc:title>Household</dc:title></office:meta></office:document-meta>' }));
     expect(read.title).toBe('Household');
     expect(read.text.split('\n')).toEqual(['# Budget', '', 'Rent is due on the first.', '', '- Water', '- Power', '', '## Costs', '', 'Item | Euro', '', 'Rent (monthly) | 900', '', 'Saved every month.']);
   });
 
   it('takes the first heading for a title without metadata, and fails as a damaged file without content', async () => {
-    const read = await readOdt(await zipOf({ 'content.xml': content }));
+    const read = await readOdt(zip({ 'content.xml': content }));
     expect(read.title).toBe('Budget');
-    expect(await codeOf(readOdt(await zipOf({ 'styles.xml': '<x/>' })))).toBe('CORRUPT_FILE');
+    expect(await codeOf(readOdt(zip({ 'styles.xml': '<x/>' })))).toBe('CORRUPT_FILE');
     expect(await codeOf(readOdt(new Uint8Array([1, 2, 3])))).toBe('CORRUPT_FILE');
   });
 });

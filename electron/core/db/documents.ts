@@ -230,15 +230,17 @@ export function deleteDocument(db: Db, id: string, options: { event?: boolean; r
  * new path, in one transaction, without re-embedding: its chunks keep their rowids, so their
  * full-text rows and vectors stay; chunk ids follow the new document id, in the answers that cited
  * them too. A document already at the new path is replaced. A title taken from the file name
- * changes the heading paths: those are rewritten (with their sections), and the vectors kept, which
- * were computed with the old name in the heading; a name is a small part of a passage, and
- * re-embedding every renamed note would cost what watching is meant to save.
+ * changes the heading paths: those are rewritten with their sizes and sections, and the note's
+ * vectors, which embedded the old name, are dropped for the next embedding pass to compute again
+ * (a note with a title of its own, or moved to another folder, keeps them). Only such a note's few
+ * chunks are embedded again, and its vectors then equal a fresh import's
+ * (test/reimport-equivalence.test.ts).
  */
 export function moveDocument(
   db: Db,
   fromId: string,
   to: Pick<DocumentRow, 'id' | 'relPath' | 'sourceUri' | 'title' | 'size' | 'mtimeMs'>,
-  chunks: ReadonlyArray<{ ordinal: number; headingPath: string; text: string }>,
+  chunks: ReadonlyArray<{ ordinal: number; headingPath: string; text: string; tokenCount: number }>,
 ): void {
   db.transaction(() => {
     const from = getDocument(db, fromId);
@@ -251,11 +253,18 @@ export function moveDocument(
     ).run({ ...to, fromId });
     // Chunk ids are `<document-id>#<ordinal>`: the same ordinal under the new id.
     stmt(db, "UPDATE chunks SET document_id = @to, id = @to || substr(id, length(@from) + 1) WHERE document_id = @from").run({ from: fromId, to: to.id });
-    const heading = stmt(db, 'UPDATE chunks SET heading_path = ? WHERE document_id = ? AND ordinal = ? AND heading_path != ?');
-    for (const c of chunks) heading.run(c.headingPath, to.id, c.ordinal, c.headingPath);
+    // A chunk's size counts its heading path, which a note titled by its file name changes with the name.
+    const heading = stmt(db, 'UPDATE chunks SET heading_path = @headingPath, token_count = @tokenCount WHERE document_id = @id AND ordinal = @ordinal AND heading_path != @headingPath');
+    let retitled = 0;
+    for (const c of chunks) retitled += heading.run({ headingPath: c.headingPath, tokenCount: c.tokenCount, id: to.id, ordinal: c.ordinal }).changes;
     deleteSections(db, fromId);
     writeSections(db, to.id, chunks);
     stmt(db, 'UPDATE document_embeddings SET document_id = ? WHERE document_id = ?').run(to.id, fromId);
+    // A vector embeds its chunk's heading path with the text (ingest/embedding-input.ts), and a note
+    // with no title of its own is titled by its file name: renamed, its chunks read under a new path,
+    // so the old vectors describe a passage that is no longer there. They are dropped and the note is
+    // embedded again (the import's embedding pass, or the next embed run), as a fresh import would.
+    if (retitled > 0) deleteVectors(db, to.id);
     repointRuns(db, fromId, to.id);
     stmt(db, 'UPDATE saved_questions SET file = ? WHERE file = ? AND root = (SELECT root FROM collections WHERE id = ?)').run(to.relPath, from.relPath, from.collectionId);
     stmt(db, 'DELETE FROM documents WHERE id = ?').run(fromId);
@@ -263,17 +272,20 @@ export function moveDocument(
   }).immediate();
 }
 
+/** A document's vectors in every model's table, and the marks that it has them. */
+function deleteVectors(db: Db, documentId: string): void {
+  const rowids = stmt(db, 'SELECT rowid FROM chunks WHERE document_id = ?').pluck().all(documentId) as number[];
+  for (const model of rowids.length > 0 ? listEmbeddingModels(db) : []) {
+    for (const r of rowids) deleteVector(db, model, r);
+  }
+  stmt(db, 'DELETE FROM document_embeddings WHERE document_id = ?').run(documentId);
+}
+
 /** Removes chunks (FTS follows by trigger) and vectors in every model's table; true if the document existed. */
 function removeDerived(db: Db, documentId: string): boolean {
-  const rowids = stmt(db, 'SELECT rowid FROM chunks WHERE document_id = ?').pluck().all(documentId) as number[];
-  if (rowids.length > 0) {
-    for (const model of listEmbeddingModels(db)) {
-      for (const r of rowids) deleteVector(db, model, r);
-    }
-    stmt(db, 'DELETE FROM chunks WHERE document_id = ?').run(documentId);
-  }
+  deleteVectors(db, documentId);
+  stmt(db, 'DELETE FROM chunks WHERE document_id = ?').run(documentId);
   deleteSections(db, documentId);
-  stmt(db, 'DELETE FROM document_embeddings WHERE document_id = ?').run(documentId);
   return stmt(db, 'SELECT 1 FROM documents WHERE id = ?').get(documentId) !== undefined;
 }
 

@@ -123,7 +123,7 @@ describe('a renamed or moved file', () => {
     expect(runDoctor(db).filter((c) => !c.ok)).toEqual([]);
   });
 
-  it('with a title from its file name gets the new name in its heading paths, vectors kept', async () => {
+  it('with a title from its file name gets the new name in its heading paths and is embedded again under it', async () => {
     notes.write('old-name.md', 'Plain text without a heading, about kingfishers.\n');
     await importFolder(db, notes.root, { embedding: embed() });
     const calls = embedCalls();
@@ -131,7 +131,9 @@ describe('a renamed or moved file', () => {
     fs.renameSync(notes.path('old-name.md'), notes.path('new-name.md'));
     const r = await importFolder(db, notes.root, { embedding: embed(), only: ['old-name.md', 'new-name.md'] });
     expect(r.documents.moved).toBe(1);
-    expect(embedCalls()).toBe(calls);
+    // Its vector embedded the old name with the text (ingest/embedding-input.ts): it is computed again.
+    expect(embedCalls()).toBe(calls * 2);
+    expect(db.prepare('SELECT count(*) FROM document_embeddings').pluck().get()).toBe(1);
     expect(db.prepare('SELECT title FROM documents').pluck().get()).toBe('new-name');
     expect(db.prepare('SELECT heading_path FROM chunks').pluck().all()).toEqual(['new-name']);
     expect(db.prepare('SELECT heading_path FROM sections').pluck().all()).toEqual(['new-name']);

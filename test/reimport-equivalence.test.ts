@@ -52,16 +52,19 @@ function note(r: ReturnType<typeof random>): string {
   return `${parts.join('\n\n')}\n`;
 }
 
-/** One round of the edits a person makes between two imports. */
-function edit(notes: NotesFolder, files: Map<string, string>, r: ReturnType<typeof random>): void {
+/** One round of the edits a person makes between two imports; returns the paths it touched, as a watcher reports them. */
+function edit(notes: NotesFolder, files: Map<string, string>, r: ReturnType<typeof random>): string[] {
+  const touched = new Set<string>();
   const names = () => [...files.keys()];
   const put = (rel: string, text: string) => {
     notes.write(rel, text);
     files.set(rel, text);
+    touched.add(rel);
   };
   const drop = (rel: string) => {
     notes.remove(rel);
     files.delete(rel);
+    touched.add(rel);
   };
   for (let n = 1 + r.int(4); n > 0; n--) {
     const op = files.size === 0 ? 'add' : r.pick(['add', 'edit', 'edit', 'append', 'rename', 'move', 'copy', 'delete', 'resave', 'broken', 'text', 'swap', 'empty', 'retitle'] as const);
@@ -123,6 +126,7 @@ function edit(notes: NotesFolder, files: Map<string, string>, r: ReturnType<type
         break;
     }
   }
+  return [...touched];
 }
 
 interface Snapshot {
@@ -193,7 +197,14 @@ describe('a folder edited between imports', () => {
     }
   });
 
-  it.each(Array.from({ length: SEEDS }, (_, i) => i + 1))('indexes as one import of its final state (seed %i)', async (seed) => {
+  /**
+   * Three ways the edits reach the index, by seed: a whole-folder import after each round (the CLI,
+   * a rescan); an import of only the paths a round touched (what a watcher reports); a whole-folder
+   * import cancelled partway through some rounds (the app quit, Cancel pressed), the next one
+   * finishing the job.
+   */
+  const HOW = ['whole folder', 'only the touched paths', 'cancelled partway'] as const;
+  it.each(Array.from({ length: SEEDS }, (_, i) => ({ seed: i + 1, how: HOW[i % HOW.length]! })))('indexes as one import of its final state (seed $seed, $how)', async ({ seed, how }) => {
     const r = random(seed);
     const notes = new NotesFolder(`quire-reimport-${seed}-`);
     const dbs: Db[] = [];
@@ -208,10 +219,19 @@ describe('a folder edited between imports', () => {
       dbs.push(db);
       const embedding = { gateway, model: 'embeddinggemma' };
       await importFolder(db, notes.root, { embedding });
+      let cancelled = 0;
       for (let round = 0; round < 6; round++) {
-        edit(notes, files, r);
-        await importFolder(db, notes.root, { embedding });
+        const touched = edit(notes, files, r);
+        if (how === 'only the touched paths') await importFolder(db, notes.root, { embedding, only: touched });
+        else if (how === 'cancelled partway' && r.next() < 0.6) {
+          const controller = new AbortController();
+          let steps = 1 + r.int(6);
+          const report = await importFolder(db, notes.root, { embedding, signal: controller.signal, onProgress: () => void (--steps === 0 && controller.abort()) });
+          if (report.cancelled) cancelled++;
+        } else await importFolder(db, notes.root, { embedding });
       }
+      if (how === 'cancelled partway') await importFolder(db, notes.root, { embedding });
+      if (how === 'cancelled partway' && seed <= HOW.length * 3) expect(cancelled).toBeGreaterThan(0);
       // The statistics are rebuilt once deletions reach a tenth of the rows (db/keyword-statistics.ts):
       // up to then bm25's totals still count them, by design. Rebuilt here, they must equal a fresh index's.
       refreshKeywordStatistics(db, 0);

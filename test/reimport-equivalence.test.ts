@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getActiveEmbeddingModel } from '../electron/core/db/embedding-models';
 import { refreshKeywordStatistics } from '../electron/core/db/keyword-statistics';
 import { openDatabase, type Db } from '../electron/core/db/open';
+import { DEFAULT_CHUNKER, type ChunkerConfig } from '../electron/core/ingest/chunkers/types';
 import { importFolder } from '../electron/core/ingest/pipeline';
 import { OllamaGateway } from '../electron/core/ollama/gateway';
 import { NotesFolder } from './support/notes';
@@ -38,6 +39,8 @@ function random(seed: number) {
   };
   return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]! };
 }
+
+const CHUNKERS: readonly ChunkerConfig[] = [DEFAULT_CHUNKER, { kind: 'heading', maxTokens: 64 }, { kind: 'recursive', chunkSize: 96, overlap: 16 }];
 
 const WORDS = 'deploy key rotate bread dough rise garden tomato water bicycle chain oil tax receipt guitar string tune server backup disk cron schedule invoice vendor portal kettle recipe oven flour yeast meeting budget decision'.split(' ');
 
@@ -220,17 +223,21 @@ describe('a folder edited between imports', () => {
       const embedding = { gateway, model: 'embeddinggemma' };
       await importFolder(db, notes.root, { embedding });
       let cancelled = 0;
+      // Now and then the chunk settings change, and every document is cut again on the next whole-folder import.
+      let chunker: ChunkerConfig = DEFAULT_CHUNKER;
       for (let round = 0; round < 6; round++) {
         const touched = edit(notes, files, r);
-        if (how === 'only the touched paths') await importFolder(db, notes.root, { embedding, only: touched });
+        const recut = r.next() < 0.15;
+        if (recut) chunker = r.pick(CHUNKERS);
+        if (how === 'only the touched paths' && !recut) await importFolder(db, notes.root, { embedding, chunker, only: touched });
         else if (how === 'cancelled partway' && r.next() < 0.6) {
           const controller = new AbortController();
           let steps = 1 + r.int(6);
-          const report = await importFolder(db, notes.root, { embedding, signal: controller.signal, onProgress: () => void (--steps === 0 && controller.abort()) });
+          const report = await importFolder(db, notes.root, { embedding, chunker, signal: controller.signal, onProgress: () => void (--steps === 0 && controller.abort()) });
           if (report.cancelled) cancelled++;
-        } else await importFolder(db, notes.root, { embedding });
+        } else await importFolder(db, notes.root, { embedding, chunker });
       }
-      if (how === 'cancelled partway') await importFolder(db, notes.root, { embedding });
+      if (how === 'cancelled partway') await importFolder(db, notes.root, { embedding, chunker });
       if (how === 'cancelled partway' && seed <= HOW.length * 3) expect(cancelled).toBeGreaterThan(0);
       // The statistics are rebuilt once deletions reach a tenth of the rows (db/keyword-statistics.ts):
       // up to then bm25's totals still count them, by design. Rebuilt here, they must equal a fresh index's.
@@ -238,7 +245,7 @@ describe('a folder edited between imports', () => {
 
       const fresh = openDatabase(':memory:');
       dbs.push(fresh);
-      await importFolder(fresh, notes.root, { embedding });
+      await importFolder(fresh, notes.root, { embedding, chunker });
       const [edited, once] = [snapshot(db), snapshot(fresh)];
       expect(once.documents).toHaveLength(files.size);
       expect(once.vectors).toHaveLength(once.chunks.length);

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { QuireError } from '../../../shared/errors';
 import { EventSchema, type ApiEvent, type JobDoneEvent, type JobKind } from '../../../shared/contract';
 import { useEngineFixture } from '../../../test/support/engine-fixture';
 
@@ -63,5 +64,35 @@ describe('job events', () => {
     const asked = await eventsOf('ask', await startJob('ask', { question: 'How often are the deploy keys rotated?', chatModel: 'no-such-model' }));
     expect(asked.done.error?.code).toBeTruthy();
     expect(asked.done.result).toMatchObject({ status: 'error', error: asked.done.error });
+  });
+
+  it('an answer cancelled midway, or whose stream throws, ends with job.done and its error; a question of blanks is refused before any job', async () => {
+    await eventsOf('import', await startJob('importFolder', { path: f.notes.root }));
+    // Slow enough that the cancel lands while the answer streams.
+    f.ollama.faults.streamDelayMs = 200;
+    try {
+      const jobId = await startJob('ask', { question: 'How often are the deploy keys rotated?' });
+      for (let i = 0; i < 400 && !f.events.some((e) => e.type === 'job.progress' && e.jobId === jobId); i++) await new Promise((r) => setTimeout(r, 5));
+      expect(await f.engine.dispatch('cancel', { jobId })).toEqual({ ok: true, value: { cancelled: true } });
+      const asked = await eventsOf('ask', jobId);
+      expect(asked.done.error?.code).toBe('CANCELLED');
+    } finally {
+      f.ollama.faults.streamDelayMs = 0;
+    }
+
+    // A failure the stream throws instead of ending with (storing the turn when another process
+    // holds the database) ends the job with its error, not silence.
+    const thrown = vi.spyOn(f.engine, 'ask').mockImplementation(async function* () {
+      throw new QuireError('WRITE_FAILED', 'The database is busy.');
+    });
+    try {
+      const failed = await eventsOf('ask', await startJob('ask', { question: 'How often are the deploy keys rotated?' }));
+      expect(failed.done).toMatchObject({ result: null, error: { code: 'WRITE_FAILED', message: 'The database is busy.' } });
+    } finally {
+      thrown.mockRestore();
+    }
+
+    const blank = await f.engine.dispatch('ask', { question: ' \n\t ' });
+    expect(blank).toEqual({ ok: false, error: { code: 'INVALID_ARGUMENT', message: 'Ask a question first.' } });
   });
 });

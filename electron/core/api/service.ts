@@ -159,14 +159,24 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     },
 
     async ask(input) {
-      // An unknown folder in the scope is refused now, while the person still sees the question box.
+      // Refused at once, not as a failed job, while the person still sees the question box: a
+      // question of blanks, an unknown folder in the scope, a conversation deleted meanwhile.
+      if (input.question.trim() === '') throw new QuireError('INVALID_ARGUMENT', 'Ask a question first.');
       engine.resolveScope(input.collections);
-      // Refused at once, not as a failed job: the person is still looking at the conversation.
       if (input.conversationId !== undefined) requireConversation(db, input.conversationId);
       return job(async (jobId, signal) => {
-        for await (const event of engine.ask(input, signal)) {
-          if (event.type === 'done' || event.type === 'error') emit({ type: 'job.done', jobId, kind: 'ask', result: event.result, error: event.type === 'error' ? event.error : null });
-          else emit({ type: 'job.progress', jobId, kind: 'ask', progress: event });
+        // The stream ends with `done` or `error`; what it throws instead (a cancel, a failure before
+        // it could make a result) ends the job too, or the person would watch it run forever.
+        let ended = false;
+        try {
+          for await (const event of engine.ask(input, signal)) {
+            if (event.type === 'done' || event.type === 'error') {
+              ended = true;
+              emit({ type: 'job.done', jobId, kind: 'ask', result: event.result, error: event.type === 'error' ? event.error : null });
+            } else emit({ type: 'job.progress', jobId, kind: 'ask', progress: event });
+          }
+        } catch (e) {
+          if (!ended) emit({ type: 'job.done', jobId, kind: 'ask', result: null, error: toErrorShape(e) });
         }
       });
     },

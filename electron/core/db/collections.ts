@@ -109,7 +109,7 @@ export function setWatchState(db: Db, id: string, state: WatchState): Collection
  * rows, vectors, the answers given from its passages, the questions saved for it and the
  * evaluation reports run over it.
  */
-export function forgetCollection(db: Db, collection: CollectionRow): { documents: number } {
+export async function forgetCollection(db: Db, collection: CollectionRow): Promise<{ documents: number }> {
   const forgotten = db.transaction(() => {
     const ids = db.prepare('SELECT id FROM documents WHERE collection_id = ?').pluck().all(collection.id) as string[];
     const counts = () => db.prepare('SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM saved_questions)').raw().get() as [number, number];
@@ -125,7 +125,7 @@ export function forgetCollection(db: Db, collection: CollectionRow): { documents
     return { documents: ids.length };
   }).immediate();
   // The folder's rows are still in bm25's totals until their index is rebuilt.
-  refreshKeywordStatistics(db);
+  await refreshKeywordStatistics(db);
   return forgotten;
 }
 

@@ -88,6 +88,7 @@ try {
   t = performance.now();
   migrate(db, MIGRATIONS);
   console.log(`migration 0017 (both indexes rebuilt, as a statistics refresh does): ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  console.log(`  keyword queries on the index built in one insert: ${queryMs(db)}`);
   // A tenth of the documents replaced: what an import then pays to give bm25 true totals again.
   db.prepare(`DELETE FROM chunks WHERE document_id IN (SELECT id FROM documents ORDER BY id LIMIT ?)`).run(Math.ceil(N / 1000));
   db.prepare(`DELETE FROM sections WHERE document_id IN (SELECT id FROM documents ORDER BY id LIMIT ?)`).run(Math.ceil(N / 1000));
@@ -120,6 +121,8 @@ try {
   const waits = writes.waits.sort((a, b) => a - b);
   const q = (f: number) => (waits.length ? waits[Math.min(waits.length - 1, Math.floor(f * waits.length))]!.toFixed(0) : '-');
   console.log(`  a second connection's writes meanwhile: ${waits.length} written, ${writes.busy} failed SQLITE_BUSY after 5 s; wait p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${q(1)} ms`);
+  // Many small commits leave FTS5 more segments than one big insert (merged by automerge).
+  console.log(`  keyword queries on the index built in batches: ${queryMs(db)}`);
   // Dropping an FTS5 table frees every page of its shadow tables: what a swap's DROP costs at this size.
   db.exec(`CREATE VIRTUAL TABLE drop_probe USING fts5(heading_path, text, folder, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2');
            INSERT INTO drop_probe (rowid, heading_path, text, folder) SELECT rowid, heading_path, text, '' FROM chunks;`);
@@ -129,6 +132,19 @@ try {
   db.close();
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** Twelve top-20 bm25 queries over chunks_fts, the median round of five, in ms. */
+function queryMs(db: Database.Database): string {
+  const words = ['ownership', 'borrow', 'plugin', 'request', 'lifetime', 'trait', 'route OR hook', 'error', 'schema', 'closure', 'iterator', 'reply'];
+  const q = db.prepare('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT 20');
+  const rounds: number[] = [];
+  for (let r = 0; r < 5; r++) {
+    const t0 = performance.now();
+    for (const w of words) q.all(w);
+    rounds.push(performance.now() - t0);
+  }
+  return `${rounds.sort((a, b) => a - b)[2]!.toFixed(1)} ms for ${words.length}`;
 }
 
 /** A second connection writing a row every 20 ms until stopped, each write's wait for the lock recorded. */

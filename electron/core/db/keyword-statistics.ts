@@ -20,13 +20,19 @@ export type { KeywordIndex } from './keyword-index-build';
  * rare word's idf is off by about ln 1.1 ≈ 0.1.
  *
  * The rebuild is a shadow index filled in batches (db/keyword-index-build.ts), each batch a write
- * transaction of about BATCH_MS, the event loop yielded between them: searches read the old index
- * until the last batch swaps the new one in, and other connections' writes wait at most a batch.
- * At 100,000 chunks and 25,000 sections: see test/bench/perf-searchable.ts's header for the
- * numbers (the single transaction it replaces held the lock 6–18 s, and a second process's
- * writes failed after their 5 s busy timeout). Left undone: the shadow's many small commits leave
- * FTS5 more segments than one big insert would, merged by FTS5's automerge as later writes come;
- * `doctor` checks the live index only, not a shadow under way.
+ * transaction of about BATCH_MS with a pause as long after it: searches read the old index until
+ * the last batch swaps the new one in, this thread answers between batches, and another
+ * connection's write waits about a batch (test/bench/perf-searchable.ts's header: at 100,000
+ * chunks the longest transaction 181 ms where the one it replaces held the lock 6–18 s and made
+ * another process's writes fail after their 5 s busy timeout; the whole rebuild twice as long).
+ * A row deleted from the shadow while it is built (one already copied) stays in its totals, as
+ * in any contentless_delete table (FTS5 refuses its 'delete' command there), so the new index
+ * starts with those as its churn, not zero.
+ *
+ * Left undone: the shadow's many small commits leave FTS5 more segments than one big insert
+ * would, merged by FTS5's automerge as later writes come (search speed after a rebuild not
+ * measured); `doctor` checks the live index only, not a shadow under way; in the app an import's
+ * job ends only once the rebuild it made due has finished (the event loop is free meanwhile).
  */
 export const REBUILD_SHARE = 0.1;
 
@@ -44,7 +50,7 @@ const LIVE_ROWS: Record<KeywordIndex, string> = { chunks_fts: 'SELECT count(*) F
 
 export interface Churn {
   fts: KeywordIndex;
-  /** Rows deleted since the index was last built whole: still in bm25's totals. */
+  /** Rows deleted since the index was built (from its shadow too, while that was built): still in bm25's totals. */
   deleted: number;
   /** Rows the index holds. */
   rows: number;

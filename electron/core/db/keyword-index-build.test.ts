@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { scores, TOPICS, writeNotes } from '../../../test/support/keyword-scores';
 import { NotesFolder, tempDbPath } from '../../../test/support/notes';
 import { importFolder } from '../ingest/pipeline';
+import { lexicalSearch } from '../retrieve/lexical';
 import fs from 'node:fs';
 import { deleteDocument } from './documents';
 import { runDoctor } from './health';
@@ -170,6 +171,8 @@ describe('keyword index rebuilt in batches beside the live one', () => {
     const r = await importFolder(db, notes.root, { embedding: null, only: ['b5.md'] });
     expect(r.documents.deleted).toBe(1);
     const before = INDEXES.map((fts) => scores(db, fts));
+    const searched = lexicalSearch(db, 'rotate deploy keys bread version', 20);
+    expect(searched.length).toBeGreaterThan(5);
 
     // Due (one note of eleven deleted); stopped after two batches, as by quitting.
     const stop = new AbortController();
@@ -179,6 +182,7 @@ describe('keyword index rebuilt in batches beside the live one', () => {
     expect(buildOf(db, 'chunks_fts')!.cursor).toBeGreaterThan(0);
     expect(buildOf(db, 'chunks_fts')!.cursor).toBeLessThan(db.prepare('SELECT max(rowid) FROM chunks').pluck().get() as number);
     expect(INDEXES.map((fts) => scores(db, fts))).toEqual(before);
+    expect(lexicalSearch(db, 'rotate deploy keys bread version', 20)).toEqual(searched);
 
     // The notes edited meanwhile are imported by another connection, whose refresh leaves a build
     // claimed by a running process alone.
@@ -202,6 +206,25 @@ describe('keyword index rebuilt in batches beside the live one', () => {
     healthy(other);
     if (keywordIndexChurn(other).some((c) => c.deleted > 0)) await refreshKeywordStatistics(other, 0);
     await expectScoresOfFresh(other);
+  });
+
+  it("a claim is another running process's while its batches come; a dead process's claim is carried on at once", async () => {
+    const db = open();
+    writeAll(1);
+    await importFolder(db, notes.root, { embedding: null });
+    startBoth(db);
+    copy(db, 'chunks_fts', 1, 2);
+    const claim = db.prepare("UPDATE keyword_index_builds SET owner = ?, heartbeat = ? WHERE fts = 'chunks_fts'");
+    // The parent process (the test runner's) runs: its claim stands, nothing is copied.
+    claim.run(`${process.ppid}:elsewhere`, Date.now());
+    expect(buildBatch(db, 'chunks_fts', 2)).toEqual({ kind: 'elsewhere' });
+    expect(cursor(db, 'chunks_fts')).toBe(2);
+    // No process has pid 2^22 + 1 (Linux's highest is 2^22): its claim is stale, fresh heartbeat or not.
+    claim.run(`${2 ** 22 + 1}:crashed`, Date.now());
+    expect(buildBatch(db, 'chunks_fts', 2)).toEqual({ kind: 'copied', rows: 2 });
+    expect(buildOf(db, 'chunks_fts')!.owner).not.toContain('crashed');
+    expect(await refreshKeywordStatistics(db)).toEqual(['chunks_fts', 'sections_fts']);
+    healthy(db);
   });
 
   it('another connection writes between batches without waiting: the lock is free between them', async () => {

@@ -124,7 +124,8 @@ export async function forgetCollection(db: Db, collection: CollectionRow): Promi
     appendEvent(db, { kind: 'collection.forgotten', collectionId: collection.id, path: collection.root, detail: { documents: ids.length, runs, savedQuestions, evalReports } });
     return { documents: ids.length };
   }).immediate();
-  // The folder's rows are still in bm25's totals until their index is rebuilt.
+  // The folder's rows are still in bm25's totals until their index is rebuilt: awaited, in short
+  // batches (db/keyword-statistics.ts), so the kept folders score by their own statistics once this returns.
   await refreshKeywordStatistics(db);
   return forgotten;
 }

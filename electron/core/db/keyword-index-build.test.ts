@@ -98,6 +98,14 @@ describe('keyword index rebuilt in batches beside the live one', () => {
     healthy(db);
     expect(keywordIndexChurn(db).map((c) => c.deleted)).toEqual([0, 0]);
     await expectScoresOfFresh(db);
+
+    // The live triggers name their index by text: after the swap they write to the renamed shadow.
+    notes.write('a0.md', '# Changed\n\nWe rotate bread, version 7.\n');
+    notes.remove('a2.md');
+    expect((await importFolder(db, notes.root, { embedding: null })).documents).toMatchObject({ updated: 1, deleted: 1 });
+    healthy(db);
+    expect(db.prepare("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'changed'").pluck().get()).toBe(1);
+    await expectScoresOfFresh(db);
   });
 
   it('rows deleted or moved at or below the cursor leave the new index once each, counted as its churn', async () => {

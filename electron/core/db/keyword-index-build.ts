@@ -22,7 +22,7 @@ import { folderOfSql } from './sections';
  * way (its row, its shadow table and the triggers named in SHADOW_TRIGGERS), or the shadow would be
  * swapped in with rows of the old rule.
  *
- * The swap drops the live table (16 ms for 90,000 chunks: npx tsx test/bench/perf-searchable.ts)
+ * The swap drops the live table (16–26 ms for 90,000 chunks: npx tsx test/bench/perf-searchable.ts)
  * and renames the shadow to its name. SQLite's ALTER TABLE RENAME checks every trigger in the
  * schema and refuses while the live triggers name a table that is, for that moment, missing;
  * legacy_alter_table skips that check (and rewrites no trigger body), and the live triggers then

@@ -208,7 +208,7 @@ describe('conversations', () => {
     const first = await ask('How often are the deploy keys rotated?');
     const id = first.conversationId!;
     expect(first.citations.some((c) => c.path?.startsWith('ops/'))).toBe(true);
-    f.engine.forgetFolder(f.notes.root);
+    await f.engine.forgetFolder(f.notes.root);
 
     const stored = await call('conversation', { id });
     expect(stored.turns).toHaveLength(1);

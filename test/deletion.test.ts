@@ -89,7 +89,7 @@ describe('deletion is complete', () => {
 
   it('a forgotten folder leaves no trace either: documents, vectors, runs, saved questions, reports', async () => {
     db.prepare("INSERT INTO eval_reports (created_at, docs, question_set, configs, questions, ms, report) VALUES ('now', ?, 'set', 1, 1, 1, '{}')").run(fs.realpathSync(ops.root));
-    const outcome = engine.forgetFolder(ops.root);
+    const outcome = await engine.forgetFolder(ops.root);
     expect(outcome.documents).toBe(1);
     expect(traces('quokka')).toEqual(none);
     expect(count("SELECT count(*) FROM documents WHERE rel_path = 'backup.md'")).toBe(0);
@@ -133,7 +133,7 @@ describe('an answer streaming while its source is deleted', () => {
       });
       expect(db.prepare('SELECT count(*) FROM runs WHERE id = ?').pluck().get(runId)).toBe(0);
       expect(traces('xylophone').runs).toBe(0);
-      engine.forgetFolder(garden.root);
+      await engine.forgetFolder(garden.root);
     } finally {
       garden.dispose();
     }
@@ -155,7 +155,7 @@ describe('an answer streaming while its source is deleted', () => {
       expect(sent.length).toBeGreaterThan(0);
       expect(sent.every((id) => id.startsWith(`${newId}#`))).toBe(true);
       expect((JSON.parse(run!.citations) as Array<{ chunkId: string }>).every((c) => c.chunkId.startsWith(`${newId}#`))).toBe(true);
-      engine.forgetFolder(garden.root);
+      await engine.forgetFolder(garden.root);
     } finally {
       garden.dispose();
     }
@@ -192,7 +192,7 @@ describe('a folder known by a symlink', () => {
         reportOver(link); // `quire eval --docs <link>` by a Quire that kept the path as given
         reportOver(shed.root);
         expect(reportsOver(link, shed.root)).toBe(2);
-        if (how === 'quire forget <link>') engine.forgetFolder(link);
+        if (how === 'quire forget <link>') await engine.forgetFolder(link);
         else await engine.call('removeCollection', { collectionId: report.collection.id });
         expect(reportsOver(link, shed.root)).toBe(0);
         expect(traces('quizzical')).toEqual(none);

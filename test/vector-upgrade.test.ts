@@ -26,8 +26,9 @@ function oldDatabase(file: string): Float32Array[] {
   db.exec('DROP TABLE vector_quantization');
   // Nor the column migration 0015 adds, which cannot be added twice.
   db.exec('ALTER TABLE conversation_turns DROP COLUMN scope');
-  // Nor migration 0017's table.
+  // Nor migration 0017's and 0018's tables.
   db.exec('DROP TABLE keyword_index_churn');
+  db.exec('DROP TABLE keyword_index_builds');
   db.pragma('user_version = 9');
   db.close();
   return vectors;

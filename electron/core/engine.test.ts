@@ -312,7 +312,7 @@ describe('a change of embedding model whose remaining documents were forgotten',
       engine.settings.set({ embedModel: 'nomic-embed-text' });
       await engine.importFolder({ path: notes.root }); // builds the new vectors of this folder only
       expect(engine.indexStatus().activeModel?.name).toBe('embeddinggemma:latest');
-      engine.forgetFolder(other.root); // the documents still lacking them go
+      await engine.forgetFolder(other.root); // the documents still lacking them go
       const outcome = await engine.embedMissing({});
       expect(outcome.chunks).toBe(0);
       expect(engine.indexStatus().activeModel?.name).toBe('nomic-embed-text:latest');

@@ -192,7 +192,7 @@ export interface Engine {
   setWatch(collectionId: string, state: WatchState): Promise<WatchStatus>;
   watchStatus(collectionId: string): WatchStatus;
   /** Removes a folder by its path, with everything derived from it and the evaluation indexes built for it. */
-  forgetFolder(folder: string): ForgetOutcome;
+  forgetFolder(folder: string): Promise<ForgetOutcome>;
   /** Cancels running jobs, waits briefly for them to stop writing, and closes the database. */
   close(): Promise<void>;
 }
@@ -485,7 +485,7 @@ export function createEngine(options: EngineOptions): Engine {
       return { state: getCollection(db, collectionId).watch, busy: false, queued: countQueued(db, collectionId), error: null };
     },
 
-    forgetFolder(folder) {
+    async forgetFolder(folder) {
       const resolved = path.resolve(folder);
       // As imports resolve it (symlinks followed); a folder gone already: the path as given.
       const root = folderRoot(folder);
@@ -501,7 +501,7 @@ export function createEngine(options: EngineOptions): Engine {
         throw new QuireError('COLLECTION_NOT_FOUND', `${folder} is not an imported folder (never imported, or already forgotten).${known.length ? ` Imported folders: ${known.join(', ')}.` : ''}`);
       }
       void watches?.set(collection.id, 'off');
-      const { documents } = forgetCollection(db, collection);
+      const { documents } = await forgetCollection(db, collection);
       emit({ type: 'library.changed' });
       // The collection may have shrunk under the threshold (or far from the bits' mean).
       upkeepInBackground();

@@ -2,7 +2,7 @@ import type { CliContext } from '../context';
 
 /** Removes a collection and everything derived from it; the folder itself is never touched. */
 export async function forgetCommand(ctx: CliContext, folder: string): Promise<number> {
-  const { root, documents, evalIndexes } = ctx.engine.forgetFolder(folder);
+  const { root, documents, evalIndexes } = await ctx.engine.forgetFolder(folder);
   const indexes = `${evalIndexes} evaluation index${evalIndexes === 1 ? '' : 'es'}`;
   if (documents === null) {
     ctx.out.result({ root, documents: 0, evalIndexes }, () => `${folder} is not an imported folder; removed ${indexes} built for it.`);

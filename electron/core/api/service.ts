@@ -148,7 +148,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     async removeCollection({ collectionId }) {
       const c = getCollection(db, collectionId);
       await engine.setWatch(collectionId, 'off');
-      const { documents } = forgetCollection(db, c);
+      const { documents } = await forgetCollection(db, c);
       emit({ type: 'library.changed' });
       evaluation.forgetFolder(c.root);
       return { documents };

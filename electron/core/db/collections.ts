@@ -109,7 +109,7 @@ export function setWatchState(db: Db, id: string, state: WatchState): Collection
  * rows, vectors, the answers given from its passages, the questions saved for it and the
  * evaluation reports run over it.
  */
-export function forgetCollection(db: Db, collection: CollectionRow): { documents: number } {
+export async function forgetCollection(db: Db, collection: CollectionRow): Promise<{ documents: number }> {
   const forgotten = db.transaction(() => {
     const ids = db.prepare('SELECT id FROM documents WHERE collection_id = ?').pluck().all(collection.id) as string[];
     const counts = () => db.prepare('SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM saved_questions)').raw().get() as [number, number];
@@ -124,8 +124,9 @@ export function forgetCollection(db: Db, collection: CollectionRow): { documents
     appendEvent(db, { kind: 'collection.forgotten', collectionId: collection.id, path: collection.root, detail: { documents: ids.length, runs, savedQuestions, evalReports } });
     return { documents: ids.length };
   }).immediate();
-  // The folder's rows are still in bm25's totals until their index is rebuilt.
-  refreshKeywordStatistics(db);
+  // The folder's rows are still in bm25's totals until their index is rebuilt: awaited, in short
+  // batches (db/keyword-statistics.ts), so the kept folders score by their own statistics once this returns.
+  await refreshKeywordStatistics(db);
   return forgotten;
 }
 

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { scores, TOPICS, writeNotes } from '../../../test/support/keyword-scores';
 import { NotesFolder, tempDbPath } from '../../../test/support/notes';
 import { importFolder } from '../ingest/pipeline';
 import { forgetCollection, listCollections } from './collections';
@@ -24,17 +25,6 @@ afterEach(() => {
   notes.dispose();
   other.dispose();
 });
-
-const TOPICS = ['deploy keys rotate', 'bread dough rise', 'garden tomatoes water', 'bicycle chain oil', 'tax return receipts', 'guitar strings tune'];
-const writeNotes = (folder: NotesFolder, version: number) => {
-  TOPICS.forEach((t, i) => folder.write(`n${i}.md`, `# Note ${i}\n\n${'We ' + t + ' on Mondays. '.repeat(1 + ((i + version) % 3))}\n\n## More\n\nVersion ${version} of the ${t} note.\n`));
-};
-/** bm25 of every row matching, by chunk id: what ranking reads from FTS5's totals. */
-const scores = (db: Db, table: 'chunks_fts' | 'sections_fts') => {
-  const join = table === 'chunks_fts' ? 'JOIN chunks x ON x.rowid = f.rowid JOIN documents d ON d.id = x.document_id' : 'JOIN sections x ON x.rowid = f.rowid JOIN documents d ON d.id = x.document_id';
-  const rows = db.prepare(`SELECT d.rel_path || '#' || x.heading_path AS at, bm25(${table}) AS s FROM ${table} f ${join} WHERE ${table} MATCH 'rotate OR bread OR version' ORDER BY at`).all() as Array<{ at: string; s: number }>;
-  return rows.map((r) => `${r.at} ${r.s.toFixed(9)}`);
-};
 
 describe('keyword statistics', () => {
   it('after re-importing edited notes, bm25 scores as in a fresh index of the same notes', async () => {
@@ -63,9 +53,9 @@ describe('keyword statistics', () => {
     const churn = keywordIndexChurn(db).find((c) => c.fts === 'chunks_fts')!;
     expect(churn.deleted).toBeGreaterThan(0);
 
-    expect(refreshKeywordStatistics(db, 0.9)).toEqual([]);
+    expect(await refreshKeywordStatistics(db, 0.9)).toEqual([]);
     expect(keywordIndexChurn(db).find((c) => c.fts === 'chunks_fts')!.deleted).toBe(churn.deleted);
-    expect(refreshKeywordStatistics(db, churn.deleted / churn.rows)).toEqual(['chunks_fts']);
+    expect(await refreshKeywordStatistics(db, churn.deleted / churn.rows)).toEqual(['chunks_fts']);
     expect(keywordIndexChurn(db).find((c) => c.fts === 'chunks_fts')!.deleted).toBe(0);
 
     // What is left scores as a fresh index of the same chunks would.
@@ -81,7 +71,7 @@ describe('keyword statistics', () => {
     writeNotes(other, 3);
     await importFolder(db, notes.root, { embedding: null });
     await importFolder(db, other.root, { embedding: null });
-    forgetCollection(db, listCollections(db).find((c) => c.root === other.root)!);
+    await forgetCollection(db, listCollections(db).find((c) => c.root === other.root)!);
 
     const fresh = open();
     await importFolder(fresh, notes.root, { embedding: null });
@@ -122,10 +112,10 @@ describe('keyword statistics', () => {
       await importFolder(db, notes.root, { embedding: null });
       db.prepare('DELETE FROM chunks').run();
       lockedElsewhere(db);
-      expect(refreshKeywordStatistics(db)).toEqual([]);
+      expect(await refreshKeywordStatistics(db)).toEqual([]);
       expect(keywordIndexChurn(db).find((c) => c.fts === 'chunks_fts')!.deleted).toBeGreaterThan(0);
       holder!.prepare('ROLLBACK').run();
-      expect(refreshKeywordStatistics(db)).toEqual(['chunks_fts']);
+      expect(await refreshKeywordStatistics(db)).toEqual(['chunks_fts']);
     });
   });
 });

@@ -1,6 +1,8 @@
+import { buildBatch, buildOf, startBuild, type KeywordIndex } from './keyword-index-build';
 import type { Db } from './open';
-import { folderOfSql } from './sections';
 import { stmt } from './statements';
+
+export type { KeywordIndex } from './keyword-index-build';
 
 /**
  * Keeps bm25's corpus statistics true. Both full-text indexes are contentless with
@@ -14,41 +16,41 @@ import { stmt } from './statements';
  *
  * FTS5 offers no recount for a contentless table, so each delete trigger counts the rows it
  * deletes (migration 0017) and an index is rebuilt from what the database holds once its deleted
- * rows reach REBUILD_SHARE of its live rows, once per tenth of the folder replaced: 0.25 s for
- * 8,000 chunks, 7–18 s for 100,000 chunks and 25,000 sections on two shared cores
- * (npx tsx test/bench/perf-searchable.ts --chunks 100000), in the write transaction: searches read
- * the old index, but this thread is busy throughout, and another process's writes wait only their
- * 5 s busy timeout (db/open.ts), so a concurrent import's documents fail meanwhile (WRITE_FAILED).
- * At a tenth, a rare word's idf is off by about ln 1.1 ≈ 0.1.
+ * rows reach REBUILD_SHARE of its live rows, once per tenth of the folder replaced. At a tenth, a
+ * rare word's idf is off by about ln 1.1 ≈ 0.1.
+ *
+ * The rebuild is a shadow index filled in batches (db/keyword-index-build.ts), each batch a write
+ * transaction of about BATCH_MS with a pause as long after it: searches read the old index until
+ * the last batch swaps the new one in, this thread answers between batches, and another
+ * connection's write waits about a batch (test/bench/perf-searchable.ts's header: at 100,000
+ * chunks the longest transaction 181 ms where the one it replaces held the lock 6–18 s and made
+ * another process's writes fail after their 5 s busy timeout; the whole rebuild twice as long).
+ * A row deleted from the shadow while it is built (one already copied) stays in its totals, as
+ * in any contentless_delete table (FTS5 refuses its 'delete' command there), so the new index
+ * starts with those as its churn, not zero.
+ *
+ * The shadow's many small commits leave FTS5 more segments than one big insert would (merged by
+ * its automerge as they come); twelve keyword queries at 90,000 chunks took 77 ms on it and 86 ms
+ * on an index built in one insert (the same bench). Left undone: `doctor` checks the live index only, not a shadow under way; in the app an import's
+ * job ends only once the rebuild it made due has finished (the event loop is free meanwhile).
  */
 export const REBUILD_SHARE = 0.1;
 
-export type KeywordIndex = 'chunks_fts' | 'sections_fts';
-
-/** Every row of each index as the triggers and writeSections write it: heading and text as read, the folder. */
-export const REBUILD_SQL: Record<KeywordIndex, string> = {
-  chunks_fts: `
-    INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all');
-    INSERT INTO chunks_fts (rowid, heading_path, text, folder)
-      SELECT c.rowid, searchable_text(c.heading_path), searchable_text(c.text), ${folderOfSql('d.rel_path')}
-        FROM chunks c JOIN documents d ON d.id = c.document_id;
-    UPDATE keyword_index_churn SET deleted = 0 WHERE fts = 'chunks_fts';`,
-  sections_fts: `
-    INSERT INTO sections_fts (sections_fts) VALUES ('delete-all');
-    INSERT INTO sections_fts (rowid, heading_path, text, folder)
-      SELECT s.rowid, searchable_text(s.heading_path),
-             searchable_text((SELECT group_concat(c.text, char(10) ORDER BY c.ordinal) FROM chunks c
-               WHERE c.document_id = s.document_id AND c.ordinal BETWEEN s.first_ordinal AND s.last_ordinal)),
-             ${folderOfSql('d.rel_path')}
-        FROM sections s JOIN documents d ON d.id = s.document_id;
-    UPDATE keyword_index_churn SET deleted = 0 WHERE fts = 'sections_fts';`,
-};
+/**
+ * A batch's target length. Each batch's row count is scaled from the last one's time towards it:
+ * rows cost what their text does (a section holds about four chunks' text), and a busy machine
+ * slows every row alike.
+ */
+export const BATCH_MS = 100;
+const FIRST_BATCH_ROWS = 200;
+const MIN_PAUSE_MS = 10;
+const MAX_BATCH_ROWS = 20_000;
 
 const LIVE_ROWS: Record<KeywordIndex, string> = { chunks_fts: 'SELECT count(*) FROM chunks', sections_fts: 'SELECT count(*) FROM sections' };
 
 export interface Churn {
   fts: KeywordIndex;
-  /** Rows deleted since the index was last built whole: still in bm25's totals. */
+  /** Rows deleted since the index was built (from its shadow too, while that was built): still in bm25's totals. */
   deleted: number;
   /** Rows the index holds. */
   rows: number;
@@ -61,35 +63,81 @@ export function keywordIndexChurn(db: Db): Churn[] {
 
 const due = (churn: Churn, share: number) => churn.deleted > 0 && churn.deleted >= share * churn.rows;
 
+export interface RefreshOptions {
+  /** Stops between batches; the build resumes from its cursor at the next refresh. */
+  signal?: AbortSignal;
+  /** Rows per batch, fixed (tests); otherwise scaled towards BATCH_MS. */
+  batchRows?: number;
+  /** Told after each batch's transaction has committed (benchmarks, tests). */
+  onBatch?: (batch: { fts: KeywordIndex; kind: 'copied' | 'swapped'; rows: number; ms: number }) => void;
+}
+
+const refreshing = new WeakMap<Db, Promise<unknown>>();
+
 /**
  * Rebuilds each index whose deleted rows have reached `share` of its live rows (all of them when
- * it holds none), in one write transaction each, so a search sees the old index or the new one.
- * Returns the indexes rebuilt.
+ * it holds none), and carries on a build under way (this connection's, one a quit or crash cut
+ * short, or another process's gone silent: STALE_CLAIM_MS). Returns the indexes whose new
+ * statistics were swapped in. One refresh per connection at a time: a second call waits for the
+ * first, then looks again.
  *
  * It runs after an import's or a forget's own writes, as housekeeping: an index not yet due costs
- * a read and no write lock (an unchanged folder's import needs none), and one due while another
- * connection holds the write lock past the busy timeout (another process's import or rebuild) is
- * left for the next import rather than failing the one that has finished.
+ * a read and no write lock (an unchanged folder's import needs none). A batch that cannot have
+ * the write lock within the busy timeout (another process importing), a fresh claim by another
+ * connection, or the signal leave the build where it is for the next refresh, the old index
+ * answering searches meanwhile.
  */
-export function refreshKeywordStatistics(db: Db, share: number = REBUILD_SHARE): KeywordIndex[] {
+export function refreshKeywordStatistics(db: Db, share: number = REBUILD_SHARE, options: RefreshOptions = {}): Promise<KeywordIndex[]> {
+  const before = refreshing.get(db) ?? Promise.resolve();
+  const run = before.catch(() => undefined).then(() => refreshNow(db, share, options));
+  refreshing.set(db, run);
+  return run;
+}
+
+async function refreshNow(db: Db, share: number, options: RefreshOptions): Promise<KeywordIndex[]> {
   const rebuilt: KeywordIndex[] = [];
+  // Closed meanwhile (the app quit while a refresh waited its turn): the build resumes next time.
+  if (!db.open) return rebuilt;
   for (const churn of keywordIndexChurn(db)) {
-    if (!due(churn, share)) continue;
-    let done: boolean;
+    if (!db.open || options.signal?.aborted) break;
     try {
-      done = db
-        .transaction(() => {
-          // Read again inside the write transaction: another process may have rebuilt it meanwhile.
-          if (!due(keywordIndexChurn(db).find((c) => c.fts === churn.fts)!, share)) return false;
-          db.exec(REBUILD_SQL[churn.fts]);
-          return true;
-        })
-        .immediate();
+      if (!buildOf(db, churn.fts)) {
+        if (!due(churn, share)) continue;
+        const started = db
+          .transaction(() => {
+            // Read again inside the write transaction: another process may have begun or finished one.
+            if (buildOf(db, churn.fts) || !due(keywordIndexChurn(db).find((c) => c.fts === churn.fts)!, share)) return false;
+            startBuild(db, churn.fts);
+            return true;
+          })
+          .immediate();
+        if (!started && !buildOf(db, churn.fts)) continue;
+      }
+      if (await buildToEnd(db, churn.fts, options)) rebuilt.push(churn.fts);
     } catch (e) {
       if (String((e as { code?: unknown }).code).startsWith('SQLITE_BUSY')) continue;
       throw e;
     }
-    if (done) rebuilt.push(churn.fts);
   }
   return rebuilt;
+}
+
+/** Batches until the swap (true), or until the build is left for later (false). */
+async function buildToEnd(db: Db, fts: KeywordIndex, options: RefreshOptions): Promise<boolean> {
+  let rows = options.batchRows ?? FIRST_BATCH_ROWS;
+  for (;;) {
+    if (!db.open || options.signal?.aborted) return false;
+    const t = performance.now();
+    const outcome = buildBatch(db, fts, rows);
+    const ms = performance.now() - t;
+    if (outcome.kind === 'none' || outcome.kind === 'elsewhere') return false;
+    options.onBatch?.({ fts, kind: outcome.kind, rows: outcome.kind === 'copied' ? outcome.rows : 0, ms });
+    if (outcome.kind === 'swapped') return true;
+    if (options.batchRows === undefined) rows = Math.round(Math.min(MAX_BATCH_ROWS, Math.max(20, rows * Math.min(2, BATCH_MS / Math.max(ms, 1)))));
+    // Between batches the lock is free and this thread answers whoever waits on it. Free for as
+    // long as the batch held it: SQLite queues no one, and another process waiting for the lock
+    // only tries again every few to 100 ms (its busy handler), so a gap of a moment would leave
+    // it waiting through every batch to its busy timeout (measured: 3.6 s waits with none).
+    await new Promise((resolve) => setTimeout(resolve, Math.max(MIN_PAUSE_MS, ms)));
+  }
 }

@@ -257,7 +257,7 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
   }
 
   // Replaced and deleted documents' old rows are still in bm25's totals until their index is rebuilt.
-  refreshKeywordStatistics(db);
+  await refreshKeywordStatistics(db, undefined, signal ? { signal } : {});
   // The model answers searches only once it covers everything (or nothing else does yet).
   session?.activateIfComplete();
   report.embedRequests = session?.requestCount ?? 0;

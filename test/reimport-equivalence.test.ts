@@ -241,7 +241,7 @@ describe('a folder edited between imports', () => {
       if (how === 'cancelled partway' && seed <= HOW.length * 3) expect(cancelled).toBeGreaterThan(0);
       // The statistics are rebuilt once deletions reach a tenth of the rows (db/keyword-statistics.ts):
       // up to then bm25's totals still count them, by design. Rebuilt here, they must equal a fresh index's.
-      refreshKeywordStatistics(db, 0);
+      await refreshKeywordStatistics(db, 0);
 
       const fresh = openDatabase(':memory:');
       dbs.push(fresh);

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { API, type MethodName } from '../shared/contract';
 import { ERROR_CODES } from '../shared/errors';
 import { createEngine, type Engine } from '../electron/core/engine';
+import { seededPicks, type SeededPicks } from './support/synthetic-index';
 import { NotesFolder, tempDbPath } from './support/notes';
 import { startStandin, type Standin } from './support/ollama-standin/server';
 
@@ -33,21 +34,9 @@ interface Def {
 }
 const defOf = (s: Schema) => (s as unknown as { _zod: { def: Def } })._zod.def;
 
-function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]! };
-}
-type Random = ReturnType<typeof random>;
 
 /** Values a schema accepts, drawn from `strings` for text; `undefined` for an optional part left out. */
-function sample(schema: Schema, r: Random, strings: (key: string) => string[], depth = 0, key = ''): unknown {
+function sample(schema: Schema, r: SeededPicks, strings: (key: string) => string[], depth = 0, key = ''): unknown {
   const def = defOf(schema);
   const checks = (def.checks ?? []).map((c) => c._zod.def);
   switch (def.type) {
@@ -153,7 +142,7 @@ afterAll(async () => {
  * Strings a field may be given: mostly real ids and paths of this index for a field named for one
  * (so the method gets past "not found" to its real work), else text that breaks naive code.
  */
-const pool = (key: string, r: Random) => {
+const pool = (key: string, r: SeededPicks) => {
   const ids = [known.collection, known.chunk, known.conversation, known.report];
   const paths = [notes.root, path.join(notes.root, 'ops'), path.join(notes.root, 'ops', 'keys.md'), path.join(notes.root, 'questions.json'), 'ops', 'ops/keys.md', 'questions.json'];
   if (/id$/i.test(key) && r.next() < 0.7) return ids;
@@ -239,7 +228,7 @@ describe('the contract under inputs nobody would choose', () => {
   });
 
   it.each(methods.filter((m) => !SKIP.has(m)))('%s answers with a result or a known error', async (method) => {
-    const r = random([...method].reduce((h, c) => Math.imul(h, 31) + c.charCodeAt(0), 7));
+    const r = seededPicks([...method].reduce((h, c) => Math.imul(h, 31) + c.charCodeAt(0), 7));
     const schema = API[method].input as Schema;
     let accepted = 0;
     for (let i = 0; i < ROUNDS; i++) {

@@ -5,6 +5,7 @@ import { openDatabase, type Db } from '../electron/core/db/open';
 import { DEFAULT_CHUNKER, type ChunkerConfig } from '../electron/core/ingest/chunkers/types';
 import { importFolder } from '../electron/core/ingest/pipeline';
 import { OllamaGateway } from '../electron/core/ollama/gateway';
+import { seededPicks, type SeededPicks } from './support/synthetic-index';
 import { NotesFolder } from './support/notes';
 import { startStandin, type Standin } from './support/ollama-standin/server';
 
@@ -27,24 +28,12 @@ afterAll(async () => {
   await standin?.close();
 });
 
-/** A small deterministic generator (mulberry32), so a failing sequence can be replayed by its seed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]! };
-}
 
 const CHUNKERS: readonly ChunkerConfig[] = [DEFAULT_CHUNKER, { kind: 'heading', maxTokens: 64 }, { kind: 'recursive', chunkSize: 96, overlap: 16 }];
 
 const WORDS = 'deploy key rotate bread dough rise garden tomato water bicycle chain oil tax receipt guitar string tune server backup disk cron schedule invoice vendor portal kettle recipe oven flour yeast meeting budget decision'.split(' ');
 
-function note(r: ReturnType<typeof random>): string {
+function note(r: SeededPicks): string {
   const sentence = () => `${Array.from({ length: 6 + r.int(10) }, () => r.pick(WORDS)).join(' ')}.`;
   const paragraph = () => Array.from({ length: 1 + r.int(6) }, sentence).join(' ');
   const parts = [`# ${r.pick(WORDS)} ${r.pick(WORDS)}`, paragraph()];
@@ -56,7 +45,7 @@ function note(r: ReturnType<typeof random>): string {
 }
 
 /** One round of the edits a person makes between two imports; returns the paths it touched, as a watcher reports them. */
-function edit(notes: NotesFolder, files: Map<string, string>, r: ReturnType<typeof random>): string[] {
+function edit(notes: NotesFolder, files: Map<string, string>, r: SeededPicks): string[] {
   const touched = new Set<string>();
   const names = () => [...files.keys()];
   const put = (rel: string, text: string) => {
@@ -208,7 +197,7 @@ describe('a folder edited between imports', () => {
    */
   const HOW = ['whole folder', 'only the touched paths', 'cancelled partway'] as const;
   it.each(Array.from({ length: SEEDS }, (_, i) => ({ seed: i + 1, how: HOW[i % HOW.length]! })))('indexes as one import of its final state (seed $seed, $how)', async ({ seed, how }) => {
-    const r = random(seed);
+    const r = seededPicks(seed);
     const notes = new NotesFolder(`quire-reimport-${seed}-`);
     const dbs: Db[] = [];
     try {

@@ -61,6 +61,13 @@ export function seeded(seed: number): () => number {
   };
 }
 
+/** A seeded generator with the draws tests make of it: a share, a whole number below n, one of a list. */
+export function seededPicks(seed: number) {
+  const next = seeded(seed);
+  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]! };
+}
+export type SeededPicks = ReturnType<typeof seededPicks>;
+
 /** Standard normal numbers from a uniform generator (Box–Muller). */
 export function gaussian(random: () => number): () => number {
   return () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDoctor } from '../../electron/core/db/health';
+import { refreshKeywordStatistics } from '../../electron/core/db/keyword-statistics';
 import { openDatabase } from '../../electron/core/db/open';
 import { importFolder } from '../../electron/core/ingest/pipeline';
 import { startStandin, type Standin } from '../support/ollama-standin/server';
@@ -72,7 +73,7 @@ function runAndKill(args: string[], dbFile: string, ms: number): Promise<NodeJS.
 }
 
 /** Doctor passes and every present document holds its last section. */
-function checkWhole(dbFile: string): { documents: number; embedded: number } {
+function checkWhole(dbFile: string): { documents: number; embedded: number; rebuilding: string | null } {
   const db = openDatabase(dbFile);
   try {
     expect(runDoctor(db).filter((c) => !c.ok)).toEqual([]);
@@ -84,10 +85,22 @@ function checkWhole(dbFile: string): { documents: number; embedded: number } {
       // One revision only: the old version or the new one, never chunks of both.
       expect(new Set([...text.matchAll(/revision (\d+)/g)].map((m) => m[1])).size, d.rel_path).toBe(1);
     }
-    return { documents: docs.length, embedded: db.prepare('SELECT count(DISTINCT document_id) FROM document_embeddings').pluck().get() as number };
+    return {
+      documents: docs.length,
+      embedded: db.prepare('SELECT count(DISTINCT document_id) FROM document_embeddings').pluck().get() as number,
+      rebuilding: db.prepare('SELECT group_concat(fts) FROM keyword_index_builds').pluck().get() as string | null,
+    };
   } finally {
     db.close();
   }
+}
+
+/** bm25 of every row matching the notes' common words, by path and heading: what ranking reads from FTS5's totals. */
+function bm25Of(db: ReturnType<typeof openDatabase>, table: 'chunks_fts' | 'sections_fts'): string[] {
+  const join = table === 'chunks_fts' ? 'JOIN chunks x ON x.rowid = f.rowid' : 'JOIN sections x ON x.rowid = f.rowid';
+  const rows = db.prepare(`SELECT d.rel_path || '#' || x.heading_path AS at, printf('%.9f', bm25(${table})) AS s FROM ${table} f ${join} JOIN documents d ON d.id = x.document_id WHERE ${table} MATCH 'revision OR lorem OR marker' ORDER BY at`).all() as Array<{ at: string; s: string }>;
+  expect(rows.length).toBeGreaterThan(0);
+  return rows.map((r) => `${r.at} ${r.s}`);
 }
 
 describe('fault suite: SIGKILL', () => {
@@ -96,13 +109,18 @@ describe('fault suite: SIGKILL', () => {
     const next = random(SEED);
     const log: string[] = [];
     try {
+      // How long a whole import takes on this machine (startup included; shared machines vary by
+      // seconds), so that kills land from before the first write to its very end: the documents'
+      // transactions, the deletions, the keyword statistics' rebuild batches after them.
+      const started = Date.now();
+      expect(await runAndKill(['import', notes.root], dbFile.file, 120_000)).toBe(0);
+      const whole = Date.now() - started;
       for (let round = 0; round < ROUNDS; round++) {
-        if (round > 0) revise(round, next);
-        // Startup takes about a second; kills land from before the first write to deep into the import.
-        const ms = 700 + Math.floor(next() * 2500);
+        revise(round + 1, next);
+        const ms = Math.floor(whole * (0.4 + 0.8 * next()));
         const ended = await runAndKill(['import', notes.root], dbFile.file, ms);
-        const { documents, embedded } = checkWhole(dbFile.file);
-        log.push(`round ${round + 1}: killed at ${ms} ms (${String(ended)}), ${documents} documents, ${embedded} embedded`);
+        const { documents, embedded, rebuilding } = checkWhole(dbFile.file);
+        log.push(`round ${round + 1}: killed at ${ms} ms (${String(ended)}), ${documents} documents, ${embedded} embedded${rebuilding ? `, rebuilding ${rebuilding}` : ''}`);
       }
       console.error(`sigkill import (seed ${SEED}):\n  ${log.join('\n  ')}`);
       // The next import finishes the job.
@@ -110,6 +128,15 @@ describe('fault suite: SIGKILL', () => {
       const r = await importFolder(db, notes.root, { embedding: null });
       expect(r.errors).toEqual([]);
       expect(db.prepare('SELECT count(*) FROM documents').pluck().get()).toBe(FILES);
+      // A statistics rebuild killed between its batches is carried on, and none is left half done:
+      // the keyword indexes then score as a fresh import's (db/keyword-index-build.ts).
+      await refreshKeywordStatistics(db, 0);
+      expect(db.prepare('SELECT count(*) FROM keyword_index_builds').pluck().get()).toBe(0);
+      expect(db.prepare("SELECT name FROM sqlite_schema WHERE name LIKE '%\\_next%' ESCAPE '\\'").pluck().all()).toEqual([]);
+      const fresh = openDatabase(':memory:');
+      await importFolder(fresh, notes.root, { embedding: null });
+      for (const table of ['chunks_fts', 'sections_fts'] as const) expect(bm25Of(db, table)).toEqual(bm25Of(fresh, table));
+      fresh.close();
       db.close();
     } finally {
       dbFile.dispose();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forgetCollection, listCollections } from '../electron/core/db/collections';
 import { getActiveEmbeddingModel } from '../electron/core/db/embedding-models';
 import { refreshKeywordStatistics } from '../electron/core/db/keyword-statistics';
 import { openDatabase, type Db } from '../electron/core/db/open';
@@ -186,6 +187,45 @@ describe('a folder edited between imports', () => {
       db.close();
       fresh.close();
       notes.dispose();
+    }
+  });
+
+  it.each([1, 2, 3, 4])('a folder forgotten beside one kept leaves the kept one as its own import would (seed %i)', async (seed) => {
+    const r = seededPicks(1000 + seed);
+    const kept = new NotesFolder(`quire-reimport-kept-${seed}-`);
+    const gone = new NotesFolder(`quire-reimport-gone-${seed}-`);
+    const [db, fresh] = [openDatabase(':memory:'), openDatabase(':memory:')];
+    try {
+      const embedding = { gateway, model: 'embeddinggemma' };
+      const folders = [
+        { notes: kept, files: new Map<string, string>() },
+        { notes: gone, files: new Map<string, string>() },
+      ];
+      for (const f of folders) {
+        for (let i = 0; i < 6; i++) {
+          f.files.set(`n${i}.md`, note(r));
+          f.notes.write(`n${i}.md`, f.files.get(`n${i}.md`)!);
+        }
+      }
+      for (let round = 0; round < 4; round++) {
+        for (const f of folders) {
+          if (round > 0) edit(f.notes, f.files, r);
+          await importFolder(db, f.notes.root, { embedding });
+        }
+      }
+      const forgotten = listCollections(db).find((c) => c.root === gone.root)!;
+      await forgetCollection(db, forgotten);
+      await refreshKeywordStatistics(db, 0);
+      await importFolder(fresh, kept.root, { embedding });
+      expect(listCollections(db).map((c) => c.root)).toEqual([kept.root]);
+      const [left, once] = [snapshot(db), snapshot(fresh)];
+      expect(once.chunks.length).toBeGreaterThan(0);
+      expect(left).toEqual(once);
+    } finally {
+      db.close();
+      fresh.close();
+      kept.dispose();
+      gone.dispose();
     }
   });
 

@@ -92,7 +92,7 @@ function rewrite(lines: string[]): Rewritten {
   for (const t of tokens) {
     if ((t.type === 'fence' || t.type === 'code_block' || t.type === 'html_block') && t.map) for (let l = t.map[0]; l < t.map[1]; l++) code.add(l);
   }
-  const text = out.map((line, i) => (code.has(i) || !line.includes('[') ? line : obsidianLineText(line)));
+  const text = out.map((line, i) => (code.has(i) || !/[[^]/.test(line) ? line : obsidianLineText(line)));
   return { text: text.join('\n'), firstH1, firstHeading };
 }
 

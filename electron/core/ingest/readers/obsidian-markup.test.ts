@@ -17,6 +17,12 @@ describe('notes apps markup read as the words they show', () => {
     expect(obsidianLineText('![[plan.PNG|Garden beds]] and ![[receipts.pdf]]')).toBe('Garden beds and ');
   });
 
+  it("drops a block's id at the end of its line, and nothing else that looks like one", () => {
+    expect(obsidianLineText('- Cut travel by 30%. ^decision-1')).toBe('- Cut travel by 30%.');
+    expect(obsidianLineText('2^10 is 1024 and x^2 ^ y')).toBe('2^10 is 1024 and x^2 ^ y');
+    expect(parseMarkdown('# Budget\n\nCut travel by 30%. ^decision-1\n').text).toBe('# Budget\n\nCut travel by 30%.\n');
+  });
+
   it('leaves code spans, Markdown links and lone brackets as written', () => {
     expect(obsidianLineText('use `[[name]]` to link')).toBe('use `[[name]]` to link');
     expect(obsidianLineText('a [link](https://x.org) and [[]] and [[ x')).toBe('a [link](https://x.org) and [[]] and [[ x');

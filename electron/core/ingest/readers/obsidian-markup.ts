@@ -6,14 +6,17 @@
  *   link's, so a note that links to "Budget meeting" does not outrank that meeting's own note;
  * - `![[Note]]` (an embedded note) reads as its name; an embedded picture or other file as its
  *   alternative text if it has one (`![[plan.png|Garden beds]]`), else nothing (`|300` is a size);
- * - a callout's `[!warning]- Title` reads `Warning: Title`, as a Sphinx note reads "Note:".
+ * - a callout's `[!warning]- Title` reads `Warning: Title`, as a Sphinx note reads "Note:";
+ * - a block's id at the end of its line (` ^a1b2c3`, which links point at) is not shown.
  * Code spans are left as written; the caller leaves out code blocks.
  */
 export function obsidianLineText(line: string): string {
-  return calloutText(line).replace(SPAN_OR_LINK, (whole, code: string | undefined, bang: string, target: string, alias: string | undefined) =>
+  return calloutText(line).replace(BLOCK_ID, '').replace(SPAN_OR_LINK, (whole, code: string | undefined, bang: string, target: string, alias: string | undefined) =>
     code !== undefined ? whole : linkText(bang === '!', target.trim(), alias?.trim()),
   );
 }
+
+const BLOCK_ID = /[ \t]\^[A-Za-z0-9-]+[ \t]*$/;
 
 // A code span (kept) or a wikilink; `\|` is the separator a wikilink in a table cell uses.
 const SPAN_OR_LINK = /(`+)[^`]*?\1|(!?)\[\[([^[\]|\n]+?)(?:\\?\|([^[\]\n]*))?\]\]/g;

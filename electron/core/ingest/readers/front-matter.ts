@@ -53,11 +53,14 @@ export function frontMatterText(lines: readonly string[], end: number): string[]
       if (!item) break;
       values.push(unquote(item[1]!.trim()));
     }
-    const words = values.map((v) => (kind.strip ? v.replace(kind.strip, '') : v)).filter((v) => v !== '');
+    // Hugo's `aliases` are old addresses of the page (`/posts/old/`), not names for it.
+    const words = values.map((v) => (kind.strip ? v.replace(kind.strip, '') : v)).filter((v) => v !== '' && !ADDRESS.test(v));
     if (words.length > 0) out[i] = `${kind.label}: ${words.join(', ')}`;
   }
   return out;
 }
+
+const ADDRESS = /^(?:\/|[a-z][a-z0-9+.-]*:\/\/)/i;
 
 function inlineValues(value: string): string[] {
   if (value === '' || value === '~' || value === 'null' || value === '[]') return [];

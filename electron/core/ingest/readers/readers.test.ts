@@ -105,6 +105,8 @@ describe('markdown reader', () => {
     expect(r.text).not.toMatch(/Marta|2026-10-14|wide/);
     expect(parseMarkdown('---\nalias: Atlas\ntag: project, #active\n---\nBody').text).toBe('Aliases: Atlas\nTags: project, active\n\nBody');
     expect(parseMarkdown('+++\ntags = ["ops", "k8s"]\n+++\nbody').text).toBe('Tags: ops, k8s\n\nbody');
+    // Hugo's aliases are the page's old addresses: not words to find it by.
+    expect(parseMarkdown('---\naliases: ["/posts/old-name/", "https://x.org/a"]\n---\nBody').text).toBe('Body');
   });
 
   it('gives a note of front matter alone its aliases and tags to find it by', () => {

@@ -10,7 +10,8 @@ import { collapseWhitespace } from '../../text/normalise';
 export const markdownReader = {
   name: 'markdown',
   // 2: parsed as CommonMark (markdown-it); HTML reduced to its text; setext headings; title from the first heading of any level.
-  // 3: front matter's aliases and tags read as text; wikilinks, embeds and callouts as the words notes apps show.
+  // 3: front matter's aliases and tags read as text; wikilinks, embeds and callouts as the words notes apps show;
+  // a Logseq page's title:: property is its title.
   version: 3,
   read(bytes) {
     return parseMarkdown(decodeText(bytes));
@@ -29,14 +30,15 @@ const parser = new MarkdownIt('commonmark', { html: true }).enable(['table', 'st
  * headings are rewritten as ATX headings; HTML (blocks, inline tags, comments) is reduced to the
  * text people read; wikilinks, embeds and callouts read as notes apps show them
  * (`obsidian-markup.ts`). Every line keeps its number, so citations point at the file's own lines.
- * The title is the front matter's, else the first `#` heading, else the first heading of any level.
+ * The title is the front matter's, else a Logseq `title::` page property, else the first `#`
+ * heading, else the first heading of any level.
  */
 export function parseMarkdown(source: string): ReadResult {
   const lines = source.split('\n');
   const bodyStart = frontMatterEnd(lines);
   const frontTitle = bodyStart > 0 ? frontMatterTitle(lines.slice(1, bodyStart - 1)) : null;
   const { text, firstH1, firstHeading } = rewrite(lines.slice(bodyStart));
-  const title = frontTitle ?? firstH1 ?? firstHeading;
+  const title = frontTitle ?? pagePropertyTitle(lines.slice(bodyStart)) ?? firstH1 ?? firstHeading;
   const front = frontMatterText(lines, bodyStart);
   const from = front.findIndex((l) => l !== '');
   if (from < 0) return { text, title, firstLine: bodyStart + 1 };
@@ -47,6 +49,19 @@ interface Rewritten {
   text: string;
   firstH1: string | null;
   firstHeading: string | null;
+}
+
+/**
+ * Logseq keeps a page's properties as `key:: value` lines at its top, its title among them when the
+ * file name cannot hold it (`title:: Project/Atlas` in `Project___Atlas.md`).
+ */
+function pagePropertyTitle(body: readonly string[]): string | null {
+  for (const line of body) {
+    const m = /^([A-Za-z][\w-]*):: ?(.*)$/.exec(line);
+    if (!m) return null;
+    if (m[1]!.toLowerCase() === 'title' && m[2]!.trim() !== '') return m[2]!.trim();
+  }
+  return null;
 }
 
 /** Line-preserving rewrite of a Markdown body from markdown-it's block map. */

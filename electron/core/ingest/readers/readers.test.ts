@@ -109,6 +109,13 @@ describe('markdown reader', () => {
     expect(parseMarkdown('---\naliases: ["/posts/old-name/", "https://x.org/a"]\n---\nBody').text).toBe('Body');
   });
 
+  it("takes a Logseq page's title:: property, among the properties at its top, for its title", () => {
+    expect(parseMarkdown('title:: Project/Atlas\nalias:: Atlas\n\n- First block\n').title).toBe('Project/Atlas');
+    expect(parseMarkdown('tags:: home\ntitle:: Kitchen tap\n- Plumber comes Tuesday\n').title).toBe('Kitchen tap');
+    // Only at the top: a title:: further down is a block's property, and a heading still names the page.
+    expect(parseMarkdown('# Repairs\n\n- fix it\n  title:: not the page\n').title).toBe('Repairs');
+  });
+
   it('gives a note of front matter alone its aliases and tags to find it by', () => {
     const r = parseMarkdown("---\ntitle: Ideas for Marta's farewell\ntags: [todo, gifts]\ncreated: 2026-11-01\n---\n");
     expect(r.title).toBe("Ideas for Marta's farewell");

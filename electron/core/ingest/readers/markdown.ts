@@ -3,7 +3,7 @@ import type { Token } from 'markdown-it';
 import { decodeText } from './decode';
 import { frontMatterEnd, frontMatterText, frontMatterTitle } from './front-matter';
 import { htmlBlockText, tagText } from './markdown-html';
-import { obsidianLineText } from './obsidian-markup';
+import { blankBlockComments, obsidianLineText } from './obsidian-markup';
 import type { Reader, ReadResult } from './types';
 import { collapseWhitespace } from '../../text/normalise';
 
@@ -11,7 +11,7 @@ export const markdownReader = {
   name: 'markdown',
   // 2: parsed as CommonMark (markdown-it); HTML reduced to its text; setext headings; title from the first heading of any level.
   // 3: front matter's aliases and tags read as text; wikilinks, embeds and callouts as the words notes apps show;
-  // a Logseq page's title:: property is its title.
+  // a Logseq page's title:: property is its title; Obsidian's %% block comments (plugins' data) left out.
   version: 3,
   read(bytes) {
     return parseMarkdown(decodeText(bytes));
@@ -37,7 +37,7 @@ export function parseMarkdown(source: string): ReadResult {
   const lines = source.split('\n');
   const bodyStart = frontMatterEnd(lines);
   const frontTitle = bodyStart > 0 ? frontMatterTitle(lines.slice(1, bodyStart - 1)) : null;
-  const { text, firstH1, firstHeading } = rewrite(lines.slice(bodyStart));
+  const { text, firstH1, firstHeading } = rewrite(blankBlockComments(lines.slice(bodyStart)));
   const title = frontTitle ?? pagePropertyTitle(lines.slice(bodyStart)) ?? firstH1 ?? firstHeading;
   const front = frontMatterText(lines, bodyStart);
   const from = front.findIndex((l) => l !== '');

@@ -36,6 +36,44 @@ describe('notes apps markup read as the words they show', () => {
     expect(obsidianLineText('Not a callout: [!note] in a sentence')).toBe('Not a callout: [!note] in a sentence');
   });
 
+  it("leaves out Obsidian's %% block comments, where plugins keep their data (an Excalidraw drawing), line for line", () => {
+    const source = [
+      '---',
+      'excalidraw-plugin: parsed',
+      'tags: [excalidraw]',
+      '---',
+      '# Text Elements',
+      'Kitchen layout: fridge left of the window ^aB3dE9fG',
+      '',
+      '%%',
+      '# Drawing',
+      '```compressed-json',
+      'N4KAkARALgngDgUwgLgAQQDwMYEMA2AlgCYBOuA7hADTgQBuCpAzoQPYB2KqATLZMzYBXUtiRoIACyhQ4zZAHoFAc0JRJQgEYA6bGwC2CgF7N6hbEcK4OCtptbErHALRY8RMpWdx8Ox',
+      '```',
+      '%%',
+      'After the drawing.',
+      '',
+      '```md',
+      '%%',
+      'a fence showing how to write a comment',
+      '%%',
+      '```',
+      'Tail text 100%% sure.',
+    ].join('\n');
+    const r = parseMarkdown(source);
+    const lines = r.text.split('\n');
+    expect(r.firstLine + lines.length - 1).toBe(source.split('\n').length);
+    expect(r.text).not.toMatch(/N4KAkAR|compressed-json|# Drawing/);
+    expect(lines[lines.indexOf('After the drawing.') - 1]).toBe('');
+    expect(r.firstLine + lines.indexOf('After the drawing.')).toBe(14);
+    expect(r.text).toContain('Kitchen layout: fridge left of the window\n');
+    expect(r.text).toContain('%%\na fence showing how to write a comment\n%%');
+    expect(r.text).toContain('Tail text 100%% sure.');
+    expect(r.text.split('\n')[0]).toBe('Tags: excalidraw');
+    // One never closed hides nothing.
+    expect(parseMarkdown('Intro\n\n%%\nStill shown\n').text).toBe('Intro\n\n%%\nStill shown\n');
+  });
+
   it('rewrites a Markdown note line for line, outside fenced code, with clean heading names', () => {
     const source = [
       '# Notes on [[Project Atlas|Atlas]]',

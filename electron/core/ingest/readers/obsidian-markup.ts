@@ -46,3 +46,32 @@ function calloutText(line: string): string {
   const title = m[3]?.trim();
   return `${m[1]}${name}:${title ? ` ${title}` : ''}`;
 }
+
+/**
+ * Obsidian's block comments: from a line that is `%%` alone to the next such line, hidden from
+ * its reading view. Plugins keep their data there (Excalidraw's drawing as a `compressed-json`
+ * fence of base64 hundreds of kilobytes long, Kanban's settings), which would otherwise be
+ * indexed and embedded as text. The lines are blanked, so the rest keep their numbers; a `%%`
+ * inside a code fence is code, and one never closed hides nothing.
+ */
+export function blankBlockComments(lines: string[]): string[] {
+  let fence: string | null = null;
+  let open = -1;
+  const out = lines;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (open < 0) {
+      const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+      if (fence !== null) {
+        if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
+        continue;
+      }
+      if (marker) fence = marker;
+      else if (line.trim() === '%%') open = i;
+    } else if (line.trim() === '%%') {
+      for (let j = open; j <= i; j++) out[j] = '';
+      open = -1;
+    }
+  }
+  return out;
+}

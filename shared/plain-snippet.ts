@@ -13,7 +13,9 @@ export function plainSnippet(markdown: string): string {
     let line = raw
       .replace(/^\s{0,3}#{1,6}\s+(.*?)(\s+#+)?\s*$/, '$1')
       .replace(/^(\s*>)+\s?/, '')
-      .replace(/^(\s*)[-*+]\s+(\[[ xX]\]\s+)?/, '$1• ');
+      // A task keeps whether it is done, which is what a person searching a to-do list asks.
+      .replace(/^(\s*)(?:[-*+]|(\d{1,9}[.)]))\s+\[([ xX])\]\s+/, (_, indent: string, number: string | undefined, mark: string) => `${indent}${number ? `${number} ` : ''}${mark === ' ' ? '☐' : '☑'} `)
+      .replace(/^(\s*)[-*+]\s+/, '$1• ');
     if (/^\s*\|.*\|\s*$/.test(line)) line = line.trim().slice(1, -1).split('|').map((c) => c.trim()).join(' · ');
     lines.push(inline(line));
   }

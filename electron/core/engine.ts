@@ -104,7 +104,7 @@ export interface EngineOptions {
   /** A file's parse limits (time, memory); defaults in parse-pool.ts. */
   parseLimits?: { timeoutMs?: number; maxMemoryMb?: number };
   /** Watch timings, for tests. */
-  watchTimings?: { debounceMs?: number; maxWaitMs?: number };
+  watchTimings?: { debounceMs?: number; maxWaitMs?: number; returnPollMs?: number };
   /**
    * Whether imports and embedding runs start the two-stage search's upkeep in the background (true
    * unless given). The CLI says false: it runs the upkeep itself, awaited, with progress and Ctrl-C.

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -253,6 +254,19 @@ describe('Quire in a browser', () => {
     await card.getByText('garden/wombats.md').waitFor({ timeout: 15_000 });
     await card.getByText('Watching · up to date').waitFor({ timeout: 15_000 });
     await shot('09-library-watching', page.getByTestId('watch-controls'));
+    // The folder goes away (a drive unplugged, renamed away) and comes back: the card says so, then watches again.
+    fs.renameSync(notes.root, `${notes.root}-away`);
+    try {
+      await card.getByText(/Watching, with a problem/).waitFor({ timeout: 15_000 });
+      await card.getByRole('note').getByText(`The folder ${notes.root} is gone or cannot be read`, { exact: false }).waitFor();
+      await shot('09b-library-folder-gone', page.getByTestId('watch-controls'));
+    } finally {
+      fs.renameSync(`${notes.root}-away`, notes.root);
+    }
+    await card.getByText('Watching · up to date').waitFor({ timeout: 15_000 });
+    notes.write('garden/quokkas.md', '# Quokkas\n\nQuokkas smile at the camera.\n');
+    await card.getByText('garden/quokkas.md').waitFor({ timeout: 15_000 });
+    await card.getByText('Watching · up to date').waitFor({ timeout: 15_000 });
     await card.getByRole('button', { name: 'Pause' }).click();
     await card.getByText(/Watching paused/).waitFor();
     await shot('10-library-paused', page.getByTestId('watch-controls'));

@@ -7,7 +7,7 @@ import { runDoctor } from '../db/health';
 import { openDatabase, type Db } from '../db/open';
 import { OllamaGateway } from '../ollama/gateway';
 import { importFolder } from './pipeline';
-import { walkFolder } from './walk';
+import { walkFolder, walkPaths } from './walk';
 
 let notes: NotesFolder;
 let outside: NotesFolder;
@@ -61,6 +61,17 @@ describe('importFolder', () => {
     expect(r.documents.added).toBe(1);
     expect(r.skipped).toEqual([]); // dotfiles are not reported as skipped notes
     expect(db.prepare('SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?').pluck().get('aardvark')).toBe(1); // porter stemming
+  });
+
+  it("leaves out macOS's AppleDouble `._` files beside notes on a USB stick or a share, in a whole import and a watched path's", async () => {
+    const appleDouble = new Uint8Array([0, 5, 22, 7, 0, 2, 0, 0, ...Buffer.from('Mac OS X        ')]);
+    notes.write('a.md', '# Alpha\n\nAardvarks dig at night.\n');
+    notes.write('._a.md', appleDouble);
+    notes.write('sub/._b.md', appleDouble);
+    const r = await importFolder(db, notes.root, { embedding: null });
+    expect(r.documents).toMatchObject({ added: 1, failed: 0 });
+    expect(db.prepare('SELECT rel_path FROM documents').pluck().all()).toEqual(['a.md']);
+    expect((await walkPaths(notes.root, ['._a.md', 'sub/._b.md', 'a.md'])).files.map((f) => f.relPath)).toEqual(['a.md']);
   });
 
   it('re-chunks every document when the chunker changes, and only then', async () => {

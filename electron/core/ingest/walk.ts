@@ -33,6 +33,15 @@ export function ignoredDir(name: string): boolean {
 }
 
 /**
+ * macOS writes a `._name` AppleDouble file (binary metadata) beside every file it copies to a
+ * volume without its attributes: a vault on a USB stick, an SMB share or some sync folders has one
+ * per note, each a `.md` that would fail as binary. Other dotfiles stay notes (tldr's `..md`).
+ */
+export function ignoredFile(name: string): boolean {
+  return name.startsWith('._');
+}
+
+/**
  * A folder's entries whose names are valid UTF-8. Node decodes other names with U+FFFD, a path
  * that then names no file (ENOENT); such entries are reported plainly instead, with the bytes
  * that could not be read shown as \xNN.
@@ -84,7 +93,7 @@ export async function walkPaths(root: string, relPaths: readonly string[]): Prom
   for (const rel of [...new Set(relPaths)].sort()) {
     const parts = rel.split('/');
     // Not a path inside the folder, or inside a folder the walk never enters.
-    if (rel === '' || parts.some((p) => p === '' || p === '.' || p === '..') || parts.slice(0, -1).some(ignoredDir)) continue;
+    if (rel === '' || parts.some((p) => p === '' || p === '.' || p === '..') || parts.slice(0, -1).some(ignoredDir) || ignoredFile(parts.at(-1)!)) continue;
     const abs = path.join(root, ...parts);
     let isLink: boolean;
     try {
@@ -131,7 +140,7 @@ class Walker {
     const stats = new Map<number, FileStat>();
     (await statFiles(plain.map((i) => path.join(dirAbs, entries[i]!.name)))).forEach((s, k) => s && stats.set(plain[k]!, s));
     for (const [i, entry] of entries.entries()) {
-      if (entry.isDirectory() && ignoredDir(entry.name)) continue;
+      if (entry.isDirectory() ? ignoredDir(entry.name) : ignoredFile(entry.name)) continue;
       const abs = path.join(dirAbs, entry.name);
       const rel = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`;
       const stat = stats.get(i);

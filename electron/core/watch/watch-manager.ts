@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import { toErrorShape } from '../../../shared/errors';
 import { getCollection, listCollections, setWatchState, type CollectionRow, type WatchState } from '../db/collections';
 import { countQueued, enqueuePaths, queuedPaths, unfinishedFolderImports } from '../db/import-queue';
@@ -28,6 +29,8 @@ export interface WatchManagerDeps {
   debounceMs?: number;
   /** The longest a change waits while others keep arriving. */
   maxWaitMs?: number;
+  /** How often a watched folder that went away is looked for again. */
+  returnPollMs?: number;
   /** Injected in tests; chokidar otherwise. */
   watchFolder?: (root: string, callbacks: WatchCallbacks) => FolderWatch;
 }
@@ -46,6 +49,8 @@ interface Watched {
   /** Asked for while an import ran: the queued paths, or the whole folder. */
   next: 'paths' | 'all' | null;
   error: string | null;
+  /** Looks for the folder again while it is gone (unmounted, renamed away). */
+  returnTimer: NodeJS.Timeout | null;
 }
 
 /**
@@ -59,12 +64,14 @@ export class WatchManager {
   private readonly folders = new Map<string, Watched>();
   private readonly debounceMs: number;
   private readonly maxWaitMs: number;
+  private readonly returnPollMs: number;
   private readonly watchFolder: NonNullable<WatchManagerDeps['watchFolder']>;
   private closed = false;
 
   constructor(private readonly deps: WatchManagerDeps) {
     this.debounceMs = deps.debounceMs ?? 1500;
     this.maxWaitMs = deps.maxWaitMs ?? 15_000;
+    this.returnPollMs = deps.returnPollMs ?? 3000;
     this.watchFolder = deps.watchFolder ?? chokidarWatch;
   }
 
@@ -113,7 +120,7 @@ export class WatchManager {
   private entry(c: CollectionRow): Watched {
     let w = this.folders.get(c.id);
     if (!w) {
-      w = { collection: c, watch: null, seen: new Set(), flushTimer: null, drainTimer: null, firstWaiting: null, running: null, next: null, error: null };
+      w = { collection: c, watch: null, seen: new Set(), flushTimer: null, drainTimer: null, firstWaiting: null, running: null, next: null, error: null, returnTimer: null };
       this.folders.set(c.id, w);
     }
     w.collection = c;
@@ -138,8 +145,8 @@ export class WatchManager {
 
   private async stop(w: Watched): Promise<void> {
     this.flush(w);
-    for (const t of [w.flushTimer, w.drainTimer]) if (t) clearTimeout(t);
-    w.flushTimer = w.drainTimer = null;
+    for (const t of [w.flushTimer, w.drainTimer, w.returnTimer]) if (t) clearTimeout(t);
+    w.flushTimer = w.drainTimer = w.returnTimer = null;
     w.firstWaiting = null;
     w.next = null;
     w.running?.abort();
@@ -201,6 +208,7 @@ export class WatchManager {
     } catch (e) {
       const shape = toErrorShape(e);
       if (shape.code !== 'CANCELLED') w.error = shape.code === 'NOT_A_FOLDER' ? `The folder ${w.collection.root} is gone or cannot be read; its documents are kept until it is back or forgotten.` : shape.message;
+      if (shape.code === 'NOT_A_FOLDER') this.awaitReturn(w);
     } finally {
       w.running = null;
       this.deps.changed();
@@ -210,6 +218,27 @@ export class WatchManager {
     if (next === null || this.closed || w.collection.watch === 'paused') return;
     if (next === 'all') await this.run(w, null);
     else await this.drain(w);
+  }
+
+  /**
+   * A folder that went away (a drive unmounted, a share dropped, the folder renamed and renamed
+   * back) takes its watcher with it: once it is back at its path, watching starts again with a
+   * whole-folder import, which also settles the changes queued meanwhile.
+   */
+  private awaitReturn(w: Watched): void {
+    if (w.returnTimer || this.closed) return;
+    w.returnTimer = setTimeout(() => {
+      w.returnTimer = null;
+      void (async () => {
+        const back = await fs.stat(w.collection.root).then((s) => s.isDirectory(), () => false);
+        if (this.closed || w.collection.watch !== 'watching' || this.folders.get(w.collection.id) !== w) return;
+        if (!back) return this.awaitReturn(w);
+        const watch = w.watch;
+        w.watch = null;
+        await watch?.close();
+        this.begin(w.collection);
+      })();
+    }, this.returnPollMs);
   }
 }
 

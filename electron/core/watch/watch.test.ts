@@ -7,7 +7,7 @@ import { createEngine, type Engine } from '../engine';
 
 // Real chokidar on a real folder: these wait for the watcher, never for a fixed time.
 const WAIT = { timeout: 8000, interval: 50 };
-const TIMINGS = { debounceMs: 150, maxWaitMs: 1000 };
+const TIMINGS = { debounceMs: 150, maxWaitMs: 1000, returnPollMs: 100 };
 
 let ollama: Standin;
 let notes: NotesFolder;
@@ -69,6 +69,24 @@ describe('a watched folder', () => {
     await vi.waitFor(async () => expect(await hits(e, 'alpacas')).toEqual([]), WAIT);
     await vi.waitFor(() => expect(e.watchStatus(id)).toMatchObject({ queued: 0, busy: false, error: null }), WAIT);
     expect(e.doctor().filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it('watches again once a folder that went away (unmounted, renamed away) is back at its path, and says so', async () => {
+    const e = open();
+    await e.importFolder({ path: notes.root });
+    const id = await watching(e);
+    const away = `${notes.root}-away`;
+    fs.renameSync(notes.root, away);
+    try {
+      await vi.waitFor(() => expect(e.watchStatus(id).error).toMatch(/is gone or cannot be read/), WAIT);
+      expect(await hits(e, 'aardvarks')).toEqual(['a.md']); // kept while it is away
+    } finally {
+      fs.renameSync(away, notes.root);
+    }
+    await vi.waitFor(() => expect(e.watchStatus(id)).toMatchObject({ error: null, busy: false, queued: 0 }), WAIT);
+    notes.write('b.md', '# Beta\n\nBadgers sleep by day.\n');
+    await vi.waitFor(async () => expect(await hits(e, 'badgers')).toEqual(['b.md']), WAIT);
+    expect(await hits(e, 'aardvarks')).toEqual(['a.md']);
   });
 
   it('paused, imports nothing; resumed, catches up on what changed meanwhile; stopped, stays off after a restart', async () => {

@@ -1,14 +1,18 @@
 import MarkdownIt from 'markdown-it';
 import type { Token } from 'markdown-it';
 import { decodeText } from './decode';
+import { frontMatterEnd, frontMatterText, frontMatterTitle } from './front-matter';
 import { htmlBlockText, tagText } from './markdown-html';
+import { blankBlockComments, obsidianLineText } from './obsidian-markup';
 import type { Reader, ReadResult } from './types';
 import { collapseWhitespace } from '../../text/normalise';
 
 export const markdownReader = {
   name: 'markdown',
   // 2: parsed as CommonMark (markdown-it); HTML reduced to its text; setext headings; title from the first heading of any level.
-  version: 2,
+  // 3: front matter's aliases and tags read as text; wikilinks, embeds and callouts as the words notes apps show;
+  // a Logseq page's title:: property is its title; Obsidian's %% block comments (plugins' data) left out.
+  version: 3,
   read(bytes) {
     return parseMarkdown(decodeText(bytes));
   },
@@ -21,35 +25,43 @@ const parser = new MarkdownIt('commonmark', { html: true }).enable(['table', 'st
 
 /**
  * Reads a Markdown file as CommonMark defines it, for the chunkers, which read ATX headings and
- * fences line by line: YAML (`---`) or TOML (`+++`) front matter is stripped and gives the title;
- * setext headings are rewritten as ATX headings; HTML (blocks, inline tags, comments) is reduced to
- * the text people read. Every line keeps its number, so citations point at the file's own lines.
- * The title is the front matter's, else the first `#` heading, else the first heading of any level.
+ * fences line by line: YAML (`---`) or TOML (`+++`) front matter gives the title, and its aliases
+ * and tags are kept as `Aliases: …` and `Tags: …` lines (the rest of it is left out); setext
+ * headings are rewritten as ATX headings; HTML (blocks, inline tags, comments) is reduced to the
+ * text people read; wikilinks, embeds and callouts read as notes apps show them
+ * (`obsidian-markup.ts`). Every line keeps its number, so citations point at the file's own lines.
+ * The title is the front matter's, else a Logseq `title::` page property, else the first `#`
+ * heading, else the first heading of any level.
  */
 export function parseMarkdown(source: string): ReadResult {
   const lines = source.split('\n');
   const bodyStart = frontMatterEnd(lines);
   const frontTitle = bodyStart > 0 ? frontMatterTitle(lines.slice(1, bodyStart - 1)) : null;
-  const body = lines.slice(bodyStart);
-  const { text, firstH1, firstHeading } = rewrite(body);
-  return { text, title: frontTitle ?? firstH1 ?? firstHeading, firstLine: bodyStart + 1 };
-}
-
-/**
- * The index of the first line after YAML (`---`, closed by `---` or `...`) or TOML (`+++`) front
- * matter, else 0: where the body begins (MDX's reader skips the same lines).
- */
-export function frontMatterEnd(lines: readonly string[]): number {
-  const fence = lines[0]?.trimEnd();
-  if (fence !== '---' && fence !== '+++') return 0;
-  const end = lines.findIndex((l, i) => i > 0 && (l.trimEnd() === fence || (fence === '---' && l.trimEnd() === '...')));
-  return end > 0 ? end + 1 : 0;
+  const { text, firstH1, firstHeading } = rewrite(blankBlockComments(lines.slice(bodyStart)));
+  const title = frontTitle ?? pagePropertyTitle(lines.slice(bodyStart)) ?? firstH1 ?? firstHeading;
+  const front = frontMatterText(lines, bodyStart);
+  const from = front.findIndex((l) => l !== '');
+  if (from < 0) return { text, title, firstLine: bodyStart + 1 };
+  return { text: [...front.slice(from), text].join('\n'), title, firstLine: from + 1 };
 }
 
 interface Rewritten {
   text: string;
   firstH1: string | null;
   firstHeading: string | null;
+}
+
+/**
+ * Logseq keeps a page's properties as `key:: value` lines at its top, its title among them when the
+ * file name cannot hold it (`title:: Project/Atlas` in `Project___Atlas.md`).
+ */
+function pagePropertyTitle(body: readonly string[]): string | null {
+  for (const line of body) {
+    const m = /^([A-Za-z][\w-]*):: ?(.*)$/.exec(line);
+    if (!m) return null;
+    if (m[1]!.toLowerCase() === 'title' && m[2]!.trim() !== '') return m[2]!.trim();
+  }
+  return null;
 }
 
 /** Line-preserving rewrite of a Markdown body from markdown-it's block map. */
@@ -68,7 +80,7 @@ function rewrite(lines: string[]): Rewritten {
       replaceLines(out, from, to, htmlBlockText(out.slice(from, to).join('\n')));
     } else if (t.type === 'heading_open' && t.map) {
       const inline = tokens[i + 1];
-      const name = inline ? plainText(inline) : '';
+      const name = inline ? obsidianLineText(plainText(inline)) : '';
       if (name !== '') {
         firstHeading ??= name;
         if (t.tag === 'h1') firstH1 ??= name;
@@ -90,7 +102,13 @@ function rewrite(lines: string[]): Rewritten {
       replaceLines(out, from, to, text);
     }
   });
-  return { text: out.join('\n'), firstH1, firstHeading };
+  // Notes apps' markup, outside code blocks (whose text is code) and HTML blocks (already text).
+  const code = new Set<number>();
+  for (const t of tokens) {
+    if ((t.type === 'fence' || t.type === 'code_block' || t.type === 'html_block') && t.map) for (let l = t.map[0]; l < t.map[1]; l++) code.add(l);
+  }
+  const text = out.map((line, i) => (code.has(i) || !/[[^]/.test(line) ? line : obsidianLineText(line)));
+  return { text: text.join('\n'), firstH1, firstHeading };
 }
 
 /** Replaces lines [from, to) with `text`, which must hold as many lines. */
@@ -126,22 +144,4 @@ function stripInlineHtml(segment: string, children: Token[], at: number): { text
 function plainText(inline: Token): string {
   const parts = (inline.children ?? []).filter((c) => c.type === 'text' || c.type === 'code_inline' || c.type === 'softbreak');
   return collapseWhitespace(parts.map((c) => (c.type === 'softbreak' ? ' ' : c.content)).join(''));
-}
-
-function frontMatterTitle(lines: string[]): string | null {
-  for (const line of lines) {
-    const m = /^title\s*[:=]\s*(.*)$/.exec(line);
-    if (!m) continue;
-    const value = unquote((m[1] ?? '').trim());
-    return value.length > 0 ? value : null;
-  }
-  return null;
-}
-
-function unquote(v: string): string {
-  if (v.length >= 2 && (v[0] === '"' || v[0] === "'") && v.at(-1) === v[0]) {
-    const inner = v.slice(1, -1);
-    return v[0] === '"' ? inner.replace(/\\"/g, '"') : inner.replace(/''/g, "'");
-  }
-  return v;
 }

@@ -1,12 +1,14 @@
 import { decodeText } from './decode';
-import { frontMatterEnd, parseMarkdown } from './markdown';
+import { frontMatterEnd } from './front-matter';
+import { parseMarkdown } from './markdown';
 import type { Reader } from './types';
 
 export const mdxReader = {
   name: 'mdx',
   // 2: brackets counted in one pass (a run of backslashes in a string backtracked exponentially); a
   // line starting `import` that continues a paragraph is prose; text after a comment's `*/}` is read.
-  version: 2,
+  // 3: the Markdown reader's 3 (front matter's aliases and tags; wikilinks and callouts as text).
+  version: 3,
   read(bytes) {
     return parseMarkdown(mdxAsMarkdown(decodeText(bytes)));
   },

@@ -74,10 +74,54 @@ describe('decodeText', () => {
 
 describe('markdown reader', () => {
   it('strips YAML front matter, uses its title, and keeps the body line offset', () => {
-    const r = parseMarkdown('---\ntitle: "Key rotation"\ntags: [ops]\n---\n# Something else\nBody line\n');
+    const r = parseMarkdown('---\ntitle: "Key rotation"\ndate: 2026-01-02\n---\n# Something else\nBody line\n');
     expect(r.title).toBe('Key rotation');
     expect(r.firstLine).toBe(5);
     expect(r.text.split('\n')[0]).toBe('# Something else');
+  });
+
+  it("reads front matter's aliases and tags as text on their own lines, in every form YAML and Obsidian write them", () => {
+    const source = [
+      '---',
+      'title: October budget meeting',
+      'date: 2026-10-14',
+      'aliases: [Q4 Budget Review, "budget, oct"]',
+      'attendees: [Marta, Jonas]',
+      'tags:',
+      '  - meeting',
+      '  - "#finance/q4"',
+      'cssclass: wide',
+      '---',
+      '## Decisions',
+      'Cut travel by 30%.',
+    ].join('\n');
+    const r = parseMarkdown(source);
+    expect(r.title).toBe('October budget meeting');
+    expect(r.firstLine).toBe(4);
+    const lines = r.text.split('\n');
+    expect(lines).toEqual(['Aliases: Q4 Budget Review, budget, oct', '', 'Tags: meeting, finance/q4', '', '', '', '', '## Decisions', 'Cut travel by 30%.']);
+    // Each line stays where it is in the file: line firstLine + i of the text is line firstLine + i of the file.
+    expect(lines.indexOf('## Decisions') + r.firstLine).toBe(11);
+    expect(r.text).not.toMatch(/Marta|2026-10-14|wide/);
+    expect(parseMarkdown('---\nalias: Atlas\ntag: project, #active\n---\nBody').text).toBe('Aliases: Atlas\nTags: project, active\n\nBody');
+    expect(parseMarkdown('+++\ntags = ["ops", "k8s"]\n+++\nbody').text).toBe('Tags: ops, k8s\n\nbody');
+    // Hugo's aliases are the page's old addresses: not words to find it by.
+    expect(parseMarkdown('---\naliases: ["/posts/old-name/", "https://x.org/a"]\n---\nBody').text).toBe('Body');
+  });
+
+  it("takes a Logseq page's title:: property, among the properties at its top, for its title", () => {
+    expect(parseMarkdown('title:: Project/Atlas\nalias:: Atlas\n\n- First block\n').title).toBe('Project/Atlas');
+    expect(parseMarkdown('tags:: home\ntitle:: Kitchen tap\n- Plumber comes Tuesday\n').title).toBe('Kitchen tap');
+    // Only at the top: a title:: further down is a block's property, and a heading still names the page.
+    expect(parseMarkdown('# Repairs\n\n- fix it\n  title:: not the page\n').title).toBe('Repairs');
+  });
+
+  it('gives a note of front matter alone its aliases and tags to find it by', () => {
+    const r = parseMarkdown("---\ntitle: Ideas for Marta's farewell\ntags: [todo, gifts]\ncreated: 2026-11-01\n---\n");
+    expect(r.title).toBe("Ideas for Marta's farewell");
+    expect(r.text.trim()).toBe('Tags: todo, gifts');
+    expect(r.firstLine).toBe(3);
+    expect(parseMarkdown('---\ntags: []\naliases:\n---\nBody').text).toBe('Body');
   });
 
   it('handles TOML front matter and single-quoted titles', () => {

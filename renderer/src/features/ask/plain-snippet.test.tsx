@@ -5,7 +5,13 @@ import { markQueryWords } from './query-marks';
 describe('plainSnippet', () => {
   it('drops Markdown syntax: fences, table rules, breaks, emphasis, link targets, escapes', () => {
     const md = '```sh\nquire status\n```\n| Key | Days |\n| --- | ---: |\n| deploy | 90 |\n\n---\n1. Run __this__ ~~not that~~\n- [x] done \\*really\\*\n![diagram](d.png) <https://example.com>';
-    expect(plainSnippet(md)).toBe('quire status\nKey · Days\ndeploy · 90\n\n1. Run this not that\n• done *really*\ndiagram https://example.com');
+    expect(plainSnippet(md)).toBe('quire status\nKey · Days\ndeploy · 90\n\n1. Run this not that\n☑ done *really*\ndiagram https://example.com');
+  });
+
+  it("keeps a task's state, done or not, in bulleted and numbered lists", () => {
+    expect(plainSnippet('- [x] Email Marta\n- [ ] Renew passport #admin\n  * [X] nested\n1. [ ] first\n2) [x] second\n- plain [ ] item')).toBe(
+      '☑ Email Marta\n☐ Renew passport #admin\n  ☑ nested\n1. ☐ first\n2) ☑ second\n• plain [ ] item',
+    );
   });
 
   it('leaves what is not clearly syntax as written: snake_case, arithmetic, a lone #', () => {

@@ -75,6 +75,18 @@ describe('watching a folder from the library', () => {
     expect((await screen.findByRole('note')).textContent).toMatch(/system limit on watched files/);
   });
 
+  it('never says "up to date" under the watching light while watching has a problem (the folder gone)', async () => {
+    const gone = 'The folder /home/me/notes is gone or cannot be read; its documents are kept until it is back or forgotten.';
+    renderWithFake(<LibraryView />, { library: () => ({ collections: [folder(watch({ state: 'watching', error: gone }))] }) });
+    const card = await screen.findByRole('region', { name: 'Folder /home/me/notes' });
+    const state = within(card).getByRole('status');
+    expect(state.textContent).toBe('Watching, with a problem');
+    expect(state.className).toMatch(/watch__state--trouble/);
+    expect(state.className).not.toMatch(/watch__state--watching/);
+    expect(within(card).getByRole('note').textContent).toBe(gone);
+    expect(watchSentence(watch({ state: 'watching', queued: 110, error: gone }))).toBe('Watching, with a problem · 110 changes waiting');
+  });
+
   it('words each state and count', () => {
     expect(watchSentence(watch({ state: 'watching', busy: true, queued: 1 }))).toBe('Watching · importing 1 change…');
     expect(watchSentence(watch({ state: 'watching', busy: true }))).toBe('Watching · importing…');

@@ -13,6 +13,8 @@ export function watchSentence(w: Watch): string {
   const waiting = w.queued === 1 ? '1 change waiting' : `${formatNumber(w.queued)} changes waiting`;
   if (w.state === 'off') return w.queued > 0 ? `Not watched · ${waiting} (Re-sync imports them)` : 'Not watched: changes are imported when you Re-sync.';
   if (w.state === 'paused') return w.queued > 0 ? `Watching paused · ${waiting}` : 'Watching paused: changes will be imported when you resume.';
+  // Not "up to date" under a green light while the folder is gone or the system stopped watching it: the note below says why.
+  if (w.error) return w.queued > 0 ? `Watching, with a problem · ${waiting}` : 'Watching, with a problem';
   if (w.busy) return w.queued > 0 ? `Watching · importing ${w.queued === 1 ? '1 change' : `${formatNumber(w.queued)} changes`}…` : 'Watching · importing…';
   return w.queued > 0 ? `Watching · ${waiting}` : 'Watching · up to date';
 }
@@ -42,7 +44,7 @@ export function WatchControls({ collectionId, watch }: { collectionId: string; w
 
   return (
     <div className="watch" data-testid="watch-controls">
-      <p className={`small watch__state watch__state--${watch.state}`} role="status">
+      <p className={`small watch__state watch__state--${watch.state === 'watching' && watch.error ? 'trouble' : watch.state}`} role="status">
         {watchSentence(watch)}
       </p>
       <div className="row">

@@ -27,6 +27,8 @@ export const BOUNDS = {
   denseQuantizeAbove: { min: 100, max: 100_000_000 },
   /** Embedding requests an import keeps out at once while it reads on (more only queue inside Ollama). */
   embedBatchesInFlight: { min: 1, max: 8 },
+  /** The largest file an import reads, in MB: a book's PDF with its pictures is often 20–100 MB. */
+  maxFileMb: { min: 1, max: 4096 },
 } as const satisfies Record<string, IntBounds>;
 
 /** A bounded whole number whose every refusal is one sentence naming the setting and its range. */
@@ -54,6 +56,8 @@ export const SETTINGS = {
   chunkTokens: { storageKey: 'chunk_tokens', schema: int('Chunk size (tokens)', BOUNDS.chunkTokens), fallback: 256, label: 'Chunk size (tokens)' },
   numCtx: { storageKey: 'num_ctx_cap', schema: int('Context window (num_ctx)', BOUNDS.numCtx), fallback: 8192, label: 'Context window (num_ctx)' },
   embedBatchesInFlight: { storageKey: 'embed_batches_in_flight', schema: int('Embedding requests in flight', BOUNDS.embedBatchesInFlight), fallback: 2, label: 'Embedding requests in flight' },
+  /** Larger files are skipped with their size and this limit named (every import: the app's, a watched folder's, the CLI's unless --max-file-mb). */
+  maxFileMb: { storageKey: 'max_file_mb', schema: int('Largest file to import (MB)', BOUNDS.maxFileMb), fallback: 20, label: 'Largest file to import (MB)' },
   /** How hybrid search joins keyword and vector rankings: rrf:60 (default) or weighted:0.3. */
   /**
    * From this many chunks, dense search takes a coarse pass on each vector's sign bits and rescores
@@ -76,11 +80,12 @@ export const SettingsSchema = z.object({
   fusion: SETTINGS.fusion.schema,
   denseQuantizeAbove: SETTINGS.denseQuantizeAbove.schema,
   embedBatchesInFlight: SETTINGS.embedBatchesInFlight.schema,
+  maxFileMb: SETTINGS.maxFileMb.schema,
 });
 export type Settings = z.output<typeof SettingsSchema>;
 
 /** Which settings hold numbers (stored as text, read back as numbers). */
-export const NUMERIC_SETTINGS: readonly SettingKey[] = ['k', 'chunkTokens', 'numCtx', 'denseQuantizeAbove', 'embedBatchesInFlight'];
+export const NUMERIC_SETTINGS: readonly SettingKey[] = ['k', 'chunkTokens', 'numCtx', 'denseQuantizeAbove', 'embedBatchesInFlight', 'maxFileMb'];
 
 // ---- request headers for Ollama ------------------------------------------------------------
 

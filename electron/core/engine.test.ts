@@ -45,7 +45,7 @@ describe('settings: one table, one store', () => {
   });
 
   it('reads defaults, the environment host, then what was saved; refuses a bad value and keeps the old one', async () => {
-    expect(engine.settings.all()).toEqual({ ollamaHost: ollama.url, chatModel: 'llama3.2', embedModel: 'embeddinggemma', k: 6, chunkTokens: 256, numCtx: 8192, fusion: 'rrf:60', denseQuantizeAbove: 20_000, embedBatchesInFlight: 2 });
+    expect(engine.settings.all()).toEqual({ ollamaHost: ollama.url, chatModel: 'llama3.2', embedModel: 'embeddinggemma', k: 6, chunkTokens: 256, numCtx: 8192, fusion: 'rrf:60', denseQuantizeAbove: 20_000, embedBatchesInFlight: 2, maxFileMb: 20 });
     engine.settings.set({ k: 3, fusion: 'weighted:0.30' });
     expect(engine.settings.get('k')).toBe(3);
     expect(engine.settings.get('fusion')).toBe('weighted:0.3');
@@ -82,7 +82,7 @@ describe('settings: one table, one store', () => {
   });
 
   it('every numeric setting has the bounds the contract uses; out of bounds is refused and the old value kept', async () => {
-    const bounds = { k: BOUNDS.k, chunkTokens: BOUNDS.chunkTokens, numCtx: BOUNDS.numCtx, denseQuantizeAbove: BOUNDS.denseQuantizeAbove, embedBatchesInFlight: BOUNDS.embedBatchesInFlight } as const;
+    const bounds = { k: BOUNDS.k, chunkTokens: BOUNDS.chunkTokens, numCtx: BOUNDS.numCtx, denseQuantizeAbove: BOUNDS.denseQuantizeAbove, embedBatchesInFlight: BOUNDS.embedBatchesInFlight, maxFileMb: BOUNDS.maxFileMb } as const;
     expect([...NUMERIC_SETTINGS].sort()).toEqual(Object.keys(bounds).sort());
     // The contract's ask input takes its limits from the same table.
     expect(API.ask.input.safeParse({ question: 'q', k: BOUNDS.k.max + 1 }).success).toBe(false);
@@ -110,6 +110,24 @@ describe('settings: one table, one store', () => {
     expect(done && 'result' in done ? done.result.budget : null).toMatchObject({ numCtx: 2048 });
     expect(done && 'result' in done ? done.result.budget!.k : 99).toBeLessThanOrEqual(2);
     expect(ollama.calls.last('/api/chat')?.body).toMatchObject({ model: 'llama3.2:latest', options: { num_ctx: 2048 } });
+  });
+});
+
+describe('the largest file an import reads', () => {
+  it('is a setting every import follows, named in the skip; a file skipped for size is read once the limit allows it', async () => {
+    notes.write('book.md', `# A long book\n\n${'The chapter goes on about lighthouses. '.repeat(40_000)}\n`);
+    engine.settings.set({ maxFileMb: 1 });
+    const small = await engine.importFolder({ path: notes.root });
+    expect(small.skipped).toEqual([{ path: 'book.md', reason: 'too-large', message: '1.5 MB is over the 1.0 MB limit for one file (Settings › Largest file to import (MB), or --max-file-mb).' }]);
+    engine.settings.set({ maxFileMb: 2 });
+    const larger = await engine.importFolder({ path: notes.root });
+    expect(larger.skipped).toEqual([]);
+    expect(larger.documents.added + larger.documents.updated).toBe(1);
+    expect((await engine.search({ query: "lighthouses", mode: "lexical" })).results[0]?.path).toBe("book.md");
+    // A CLI flag still says otherwise for its own import.
+    notes.write('book.md', `# A longer book\n\n${'The chapter goes on about lighthouses. '.repeat(40_000)}\n`);
+    const flagged = await engine.importFolder({ path: notes.root, maxFileMb: 1 });
+    expect(flagged.skipped.map((s) => s.path)).toEqual(['book.md']);
   });
 });
 

@@ -392,7 +392,7 @@ export function createEngine(options: EngineOptions): Engine {
           const report = await importFolder(db, folder, {
             embedding: input.embed === false ? null : { gateway: currentGateway(), tokens: currentTokens(), model: s.embedModel, chosen: () => settings.get('embedModel'), inFlight: s.embedBatchesInFlight, ...(input.batch ? { batchSize: input.batch } : {}) },
             chunker: chunker ?? { kind: 'heading', maxTokens: s.chunkTokens },
-            ...(input.maxFileMb !== undefined ? { maxFileBytes: Math.round(input.maxFileMb * 1024 * 1024) } : {}),
+            maxFileBytes: Math.round((input.maxFileMb ?? s.maxFileMb) * 1024 * 1024),
             ...(run.signal ? { signal: run.signal } : {}),
             ...(run.onProgress ? { onProgress: run.onProgress } : {}),
             ...(run.only ? { only: run.only } : {}),

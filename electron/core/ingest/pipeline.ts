@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { SETTINGS } from '../../../shared/settings';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import { DOCUMENT_TYPES } from '../../../shared/contract';
 import { refreshKeywordStatistics } from '../db/keyword-statistics';
@@ -381,7 +382,7 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
     return null;
   }
   if (file.size > ctx.maxBytes) {
-    const message = `${formatBytes(file.size)} is over the ${formatBytes(ctx.maxBytes)} limit for one file.`;
+    const message = `${formatBytes(file.size)} is over the ${formatBytes(ctx.maxBytes)} limit for one file (Settings › ${SETTINGS.maxFileMb.label}, or --max-file-mb).`;
     recordFailure(db, base, { status: 'skipped', code: 'TOO_LARGE', message, keepOldVersion: false });
     report.documents.skipped++;
     report.skipped.push({ path: file.relPath, reason: 'too-large', message });

@@ -14,6 +14,7 @@ export function settingsView(over: Partial<SettingsView> = {}): SettingsView {
     fusion: 'rrf:60',
     denseQuantizeAbove: 20000,
     embedBatchesInFlight: 2,
+    maxFileMb: 20,
     ollamaHeaders: [],
     ollamaHeaderStorage: { sealed: false, detail: 'Saved values are stored unencrypted.' },
     ...over,

@@ -6,11 +6,12 @@ import { messageFor } from '../../api/messages';
 import { useEvalSession } from './eval-session';
 import { report } from '../../test/eval-fixtures';
 import { renderWithFake } from '../../test/harness';
+import { settingsView } from '../../test/settings-fixtures';
 import { App } from '../../app/App';
 import { EvaluateView } from './EvaluateView';
 
 const collection = { id: 'c1', root: '/home/me/notes', createdAt: '2026-03-01T10:00:00Z', documents: [] };
-const settings: Output<'getSettings'> = { ollamaHost: 'http://127.0.0.1:11434', chatModel: 'llama3.2', embedModel: 'embeddinggemma', k: 5, chunkTokens: 256, numCtx: 8192, fusion: 'rrf:60', denseQuantizeAbove: 20000, embedBatchesInFlight: 2, ollamaHeaders: [], ollamaHeaderStorage: { sealed: false, detail: '' } };
+const settings: Output<'getSettings'> = settingsView({ k: 5, ollamaHeaderStorage: { sealed: false, detail: '' } });
 const model = (name: string) => ({ name, size: 1, family: null, parameterSize: null, quantization: null, digest: `sha256:${name}` });
 const folderSet: QuestionSetSummary = { ref: { kind: 'folder' }, name: 'Questions in this folder (.quire-questions.json)', answerable: 1, unanswerable: 1, error: null };
 const savedSet: QuestionSetSummary = { ref: { kind: 'saved' }, name: 'Saved from answers', answerable: 0, unanswerable: 0, error: 'Nothing saved yet: use "Save as test" under an answer.' };

@@ -25,6 +25,7 @@ const FIELDS: Array<{ key: Field; label: string; hint: string; type: 'text' | 'n
   { key: 'numCtx', label: SETTINGS.numCtx.label, hint: 'Tokens Ollama reads per request', type: 'number', ...BOUNDS.numCtx },
   { key: 'denseQuantizeAbove', label: SETTINGS.denseQuantizeAbove.label, hint: 'Above this many chunks, meaning search scans compact sign bits first, then rescores exactly', type: 'number', ...BOUNDS.denseQuantizeAbove },
   { key: 'embedBatchesInFlight', label: SETTINGS.embedBatchesInFlight.label, hint: 'Batches sent to Ollama at once while importing; 2 keeps it busy while the next files are read', type: 'number', ...BOUNDS.embedBatchesInFlight },
+  { key: 'maxFileMb', label: SETTINGS.maxFileMb.label, hint: 'Larger files are skipped and listed with their size; a skipped file is read at the next import or Re-sync', type: 'number', ...BOUNDS.maxFileMb },
   // A method and its number (FusionField), stored as the setting's string.
   { key: 'fusion', label: SETTINGS.fusion.label, hint: '', type: 'fusion' },
 ];

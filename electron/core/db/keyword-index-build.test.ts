@@ -9,6 +9,9 @@ import { deleteDocument } from './documents';
 import { runDoctor } from './health';
 import { buildBatch, buildOf, startBuild, STALE_CLAIM_MS, type KeywordIndex } from './keyword-index-build';
 import { keywordIndexChurn, refreshKeywordStatistics } from './keyword-statistics';
+import { migrate } from './migrate';
+import { MIGRATIONS } from './migrations/index';
+import type { Migration } from './migrations/types';
 import { openDatabase, type Db } from './open';
 
 const INDEXES = ['chunks_fts', 'sections_fts'] as const;
@@ -256,5 +259,30 @@ describe('keyword index rebuilt in batches beside the live one', () => {
     expect(await refreshed).toEqual(['chunks_fts', 'sections_fts']);
     expect(writes).toBeGreaterThan(INDEXES.length);
     healthy(db);
+  });
+});
+
+describe('a build under way when a newer Quire migrates', () => {
+  it("is given up, so the next refresh cannot swap in a shadow made by the old schema's definition and rules", async () => {
+    const db = open();
+    writeAll(1);
+    await importFolder(db, notes.root, { embedding: null });
+    startBoth(db);
+    copy(db, 'chunks_fts', 1, 3);
+    // A later migration redefines the index (here: another tokenizer) and fills it again, as 0013 did.
+    const redefine: Migration = {
+      version: MIGRATIONS.length + 1,
+      name: 'test-redefine',
+      up: `DROP TABLE chunks_fts;
+           CREATE VIRTUAL TABLE chunks_fts USING fts5(heading_path, text, folder, content = '', contentless_delete = 1, tokenize = 'unicode61');
+           INSERT INTO chunks_fts (rowid, heading_path, text, folder) SELECT c.rowid, c.heading_path, c.text, '' FROM chunks c;`,
+    };
+    migrate(db, [...MIGRATIONS, redefine]);
+    expect(INDEXES.map((fts) => buildOf(db, fts))).toEqual([null, null]);
+    expect(shadowTables(db)).toEqual([]);
+    expect(db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name LIKE '%fts_next%'").pluck().get()).toBe(0);
+    // Nothing is carried on to a swap: the index stays as the migration defined it.
+    await refreshKeywordStatistics(db, 0.99);
+    expect(db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'chunks_fts'").pluck().get()).toContain("tokenize = 'unicode61'");
   });
 });

@@ -17,10 +17,11 @@ import { folderOfSql } from './sections';
  * so a new row is always above the cursor; a moved document's chunks keep their rowids and are
  * updated in place, which is the trigger's case.)
  *
- * The triggers are written here, beside the live ones' definitions in the migrations (0014, 0017):
- * a migration that changes what a live trigger or the rebuild indexes must also drop a build under
- * way (its row, its shadow table and the triggers named in SHADOW_TRIGGERS), or the shadow would be
- * swapped in with rows of the old rule.
+ * The triggers are written here, beside the live ones' definitions in the migrations (0014, 0017).
+ * A shadow is made by the schema and rules of the Quire that began it, so migrate() gives up any
+ * build under way before it applies a migration (abandonBuilds): one that redefines an index or
+ * its triggers would otherwise be undone by the swap, the shadow's old definition and rows swapped
+ * in over it. The next refresh begins again, if the index is still due.
  *
  * The swap drops the live table (16–26 ms for 90,000 chunks: npx tsx test/bench/perf-searchable.ts)
  * and renames the shadow to its name. SQLite's ALTER TABLE RENAME checks every trigger in the
@@ -141,6 +142,18 @@ export function startBuild(db: Db, fts: KeywordIndex): void {
   db.exec(create);
   for (const [name, body] of Object.entries(SHADOW_TRIGGERS[fts])) db.exec(`CREATE TRIGGER ${name} ${body}`);
   db.prepare(`INSERT INTO keyword_index_builds (fts, cursor, deleted, owner, heartbeat) VALUES (?, (SELECT coalesce(min(rowid), 1) - 1 FROM ${BASE[fts]}), 0, ?, ?)`).run(fts, builderId(db), Date.now());
+}
+
+/**
+ * Drops every build under way, its shadow and its triggers; in the caller's write transaction. The
+ * names are those every version since migration 0018 has used, so a newer Quire's migrate() can
+ * drop an older one's build.
+ */
+export function abandonBuilds(db: Db): void {
+  const builds = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'keyword_index_builds'").get();
+  if (!builds) return;
+  for (const fts of ['chunks_fts', 'sections_fts'] as const) dropShadow(db, fts);
+  db.exec('DELETE FROM keyword_index_builds');
 }
 
 function dropShadow(db: Db, fts: KeywordIndex): void {

@@ -286,3 +286,24 @@ describe('a build under way when a newer Quire migrates', () => {
     expect(db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'chunks_fts'").pluck().get()).toContain("tokenize = 'unicode61'");
   });
 });
+
+describe('doctor during a build', () => {
+  it('checks the shadow holds exactly the rows at or below its cursor, so a lost trigger write is found before the swap', async () => {
+    const db = open();
+    writeAll(1);
+    await importFolder(db, notes.root, { embedding: null });
+    startBoth(db);
+    copy(db, 'chunks_fts', 2, 3);
+    copy(db, 'sections_fts', 1, 2);
+    healthy(db);
+    expect(runDoctor(db).find((c) => c.name === 'keyword index rebuild')?.detail).toMatch(/chunks_fts: 6 of \d+ rows copied; sections_fts: 2 of \d+/);
+    // A write the shadow's trigger missed (as a trigger dropped by mistake would): a row below the
+    // cursor deleted from the table only.
+    db.exec('DROP TRIGGER chunks_fts_next_ad');
+    const [low] = rowidsOf(db, 'chunks_fts', docsWhere(db, 'below')[0]!);
+    db.prepare('DELETE FROM chunks WHERE rowid = ?').run(low);
+    const check = runDoctor(db).find((c) => c.name === 'keyword index rebuild');
+    expect(check).toMatchObject({ ok: false });
+    expect(check!.detail).toMatch(/chunks_fts: .*1 shadow row for nothing/);
+  });
+});

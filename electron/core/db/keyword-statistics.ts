@@ -31,7 +31,7 @@ export type { KeywordIndex } from './keyword-index-build';
  *
  * The shadow's many small commits leave FTS5 more segments than one big insert would (merged by
  * its automerge as they come); twelve keyword queries at 90,000 chunks took 77 ms on it and 86 ms
- * on an index built in one insert (the same bench). Left undone: `doctor` checks the live index only, not a shadow under way; in the app an import's
+ * on an index built in one insert (the same bench). Left undone: in the app an import's
  * job ends only once the rebuild it made due has finished (the event loop is free meanwhile).
  */
 export const REBUILD_SHARE = 0.1;

@@ -307,3 +307,25 @@ describe('doctor during a build', () => {
     expect(check!.detail).toMatch(/chunks_fts: .*1 shadow row for nothing/);
   });
 });
+
+describe('an older Quire still running after a newer one migrated', () => {
+  it('neither begins nor carries on a build: its rows and shadow triggers would follow the old rules', async () => {
+    const db = open();
+    writeAll(1);
+    await importFolder(db, notes.root, { embedding: null });
+    startBoth(db);
+    copy(db, 'chunks_fts', 1, 2);
+    const newer = MIGRATIONS.length + 1;
+    db.pragma(`user_version = ${newer}`);
+    expect(buildBatch(db, 'chunks_fts', 2)).toEqual({ kind: 'newer' });
+    expect(cursor(db, 'chunks_fts')).toBe(2);
+    db.pragma(`user_version = ${MIGRATIONS.length}`);
+    expect(await refreshKeywordStatistics(db, 0)).toEqual(['chunks_fts', 'sections_fts']);
+    // Due again (every note deleted), but the schema is a newer Quire's now.
+    for (const id of db.prepare('SELECT id FROM documents').pluck().all() as string[]) deleteDocument(db, id);
+    db.pragma(`user_version = ${newer}`);
+    expect(await refreshKeywordStatistics(db, 0)).toEqual([]);
+    expect(INDEXES.map((fts) => buildOf(db, fts))).toEqual([null, null]);
+    expect(shadowTables(db)).toEqual([]);
+  });
+});

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { MIGRATIONS } from './migrations/index';
 import type { Db } from './open';
 import { folderOfSql } from './sections';
 
@@ -161,6 +162,15 @@ function dropShadow(db: Db, fts: KeywordIndex): void {
   db.exec(`DROP TABLE IF EXISTS ${shadowOf(fts)}`);
 }
 
+/**
+ * The schema is a newer Quire's (it migrated while this one ran): its definition and rules for the
+ * indexes are not this code's, so this code neither begins nor carries on a build (migrate() gave
+ * up any under way). Read inside the caller's transaction.
+ */
+export function schemaIsNewer(db: Db): boolean {
+  return (db.pragma('user_version', { simple: true }) as number) > MIGRATIONS.length;
+}
+
 export type BatchOutcome =
   /** Rows copied, the cursor moved on; more may follow. */
   | { kind: 'copied'; rows: number }
@@ -169,7 +179,9 @@ export type BatchOutcome =
   /** Another connection's claim is fresh: it builds. */
   | { kind: 'elsewhere' }
   /** No build under way (another connection finished it). */
-  | { kind: 'none' };
+  | { kind: 'none' }
+  /** The schema is a newer Quire's: it rebuilds by its own rules. */
+  | { kind: 'newer' };
 
 /**
  * One batch of a build under way: up to `rows` base rows above the cursor copied into the shadow,
@@ -179,6 +191,7 @@ export type BatchOutcome =
 export function buildBatch(db: Db, fts: KeywordIndex, rows: number): BatchOutcome {
   return db
     .transaction((): BatchOutcome => {
+      if (schemaIsNewer(db)) return { kind: 'newer' };
       const build = buildOf(db, fts);
       const now = Date.now();
       if (!build) return { kind: 'none' };

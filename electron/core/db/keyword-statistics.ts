@@ -1,4 +1,4 @@
-import { buildBatch, buildOf, startBuild, type KeywordIndex } from './keyword-index-build';
+import { buildBatch, buildOf, schemaIsNewer, startBuild, type KeywordIndex } from './keyword-index-build';
 import type { Db } from './open';
 import { stmt } from './statements';
 
@@ -106,7 +106,7 @@ async function refreshNow(db: Db, share: number, options: RefreshOptions): Promi
         const started = db
           .transaction(() => {
             // Read again inside the write transaction: another process may have begun or finished one.
-            if (buildOf(db, churn.fts) || !due(keywordIndexChurn(db).find((c) => c.fts === churn.fts)!, share)) return false;
+            if (schemaIsNewer(db) || buildOf(db, churn.fts) || !due(keywordIndexChurn(db).find((c) => c.fts === churn.fts)!, share)) return false;
             startBuild(db, churn.fts);
             return true;
           })
@@ -130,7 +130,7 @@ async function buildToEnd(db: Db, fts: KeywordIndex, options: RefreshOptions): P
     const t = performance.now();
     const outcome = buildBatch(db, fts, rows);
     const ms = performance.now() - t;
-    if (outcome.kind === 'none' || outcome.kind === 'elsewhere') return false;
+    if (outcome.kind !== 'copied' && outcome.kind !== 'swapped') return false;
     options.onBatch?.({ fts, kind: outcome.kind, rows: outcome.kind === 'copied' ? outcome.rows : 0, ms });
     if (outcome.kind === 'swapped') return true;
     if (options.batchRows === undefined) rows = Math.round(Math.min(MAX_BATCH_ROWS, Math.max(20, rows * Math.min(2, BATCH_MS / Math.max(ms, 1)))));

@@ -4,6 +4,7 @@ import { buildBatch, buildOf, startBuild } from '../electron/core/db/keyword-ind
 import { refreshKeywordStatistics } from '../electron/core/db/keyword-statistics';
 import { openDatabase, type Db } from '../electron/core/db/open';
 import { DEFAULT_CHUNKER, type ChunkerConfig } from '../electron/core/ingest/chunkers/types';
+import { EmbeddingSession } from '../electron/core/ingest/embedding-session';
 import { importFolder } from '../electron/core/ingest/pipeline';
 import { OllamaGateway } from '../electron/core/ollama/gateway';
 import { NotesFolder } from './support/notes';
@@ -194,6 +195,29 @@ describe('a folder edited between imports', () => {
       expect(edited.chunks).toEqual(once.chunks);
       expect(once.vectors).toHaveLength(1);
       expect(edited.vectors).toEqual(once.vectors);
+    } finally {
+      db.close();
+      fresh.close();
+      notes.dispose();
+    }
+  });
+
+  it('a renamed note imported without embedding (import --no-embed) is embedded by the next embed run as by a fresh import', async () => {
+    const notes = new NotesFolder('quire-reimport-noembed-');
+    const [db, fresh] = [openDatabase(':memory:'), openDatabase(':memory:')];
+    try {
+      const embedding = { gateway, model: 'embeddinggemma' };
+      const body = 'The bicycle chain wants oil after rain. Spare tubes are in the shed.\n';
+      notes.write('untitled.md', body);
+      notes.write('kept.md', '# Kept\n\nThe oven takes twenty minutes to heat.\n');
+      await importFolder(db, notes.root, { embedding });
+      notes.remove('untitled.md');
+      notes.write('bike-care.md', body);
+      expect((await importFolder(db, notes.root, { embedding: null })).documents.moved).toBe(1);
+      expect(snapshot(db).vectors).toHaveLength(1); // the kept note's only
+      expect(await new EmbeddingSession(db, embedding).embedMissing()).toBe(1);
+      await importFolder(fresh, notes.root, { embedding });
+      expect(snapshot(db)).toEqual(snapshot(fresh));
     } finally {
       db.close();
       fresh.close();

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { scores, TOPICS, writeNotes } from '../../../test/support/keyword-scores';
+import { ftsTotalRows, scores, TOPICS, writeNotes } from '../../../test/support/keyword-scores';
 import { NotesFolder, tempDbPath } from '../../../test/support/notes';
 import { importFolder } from '../ingest/pipeline';
 import { lexicalSearch } from '../retrieve/lexical';
@@ -327,5 +327,47 @@ describe('an older Quire still running after a newer one migrated', () => {
     expect(await refreshKeywordStatistics(db, 0)).toEqual([]);
     expect(INDEXES.map((fts) => buildOf(db, fts))).toEqual([null, null]);
     expect(shadowTables(db)).toEqual([]);
+  });
+});
+
+describe("bm25's row count through a build", () => {
+  it('FTS5 counts exactly the rows held plus those counted deleted, in the live index and the shadow, so fts-top’s bound holds before, during and after the swap', async () => {
+    const db = open();
+    writeAll(1);
+    await importFolder(db, notes.root, { embedding: null });
+    const held = (fts: KeywordIndex, upTo = Number.MAX_SAFE_INTEGER) => db.prepare(`SELECT count(*) FROM ${BASE[fts]} WHERE rowid <= ?`).pluck().get(upTo) as number;
+    const churn = (fts: KeywordIndex) => keywordIndexChurn(db).find((c) => c.fts === fts)!.deleted;
+    const bound = (fts: KeywordIndex) => (db.prepare(`SELECT coalesce(max(rowid), 0) FROM ${BASE[fts]}`).pluck().get() as number) + churn(fts);
+    const exact = () => {
+      for (const fts of INDEXES) {
+        expect(ftsTotalRows(db, fts), fts).toBe(held(fts) + churn(fts));
+        expect(ftsTotalRows(db, fts), fts).toBeLessThanOrEqual(bound(fts));
+        const build = buildOf(db, fts);
+        if (build) expect(ftsTotalRows(db, `${fts}_next`), `${fts}_next`).toBe(held(fts, build.cursor) + build.deleted);
+      }
+    };
+    notes.write('a0.md', '# Changed\n\nWe rotate bread now, version 4.\n');
+    await importFolder(db, notes.root, { embedding: null });
+    exact();
+    startBoth(db);
+    copy(db, 'chunks_fts', 2, 4);
+    copy(db, 'sections_fts', 2, 4);
+    exact();
+    // Another connection edits, moves, deletes and adds notes on both sides of the cursors.
+    const other = open();
+    const [below, above] = [docsWhere(db, 'below'), docsWhere(db, 'above')];
+    notes.write(below[0]!, '# Edited below\n\nWe rotate keys weekly, version 5.\n');
+    notes.write(above[0]!, '# Edited above\n\nBread dough, version 5.\n\n## More\n\nStill bread.\n');
+    notes.write(`sub/${below[1]}`, fs.readFileSync(notes.path(below[1]!)));
+    notes.remove(below[1]!);
+    notes.remove(above[1]!);
+    notes.write('new.md', '# New\n\nGuitar strings, version 5.\n');
+    await importFolder(other, notes.root, { embedding: null });
+    exact();
+    copy(db, 'chunks_fts', 1, 3);
+    exact();
+    expect(await refreshKeywordStatistics(db, 0.99)).toEqual(['chunks_fts', 'sections_fts']);
+    exact();
+    expect(churn('chunks_fts')).toBeGreaterThan(0);
   });
 });

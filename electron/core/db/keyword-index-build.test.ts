@@ -371,3 +371,24 @@ describe("bm25's row count through a build", () => {
     expect(churn('chunks_fts')).toBeGreaterThan(0);
   });
 });
+
+describe('the schema after a swap', () => {
+  it("is a fresh database's: the same tables, shadow tables, triggers (text for text) and fts5 config; only the renamed tables' names are quoted", async () => {
+    const db = open();
+    writeAll(1);
+    await importFolder(db, notes.root, { embedding: null });
+    for (const id of db.prepare('SELECT id FROM documents LIMIT 4').pluck().all() as string[]) deleteDocument(db, id);
+    expect(await refreshKeywordStatistics(db, 0.1, { batchRows: 2 })).toEqual(['chunks_fts', 'sections_fts']);
+    // Twice: the second build starts from the renamed table's definition.
+    for (const id of db.prepare('SELECT id FROM documents LIMIT 2').pluck().all() as string[]) deleteDocument(db, id);
+    expect(await refreshKeywordStatistics(db, 0, { batchRows: 2 })).toEqual(['chunks_fts', 'sections_fts']);
+    const fresh = openFresh();
+    // SQLite's RENAME writes the new name quoted ("chunks_fts"); the definitions are otherwise the text they were.
+    const unquoted = (sql: string | null) => sql?.replace(/(CREATE (?:VIRTUAL )?TABLE )(?:"([^"]+)"|'([^']+)')/, (_m, head: string, a?: string, b?: string) => `${head}${a ?? b}`).replace(/^(CREATE TABLE )(\w+_fts_\w+)\(/, "$1'$2'(") ?? null;
+    const schema = (d: Db) =>
+      (d.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all() as Array<{ type: string; name: string; tbl_name: string; sql: string | null }>).map((r) => ({ ...r, sql: unquoted(r.sql) }));
+    expect(schema(db)).toEqual(schema(fresh));
+    for (const fts of INDEXES) expect(db.prepare(`SELECT k, v FROM ${fts}_config ORDER BY k`).all()).toEqual(fresh.prepare(`SELECT k, v FROM ${fts}_config ORDER BY k`).all());
+    healthy(db);
+  });
+});

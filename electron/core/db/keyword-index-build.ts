@@ -110,6 +110,11 @@ export function builderId(db: Db): string {
   return id;
 }
 
+/** Whether a build of either index is under way (its row exists). */
+export function hasBuildUnderWay(db: Db): boolean {
+  return db.prepare('SELECT 1 FROM keyword_index_builds LIMIT 1').get() !== undefined;
+}
+
 export function buildOf(db: Db, fts: KeywordIndex): BuildRow | null {
   return (db.prepare('SELECT fts, cursor, deleted, owner, heartbeat FROM keyword_index_builds WHERE fts = ?').get(fts) as BuildRow | undefined) ?? null;
 }

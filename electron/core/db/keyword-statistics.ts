@@ -81,7 +81,8 @@ const refreshing = new WeakMap<Db, Promise<unknown>>();
  * statistics were swapped in. One refresh per connection at a time: a second call waits for the
  * first, then looks again.
  *
- * It runs after an import's or a forget's own writes, as housekeeping: an index not yet due costs
+ * It runs after an import's or a forget's own writes (and as a long-lived shell starts, when a build
+ * was cut short), as housekeeping: an index not yet due costs
  * a read and no write lock (an unchanged folder's import needs none). A batch that cannot have
  * the write lock within the busy timeout (another process importing), a fresh claim by another
  * connection, or the signal leave the build where it is for the next refresh, the old index

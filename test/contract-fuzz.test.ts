@@ -232,7 +232,14 @@ describe('the contract under inputs nobody would choose', () => {
     const schema = API[method].input as Schema;
     let accepted = 0;
     for (let i = 0; i < ROUNDS; i++) {
-      const input = sample(schema, r, (key) => pool(key, r));
+      let input = sample(schema, r, (key) => pool(key, r));
+      // A patch of many optional fields (setSettings) is rarely valid in every field at once: the
+      // fields refused are left out, and the rest is still an input nobody would choose.
+      const first = schema.safeParse(input ?? {});
+      if (!first.success && input !== null && typeof input === 'object' && !Array.isArray(input)) {
+        const refused = new Set(first.error.issues.map((i) => i.path[0]));
+        input = Object.fromEntries(Object.entries(input).filter(([k]) => !refused.has(k)));
+      }
       if (!schema.safeParse(input ?? {}).success) continue;
       accepted++;
       const result = await engine.dispatch(method, input);
@@ -253,6 +260,8 @@ describe('the contract under inputs nobody would choose', () => {
       expect(ERROR_CODES).toContain(e.code);
       expect(e.code, `${method} job: ${e.message}`).not.toBe('INTERNAL');
     }
+    if (process.env.QUIRE_FUZZ_REPORT) console.log(method, 'accepted', accepted, 'of', ROUNDS);
     expect(accepted, `no sampled input of ${method} passed its own schema`).toBeGreaterThan(0);
-  });
+    // Some inputs wait on an Ollama that is not there (setSettings confirming a model at a dead address).
+  }, Math.max(30_000, ROUNDS * 1_000));
 });

@@ -8,6 +8,8 @@ import { NotesFolder, tempDbPath } from '../../test/support/notes';
 import { startStandin, type Standin } from '../../test/support/ollama-standin/server';
 import { createEngine, restoreFrom, setAsideDamaged, type Engine } from './engine';
 import { FakeSecretBox } from '../../test/support/fake-secret-box';
+import { startBuild } from './db/keyword-index-build';
+import { openDatabase } from './db/open';
 
 let ollama: Standin;
 let notes: NotesFolder;
@@ -418,4 +420,40 @@ describe('a folder forgotten while it is imported', () => {
       expect(engine.doctor().filter((c) => !c.ok)).toEqual([]);
     });
   }
+});
+
+describe('a keyword index rebuild cut short by quitting', () => {
+  it('a long-lived shell carries it on at startup; the CLI leaves it for the next import', async () => {
+    await engine.importFolder({ path: notes.root, embed: false });
+    await engine.close();
+    const raw = openDatabase(dbFile.file);
+    raw.transaction(() => startBuild(raw, 'chunks_fts')).immediate();
+    raw.close();
+    const builds = () => {
+      const d = new Database(dbFile.file, { readonly: true });
+      try {
+        return d.prepare('SELECT count(*) FROM keyword_index_builds').pluck().get() as number;
+      } finally {
+        d.close();
+      }
+    };
+    // The claim of the process that quit (no process has pid 2^22 + 1).
+    const stale = `${2 ** 22 + 1}:quit`;
+    const claimStale = () => {
+      const d = new Database(dbFile.file);
+      d.prepare('UPDATE keyword_index_builds SET owner = ?').run(stale);
+      d.close();
+    };
+    claimStale();
+
+    engine = createEngine({ dbPath: dbFile.file, env: { OLLAMA_HOST: ollama.url } });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(builds()).toBe(1);
+    await engine.close();
+
+    engine = createEngine({ dbPath: dbFile.file, env: { OLLAMA_HOST: ollama.url }, resumeMigration: true });
+    for (let i = 0; i < 100 && builds() > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(builds()).toBe(0);
+    expect(engine.doctor().filter((c) => !c.ok)).toEqual([]);
+  });
 });

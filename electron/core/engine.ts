@@ -25,6 +25,8 @@ import { WatchManager, type WatchStatus } from './watch/watch-manager';
 import { sharedParsePool } from './ingest/parse/parse-pool';
 import type { ParseRequest } from './ingest/parse/parse-file';
 import { insertEvalReport } from './db/eval-reports';
+import { hasBuildUnderWay } from './db/keyword-index-build';
+import { refreshKeywordStatistics } from './db/keyword-statistics';
 import { indexStatus, runDoctor, type IndexStatus } from './db/health';
 import { conversationHistory, conversationScope, recordTurn, requireConversation } from './db/conversations';
 import { openDatabase, type Db } from './db/open';
@@ -537,6 +539,15 @@ export function createEngine(options: EngineOptions): Engine {
       })
     : null;
   watches?.start();
+  if (options.resumeMigration && hasBuildUnderWay(db)) {
+    // A keyword index rebuild a quit cut short: its shadow's triggers cost every write until it is
+    // swapped in, and bm25 keeps the deleted rows meanwhile. Stopped by close, resumed next time.
+    setImmediate(() =>
+      void refreshKeywordStatistics(db, undefined, { signal: upkeepStop.signal }).catch((e: unknown) =>
+        process.emitWarning(`Rebuilding the keyword statistics failed: ${e instanceof Error ? e.message : String(e)}`),
+      ),
+    );
+  }
   if (options.resumeMigration && pendingSwitch(db, settings.get('embedModel'))) {
     setImmediate(() => void engine.dispatch('embedMissing', {}));
   } else if (options.resumeMigration) {

@@ -14,3 +14,20 @@ export const scores = (db: Db, table: 'chunks_fts' | 'sections_fts') => {
   const rows = db.prepare(`SELECT d.rel_path || '#' || x.heading_path AS at, bm25(${table}) AS s FROM ${table} f ${join} WHERE ${table} MATCH 'rotate OR bread OR version' ORDER BY at`).all() as Array<{ at: string; s: number }>;
   return rows.map((r) => `${r.at} ${r.s.toFixed(9)}`);
 };
+
+/**
+ * The row count FTS5's bm25 uses: the first varint of the index's averages record (rowid 1 of its
+ * `_data` table, fts5_index.c), which counts every row inserted since the index was emptied, the
+ * deleted ones of a contentless_delete table included.
+ */
+export const ftsTotalRows = (db: Db, table: string): number => {
+  const block = db.prepare(`SELECT block FROM ${table}_data WHERE id = 1`).pluck().get() as Buffer | undefined;
+  if (!block) return 0;
+  let n = 0;
+  for (let i = 0; i < 9; i++) {
+    const c = block[i]!;
+    n = n * 128 + (c & 0x7f);
+    if (!(c & 0x80)) break;
+  }
+  return n;
+};

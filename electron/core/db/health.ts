@@ -15,7 +15,7 @@ export interface Check {
 /**
  * Verifies the index is whole: SQLite's and FTS5's own integrity checks, every committed document
  * has exactly the chunks it was committed with, every chunk is in the full-text index and in a
- * section (itself indexed), and each
+ * section (itself indexed), a keyword index rebuild under way holds what it should, and each
  * model's table holds exactly the vectors of the documents recorded as embedded with it.
  */
 export function runDoctor(db: Db): Check[] {
@@ -64,6 +64,9 @@ export function runDoctor(db: Db): Check[] {
     detail: `${sections} sections, ${sectionRows} section full-text rows${sectionMatch.said}${uncovered > 0 ? `, ${uncovered} chunks in no section` : ''}`,
   });
 
+  const rebuild = rebuildCheck(db);
+  if (rebuild) checks.push(rebuild);
+
   checks.push(folderWordsCheck(db));
 
   const partial = db
@@ -97,6 +100,34 @@ export function runDoctor(db: Db): Check[] {
     }
   }
   return checks;
+}
+
+/**
+ * A keyword index rebuild under way (db/keyword-index-build.ts) is swapped in as it stands, so its
+ * shadow is held to the same rowid comparison as the live index: every row of the table at or
+ * below the cursor, and nothing else. Null when no build is under way.
+ */
+function rebuildCheck(db: Db): Check | null {
+  if (!db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'keyword_index_builds'").get()) return null;
+  const builds = db.prepare('SELECT fts, cursor FROM keyword_index_builds ORDER BY fts').all() as Array<{ fts: 'chunks_fts' | 'sections_fts'; cursor: number }>;
+  if (builds.length === 0) return null;
+  const one = (sql: string, ...params: unknown[]) => db.prepare(sql).pluck().get(...params) as number;
+  let ok = true;
+  const said = builds.map(({ fts, cursor }) => {
+    const table = fts === 'chunks_fts' ? 'chunks' : 'sections';
+    const docsize = `${fts}_next_docsize`;
+    if (!db.prepare('SELECT 1 FROM sqlite_schema WHERE name = ?').get(docsize)) {
+      ok = false;
+      return `${fts}: its shadow table is missing`;
+    }
+    const missing = one(`SELECT count(*) FROM ${table} t WHERE t.rowid <= ? AND NOT EXISTS (SELECT 1 FROM ${docsize} f WHERE f.id = t.rowid)`, cursor);
+    const stale = one(`SELECT count(*) FROM ${docsize} f WHERE f.id > ? OR NOT EXISTS (SELECT 1 FROM ${table} t WHERE t.rowid = f.id)`, cursor);
+    if (missing + stale > 0) ok = false;
+    const copied = one(`SELECT count(*) FROM ${docsize}`);
+    const total = one(`SELECT count(*) FROM ${table}`);
+    return `${fts}: ${copied} of ${total} rows copied${missing + stale > 0 ? `, ${missing} without a shadow row, ${stale} shadow ${stale === 1 ? 'row' : 'rows'} for nothing` : ''}`;
+  });
+  return { name: 'keyword index rebuild', ok, detail: said.join('; ') };
 }
 
 /**

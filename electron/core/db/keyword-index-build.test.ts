@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { scores, TOPICS, writeNotes } from '../../../test/support/keyword-scores';
+import { ftsTotalRows, scores, TOPICS, writeNotes } from '../../../test/support/keyword-scores';
 import { NotesFolder, tempDbPath } from '../../../test/support/notes';
 import { importFolder } from '../ingest/pipeline';
 import { lexicalSearch } from '../retrieve/lexical';
@@ -9,6 +9,9 @@ import { deleteDocument } from './documents';
 import { runDoctor } from './health';
 import { buildBatch, buildOf, startBuild, STALE_CLAIM_MS, type KeywordIndex } from './keyword-index-build';
 import { keywordIndexChurn, refreshKeywordStatistics } from './keyword-statistics';
+import { migrate } from './migrate';
+import { MIGRATIONS } from './migrations/index';
+import type { Migration } from './migrations/types';
 import { openDatabase, type Db } from './open';
 
 const INDEXES = ['chunks_fts', 'sections_fts'] as const;
@@ -255,6 +258,137 @@ describe('keyword index rebuilt in batches beside the live one', () => {
     }
     expect(await refreshed).toEqual(['chunks_fts', 'sections_fts']);
     expect(writes).toBeGreaterThan(INDEXES.length);
+    healthy(db);
+  });
+});
+
+describe('a build under way when a newer Quire migrates', () => {
+  it("is given up, so the next refresh cannot swap in a shadow made by the old schema's definition and rules", async () => {
+    const db = open();
+    writeAll(1);
+    await importFolder(db, notes.root, { embedding: null });
+    startBoth(db);
+    copy(db, 'chunks_fts', 1, 3);
+    // A later migration redefines the index (here: another tokenizer) and fills it again, as 0013 did.
+    const redefine: Migration = {
+      version: MIGRATIONS.length + 1,
+      name: 'test-redefine',
+      up: `DROP TABLE chunks_fts;
+           CREATE VIRTUAL TABLE chunks_fts USING fts5(heading_path, text, folder, content = '', contentless_delete = 1, tokenize = 'unicode61');
+           INSERT INTO chunks_fts (rowid, heading_path, text, folder) SELECT c.rowid, c.heading_path, c.text, '' FROM chunks c;`,
+    };
+    migrate(db, [...MIGRATIONS, redefine]);
+    expect(INDEXES.map((fts) => buildOf(db, fts))).toEqual([null, null]);
+    expect(shadowTables(db)).toEqual([]);
+    expect(db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name LIKE '%fts_next%'").pluck().get()).toBe(0);
+    // Nothing is carried on to a swap: the index stays as the migration defined it.
+    await refreshKeywordStatistics(db, 0.99);
+    expect(db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'chunks_fts'").pluck().get()).toContain("tokenize = 'unicode61'");
+  });
+});
+
+describe('doctor during a build', () => {
+  it('checks the shadow holds exactly the rows at or below its cursor, so a lost trigger write is found before the swap', async () => {
+    const db = open();
+    writeAll(1);
+    await importFolder(db, notes.root, { embedding: null });
+    startBoth(db);
+    copy(db, 'chunks_fts', 2, 3);
+    copy(db, 'sections_fts', 1, 2);
+    healthy(db);
+    expect(runDoctor(db).find((c) => c.name === 'keyword index rebuild')?.detail).toMatch(/chunks_fts: 6 of \d+ rows copied; sections_fts: 2 of \d+/);
+    // A write the shadow's trigger missed (as a trigger dropped by mistake would): a row below the
+    // cursor deleted from the table only.
+    db.exec('DROP TRIGGER chunks_fts_next_ad');
+    const [low] = rowidsOf(db, 'chunks_fts', docsWhere(db, 'below')[0]!);
+    db.prepare('DELETE FROM chunks WHERE rowid = ?').run(low);
+    const check = runDoctor(db).find((c) => c.name === 'keyword index rebuild');
+    expect(check).toMatchObject({ ok: false });
+    expect(check!.detail).toMatch(/chunks_fts: .*1 shadow row for nothing/);
+  });
+});
+
+describe('an older Quire still running after a newer one migrated', () => {
+  it('neither begins nor carries on a build: its rows and shadow triggers would follow the old rules', async () => {
+    const db = open();
+    writeAll(1);
+    await importFolder(db, notes.root, { embedding: null });
+    startBoth(db);
+    copy(db, 'chunks_fts', 1, 2);
+    const newer = MIGRATIONS.length + 1;
+    db.pragma(`user_version = ${newer}`);
+    expect(buildBatch(db, 'chunks_fts', 2)).toEqual({ kind: 'newer' });
+    expect(cursor(db, 'chunks_fts')).toBe(2);
+    db.pragma(`user_version = ${MIGRATIONS.length}`);
+    expect(await refreshKeywordStatistics(db, 0)).toEqual(['chunks_fts', 'sections_fts']);
+    // Due again (every note deleted), but the schema is a newer Quire's now.
+    for (const id of db.prepare('SELECT id FROM documents').pluck().all() as string[]) deleteDocument(db, id);
+    db.pragma(`user_version = ${newer}`);
+    expect(await refreshKeywordStatistics(db, 0)).toEqual([]);
+    expect(INDEXES.map((fts) => buildOf(db, fts))).toEqual([null, null]);
+    expect(shadowTables(db)).toEqual([]);
+  });
+});
+
+describe("bm25's row count through a build", () => {
+  it('FTS5 counts exactly the rows held plus those counted deleted, in the live index and the shadow, so fts-top’s bound holds before, during and after the swap', async () => {
+    const db = open();
+    writeAll(1);
+    await importFolder(db, notes.root, { embedding: null });
+    const held = (fts: KeywordIndex, upTo = Number.MAX_SAFE_INTEGER) => db.prepare(`SELECT count(*) FROM ${BASE[fts]} WHERE rowid <= ?`).pluck().get(upTo) as number;
+    const churn = (fts: KeywordIndex) => keywordIndexChurn(db).find((c) => c.fts === fts)!.deleted;
+    const bound = (fts: KeywordIndex) => (db.prepare(`SELECT coalesce(max(rowid), 0) FROM ${BASE[fts]}`).pluck().get() as number) + churn(fts);
+    const exact = () => {
+      for (const fts of INDEXES) {
+        expect(ftsTotalRows(db, fts), fts).toBe(held(fts) + churn(fts));
+        expect(ftsTotalRows(db, fts), fts).toBeLessThanOrEqual(bound(fts));
+        const build = buildOf(db, fts);
+        if (build) expect(ftsTotalRows(db, `${fts}_next`), `${fts}_next`).toBe(held(fts, build.cursor) + build.deleted);
+      }
+    };
+    notes.write('a0.md', '# Changed\n\nWe rotate bread now, version 4.\n');
+    await importFolder(db, notes.root, { embedding: null });
+    exact();
+    startBoth(db);
+    copy(db, 'chunks_fts', 2, 4);
+    copy(db, 'sections_fts', 2, 4);
+    exact();
+    // Another connection edits, moves, deletes and adds notes on both sides of the cursors.
+    const other = open();
+    const [below, above] = [docsWhere(db, 'below'), docsWhere(db, 'above')];
+    notes.write(below[0]!, '# Edited below\n\nWe rotate keys weekly, version 5.\n');
+    notes.write(above[0]!, '# Edited above\n\nBread dough, version 5.\n\n## More\n\nStill bread.\n');
+    notes.write(`sub/${below[1]}`, fs.readFileSync(notes.path(below[1]!)));
+    notes.remove(below[1]!);
+    notes.remove(above[1]!);
+    notes.write('new.md', '# New\n\nGuitar strings, version 5.\n');
+    await importFolder(other, notes.root, { embedding: null });
+    exact();
+    copy(db, 'chunks_fts', 1, 3);
+    exact();
+    expect(await refreshKeywordStatistics(db, 0.99)).toEqual(['chunks_fts', 'sections_fts']);
+    exact();
+    expect(churn('chunks_fts')).toBeGreaterThan(0);
+  });
+});
+
+describe('the schema after a swap', () => {
+  it("is a fresh database's: the same tables, shadow tables, triggers (text for text) and fts5 config; only the renamed tables' names are quoted", async () => {
+    const db = open();
+    writeAll(1);
+    await importFolder(db, notes.root, { embedding: null });
+    for (const id of db.prepare('SELECT id FROM documents LIMIT 4').pluck().all() as string[]) deleteDocument(db, id);
+    expect(await refreshKeywordStatistics(db, 0.1, { batchRows: 2 })).toEqual(['chunks_fts', 'sections_fts']);
+    // Twice: the second build starts from the renamed table's definition.
+    for (const id of db.prepare('SELECT id FROM documents LIMIT 2').pluck().all() as string[]) deleteDocument(db, id);
+    expect(await refreshKeywordStatistics(db, 0, { batchRows: 2 })).toEqual(['chunks_fts', 'sections_fts']);
+    const fresh = openFresh();
+    // SQLite's RENAME writes the new name quoted ("chunks_fts"); the definitions are otherwise the text they were.
+    const unquoted = (sql: string | null) => sql?.replace(/(CREATE (?:VIRTUAL )?TABLE )(?:"([^"]+)"|'([^']+)')/, (_m, head: string, a?: string, b?: string) => `${head}${a ?? b}`).replace(/^(CREATE TABLE )(\w+_fts_\w+)\(/, "$1'$2'(") ?? null;
+    const schema = (d: Db) =>
+      (d.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all() as Array<{ type: string; name: string; tbl_name: string; sql: string | null }>).map((r) => ({ ...r, sql: unquoted(r.sql) }));
+    expect(schema(db)).toEqual(schema(fresh));
+    for (const fts of INDEXES) expect(db.prepare(`SELECT k, v FROM ${fts}_config ORDER BY k`).all()).toEqual(fresh.prepare(`SELECT k, v FROM ${fts}_config ORDER BY k`).all());
     healthy(db);
   });
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { MIGRATIONS } from './migrations/index';
 import type { Db } from './open';
 import { folderOfSql } from './sections';
 
@@ -17,10 +18,11 @@ import { folderOfSql } from './sections';
  * so a new row is always above the cursor; a moved document's chunks keep their rowids and are
  * updated in place, which is the trigger's case.)
  *
- * The triggers are written here, beside the live ones' definitions in the migrations (0014, 0017):
- * a migration that changes what a live trigger or the rebuild indexes must also drop a build under
- * way (its row, its shadow table and the triggers named in SHADOW_TRIGGERS), or the shadow would be
- * swapped in with rows of the old rule.
+ * The triggers are written here, beside the live ones' definitions in the migrations (0014, 0017).
+ * A shadow is made by the schema and rules of the Quire that began it, so migrate() gives up any
+ * build under way before it applies a migration (abandonBuilds): one that redefines an index or
+ * its triggers would otherwise be undone by the swap, the shadow's old definition and rows swapped
+ * in over it. The next refresh begins again, if the index is still due.
  *
  * The swap drops the live table (16–26 ms for 90,000 chunks: npx tsx test/bench/perf-searchable.ts)
  * and renames the shadow to its name. SQLite's ALTER TABLE RENAME checks every trigger in the
@@ -108,6 +110,11 @@ export function builderId(db: Db): string {
   return id;
 }
 
+/** Whether a build of either index is under way (its row exists). */
+export function hasBuildUnderWay(db: Db): boolean {
+  return db.prepare('SELECT 1 FROM keyword_index_builds LIMIT 1').get() !== undefined;
+}
+
 export function buildOf(db: Db, fts: KeywordIndex): BuildRow | null {
   return (db.prepare('SELECT fts, cursor, deleted, owner, heartbeat FROM keyword_index_builds WHERE fts = ?').get(fts) as BuildRow | undefined) ?? null;
 }
@@ -143,9 +150,30 @@ export function startBuild(db: Db, fts: KeywordIndex): void {
   db.prepare(`INSERT INTO keyword_index_builds (fts, cursor, deleted, owner, heartbeat) VALUES (?, (SELECT coalesce(min(rowid), 1) - 1 FROM ${BASE[fts]}), 0, ?, ?)`).run(fts, builderId(db), Date.now());
 }
 
+/**
+ * Drops every build under way, its shadow and its triggers; in the caller's write transaction. The
+ * names are those every version since migration 0018 has used, so a newer Quire's migrate() can
+ * drop an older one's build.
+ */
+export function abandonBuilds(db: Db): void {
+  const builds = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'keyword_index_builds'").get();
+  if (!builds) return;
+  for (const fts of ['chunks_fts', 'sections_fts'] as const) dropShadow(db, fts);
+  db.exec('DELETE FROM keyword_index_builds');
+}
+
 function dropShadow(db: Db, fts: KeywordIndex): void {
   for (const name of Object.keys(SHADOW_TRIGGERS[fts])) db.exec(`DROP TRIGGER IF EXISTS ${name}`);
   db.exec(`DROP TABLE IF EXISTS ${shadowOf(fts)}`);
+}
+
+/**
+ * The schema is a newer Quire's (it migrated while this one ran): its definition and rules for the
+ * indexes are not this code's, so this code neither begins nor carries on a build (migrate() gave
+ * up any under way). Read inside the caller's transaction.
+ */
+export function schemaIsNewer(db: Db): boolean {
+  return (db.pragma('user_version', { simple: true }) as number) > MIGRATIONS.length;
 }
 
 export type BatchOutcome =
@@ -156,7 +184,9 @@ export type BatchOutcome =
   /** Another connection's claim is fresh: it builds. */
   | { kind: 'elsewhere' }
   /** No build under way (another connection finished it). */
-  | { kind: 'none' };
+  | { kind: 'none' }
+  /** The schema is a newer Quire's: it rebuilds by its own rules. */
+  | { kind: 'newer' };
 
 /**
  * One batch of a build under way: up to `rows` base rows above the cursor copied into the shadow,
@@ -166,6 +196,7 @@ export type BatchOutcome =
 export function buildBatch(db: Db, fts: KeywordIndex, rows: number): BatchOutcome {
   return db
     .transaction((): BatchOutcome => {
+      if (schemaIsNewer(db)) return { kind: 'newer' };
       const build = buildOf(db, fts);
       const now = Date.now();
       if (!build) return { kind: 'none' };

@@ -1,4 +1,4 @@
-import { buildBatch, buildOf, startBuild, type KeywordIndex } from './keyword-index-build';
+import { buildBatch, buildOf, schemaIsNewer, startBuild, type KeywordIndex } from './keyword-index-build';
 import type { Db } from './open';
 import { stmt } from './statements';
 
@@ -31,7 +31,7 @@ export type { KeywordIndex } from './keyword-index-build';
  *
  * The shadow's many small commits leave FTS5 more segments than one big insert would (merged by
  * its automerge as they come); twelve keyword queries at 90,000 chunks took 77 ms on it and 86 ms
- * on an index built in one insert (the same bench). Left undone: `doctor` checks the live index only, not a shadow under way; in the app an import's
+ * on an index built in one insert (the same bench). Left undone: in the app an import's
  * job ends only once the rebuild it made due has finished (the event loop is free meanwhile).
  */
 export const REBUILD_SHARE = 0.1;
@@ -81,7 +81,8 @@ const refreshing = new WeakMap<Db, Promise<unknown>>();
  * statistics were swapped in. One refresh per connection at a time: a second call waits for the
  * first, then looks again.
  *
- * It runs after an import's or a forget's own writes, as housekeeping: an index not yet due costs
+ * It runs after an import's or a forget's own writes (and as a long-lived shell starts, when a build
+ * was cut short), as housekeeping: an index not yet due costs
  * a read and no write lock (an unchanged folder's import needs none). A batch that cannot have
  * the write lock within the busy timeout (another process importing), a fresh claim by another
  * connection, or the signal leave the build where it is for the next refresh, the old index
@@ -106,7 +107,7 @@ async function refreshNow(db: Db, share: number, options: RefreshOptions): Promi
         const started = db
           .transaction(() => {
             // Read again inside the write transaction: another process may have begun or finished one.
-            if (buildOf(db, churn.fts) || !due(keywordIndexChurn(db).find((c) => c.fts === churn.fts)!, share)) return false;
+            if (schemaIsNewer(db) || buildOf(db, churn.fts) || !due(keywordIndexChurn(db).find((c) => c.fts === churn.fts)!, share)) return false;
             startBuild(db, churn.fts);
             return true;
           })
@@ -130,7 +131,7 @@ async function buildToEnd(db: Db, fts: KeywordIndex, options: RefreshOptions): P
     const t = performance.now();
     const outcome = buildBatch(db, fts, rows);
     const ms = performance.now() - t;
-    if (outcome.kind === 'none' || outcome.kind === 'elsewhere') return false;
+    if (outcome.kind !== 'copied' && outcome.kind !== 'swapped') return false;
     options.onBatch?.({ fts, kind: outcome.kind, rows: outcome.kind === 'copied' ? outcome.rows : 0, ms });
     if (outcome.kind === 'swapped') return true;
     if (options.batchRows === undefined) rows = Math.round(Math.min(MAX_BATCH_ROWS, Math.max(20, rows * Math.min(2, BATCH_MS / Math.max(ms, 1)))));

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { QuireError } from '../../../shared/errors';
+import { abandonBuilds } from './keyword-index-build';
 import type { Migration } from './migrations/types';
 import { registerSqlFunctions } from './sql-functions';
 
@@ -33,6 +34,9 @@ export function migrate(
       const now = schemaVersion(db);
       refuseNewer(now, latest);
       if (now >= m.version) return;
+      // A keyword index half rebuilt by the schema before this migration would be swapped in over
+      // what the migration makes of it (db/keyword-index-build.ts).
+      abandonBuilds(db);
       db.exec(m.up);
       db.pragma(`user_version = ${m.version}`);
     }).immediate();

@@ -43,3 +43,16 @@ describe('a folder with a failed file among many', () => {
     expect(screen.queryByRole('checkbox')).toBeNull();
   });
 });
+
+describe('changes waiting to be imported', () => {
+  it('lists a new note as queued, but not the folders or pictures a watcher also reported', () => {
+    const at = '2026-03-02T09:00:00Z';
+    const pending = ['food', 'food/bread.md', 'photo.png', 'garden/Plan.MD', 'ops'].map((relPath) => ({ relPath, queuedAt: at }));
+    render(<DocumentTable documents={[doc('food/bread.md', 'markdown'), doc('ops/keys.md', 'markdown')]} pending={pending} />);
+    const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.querySelector('.mono')!.textContent)).toEqual(['garden/Plan.MD', 'food/bread.md', 'ops/keys.md']);
+    expect(within(rows[0]!).getByText('queued')).toBeTruthy();
+    // The known note the watcher saw change keeps its row, marked as waiting.
+    expect(within(rows[1]!).getByText('changed')).toBeTruthy();
+  });
+});

@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Output } from '../../../../shared/contract';
 import { renderWithFake, answerResult } from '../../test/harness';
 import { AnswerView } from './AnswerView';
@@ -171,6 +171,54 @@ describe('asking of some folders', () => {
     collections = [folder('c1', 'notes', ['home/x.md', 'work/keys.md', 'work/projects/a.md'])];
     act(() => h.emit({ type: 'library.changed' }));
     await waitFor(() => expect(scopeInput()).toEqual({ collections: [{ collectionId: 'c1', path: 'home' }, { collectionId: 'c1', path: 'work/projects' }] }));
+  });
+
+  it('goes to a folder by typing its first letters, the same letter again to the next one, and starts afresh after a pause', async () => {
+    renderWithFake(<ScopePicker />, {
+      library: () => ({ collections: [folder('c1', 'notes', ['games/x.md', 'garden/beds.md', 'gardening/tools.md', 'Élan/a.md', 'work/keys.md']), folder('c2', 'garage', ['car.md'])] }),
+    });
+    const picker = await screen.findByTestId('scope-picker');
+    const focused = () => document.activeElement?.getAttribute('aria-label');
+    const press = (key: string) => fireEvent.keyDown(document.activeElement!, { key });
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(1_000_000);
+    try {
+      item(picker, 'notes').focus();
+      press('g');
+      expect(focused()).toBe('notes/games');
+      press('g');
+      expect(focused()).toBe('notes/garden');
+      // After a pause, a name typed on: from the folder reached, each letter narrowing it.
+      clock.mockReturnValue(1_001_000);
+      item(picker, 'notes').focus();
+      press('g');
+      press('a');
+      expect(focused()).toBe('notes/games');
+      press('r');
+      expect(focused()).toBe('notes/garden');
+      for (const c of 'deni') press(c);
+      expect(focused()).toBe('notes/gardening');
+      // After a pause a letter starts a new name; past the last row it wraps round to the first.
+      clock.mockReturnValue(1_002_000);
+      press('w');
+      expect(focused()).toBe('notes/work');
+      clock.mockReturnValue(1_004_000);
+      press('G');
+      expect(focused()).toBe('garage');
+      clock.mockReturnValue(1_006_000);
+      press('e');
+      expect(focused()).toBe('notes/Élan');
+      // Nothing so named: the focus stays; the tree's Tab stop follows every move.
+      clock.mockReturnValue(1_008_000);
+      press('z');
+      expect(focused()).toBe('notes/Élan');
+      expect(within(picker).getAllByRole('treeitem').filter((r) => r.tabIndex === 0).map((r) => r.getAttribute('aria-label'))).toEqual(['notes/Élan']);
+      // Space still ticks when no name is being typed.
+      clock.mockReturnValue(1_010_000);
+      press(' ');
+      expect(scopeInput()).toEqual({ collections: [{ collectionId: 'c1', path: 'Élan' }] });
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('is a tree a keyboard walks: one Tab stop; Up/Down between the rows shown; Right opens, then goes in; Left closes, then goes out; Home/End; Space ticks', async () => {

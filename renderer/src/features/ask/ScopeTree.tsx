@@ -2,7 +2,7 @@ import { useId, useRef, useState, type KeyboardEvent, type MouseEvent } from 're
 import { holdsFolder, scopeLabel } from '../../../../shared/scope-path';
 import { sameScopePlace, type ScopePlace } from './scope';
 import type { FolderNode } from './scope-tree';
-import { treeKeyMove } from './tree-keys';
+import { TYPE_AHEAD_MS, treeKeyMove, typeAheadMove } from './tree-keys';
 
 /** An imported folder as the tree shows it: its own row, with its folders holding documents below. */
 export interface ScopeFolder {
@@ -23,7 +23,8 @@ const placeKey = (collectionId: string, path: string) => `${collectionId}\n${pat
 /**
  * The imported folders and the folders inside them, at any depth, as a WAI-ARIA tree of checkable
  * items: one Tab stop (roving tabindex), Up/Down between the rows shown, Right opens a folder or
- * goes to its first folder, Left closes it or goes to its parent, Home/End, Space ticks. A click
+ * goes to its first folder, Left closes it or goes to its parent, Home/End, Space ticks, and typing
+ * a folder's first letters goes to the next folder so named (type-ahead). A click
  * on a row ticks it; on its arrow, opens or closes it. Imported folders start open, the folders
  * inside them closed.
  */
@@ -32,6 +33,8 @@ export function ScopeTree({ folders, scope, onToggle }: ScopeTreeProps) {
   const [flipped, setFlipped] = useState<ReadonlySet<string>>(new Set());
   const [active, setActive] = useState<string | null>(null);
   const treeRef = useRef<HTMLUListElement>(null);
+  // What was typed for type-ahead, and when its last character came.
+  const typed = useRef({ text: '', at: 0 });
   const idBase = useId();
   const isOpen = (collectionId: string, path: string) => (path === '') !== flipped.has(placeKey(collectionId, path));
   const flip = (key: string) =>
@@ -60,7 +63,26 @@ export function ScopeTree({ folders, scope, onToggle }: ScopeTreeProps) {
     const item = (e.target as HTMLElement).closest<HTMLElement>('[role="treeitem"]');
     // Ctrl/Alt/Meta with an arrow belong to the browser and the system (scrolling, history).
     if (!item || !treeRef.current || e.altKey || e.ctrlKey || e.metaKey) return;
-    const move = treeKeyMove(e.key, item, [...treeRef.current.querySelectorAll<HTMLElement>('[role="treeitem"]')]);
+    const rows = [...treeRef.current.querySelectorAll<HTMLElement>('[role="treeitem"]')];
+    // A printable character goes to the next folder whose name starts with what was typed; Space
+    // ticks unless a name is being typed (a folder's name may hold a space).
+    const now = Date.now();
+    const continuing = now - typed.current.at < TYPE_AHEAD_MS && typed.current.text !== '';
+    if ([...e.key].length === 1 && (e.key !== ' ' || continuing)) {
+      const text = continuing ? typed.current.text + e.key : e.key;
+      typed.current = { text, at: now };
+      // The same letter again goes on to the next folder that starts with it.
+      const again = [...text].every((c) => c === text[0]);
+      const to = typeAheadMove(again ? text[0]! : text, item, rows, (row) => row.dataset.name ?? '', continuing && !again);
+      e.preventDefault();
+      if (to) {
+        setActive(placeKey(to.dataset.collection!, to.dataset.path!));
+        to.focus();
+      }
+      return;
+    }
+    typed.current = { text: '', at: 0 };
+    const move = treeKeyMove(e.key, item, rows);
     if (move === null) return;
     e.preventDefault();
     const p = place(item);
@@ -118,6 +140,7 @@ export function ScopeTree({ folders, scope, onToggle }: ScopeTreeProps) {
         tabIndex={key === tabStop ? 0 : -1}
         data-collection={f.id}
         data-path={path}
+        data-name={level === 1 ? f.name : node.name}
         onClick={onClick}
       >
         <span className="scope__row" title={path ? `${f.root}/${path}` : f.root}>

@@ -28,3 +28,22 @@ export function treeKeyMove(key: string, row: HTMLElement, shown: readonly HTMLE
       return null;
   }
 }
+
+/** How long after a typed character the next one continues the same name rather than starting another. */
+export const TYPE_AHEAD_MS = 500;
+
+/**
+ * Type-ahead (WAI-ARIA tree pattern): the next row shown, after `row` and wrapping round, whose name
+ * starts with what was typed, case and accents aside. A name typed on (`ga` after `g`) is looked for
+ * from `row` itself, so the row already reached stays while it still matches. Null when none does.
+ */
+export function typeAheadMove(typed: string, row: HTMLElement, shown: readonly HTMLElement[], nameOf: (row: HTMLElement) => string, continuing: boolean): HTMLElement | null {
+  const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase();
+  const wanted = fold(typed);
+  const at = Math.max(0, shown.indexOf(row));
+  for (let i = continuing ? 0 : 1; i <= shown.length; i++) {
+    const candidate = shown[(at + i) % shown.length]!;
+    if (fold(nameOf(candidate)).startsWith(wanted)) return candidate;
+  }
+  return null;
+}

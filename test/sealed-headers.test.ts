@@ -1,7 +1,8 @@
 import fs from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEngine, openDatabase, type Engine } from '../electron/core/engine';
 import { main } from '../electron/cli/run';
+import { REOPEN_AFTER_MS } from '../electron/core/settings';
 import { useGuardedOllama } from './support/guarded-ollama';
 import { FakeSecretBox } from './support/fake-secret-box';
 import { tempDbPath } from './support/notes';
@@ -187,7 +188,7 @@ describe('header values sealed at rest by the desktop app’s box', () => {
         name: 'Authorization',
         source: 'settings',
         unreadable:
-          'The saved value of the Ollama request header Authorization could not be opened with the test keychain: it is damaged, or was sealed by another user, computer or keyring; requests go without it. Pass it with --ollama-header "Authorization: …" or QUIRE_OLLAMA_HEADERS, or save it again in Settings.',
+          'The saved value of the Ollama request header Authorization could not be opened with the test keychain: it is damaged, was sealed by another user, computer or keyring, or the keychain refused; requests go without it. Pass it with --ollama-header "Authorization: …" or QUIRE_OLLAMA_HEADERS, or save it again in Settings.',
       },
     ]);
     const status = await app.call('status', {});
@@ -201,6 +202,33 @@ describe('header values sealed at rest by the desktop app’s box', () => {
     expect(fixed.ollamaHeaders.every((h) => h.unreadable === undefined)).toBe(true);
     expect(await connected(app)).toBe(true);
     expect(storedRow()).not.toContain('s3cret');
+  });
+
+  it('a keychain that refused to open a value is asked again a minute later, not only after a restart, and not on every request', async () => {
+    const box = new FakeSecretBox();
+    const e = engine(box, {});
+    await e.call('setSettings', { ollamaHeaders: { Authorization: SECRET } });
+    await closeAll();
+    const openedBefore = box.opened;
+    box.refuseOpen = true;
+    const clock = vi.spyOn(Date, 'now');
+    try {
+      clock.mockReturnValue(5_000_000);
+      const app = engine(box);
+      expect((await app.call('getSettings', {})).ollamaHeaders).toMatchObject([{ name: 'Authorization', unreadable: expect.stringContaining('the keychain refused') }]);
+      // The person allows the keychain now; within the minute the refusal stands (no prompt per request).
+      box.refuseOpen = false;
+      clock.mockReturnValue(5_000_000 + REOPEN_AFTER_MS - 1);
+      expect((await app.call('getSettings', {})).ollamaHeaders[0]!.unreadable).toBeDefined();
+      expect(box.opened).toBe(openedBefore);
+      clock.mockReturnValue(5_000_000 + REOPEN_AFTER_MS);
+      expect((await app.call('getSettings', {})).ollamaHeaders).toEqual([{ name: 'Authorization', source: 'settings' }]);
+      expect(box.opened).toBe(openedBefore + 1);
+      clock.mockRestore();
+      expect(await connected(app)).toBe(true);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('the CLI (no box): says the saved header is sealed by the desktop app and how to pass it, runs without it, and the flag or environment stands in', async () => {

@@ -41,9 +41,12 @@ export interface CheckedPatch {
  * (secrets/saved-headers.ts holds the stored form); a value that cannot be opened here is not sent,
  * and the view says so by name.
  */
+/** How long a saved header value the keychain failed to open waits before it is tried again. */
+export const REOPEN_AFTER_MS = 60_000;
+
 export class SettingsStore {
   /** The saved headers opened, for the stored text they came from: opening may ask the system keychain, so not on every request. */
-  private opened: { raw: string | null; result: ReturnType<typeof openStoredHeaders> } | null = null;
+  private opened: { raw: string | null; at: number; result: ReturnType<typeof openStoredHeaders> } | null = null;
 
   constructor(
     private readonly db: Db,
@@ -149,7 +152,12 @@ export class SettingsStore {
 
   private openSaved(): ReturnType<typeof openStoredHeaders> {
     const raw = getSetting(this.db, OLLAMA_HEADERS.storageKey);
-    if (this.opened?.raw !== raw) this.opened = { raw, result: openStoredHeaders(parseStoredHeaders(raw), this.box) };
+    const now = Date.now();
+    // A value the keychain failed to open is tried again now and then, not only after a restart: the
+    // person may have denied a keychain prompt and then allowed it. Not on every request, which could
+    // raise a prompt each time.
+    const stale = this.opened !== null && this.opened.result.openFailed && now - this.opened.at >= REOPEN_AFTER_MS;
+    if (this.opened?.raw !== raw || stale) this.opened = { raw, at: now, result: openStoredHeaders(parseStoredHeaders(raw), this.box) };
     return this.opened!.result;
   }
 

@@ -12,6 +12,8 @@ export class FakeSecretBox implements SecretBox {
   readonly protects: boolean;
   /** When true, seal throws as a keychain that refuses would. */
   refuse = false;
+  /** When true, open throws as a keychain whose prompt the person denied would. */
+  refuseOpen = false;
   sealed = 0;
   opened = 0;
   private readonly key = crypto.randomBytes(32);
@@ -31,6 +33,7 @@ export class FakeSecretBox implements SecretBox {
   }
 
   open(sealed: string): string {
+    if (this.refuseOpen) throw new Error('the keychain refused');
     this.opened++;
     const bytes = Buffer.from(sealed, 'base64');
     const decipher = crypto.createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, 12));

@@ -36,9 +36,11 @@ export function plainCount(stored: StoredHeaders): number {
 }
 
 /** The headers that can be sent, and a sentence for each one that cannot be opened here. */
-export function openStoredHeaders(stored: StoredHeaders, box: SecretBox | null): { headers: OllamaHeaders; unreadable: UnreadableHeader[] } {
+export function openStoredHeaders(stored: StoredHeaders, box: SecretBox | null): { headers: OllamaHeaders; unreadable: UnreadableHeader[]; openFailed: boolean } {
   const headers: OllamaHeaders = {};
   const unreadable: UnreadableHeader[] = [];
+  // Whether the keychain itself failed to open a value: that may pass (a refusal the person takes back).
+  let openFailed = false;
   for (const [name, entry] of Object.entries(stored)) {
     let value: string | null = null;
     let why = 'is not a valid header value (damaged)';
@@ -49,13 +51,14 @@ export function openStoredHeaders(stored: StoredHeaders, box: SecretBox | null):
       try {
         value = box.open(entry.sealed);
       } catch {
-        why = `could not be opened with ${box.description}: it is damaged, or was sealed by another user, computer or keyring`;
+        openFailed = true;
+        why = `could not be opened with ${box.description}: it is damaged, was sealed by another user, computer or keyring, or the keychain refused`;
       }
     }
     if (value !== null && OllamaHeadersSchema.safeParse({ [name]: value }).success) headers[name] = value;
     else unreadable.push({ name, message: `The saved value of the Ollama request header ${name} ${why}; requests go without it. Pass it with --ollama-header "${name}: …" or QUIRE_OLLAMA_HEADERS, or save it again in Settings.` });
   }
-  return { headers, unreadable };
+  return { headers, unreadable, openFailed };
 }
 
 /**

@@ -31,6 +31,19 @@ export const DOCUMENT_EXTENSIONS: Readonly<Record<DocumentType, readonly string[
 /** Every extension Quire reads, in the types' order. */
 export const READ_EXTENSIONS: readonly string[] = DOCUMENT_TYPES.flatMap((t) => DOCUMENT_EXTENSIONS[t]);
 
+const TYPE_BY_EXTENSION = new Map<string, DocumentType>(DOCUMENT_TYPES.flatMap((t) => DOCUMENT_EXTENSIONS[t].map((ext) => [ext, t] as const)));
+
+/**
+ * The type a file is read as, by its extension as Node's path.extname finds it (case aside; a
+ * name's leading dot starts no extension, so `.md` is not Markdown and `..md` is), or null when
+ * Quire does not read it. One rule for the readers and for the renderer, which has no path module.
+ */
+export function documentTypeOf(fileName: string): DocumentType | null {
+  const base = fileName.slice(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? (TYPE_BY_EXTENSION.get(base.slice(dot).toLowerCase()) ?? null) : null;
+}
+
 /** The extensions as a list in words: ".md, .markdown, … and .htm" (or "… or .htm"), or comma-separated with ','. */
 export function extensionList(joiner: 'and' | 'or' | ','): string {
   if (joiner === ',') return READ_EXTENSIONS.join(', ');

@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { DOCUMENT_EXTENSIONS, DOCUMENT_TYPES, READ_EXTENSIONS, type DocumentType } from '../../../../shared/document-types';
+import { READ_EXTENSIONS, documentTypeOf, type DocumentType } from '../../../../shared/document-types';
 import { asciidocReader } from './asciidoc';
 import { docxReader } from './docx';
 import { epubReader } from './epub';
@@ -34,11 +33,10 @@ export const READERS: Readonly<Record<DocumentType, Reader>> = {
   html: htmlReader,
 };
 
-const BY_EXTENSION = new Map<string, Reader>(DOCUMENT_TYPES.flatMap((t) => DOCUMENT_EXTENSIONS[t].map((ext) => [ext, READERS[t]] as const)));
-
 /** The reader for a file name, or null when Quire does not read that type. */
 export function readerFor(fileName: string): Reader | null {
-  return BY_EXTENSION.get(path.extname(fileName).toLowerCase()) ?? null;
+  const type = documentTypeOf(fileName);
+  return type === null ? null : READERS[type];
 }
 
 export function supportedExtensions(): string[] {

@@ -3,16 +3,11 @@ import type { Output } from '../../../../shared/contract';
 import { messageFor } from '../../api/messages';
 import { formatDate, formatNumber } from '../../common/format';
 import { DOCUMENT_TYPE_LABELS } from '../../../../shared/contract';
-import { READ_EXTENSIONS } from '../../../../shared/document-types';
+import { documentTypeOf } from '../../../../shared/document-types';
 import { DOC_STATUS } from '../../common/words';
 
 type Collection = Output<'library'>['collections'][number];
 type Doc = Collection['documents'][number];
-
-const readable = (relPath: string) => {
-  const name = relPath.toLowerCase();
-  return READ_EXTENSIONS.some((ext) => name.endsWith(ext));
-};
 
 /** Failed or skipped, or carrying a reason: what a person opens the Library to find. */
 const hasProblem = (d: Doc) => d.status === 'error' || d.status === 'skipped' || d.statusCode !== null || d.statusMessage !== null;
@@ -31,7 +26,7 @@ export function DocumentTable({ documents, pending = [] }: { documents: Doc[]; p
   const filtering = onlyProblems && problems.length > 0;
   // A new file Quire will read. A watcher also reports folders (their documents show as changed)
   // and files of other types (a picture beside a note), which an import passes over: not rows.
-  const arriving = filtering ? [] : pending.filter((p) => !known.has(p.relPath) && readable(p.relPath));
+  const arriving = filtering ? [] : pending.filter((p) => !known.has(p.relPath) && documentTypeOf(p.relPath) !== null);
   const shown = filtering ? problems : documents;
   if (documents.length === 0 && arriving.length === 0) return <p className="muted">No documents in this folder yet.</p>;
   return (

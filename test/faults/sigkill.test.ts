@@ -7,6 +7,7 @@ import { openDatabase } from '../../electron/core/db/open';
 import { importFolder } from '../../electron/core/ingest/pipeline';
 import { startStandin, type Standin } from '../support/ollama-standin/server';
 import { NotesFolder, tempDbPath } from '../support/notes';
+import { scores } from '../support/keyword-scores';
 
 /**
  * The fault suite, crashes: `quire import` and `quire embed` SIGKILLed at random moments, round
@@ -95,14 +96,6 @@ function checkWhole(dbFile: string): { documents: number; embedded: number; rebu
   }
 }
 
-/** bm25 of every row matching the notes' common words, by path and heading: what ranking reads from FTS5's totals. */
-function bm25Of(db: ReturnType<typeof openDatabase>, table: 'chunks_fts' | 'sections_fts'): string[] {
-  const join = table === 'chunks_fts' ? 'JOIN chunks x ON x.rowid = f.rowid' : 'JOIN sections x ON x.rowid = f.rowid';
-  const rows = db.prepare(`SELECT d.rel_path || '#' || x.heading_path AS at, printf('%.9f', bm25(${table})) AS s FROM ${table} f ${join} JOIN documents d ON d.id = x.document_id WHERE ${table} MATCH 'revision OR lorem OR marker' ORDER BY at`).all() as Array<{ at: string; s: string }>;
-  expect(rows.length).toBeGreaterThan(0);
-  return rows.map((r) => `${r.at} ${r.s}`);
-}
-
 describe('fault suite: SIGKILL', () => {
   it(`import killed at random moments, ${ROUNDS} rounds: every document complete or absent`, async () => {
     const dbFile = tempDbPath('quire-sigkill-import-');
@@ -135,7 +128,11 @@ describe('fault suite: SIGKILL', () => {
       expect(db.prepare("SELECT name FROM sqlite_schema WHERE name LIKE '%\\_next%' ESCAPE '\\'").pluck().all()).toEqual([]);
       const fresh = openDatabase(':memory:');
       await importFolder(fresh, notes.root, { embedding: null });
-      for (const table of ['chunks_fts', 'sections_fts'] as const) expect(bm25Of(db, table)).toEqual(bm25Of(fresh, table));
+      for (const table of ['chunks_fts', 'sections_fts'] as const) {
+        const matching = scores(fresh, table, 'revision OR lorem OR marker');
+        expect(matching.length).toBeGreaterThan(0);
+        expect(scores(db, table, 'revision OR lorem OR marker')).toEqual(matching);
+      }
       fresh.close();
       db.close();
     } finally {

@@ -8,10 +8,10 @@ export const writeNotes = (folder: NotesFolder, version: number, topics: readonl
   topics.forEach((t, i) => folder.write(`${prefix}${i}.md`, `# Note ${i}\n\n${'We ' + t + ' on Mondays. '.repeat(1 + ((i + version) % 3))}\n\n## More\n\nVersion ${version} of the ${t} note.\n`));
 };
 
-/** bm25 of every row matching, by document path and heading: what ranking reads from FTS5's totals. */
-export const scores = (db: Db, table: 'chunks_fts' | 'sections_fts') => {
+/** bm25 of every row matching `match` (the notes' words by default), by document path and heading: what ranking reads from FTS5's totals. */
+export const scores = (db: Db, table: 'chunks_fts' | 'sections_fts', match = 'rotate OR bread OR version') => {
   const join = table === 'chunks_fts' ? 'JOIN chunks x ON x.rowid = f.rowid JOIN documents d ON d.id = x.document_id' : 'JOIN sections x ON x.rowid = f.rowid JOIN documents d ON d.id = x.document_id';
-  const rows = db.prepare(`SELECT d.rel_path || '#' || x.heading_path AS at, bm25(${table}) AS s FROM ${table} f ${join} WHERE ${table} MATCH 'rotate OR bread OR version' ORDER BY at`).all() as Array<{ at: string; s: number }>;
+  const rows = db.prepare(`SELECT d.rel_path || '#' || x.heading_path AS at, bm25(${table}) AS s FROM ${table} f ${join} WHERE ${table} MATCH ? ORDER BY at`).all(match) as Array<{ at: string; s: number }>;
   return rows.map((r) => `${r.at} ${r.s.toFixed(9)}`);
 };
 

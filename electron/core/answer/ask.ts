@@ -85,9 +85,14 @@ export function isEvidence(r: SearchResult, maxDistance: number): boolean {
  * citation, compare our token estimate with Ollama's count, and record the run. Yields events
  * in order: rewrite?, retrieval, budget?, token*, then done or error (both carry the result).
  */
+/** A question of blanks asks nothing: refused before anything is retrieved (and by the contract's ask before a job starts). */
+export function requireQuestion(question: string): void {
+  if (question.trim() === '') throw new QuireError('INVALID_ARGUMENT', 'Ask a question first.');
+}
+
 export async function* ask(db: Db, gateway: OllamaGateway, question: string, options: AskOptions = {}): AsyncGenerator<AskEvent> {
   const t0 = performance.now();
-  if (question.trim() === '') throw new QuireError('INVALID_ARGUMENT', 'Ask a question first.');
+  requireQuestion(question);
   const history = options.history ?? [];
   const signal = options.signal;
   const chatModelName = options.chatModel ?? new SettingsStore(db).get('chatModel');

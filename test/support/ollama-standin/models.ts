@@ -43,6 +43,11 @@ export interface ModelSpec {
    * "renderer"). The stand-in still renders with the template; Quire must not count exactly.
    */
   renderer?: string;
+  /**
+   * Real vectors from a language model run in-process (sentence-encoder.ts), served through the
+   * same /api/embed as the hashed ones; absent: the stand-in's hashed n-gram vectors.
+   */
+  encode?: (texts: string[]) => Promise<number[][]>;
 }
 
 export const DEFAULT_MODELS: readonly ModelSpec[] = [

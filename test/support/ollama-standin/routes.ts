@@ -100,7 +100,7 @@ export function createRoutes(state: StandinState): Record<string, Handler> {
     return { models };
   }
 
-  function embed(body: Json, legacy: boolean): Json {
+  async function embed(body: Json, legacy: boolean): Promise<Json> {
     const started = hr();
     const truncate = body.truncate !== false;
     let inputs: string[];
@@ -139,10 +139,8 @@ export function createRoutes(state: StandinState): Record<string, Handler> {
     if (!isEmbeddingModel(spec)) throw new HttpError(500, 'this model does not support embeddings');
 
     const dims = Number(body.dimensions ?? 0);
-    const embeddings = texts.map((t) => {
-      const v = embedText(t, spec.embeddingLength, spec.name);
-      return dims > 0 && dims < v.length ? l2normalize(v.slice(0, dims)) : v;
-    });
+    const vectors = spec.encode ? (await spec.encode(texts)).map(l2normalize) : texts.map((t) => embedText(t, spec.embeddingLength, spec.name));
+    const embeddings = vectors.map((v) => (dims > 0 && dims < v.length ? l2normalize(v.slice(0, dims)) : v));
     if (legacy) return { embedding: embeddings[0] };
     return {
       model: name, embeddings,
@@ -291,8 +289,8 @@ export function createRoutes(state: StandinState): Record<string, Handler> {
     'HEAD /api/tags': tagsH,
     'GET /api/ps': (res) => sendJson(res, 200, ps()),
     'POST /api/show': (res, raw) => sendJson(res, 200, show(requireObject(raw))),
-    'POST /api/embed': (res, raw) => sendJson(res, 200, embed(requireObject(raw), false)),
-    'POST /api/embeddings': (res, raw) => sendJson(res, 200, embed(requireObject(raw), true)),
+    'POST /api/embed': async (res, raw) => sendJson(res, 200, await embed(requireObject(raw), false)),
+    'POST /api/embeddings': async (res, raw) => sendJson(res, 200, await embed(requireObject(raw), true)),
     'POST /api/chat': (res, raw) => complete(res, requireObject(raw), 'chat'),
     'POST /api/generate': (res, raw) => complete(res, requireObject(raw), 'generate'),
     'POST /api/pull': (res, raw) => pull(res, requireObject(raw)),

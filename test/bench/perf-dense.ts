@@ -200,7 +200,7 @@ interface Measured {
   summary: SetResult;
 }
 
-function measureSet(db: Db, model: EmbeddingModelRow, queries: Float32Array[], log: (s: string) => void, label: string): Measured {
+export function measureSet(db: Db, model: EmbeddingModelRow, queries: Float32Array[], log: (s: string) => void, label: string): Measured {
   const state = getQuantization(db, model.id)!;
   const exactMs: number[] = [];
   const quantizedMs: number[] = [];
@@ -259,7 +259,7 @@ function measureSet(db: Db, model: EmbeddingModelRow, queries: Float32Array[], l
  * questions as queries: depth 10 is what the top-10 factor is calibrated for, DEPTH (the hybrid
  * lists' depth) what the depth factor is.
  */
-function questionRecallByFactor(db: Db, model: EmbeddingModelRow, queries: Float32Array[], depth: number, factors: readonly number[]): Record<number, number> {
+export function questionRecallByFactor(db: Db, model: EmbeddingModelRow, queries: Float32Array[], depth: number, factors: readonly number[]): Record<number, number> {
   const state = getQuantization(db, model.id)!;
   const sums = new Map<number, number>(factors.map((f) => [f, 0]));
   for (const q of queries) {

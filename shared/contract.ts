@@ -80,6 +80,12 @@ export const ImportReportSchema = z.object({
   withoutVectors: z.object({ documents: z.number(), paths: z.array(z.string()) }).optional(),
   cancelled: z.boolean(),
   ms: z.number(),
+  /**
+   * Problems after the import's own writes had committed, which the import did not fail for: the
+   * documents are in. Keyword search's statistics not rebuilt (a full disk, an I/O error) is one;
+   * the rebuild is tried again at the next import or forget.
+   */
+  warnings: z.array(ErrorShape).default([]),
   /** The folder's documents indexed (text searchable) after the import, by type. */
   indexedByType: z.partialRecord(z.enum(DOCUMENT_TYPES), z.number()).default({}),
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiEvent } from '../../../shared/contract';
 import { QuireError, toErrorShape } from '../../../shared/errors';
-import { getCollection, listCollections, forgetCollection, renameCollection } from '../db/collections';
+import { getCollection, listCollections, renameCollection } from '../db/collections';
 import { deleteConversation, getConversation, listConversations, renameConversation, requireConversation } from '../db/conversations';
 import { indexStatus } from '../db/health';
 import { queuedPaths } from '../db/import-queue';
@@ -148,9 +148,8 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
 
     async removeCollection({ collectionId }) {
       const c = getCollection(db, collectionId);
-      await engine.setWatch(collectionId, 'off');
-      const { documents } = await forgetCollection(db, c);
-      emit({ type: 'library.changed' });
+      // Answered once the folder is gone, not after the keyword statistics' rebuild (engine.ts).
+      const { documents } = await engine.forgetCollection(collectionId);
       evaluation.forgetFolder(c.root);
       return { documents };
     },

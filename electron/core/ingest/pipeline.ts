@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { SETTINGS } from '../../../shared/settings';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import { DOCUMENT_TYPES } from '../../../shared/contract';
-import { refreshKeywordStatistics } from '../db/keyword-statistics';
+import { refreshAfterWrites } from '../db/keyword-statistics';
 import { ensureCollection, findCollectionByRoot, folderRoot } from '../db/collections';
 import { countDocumentsMissingModel, deleteDocument, documentIdFor, pathsMissingModel, getDocument, listDocuments, moveDocument, recordFailure, touchDocument, writeDocumentVersion, type DocumentRow, type DocumentVersion } from '../db/documents';
 import type { Db } from '../db/open';
@@ -42,6 +42,12 @@ export interface ImportOptions {
   only?: readonly string[];
   /** Where files are parsed: the engine's worker (parse/parse-pool.ts); in-process when absent. */
   parse?: (req: ParseRequest) => Promise<Parsed>;
+  /**
+   * Whether the import rebuilds keyword search's statistics it made due before it returns (true
+   * unless given). A long-lived shell says false and runs the rebuild after, in the background
+   * (engine.ts), so the import's job ends, and the next import starts, without waiting for it.
+   */
+  refreshStatistics?: boolean;
 }
 
 type Prepared = Pick<DocumentVersion, 'meta' | 'chunks'>;
@@ -70,6 +76,7 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
     embedding: { model: options.embedding?.model ?? '', status: options.embedding ? 'ok' : 'off' },
     cancelled: false,
     ms: 0,
+    warnings: [],
     indexedByType: {},
   };
   const progress: ImportProgress = { phase: 'scanning', filesDone: 0, filesTotal: 0, chunks: 0, bytesDone: 0, bytesTotal: 0, currentFile: null };
@@ -257,8 +264,12 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
     report.cancelled = true;
   }
 
-  // Replaced and deleted documents' old rows are still in bm25's totals until their index is rebuilt.
-  await refreshKeywordStatistics(db, undefined, signal ? { signal } : {});
+  // Replaced and deleted documents' old rows are still in bm25's totals until their index is
+  // rebuilt. The documents are committed whatever becomes of that: its failure is a warning.
+  if (options.refreshStatistics !== false) {
+    const warning = await refreshAfterWrites(db, 'import', signal ? { signal } : {});
+    if (warning) report.warnings.push(warning);
+  }
   // The model answers searches only once it covers everything (or nothing else does yet).
   session?.activateIfComplete();
   report.embedRequests = session?.requestCount ?? 0;

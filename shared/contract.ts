@@ -166,7 +166,7 @@ export const WatchStatusSchema = z.object({
   state: z.enum(['off', 'watching', 'paused']),
   /** An import of the folder's changes is running. */
   busy: z.boolean(),
-  /** Changed files waiting to be imported. */
+  /** Changes waiting to be imported, as the Library lists them: documents changed and files an import will read, not folders (db/import-queue.ts waitingChanges). */
   queued: z.number(),
   /** Why watching is not working, as a sentence; null when it is. */
   error: z.string().nullable(),
@@ -180,7 +180,7 @@ export const CollectionSchema = z.object({
   createdAt: z.string(),
   documents: z.array(DocumentSchema),
   watch: WatchStatusSchema,
-  /** The first of the changed paths waiting to be imported (files not yet in documents among them). */
+  /** The first of the changes waiting to be imported, each a row of the Library: a document changed, or a file an import will read (not a folder). watch.queued counts them all. */
   pending: z.array(z.object({ relPath: z.string(), queuedAt: z.string() })),
 });
 

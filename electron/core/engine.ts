@@ -20,7 +20,7 @@ import { dispatch, type DispatchResult, type Handlers } from './api/dispatch';
 import { createService, type ShellActions } from './api/service';
 import { resolveScopeRefs } from './db/scope-refs';
 import { collectionNamed, ensureCollection, findCollectionByRoot, folderRoot, forgetCollection, getCollection, listCollections, setWatchState, type WatchState } from './db/collections';
-import { countQueued, dequeueCovered, enqueuePaths, queueMark, WHOLE_FOLDER } from './db/import-queue';
+import { dequeueCovered, enqueuePaths, queueMark, waitingChanges, WHOLE_FOLDER } from './db/import-queue';
 import { WatchManager, type WatchStatus } from './watch/watch-manager';
 import { sharedParsePool } from './ingest/parse/parse-pool';
 import type { ParseRequest } from './ingest/parse/parse-file';
@@ -507,7 +507,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
     watchStatus(collectionId) {
       if (watches) return watches.status(collectionId);
-      return { state: getCollection(db, collectionId).watch, busy: false, queued: countQueued(db, collectionId), error: null };
+      return { state: getCollection(db, collectionId).watch, busy: false, queued: waitingChanges(db, collectionId, 0).count, error: null };
     },
 
     async forgetFolder(folder) {

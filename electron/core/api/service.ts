@@ -4,7 +4,7 @@ import { QuireError, toErrorShape } from '../../../shared/errors';
 import { getCollection, listCollections, renameCollection } from '../db/collections';
 import { deleteConversation, getConversation, listConversations, renameConversation, requireConversation } from '../db/conversations';
 import { indexStatus } from '../db/health';
-import { queuedPaths } from '../db/import-queue';
+import { waitingChanges } from '../db/import-queue';
 import { pendingSwitch } from '../db/embedding-models';
 import type { Db } from '../db/open';
 import { importableFolder, type Engine } from '../engine';
@@ -131,7 +131,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
           createdAt: c.createdAt,
           documents: libraryDocuments(db, c.id),
           watch: engine.watchStatus(c.id),
-          pending: queuedPaths(db, c.id, PENDING_SHOWN),
+          pending: waitingChanges(db, c.id, PENDING_SHOWN).shown,
         })),
       };
     },

@@ -45,9 +45,10 @@ describe('a folder with a failed file among many', () => {
 });
 
 describe('changes waiting to be imported', () => {
-  it('lists a new note as queued, but not the folders or pictures a watcher also reported', () => {
+  // The engine sends only the changes that are rows (db/import-queue.ts waitingChanges), not the folders or pictures a watcher also reported.
+  it('lists a new note as queued and flags a changed one', () => {
     const at = '2026-03-02T09:00:00Z';
-    const pending = ['food', 'food/bread.md', 'photo.png', 'garden/Plan.MD', 'ops'].map((relPath) => ({ relPath, queuedAt: at }));
+    const pending = ['food/bread.md', 'garden/Plan.MD'].map((relPath) => ({ relPath, queuedAt: at }));
     render(<DocumentTable documents={[doc('food/bread.md', 'markdown'), doc('ops/keys.md', 'markdown')]} pending={pending} />);
     const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
     expect(rows.map((r) => r.querySelector('.mono')!.textContent)).toEqual(['garden/Plan.MD', 'food/bread.md', 'ops/keys.md']);

@@ -3,7 +3,6 @@ import type { Output } from '../../../../shared/contract';
 import { messageFor } from '../../api/messages';
 import { formatDate, formatNumber } from '../../common/format';
 import { DOCUMENT_TYPE_LABELS } from '../../../../shared/contract';
-import { documentTypeOf } from '../../../../shared/document-types';
 import { DOC_STATUS } from '../../common/words';
 
 type Collection = Output<'library'>['collections'][number];
@@ -24,9 +23,9 @@ export function DocumentTable({ documents, pending = [] }: { documents: Doc[]; p
   const known = new Set(documents.map((d) => d.relPath));
   const problems = documents.filter(hasProblem);
   const filtering = onlyProblems && problems.length > 0;
-  // A new file Quire will read. A watcher also reports folders (their documents show as changed)
-  // and files of other types (a picture beside a note), which an import passes over: not rows.
-  const arriving = filtering ? [] : pending.filter((p) => !known.has(p.relPath) && documentTypeOf(p.relPath) !== null);
+  // A new file Quire will read: `pending` holds only changes that are rows (a document changed, a
+  // file an import reads; db/import-queue.ts waitingChanges), the same the watch sentence counts.
+  const arriving = filtering ? [] : pending.filter((p) => !known.has(p.relPath));
   const shown = filtering ? problems : documents;
   if (documents.length === 0 && arriving.length === 0) return <p className="muted">No documents in this folder yet.</p>;
   return (

@@ -7,6 +7,7 @@ import { SETTINGS } from '../../../shared/settings';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import { DOCUMENT_TYPES } from '../../../shared/contract';
 import { refreshAfterWrites } from '../db/keyword-statistics';
+import { logseqNameFormat, type LogseqNameFormat } from './logseq-names';
 import { ensureCollection, findCollectionByRoot, folderRoot } from '../db/collections';
 import { countDocumentsMissingModel, deleteDocument, documentIdFor, pathsMissingModel, getDocument, listDocuments, moveDocument, recordFailure, touchDocument, writeDocumentVersion, type DocumentRow, type DocumentVersion } from '../db/documents';
 import type { Db } from '../db/open';
@@ -61,7 +62,11 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
   const started = performance.now();
   const root = await resolveFolder(folder);
   const chunker = options.chunker ?? DEFAULT_CHUNKER;
-  const chunkerSpec = chunkerRecipe(chunker);
+  // A Logseq graph's pages titled by their file names read by its format: part of how a document
+  // is cut (the title heads its chunks), so a graph imported before, or one whose format changes,
+  // is cut again once.
+  const logseqNames = await logseqNameFormat(root);
+  const chunkerSpec = chunkerRecipe(chunker) + (logseqNames ? `+logseq-names:${logseqNames}` : '');
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const signal = options.signal;
   const collection = ensureCollection(db, root);
@@ -167,7 +172,7 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
       if (same) same.push(d);
       else bySha256.set(d.sha256, [d]);
     }
-    const ctx: FileContext = { db, root, parse: options.parse ?? parseFile, collectionId: collection.id, chunkerSpec, chunker, maxBytes, signal, known, bySha256 };
+    const ctx: FileContext = { db, root, parse: options.parse ?? parseFile, collectionId: collection.id, chunkerSpec, chunker, logseqNames, maxBytes, signal, known, bySha256 };
     let checkedForgotten = performance.now();
     const readAhead = new ReadAhead(walk.files.map((f) => f.absPath), (i) => needsRead(ctx, walk.files[i]!), {
       maxBytes,
@@ -308,6 +313,7 @@ interface FileContext {
   parse: (req: ParseRequest) => Promise<Parsed>;
   collectionId: string;
   chunkerSpec: string;
+  logseqNames: LogseqNameFormat | null;
   chunker: ChunkerConfig;
   maxBytes: number;
   signal: AbortSignal | undefined;
@@ -426,7 +432,7 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
     return null;
   }
   try {
-    const { title, chunks } = await ctx.parse({ relPath: file.relPath, bytes, chunker: ctx.chunker });
+    const { title, chunks } = await ctx.parse({ relPath: file.relPath, bytes, chunker: ctx.chunker, ...(ctx.logseqNames ? { logseqNames: ctx.logseqNames } : {}) });
     const movedFrom = existing?.sha256 === sha256 ? null : renamedFrom(ctx, sha256, reader, id, chunks);
     if (movedFrom) {
       moveDocument(db, movedFrom, { id, relPath: file.relPath, sourceUri: base.sourceUri, title, size: file.size, mtimeMs: file.mtimeMs }, chunks);

@@ -12,12 +12,21 @@ export function ignoredDir(name: string): boolean {
 }
 
 /**
- * macOS writes a `._name` AppleDouble file (binary metadata) beside every file it copies to a
- * volume without its attributes: a vault on a USB stick, an SMB share or some sync folders has one
- * per note, each a `.md` that would fail as binary. Other dotfiles stay notes (tldr's `..md`).
+ * Files the walk passes over without a word, as it does hidden folders.
+ *
+ * A name that starts with a dot is hidden: file managers, Obsidian and Logseq do not show it, and
+ * the notes apps neither list nor link it. What such a file is in a notes folder is mostly a
+ * program's: macOS's `.DS_Store` and the `._name` AppleDouble file it writes beside every file it
+ * copies to a USB stick or a share (a binary `.md` that would fail), Emacs's `.#note.md` lock (a
+ * link to nothing), a sync tool's `.syncthing.note.md.tmp`, LibreOffice's `.~lock.report.odt#`. A
+ * note a person names `.draft.md` is one they hid, from everything that follows those rules; read
+ * it, and Quire would quote a note its own app does not show. So a hidden file is skipped as a
+ * hidden folder is, whatever its type (tldr's page for the `.` command, `..md`, with it): rename it
+ * to have it read. So is `~$report.docx`, the owner file Word keeps beside a document while it is
+ * open (162 bytes, no document).
  */
 export function ignoredFile(name: string): boolean {
-  return name.startsWith('._');
+  return name.startsWith('.') || name.startsWith('~$');
 }
 
 /**

@@ -378,8 +378,7 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
   const { db, collectionId } = ctx;
   const reader = readerFor(file.relPath);
   if (!reader) {
-    // Dotfiles such as .DS_Store are housekeeping, not notes: not worth a line in the report.
-    if (path.posix.basename(file.relPath).startsWith('.')) return null;
+    // Dotfiles such as .DS_Store never get here: the walk passes over hidden names (shared/walk-names.ts).
     report.documents.skipped++;
     report.skipped.push({ path: file.relPath, reason: 'unsupported-type' });
     return null;

@@ -475,7 +475,7 @@ describe('the keyword statistics after a forget or an import: in the background 
     await engine.importFolder({ path: other.root, embed: false });
     const otherId = engine.indexStatus().collections.find((c) => c.root === other.root)!.id;
     other.dispose();
-    return { db, otherId };
+    return { db, otherId, otherRoot: other.root };
   };
 
   it('the window is answered once the folder is gone; the rebuild follows', async () => {
@@ -502,8 +502,8 @@ describe('the keyword statistics after a forget or an import: in the background 
   });
 
   it('the CLI (backgroundUpkeep: false) returns with the statistics rebuilt', async () => {
-    const { db } = await twoFolders(false);
-    const { documents, warnings } = await engine.forgetFolder(engine.indexStatus().collections[1]!.root);
+    const { db, otherRoot } = await twoFolders(false);
+    const { documents, warnings } = await engine.forgetFolder(otherRoot);
     expect([documents, warnings]).toEqual([6, []]);
     expect(rebuilding(db)).toBe(false);
   });

@@ -250,7 +250,11 @@ export const API = {
   ),
   resync: method(z.object({ collectionId: z.string().min(1).max(64) }).strict(), JobRef),
   cancel: method(JobRef.strict(), z.object({ cancelled: z.boolean() })),
-  library: method(Empty, z.object({ collections: z.array(CollectionSchema) })),
+  /**
+   * warnings: upkeep the long-lived shell ran in the background after an import or a forget that
+   * failed (keyword search's statistics not rebuilt: a full disk), until a later one succeeds.
+   */
+  library: method(Empty, z.object({ collections: z.array(CollectionSchema), warnings: z.array(ErrorShape).optional() })),
   removeCollection: method(z.object({ collectionId: z.string().min(1).max(64) }).strict(), z.object({ documents: z.number() })),
   renameCollection: method(z.object({ collectionId: z.string().min(1).max(64), name: z.string().min(1).max(100) }).strict(), z.object({ name: z.string() })),
   /** Watch a folder (its changes imported as they happen), pause watching, or stop. */

@@ -198,6 +198,8 @@ export interface Engine {
   /** Turns a folder's watching on, holds it or turns it off (takes effect where the engine watches). */
   setWatch(collectionId: string, state: WatchState): Promise<WatchStatus>;
   watchStatus(collectionId: string): WatchStatus;
+  /** What background upkeep after an import or a forget could not do (the keyword statistics' rebuild failed), until it next succeeds. */
+  upkeepWarnings(): QuireErrorShape[];
   /** Removes a folder by its path, with everything derived from it and the evaluation indexes built for it. */
   forgetFolder(folder: string): Promise<ForgetOutcome>;
   /**
@@ -346,8 +348,14 @@ export function createEngine(options: EngineOptions): Engine {
   // (refreshAfterWrites) and the doctor shows the index still due.
   const statisticsInForeground = options.backgroundUpkeep === false;
   let statisticsUpkeep: Promise<unknown> = Promise.resolve();
+  // The last background rebuild's failure, shown by the Library until a later rebuild succeeds.
+  let statisticsWarning: QuireErrorShape | null = null;
   const statisticsInBackground = (after: 'import' | 'forget' | null) => {
-    statisticsUpkeep = refreshAfterWrites(db, after, { signal: upkeepStop.signal });
+    statisticsUpkeep = refreshAfterWrites(db, after, { signal: upkeepStop.signal }).then((warning) => {
+      if (closing || warning?.message === statisticsWarning?.message) return;
+      statisticsWarning = warning;
+      emit({ type: 'library.changed' });
+    });
   };
   const startQueued = (folder: string, only: readonly string[] | undefined) => {
     const collectionId = ensureCollection(db, folderRoot(folder)).id;
@@ -505,6 +513,8 @@ export function createEngine(options: EngineOptions): Engine {
       emit({ type: 'library.changed' });
       return engine.watchStatus(collectionId);
     },
+    upkeepWarnings: () => (statisticsWarning ? [statisticsWarning] : []),
+
     watchStatus(collectionId) {
       if (watches) return watches.status(collectionId);
       return { state: getCollection(db, collectionId).watch, busy: false, queued: waitingChanges(db, collectionId, 0).count, error: null };

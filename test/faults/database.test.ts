@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEngine, rebuildIndex } from '../../electron/core/engine';
 import { listCollections } from '../../electron/core/db/collections';
 import { runDoctor } from '../../electron/core/db/health';
@@ -145,6 +145,31 @@ describe('fault suite: the database', () => {
         kept.dispose();
       }
     });
+  });
+
+  it('in the app, a forget is answered and the rebuild fails after it: the Library says so until a later rebuild succeeds', async () => {
+    const kept = new NotesFolder('quire-fault-kept-');
+    try {
+      for (let i = 0; i < 150; i++) kept.write(`k${i}.md`, `# Kept ${i}\n\n${Array.from({ length: 60 }, (_, j) => `term${i}x${j}`).join(' ')}\n`);
+      let db!: Db;
+      const app = createEngine({ dbPath: dbFile.file, open: (file) => (db = openDatabase(file)) });
+      await app.importFolder({ path: kept.root, embed: false });
+      await app.importFolder({ path: notes.root, embed: false });
+      await vi.waitFor(() => expect(dueForRebuild(db)).toEqual([]));
+      db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 12}`);
+      const id = listCollections(db).find((c) => c.root === notes.root)!.id;
+      expect(await app.call('removeCollection', { collectionId: id })).toEqual({ documents: 40 });
+      await vi.waitFor(async () => expect((await app.call('library', {})).warnings).toEqual([{ code: 'WRITE_FAILED', message: expect.stringMatching(/after this forget: the disk is full \[SQLITE_FULL\]/) }]), { timeout: 5000 });
+      expect(app.doctor().find((c) => c.name === 'keyword statistics')?.warning).toBe(true);
+
+      db.pragma('max_page_count = 1073741823');
+      await app.importFolder({ path: kept.root, embed: false });
+      await vi.waitFor(async () => expect((await app.call('library', {})).warnings).toEqual([]), { timeout: 5000 });
+      expect(dueForRebuild(db)).toEqual([]);
+      await app.close();
+    } finally {
+      kept.dispose();
+    }
   });
 
   it('two importing processes and an app on one database: no file fails, nothing is imported twice', async () => {

@@ -133,6 +133,7 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
           watch: engine.watchStatus(c.id),
           pending: waitingChanges(db, c.id, PENDING_SHOWN).shown,
         })),
+        warnings: engine.upkeepWarnings(),
       };
     },
 

@@ -56,4 +56,15 @@ describe('changes waiting to be imported', () => {
     // The known note the watcher saw change keeps its row, marked as waiting.
     expect(within(rows[1]!).getByText('changed')).toBeTruthy();
   });
+
+  it('says how many more are waiting than the rows it was sent', () => {
+    const pending = [{ relPath: 'new.md', queuedAt: '2026-03-02T09:00:00Z' }];
+    render(<DocumentTable documents={[doc('a.md', 'markdown')]} pending={pending} waiting={251} />);
+    expect(screen.getByTestId('more-waiting').textContent).toBe('250 more changes waiting, not listed here.');
+  });
+
+  it('says nothing more when every change is a row', () => {
+    render(<DocumentTable documents={[doc('a.md', 'markdown')]} pending={[{ relPath: 'new.md', queuedAt: '2026-03-02T09:00:00Z' }]} waiting={1} />);
+    expect(screen.queryByTestId('more-waiting')).toBeNull();
+  });
 });

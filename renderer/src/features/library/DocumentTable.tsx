@@ -17,7 +17,7 @@ const hasProblem = (d: Doc) => d.status === 'error' || d.status === 'skipped' ||
  * some files have a problem, a switch shows only those: one failed file among hundreds in path order
  * is otherwise found only by scrolling.
  */
-export function DocumentTable({ documents, pending = [] }: { documents: Doc[]; pending?: Collection['pending'] }) {
+export function DocumentTable({ documents, pending = [], waiting = pending.length }: { documents: Doc[]; pending?: Collection['pending']; waiting?: number }) {
   const [onlyProblems, setOnlyProblems] = useState(false);
   const queued = new Map(pending.map((p) => [p.relPath, p.queuedAt]));
   const known = new Set(documents.map((d) => d.relPath));
@@ -87,6 +87,12 @@ export function DocumentTable({ documents, pending = [] }: { documents: Doc[]; p
           ))}
         </tbody>
       </table>
+      {/* The engine sends the first 200 changes; the watch sentence counts them all, so say where the rest are. */}
+      {waiting > pending.length && (
+        <p className="muted small" data-testid="more-waiting">
+          {waiting - pending.length === 1 ? '1 more change' : `${formatNumber(waiting - pending.length)} more changes`} waiting, not listed here.
+        </p>
+      )}
     </div>
   );
 }

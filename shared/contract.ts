@@ -80,6 +80,12 @@ export const ImportReportSchema = z.object({
   withoutVectors: z.object({ documents: z.number(), paths: z.array(z.string()) }).optional(),
   cancelled: z.boolean(),
   ms: z.number(),
+  /**
+   * Problems after the import's own writes had committed, which the import did not fail for: the
+   * documents are in. Keyword search's statistics not rebuilt (a full disk, an I/O error) is one;
+   * the rebuild is tried again at the next import or forget.
+   */
+  warnings: z.array(ErrorShape).default([]),
   /** The folder's documents indexed (text searchable) after the import, by type. */
   indexedByType: z.partialRecord(z.enum(DOCUMENT_TYPES), z.number()).default({}),
 });
@@ -160,7 +166,7 @@ export const WatchStatusSchema = z.object({
   state: z.enum(['off', 'watching', 'paused']),
   /** An import of the folder's changes is running. */
   busy: z.boolean(),
-  /** Changed files waiting to be imported. */
+  /** Changes waiting to be imported, as the Library lists them: documents changed and files an import will read, not folders (db/import-queue.ts waitingChanges). */
   queued: z.number(),
   /** Why watching is not working, as a sentence; null when it is. */
   error: z.string().nullable(),
@@ -174,7 +180,7 @@ export const CollectionSchema = z.object({
   createdAt: z.string(),
   documents: z.array(DocumentSchema),
   watch: WatchStatusSchema,
-  /** The first of the changed paths waiting to be imported (files not yet in documents among them). */
+  /** The first of the changes waiting to be imported, each a row of the Library: a document changed, or a file an import will read (not a folder). watch.queued counts them all. */
   pending: z.array(z.object({ relPath: z.string(), queuedAt: z.string() })),
 });
 
@@ -244,7 +250,11 @@ export const API = {
   ),
   resync: method(z.object({ collectionId: z.string().min(1).max(64) }).strict(), JobRef),
   cancel: method(JobRef.strict(), z.object({ cancelled: z.boolean() })),
-  library: method(Empty, z.object({ collections: z.array(CollectionSchema) })),
+  /**
+   * warnings: upkeep the long-lived shell ran in the background after an import or a forget that
+   * failed (keyword search's statistics not rebuilt: a full disk), until a later one succeeds.
+   */
+  library: method(Empty, z.object({ collections: z.array(CollectionSchema), warnings: z.array(ErrorShape).optional() })),
   removeCollection: method(z.object({ collectionId: z.string().min(1).max(64) }).strict(), z.object({ documents: z.number() })),
   renameCollection: method(z.object({ collectionId: z.string().min(1).max(64), name: z.string().min(1).max(100) }).strict(), z.object({ name: z.string() })),
   /** Watch a folder (its changes imported as they happen), pause watching, or stop. */

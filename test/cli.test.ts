@@ -175,9 +175,10 @@ describe('quire CLI', () => {
   });
 
   it('forget removes a folder and everything derived from it', async () => {
-    const { code, stdout } = await quire(['forget', notes.root, '--json']);
+    const { code, stdout, stderr } = await quire(['forget', notes.root, '--json']);
+    expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toEqual({ root: notes.root, documents: 2, evalIndexes: 0 });
+    expect(JSON.parse(stdout)).toEqual({ root: notes.root, documents: 2, evalIndexes: 0, warnings: [] });
     const status = JSON.parse((await quire(['status', '--json'])).stdout);
     expect(status.documents.total).toBe(0);
     expect(status.chunks).toBe(0);

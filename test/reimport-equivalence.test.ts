@@ -216,7 +216,7 @@ describe('a folder edited between imports', () => {
         }
       }
       const forgotten = listCollections(db).find((c) => c.root === gone.root)!;
-      await forgetCollection(db, forgotten);
+      forgetCollection(db, forgotten);
       await refreshKeywordStatistics(db, 0);
       await importFolder(fresh, kept.root, { embedding });
       expect(listCollections(db).map((c) => c.root)).toEqual([kept.root]);

@@ -8,8 +8,9 @@ import { NotesFolder, tempDbPath } from '../../test/support/notes';
 import { startStandin, type Standin } from '../../test/support/ollama-standin/server';
 import { createEngine, restoreFrom, setAsideDamaged, type Engine } from './engine';
 import { FakeSecretBox } from '../../test/support/fake-secret-box';
-import { startBuild } from './db/keyword-index-build';
-import { openDatabase } from './db/open';
+import { hasBuildUnderWay, startBuild } from './db/keyword-index-build';
+import { dueForRebuild } from './db/keyword-statistics';
+import { openDatabase, type Db } from './db/open';
 
 let ollama: Standin;
 let notes: NotesFolder;
@@ -455,5 +456,55 @@ describe('a keyword index rebuild cut short by quitting', () => {
     for (let i = 0; i < 100 && builds() > 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(builds()).toBe(0);
     expect(engine.doctor().filter((c) => !c.ok)).toEqual([]);
+  });
+});
+
+describe('the keyword statistics after a forget or an import: in the background in a long-lived shell, awaited by the CLI', () => {
+  const rebuilding = (db: Db) => hasBuildUnderWay(db) || dueForRebuild(db).length > 0;
+  const settled = async (db: Db) => {
+    for (let i = 0; i < 200 && rebuilding(db); i++) await new Promise((r) => setTimeout(r, 25));
+    return !rebuilding(db);
+  };
+  const twoFolders = async (backgroundUpkeep: boolean) => {
+    await engine.close();
+    let db!: Db;
+    engine = createEngine({ dbPath: dbFile.file, env: { OLLAMA_HOST: ollama.url }, backgroundUpkeep, open: (file) => (db = openDatabase(file)) });
+    const other = new NotesFolder('quire-engine-other-');
+    for (let i = 0; i < 6; i++) other.write(`o${i}.md`, `# Other ${i}\n\nAnother note, number ${i}.\n`);
+    await engine.importFolder({ path: notes.root, embed: false });
+    await engine.importFolder({ path: other.root, embed: false });
+    const otherId = engine.indexStatus().collections.find((c) => c.root === other.root)!.id;
+    other.dispose();
+    return { db, otherId, otherRoot: other.root };
+  };
+
+  it('the window is answered once the folder is gone; the rebuild follows', async () => {
+    const { db, otherId } = await twoFolders(true);
+    const answer = await engine.call('removeCollection', { collectionId: otherId });
+    expect(answer).toEqual({ documents: 6 });
+    expect(engine.indexStatus().collections.map((c) => c.id)).not.toContain(otherId);
+    expect(rebuilding(db)).toBe(true);
+    expect(await settled(db)).toBe(true);
+  });
+
+  it('an import job ends before the rebuild it made due', async () => {
+    const { db } = await twoFolders(true);
+    expect(await settled(db)).toBe(true);
+    for (let i = 0; i < 6; i++) notes.write(`ops/n${i}.md`, `# N ${i}\n\nNote ${i}.\n`);
+    await engine.importFolder({ path: notes.root, embed: false });
+    for (let i = 0; i < 6; i++) notes.remove(`ops/n${i}.md`);
+    const r = await engine.importFolder({ path: notes.root, embed: false });
+    expect(r.documents.deleted).toBe(6);
+    expect(r.warnings).toEqual([]);
+    expect(rebuilding(db)).toBe(true);
+    expect(await settled(db)).toBe(true);
+    expect(engine.doctor().filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it('the CLI (backgroundUpkeep: false) returns with the statistics rebuilt', async () => {
+    const { db, otherRoot } = await twoFolders(false);
+    const { documents, warnings } = await engine.forgetFolder(otherRoot);
+    expect([documents, warnings]).toEqual([6, []]);
+    expect(rebuilding(db)).toBe(false);
   });
 });

@@ -13,20 +13,20 @@ import type { AskEvent } from '../../shared/answer';
 import type { ApiEvent, Input, MethodName, Output, ScopeRef } from '../../shared/contract';
 import type { EvalGrid, EvalReport, Question } from '../../shared/eval';
 import { keepsTurn } from '../../shared/conversations';
-import { QuireError } from '../../shared/errors';
+import { QuireError, type QuireErrorShape } from '../../shared/errors';
 import type { SearchResponse } from '../../shared/search';
 import { ask } from './answer/ask';
 import { dispatch, type DispatchResult, type Handlers } from './api/dispatch';
 import { createService, type ShellActions } from './api/service';
 import { resolveScopeRefs } from './db/scope-refs';
 import { collectionNamed, ensureCollection, findCollectionByRoot, folderRoot, forgetCollection, getCollection, listCollections, setWatchState, type WatchState } from './db/collections';
-import { countQueued, dequeueCovered, enqueuePaths, queueMark, WHOLE_FOLDER } from './db/import-queue';
+import { dequeueCovered, enqueuePaths, queueMark, waitingChanges, WHOLE_FOLDER } from './db/import-queue';
 import { WatchManager, type WatchStatus } from './watch/watch-manager';
 import { sharedParsePool } from './ingest/parse/parse-pool';
 import type { ParseRequest } from './ingest/parse/parse-file';
 import { insertEvalReport } from './db/eval-reports';
 import { hasBuildUnderWay } from './db/keyword-index-build';
-import { refreshKeywordStatistics } from './db/keyword-statistics';
+import { dueForRebuild, refreshAfterWrites } from './db/keyword-statistics';
 import { indexStatus, runDoctor, type IndexStatus } from './db/health';
 import { conversationHistory, conversationScope, recordTurn, requireConversation } from './db/conversations';
 import { openDatabase, type Db } from './db/open';
@@ -110,6 +110,9 @@ export interface EngineOptions {
   /**
    * Whether imports and embedding runs start the two-stage search's upkeep in the background (true
    * unless given). The CLI says false: it runs the upkeep itself, awaited, with progress and Ctrl-C.
+   * The same goes for the keyword statistics' rebuild an import or a forget makes due: in the
+   * background (the import's job, a forget's answer, do not wait for it), or, for the CLI, awaited
+   * before they return, its failure a warning in their result.
    */
   backgroundUpkeep?: boolean;
   /** The gateway's first retry backoff (doubling each retry; 500 ms unless given), for tests of an Ollama that is down. */
@@ -138,6 +141,8 @@ export interface ForgetOutcome {
   /** Documents removed; null when the folder was never imported (only evaluation indexes went). */
   documents: number | null;
   evalIndexes: number;
+  /** Problems after the folder was removed, which the forget did not fail for (its keyword statistics not rebuilt). */
+  warnings: QuireErrorShape[];
 }
 
 export interface EvaluateOptions {
@@ -193,8 +198,16 @@ export interface Engine {
   /** Turns a folder's watching on, holds it or turns it off (takes effect where the engine watches). */
   setWatch(collectionId: string, state: WatchState): Promise<WatchStatus>;
   watchStatus(collectionId: string): WatchStatus;
+  /** What background upkeep after an import or a forget could not do (the keyword statistics' rebuild failed), until it next succeeds. */
+  upkeepWarnings(): QuireErrorShape[];
   /** Removes a folder by its path, with everything derived from it and the evaluation indexes built for it. */
   forgetFolder(folder: string): Promise<ForgetOutcome>;
+  /**
+   * Turns a folder's watching off and removes it, with everything derived from it. The folder is
+   * gone when this returns; the keyword statistics' rebuild it makes due is awaited only with
+   * `backgroundUpkeep: false` (the CLI), whose failure is then a warning here.
+   */
+  forgetCollection(collectionId: string): Promise<{ documents: number; warnings: QuireErrorShape[] }>;
   /** Cancels running jobs, waits briefly for them to stop writing, and closes the database. */
   close(): Promise<void>;
 }
@@ -328,6 +341,22 @@ export function createEngine(options: EngineOptions): Engine {
   };
   const upkeepInBackground = () =>
     void maintainVectors().catch((e: unknown) => process.emitWarning(`Building the bits for two-stage vector search failed: ${e instanceof Error ? e.message : String(e)}`));
+  // Keyword search's statistics after an import's or a forget's writes (db/keyword-statistics.ts).
+  // In the background the writes' answer comes at once: the folder is gone (the documents are in)
+  // when their transactions commit, and searches read the old index, whole, until the swap. Stopped
+  // by close; a long-lived shell carries it on at its next start. A failure is logged
+  // (refreshAfterWrites) and the doctor shows the index still due.
+  const statisticsInForeground = options.backgroundUpkeep === false;
+  let statisticsUpkeep: Promise<unknown> = Promise.resolve();
+  // The last background rebuild's failure, shown by the Library until a later rebuild succeeds.
+  let statisticsWarning: QuireErrorShape | null = null;
+  const statisticsInBackground = (after: 'import' | 'forget' | null) => {
+    statisticsUpkeep = refreshAfterWrites(db, after, { signal: upkeepStop.signal }).then((warning) => {
+      if (closing || warning?.message === statisticsWarning?.message) return;
+      statisticsWarning = warning;
+      emit({ type: 'library.changed' });
+    });
+  };
   const startQueued = (folder: string, only: readonly string[] | undefined) => {
     const collectionId = ensureCollection(db, folderRoot(folder)).id;
     if (!only) enqueuePaths(db, collectionId, [WHOLE_FOLDER]);
@@ -399,8 +428,10 @@ export function createEngine(options: EngineOptions): Engine {
             ...(run.onProgress ? { onProgress: run.onProgress } : {}),
             ...(run.only ? { only: run.only } : {}),
             ...parse,
+            refreshStatistics: statisticsInForeground,
           });
           finishQueued(queued, report);
+          if (!statisticsInForeground) statisticsInBackground('import');
           if (!report.cancelled && options.backgroundUpkeep !== false) upkeepInBackground();
           return report;
         } finally {
@@ -482,9 +513,11 @@ export function createEngine(options: EngineOptions): Engine {
       emit({ type: 'library.changed' });
       return engine.watchStatus(collectionId);
     },
+    upkeepWarnings: () => (statisticsWarning ? [statisticsWarning] : []),
+
     watchStatus(collectionId) {
       if (watches) return watches.status(collectionId);
-      return { state: getCollection(db, collectionId).watch, busy: false, queued: countQueued(db, collectionId), error: null };
+      return { state: getCollection(db, collectionId).watch, busy: false, queued: waitingChanges(db, collectionId, 0).count, error: null };
     },
 
     async forgetFolder(folder) {
@@ -498,16 +531,27 @@ export function createEngine(options: EngineOptions): Engine {
       const removeFor = (f: string) => (lockHolder(evalDir)?.docs === f ? 0 : removeIndexes(evalDir, f).indexes);
       const evalIndexes = removeFor(root) + (root !== resolved ? removeFor(resolved) : 0) + (collection && collection.root !== root && collection.root !== resolved ? removeFor(collection.root) : 0);
       if (!collection) {
-        if (evalIndexes > 0) return { root, documents: null, evalIndexes };
+        if (evalIndexes > 0) return { root, documents: null, evalIndexes, warnings: [] };
         const known = listCollections(db).map((c) => `${c.name} (${c.root})`);
         throw new QuireError('COLLECTION_NOT_FOUND', `${folder} is not an imported folder (never imported, or already forgotten).${known.length ? ` Imported folders: ${known.join(', ')}.` : ''}`);
       }
-      void watches?.set(collection.id, 'off');
-      const { documents } = await forgetCollection(db, collection);
+      const { documents, warnings } = await engine.forgetCollection(collection.id);
+      return { root: collection.root, documents, evalIndexes, warnings };
+    },
+
+    async forgetCollection(collectionId) {
+      const collection = getCollection(db, collectionId);
+      await engine.setWatch(collectionId, 'off');
+      const { documents } = forgetCollection(db, collection);
       emit({ type: 'library.changed' });
       // The collection may have shrunk under the threshold (or far from the bits' mean).
       upkeepInBackground();
-      return { root: collection.root, documents, evalIndexes };
+      if (!statisticsInForeground) {
+        statisticsInBackground('forget');
+        return { documents, warnings: [] };
+      }
+      const warning = await refreshAfterWrites(db, 'forget', { signal: upkeepStop.signal });
+      return { documents, warnings: warning ? [warning] : [] };
     },
 
     async close() {
@@ -516,6 +560,7 @@ export function createEngine(options: EngineOptions): Engine {
       await watches?.close();
       await service.close();
       await vectorUpkeep.catch(() => null);
+      await statisticsUpkeep;
       listeners.clear();
       db.close();
     },
@@ -539,14 +584,11 @@ export function createEngine(options: EngineOptions): Engine {
       })
     : null;
   watches?.start();
-  if (options.resumeMigration && hasBuildUnderWay(db)) {
-    // A keyword index rebuild a quit cut short: its shadow's triggers cost every write until it is
-    // swapped in, and bm25 keeps the deleted rows meanwhile. Stopped by close, resumed next time.
-    setImmediate(() =>
-      void refreshKeywordStatistics(db, undefined, { signal: upkeepStop.signal }).catch((e: unknown) =>
-        process.emitWarning(`Rebuilding the keyword statistics failed: ${e instanceof Error ? e.message : String(e)}`),
-      ),
-    );
+  if (options.resumeMigration && (hasBuildUnderWay(db) || dueForRebuild(db).length > 0)) {
+    // A keyword index rebuild a quit cut short (its shadow's triggers cost every write until it is
+    // swapped in), or one a quit or a failure (a full disk) kept from starting: bm25 keeps the
+    // deleted rows meanwhile. Stopped by close, resumed next time.
+    setImmediate(() => statisticsInBackground(null));
   }
   if (options.resumeMigration && pendingSwitch(db, settings.get('embedModel'))) {
     setImmediate(() => void engine.dispatch('embedMissing', {}));

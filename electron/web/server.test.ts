@@ -208,7 +208,7 @@ describe('API calls through the real dispatcher', () => {
   it('answers library', async () => {
     const r = await call('library', {});
     expect(r.status).toBe(200);
-    expect(r.json).toEqual({ ok: true, value: { collections: expect.any(Array) } });
+    expect(r.json).toEqual({ ok: true, value: { collections: expect.any(Array), warnings: [] } });
   });
 
   it('treats an empty body as {}', async () => {

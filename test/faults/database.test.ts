@@ -3,10 +3,13 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEngine, rebuildIndex } from '../../electron/core/engine';
+import { listCollections } from '../../electron/core/db/collections';
 import { runDoctor } from '../../electron/core/db/health';
-import { openDatabase } from '../../electron/core/db/open';
+import { hasBuildUnderWay } from '../../electron/core/db/keyword-index-build';
+import { dueForRebuild } from '../../electron/core/db/keyword-statistics';
+import { openDatabase, type Db } from '../../electron/core/db/open';
 import { importFolder } from '../../electron/core/ingest/pipeline';
 import { NotesFolder, tempDbPath } from '../support/notes';
 
@@ -80,6 +83,93 @@ describe('fault suite: the database', () => {
     expect(db.prepare("SELECT count(*) FROM documents WHERE status = 'ready'").pluck().get()).toBe(40);
     expect(runDoctor(db).filter((c) => !c.ok)).toEqual([]);
     db.close();
+  });
+
+  describe('a full disk while keyword statistics are rebuilt, after the writes committed', () => {
+    // Notes of many words each, so a rebuild's shadow index needs far more pages than the few
+    // that removing twenty one-line notes takes (their events, the deletions' tombstones).
+    const manyWords = (i: number) => Array.from({ length: 60 }, (_, j) => `term${i}x${j}`).join(' ');
+    const fillDisk = (db: Db) => db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 12}`);
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    beforeEach(() => {
+      warnings.length = 0;
+      process.on('warning', onWarning);
+    });
+    afterEach(() => void process.off('warning', onWarning));
+
+    it('an import whose deletions committed reports them, with a warning, not a failure; the next import rebuilds', async () => {
+      for (let i = 0; i < 150; i++) notes.write(`keep/k${i}.md`, `# Kept ${i}\n\n${manyWords(i)}\n`);
+      for (let i = 0; i < 20; i++) notes.write(`gone/g${i}.md`, `# Gone ${i}\n\nGone.\n`);
+      const db = openDatabase(dbFile.file);
+      await importFolder(db, notes.root, { embedding: null });
+      for (let i = 0; i < 20; i++) notes.remove(`gone/g${i}.md`);
+      fillDisk(db);
+      const report = await importFolder(db, notes.root, { embedding: null });
+      expect(report.documents).toMatchObject({ deleted: 20, failed: 0 });
+      expect(report.cancelled).toBe(false);
+      expect(report.warnings).toEqual([{ code: 'WRITE_FAILED', message: expect.stringMatching(/statistics could not be rebuilt after this import: the disk is full \[SQLITE_FULL\]\. The imported documents are saved/) }]);
+      await new Promise((resolve) => setImmediate(resolve)); // process warnings are emitted on the next tick
+      expect(warnings).toEqual([report.warnings[0]!.message]); // the log
+      expect(db.prepare("SELECT count(*) FROM documents WHERE rel_path LIKE 'gone/%'").pluck().get()).toBe(0);
+      // Whole, and the doctor says the statistics are due.
+      expect(runDoctor(db).filter((c) => !c.ok)).toEqual([]);
+      expect(runDoctor(db).find((c) => c.name === 'keyword statistics')).toMatchObject({ ok: true, warning: true, detail: expect.stringMatching(/rebuild due/) });
+
+      db.pragma('max_page_count = 1073741823');
+      const next = await importFolder(db, notes.root, { embedding: null });
+      expect(next.warnings).toEqual([]);
+      expect(dueForRebuild(db)).toEqual([]);
+      expect(hasBuildUnderWay(db)).toBe(false);
+      expect(runDoctor(db).find((c) => c.name === 'keyword statistics')?.warning).toBeUndefined();
+      db.close();
+    });
+
+    it('forgetting a folder (the CLI, which awaits the rebuild) removes it and says the statistics were not rebuilt', async () => {
+      const kept = new NotesFolder('quire-fault-kept-');
+      try {
+        for (let i = 0; i < 150; i++) kept.write(`k${i}.md`, `# Kept ${i}\n\n${manyWords(i)}\n`);
+        let db!: Db;
+        const engine = createEngine({ dbPath: dbFile.file, backgroundUpkeep: false, open: (file) => (db = openDatabase(file)) });
+        await engine.importFolder({ path: kept.root, embed: false });
+        await engine.importFolder({ path: notes.root, embed: false });
+        fillDisk(db);
+        const outcome = await engine.forgetFolder(notes.root);
+        expect(outcome.documents).toBe(40);
+        expect(outcome.warnings).toEqual([{ code: 'WRITE_FAILED', message: expect.stringMatching(/after this forget: the disk is full \[SQLITE_FULL\]\. The folder is forgotten/) }]);
+        expect(listCollections(db).map((c) => c.root)).toEqual([kept.root]);
+        expect(engine.doctor().filter((c) => !c.ok)).toEqual([]);
+        expect(engine.doctor().find((c) => c.name === 'keyword statistics')?.warning).toBe(true);
+        await engine.close();
+      } finally {
+        kept.dispose();
+      }
+    });
+  });
+
+  it('in the app, a forget is answered and the rebuild fails after it: the Library says so until a later rebuild succeeds', async () => {
+    const kept = new NotesFolder('quire-fault-kept-');
+    try {
+      for (let i = 0; i < 150; i++) kept.write(`k${i}.md`, `# Kept ${i}\n\n${Array.from({ length: 60 }, (_, j) => `term${i}x${j}`).join(' ')}\n`);
+      let db!: Db;
+      const app = createEngine({ dbPath: dbFile.file, open: (file) => (db = openDatabase(file)) });
+      await app.importFolder({ path: kept.root, embed: false });
+      await app.importFolder({ path: notes.root, embed: false });
+      await vi.waitFor(() => expect(dueForRebuild(db)).toEqual([]));
+      db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 12}`);
+      const id = listCollections(db).find((c) => c.root === notes.root)!.id;
+      expect(await app.call('removeCollection', { collectionId: id })).toEqual({ documents: 40 });
+      await vi.waitFor(async () => expect((await app.call('library', {})).warnings).toEqual([{ code: 'WRITE_FAILED', message: expect.stringMatching(/after this forget: the disk is full \[SQLITE_FULL\]/) }]), { timeout: 5000 });
+      expect(app.doctor().find((c) => c.name === 'keyword statistics')?.warning).toBe(true);
+
+      db.pragma('max_page_count = 1073741823');
+      await app.importFolder({ path: kept.root, embed: false });
+      await vi.waitFor(async () => expect((await app.call('library', {})).warnings).toEqual([]), { timeout: 5000 });
+      expect(dueForRebuild(db)).toEqual([]);
+      await app.close();
+    } finally {
+      kept.dispose();
+    }
   });
 
   it('two importing processes and an app on one database: no file fails, nothing is imported twice', async () => {

@@ -55,6 +55,7 @@ function toJson(r: ImportReport) {
     cancelled: r.cancelled,
     collection: r.collection,
     indexedByType: r.indexedByType,
+    warnings: r.warnings,
   };
 }
 
@@ -80,6 +81,8 @@ function human(r: ImportReport, program: string, waitedMs: number): string {
     lines.push(...listed(r.errors.map((e) => `${e.path}: ${e.message}`)));
   }
   lines.push(...skippedLines(r.skipped));
+  // After the documents were saved, so the import still succeeded (exit 0), but said.
+  for (const w of r.warnings) lines.push(`  warning: ${w.message}`);
   return lines.join('\n');
 }
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiEvent } from '../../../shared/contract';
 import { QuireError, toErrorShape } from '../../../shared/errors';
-import { getCollection, listCollections, forgetCollection, renameCollection } from '../db/collections';
+import { getCollection, listCollections, renameCollection } from '../db/collections';
 import { deleteConversation, getConversation, listConversations, renameConversation, requireConversation } from '../db/conversations';
 import { indexStatus } from '../db/health';
-import { queuedPaths } from '../db/import-queue';
+import { waitingChanges } from '../db/import-queue';
 import { pendingSwitch } from '../db/embedding-models';
 import type { Db } from '../db/open';
 import { importableFolder, type Engine } from '../engine';
@@ -131,8 +131,9 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
           createdAt: c.createdAt,
           documents: libraryDocuments(db, c.id),
           watch: engine.watchStatus(c.id),
-          pending: queuedPaths(db, c.id, PENDING_SHOWN),
+          pending: waitingChanges(db, c.id, PENDING_SHOWN).shown,
         })),
+        warnings: engine.upkeepWarnings(),
       };
     },
 
@@ -148,9 +149,8 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
 
     async removeCollection({ collectionId }) {
       const c = getCollection(db, collectionId);
-      await engine.setWatch(collectionId, 'off');
-      const { documents } = await forgetCollection(db, c);
-      emit({ type: 'library.changed' });
+      // Answered once the folder is gone, not after the keyword statistics' rebuild (engine.ts).
+      const { documents } = await engine.forgetCollection(collectionId);
       evaluation.forgetFolder(c.root);
       return { documents };
     },

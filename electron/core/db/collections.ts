@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { QuireError } from '../../../shared/errors';
-import { refreshKeywordStatistics } from './keyword-statistics';
 import { appendEvent } from './events';
 import type { Db } from './open';
 import { deleteDocument } from './documents';
@@ -107,10 +106,12 @@ export function setWatchState(db: Db, id: string, state: WatchState): Collection
 /**
  * Removes a collection and everything derived from it in one transaction: documents, chunks, FTS
  * rows, vectors, the answers given from its passages, the questions saved for it and the
- * evaluation reports run over it.
+ * evaluation reports run over it. The folder is gone once this returns. Its rows are still in
+ * bm25's totals until their index is rebuilt (db/keyword-statistics.ts refreshAfterWrites): the
+ * caller's to run, awaited or in the background (engine.ts).
  */
-export async function forgetCollection(db: Db, collection: CollectionRow): Promise<{ documents: number }> {
-  const forgotten = db.transaction(() => {
+export function forgetCollection(db: Db, collection: CollectionRow): { documents: number } {
+  return db.transaction(() => {
     const ids = db.prepare('SELECT id FROM documents WHERE collection_id = ?').pluck().all(collection.id) as string[];
     const counts = () => db.prepare('SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM saved_questions)').raw().get() as [number, number];
     const [runsBefore, savedBefore] = counts();
@@ -124,10 +125,6 @@ export async function forgetCollection(db: Db, collection: CollectionRow): Promi
     appendEvent(db, { kind: 'collection.forgotten', collectionId: collection.id, path: collection.root, detail: { documents: ids.length, runs, savedQuestions, evalReports } });
     return { documents: ids.length };
   }).immediate();
-  // The folder's rows are still in bm25's totals until their index is rebuilt: awaited, in short
-  // batches (db/keyword-statistics.ts), so the kept folders score by their own statistics once this returns.
-  await refreshKeywordStatistics(db);
-  return forgotten;
 }
 
 interface RawRow {

@@ -109,7 +109,7 @@ describe('full-text rows stay in step with chunks, sections and folders', () => 
     expect((await reimport()).documents.deleted).toBe(1);
     expectInStep();
 
-    await forgetCollection(db, listCollections(db)[0]!);
+    forgetCollection(db, listCollections(db)[0]!);
     expect(db.prepare('SELECT count(*) FROM chunks_fts_docsize').pluck().get()).toBe(0);
     expect(db.prepare('SELECT count(*) FROM sections_fts_docsize').pluck().get()).toBe(0);
     expectInStep();

@@ -1,3 +1,4 @@
+import { readablePath } from '../../../shared/walk-names';
 import type { Db } from './open';
 import { stmt } from './statements';
 
@@ -41,8 +42,27 @@ export function queuedPaths(db: Db, collectionId: string, limit = 10_000): Queue
   ).map((r) => ({ relPath: r.rel_path, queuedAt: r.queued_at }));
 }
 
-export function countQueued(db: Db, collectionId: string): number {
-  return stmt(db, 'SELECT count(*) FROM import_queue WHERE collection_id = ? AND rel_path != ?').pluck().get(collectionId, WHOLE_FOLDER) as number;
+/**
+ * A collection's changes waiting, as the Library lists them: each a document of the folder the
+ * watcher saw change, or a file an import would read. A watcher also queues folders (an import
+ * walks one whole, so a folder moved in is not missed) and a change's paths of no type Quire reads
+ * may come from an older Quire: those stay queued for the import but are no change a person waits
+ * for. `count` counts them all; `shown` holds the first `limit`, oldest first.
+ */
+export function waitingChanges(db: Db, collectionId: string, limit = 10_000): { count: number; shown: QueuedPath[] } {
+  const rows = stmt(
+    db,
+    `SELECT q.rel_path, q.queued_at, d.id IS NOT NULL AS known FROM import_queue q
+       LEFT JOIN documents d ON d.collection_id = q.collection_id AND d.rel_path = q.rel_path
+      WHERE q.collection_id = ? AND q.rel_path != ? ORDER BY q.rowid`,
+  ).iterate(collectionId, WHOLE_FOLDER) as IterableIterator<{ rel_path: string; queued_at: string; known: number }>;
+  let count = 0;
+  const shown: QueuedPath[] = [];
+  for (const r of rows) {
+    if (r.known === 0 && !readablePath(r.rel_path)) continue;
+    if (count++ < limit) shown.push({ relPath: r.rel_path, queuedAt: r.queued_at });
+  }
+  return { count, shown };
 }
 
 /** Collections whose whole-folder import was started and never finished (the process ended). */

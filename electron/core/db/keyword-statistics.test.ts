@@ -71,7 +71,8 @@ describe('keyword statistics', () => {
     writeNotes(other, 3);
     await importFolder(db, notes.root, { embedding: null });
     await importFolder(db, other.root, { embedding: null });
-    await forgetCollection(db, listCollections(db).find((c) => c.root === other.root)!);
+    forgetCollection(db, listCollections(db).find((c) => c.root === other.root)!);
+    await refreshKeywordStatistics(db);
 
     const fresh = open();
     await importFolder(fresh, notes.root, { embedding: null });

@@ -1,3 +1,4 @@
+import { toErrorShape, type QuireErrorShape } from '../../../shared/errors';
 import { buildBatch, buildOf, schemaIsNewer, startBuild, type KeywordIndex } from './keyword-index-build';
 import type { Db } from './open';
 import { stmt } from './statements';
@@ -31,8 +32,7 @@ export type { KeywordIndex } from './keyword-index-build';
  *
  * The shadow's many small commits leave FTS5 more segments than one big insert would (merged by
  * its automerge as they come); twelve keyword queries at 90,000 chunks took 77 ms on it and 86 ms
- * on an index built in one insert (the same bench). Left undone: in the app an import's
- * job ends only once the rebuild it made due has finished (the event loop is free meanwhile).
+ * on an index built in one insert (the same bench).
  */
 export const REBUILD_SHARE = 0.1;
 
@@ -62,6 +62,13 @@ export function keywordIndexChurn(db: Db): Churn[] {
 }
 
 const due = (churn: Churn, share: number) => churn.deleted > 0 && churn.deleted >= share * churn.rows;
+
+/** The indexes whose deleted rows have reached `share` of their live rows: a rebuild is due (or under way). */
+export function dueForRebuild(db: Db, share: number = REBUILD_SHARE): KeywordIndex[] {
+  return keywordIndexChurn(db)
+    .filter((c) => due(c, share))
+    .map((c) => c.fts);
+}
 
 export interface RefreshOptions {
   /** Stops between batches; the build resumes from its cursor at the next refresh. */
@@ -141,4 +148,35 @@ async function buildToEnd(db: Db, fts: KeywordIndex, options: RefreshOptions): P
     // it waiting through every batch to its busy timeout (measured: 3.6 s waits with none).
     await new Promise((resolve) => setTimeout(resolve, Math.max(MIN_PAUSE_MS, ms)));
   }
+}
+
+/**
+ * A refresh after writes that have committed (an import's documents, a forgotten folder's removal).
+ * Its failure is not theirs: a full disk or an I/O error while the statistics are rebuilt leaves
+ * the documents in and the folder gone, the old index answering searches, and the build (if it
+ * began) at its cursor for the next refresh. So the failure is returned as a warning for the report
+ * that follows those writes, and logged, never thrown; the doctor shows the index still due.
+ * SQLITE_BUSY is no failure at all (refreshKeywordStatistics leaves the build for later).
+ */
+export async function refreshAfterWrites(db: Db, after: 'import' | 'forget' | null, options: RefreshOptions = {}): Promise<QuireErrorShape | null> {
+  try {
+    await refreshKeywordStatistics(db, REBUILD_SHARE, options);
+    return null;
+  } catch (e) {
+    const warning = statisticsWarning(e, after);
+    process.emitWarning(warning.message, { code: 'QUIRE_KEYWORD_STATISTICS' });
+    return warning;
+  }
+}
+
+/** `after` null: a rebuild carried on at startup, after no write of this process. */
+function statisticsWarning(e: unknown, after: 'import' | 'forget' | null): QuireErrorShape {
+  const code = String((e as { code?: unknown }).code ?? '');
+  const shape = toErrorShape(e);
+  const reason = code === 'SQLITE_FULL' ? 'the disk is full' : code.startsWith('SQLITE_IOERR') ? 'the disk could not be read or written' : shape.message.replace(/\.$/, '');
+  const kept = after === 'import' ? 'The imported documents are saved; s' : after === 'forget' ? 'The folder is forgotten; s' : 'S';
+  return {
+    code: shape.code === 'DB_CORRUPT' ? 'DB_CORRUPT' : 'WRITE_FAILED',
+    message: `Keyword search's statistics could not be rebuilt${after ? ` after this ${after}` : ''}: ${reason}${code ? ` [${code}]` : ''}. ${kept}earches rank with the older statistics until the rebuild succeeds, tried again at the next import or forget.`,
+  };
 }

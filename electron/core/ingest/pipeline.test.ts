@@ -30,8 +30,10 @@ describe('walkFolder', () => {
     notes.write('sub/b.md', '# B');
     notes.write('.git/config', 'x');
     notes.write('node_modules/pkg/readme.md', 'x');
-    notes.write('..md', '# The dot command'); // tldr has a page named this: a note, not housekeeping
+    notes.write('..md', '# The dot command'); // tldr's page for `.`: hidden all the same (shared/walk-names.ts)
     notes.write('.DS_Store', 'x');
+    notes.write('.draft.md', '# A note hidden on purpose');
+    notes.write('sub/~$report.docx', 'Word owner file');
     outside.write('secret.md', '# not yours');
     fs.symlinkSync(notes.root, notes.path('sub/loop'));
     fs.symlinkSync(outside.root, notes.path('escape'));
@@ -40,7 +42,7 @@ describe('walkFolder', () => {
     fs.symlinkSync(notes.path('missing.md'), notes.path('dangling.md'));
 
     const w = await walkFolder(notes.root);
-    expect(w.files.map((f) => f.relPath).sort()).toEqual(['..md', '.DS_Store', 'a.md', 'sub/b.md']);
+    expect(w.files.map((f) => f.relPath).sort()).toEqual(['a.md', 'sub/b.md']);
     const reasons = Object.fromEntries(w.skipped.map((s) => [s.relPath, s.reason]));
     expect(reasons).toMatchObject({
       'sub/loop': 'symlink-loop',
@@ -61,6 +63,18 @@ describe('importFolder', () => {
     expect(r.documents.added).toBe(1);
     expect(r.skipped).toEqual([]); // dotfiles are not reported as skipped notes
     expect(db.prepare('SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?').pluck().get('aardvark')).toBe(1); // porter stemming
+  });
+
+  it('leaves out hidden files, as hidden folders, in a whole import and a watched path\'s', async () => {
+    notes.write('a.md', '# Alpha\n\nAardvarks dig at night.\n');
+    notes.write('.draft.md', '# Draft\n\nBadgers, not yet.\n');
+    notes.write('sub/.#a.md', '# Emacs lock\n');
+    const r = await importFolder(db, notes.root, { embedding: null });
+    expect(r.documents).toMatchObject({ added: 1, failed: 0, skipped: 0 });
+    expect(r.skipped).toEqual([]);
+    expect(db.prepare('SELECT rel_path FROM documents').pluck().all()).toEqual(['a.md']);
+    expect((await walkPaths(notes.root, ['.draft.md', 'sub/.#a.md', 'a.md'])).files.map((f) => f.relPath)).toEqual(['a.md']);
+    expect((await importFolder(db, notes.root, { embedding: null, only: ['.draft.md'] })).documents.added).toBe(0);
   });
 
   it("leaves out macOS's AppleDouble `._` files beside notes on a USB stick or a share, in a whole import and a watched path's", async () => {

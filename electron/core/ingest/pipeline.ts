@@ -6,7 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { SETTINGS } from '../../../shared/settings';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import { DOCUMENT_TYPES } from '../../../shared/contract';
-import { refreshKeywordStatistics } from '../db/keyword-statistics';
+import { refreshAfterWrites } from '../db/keyword-statistics';
+import { logseqNameFormat, type LogseqNameFormat } from './logseq-names';
 import { ensureCollection, findCollectionByRoot, folderRoot } from '../db/collections';
 import { countDocumentsMissingModel, deleteDocument, documentIdFor, pathsMissingModel, getDocument, listDocuments, moveDocument, recordFailure, touchDocument, writeDocumentVersion, type DocumentRow, type DocumentVersion } from '../db/documents';
 import type { Db } from '../db/open';
@@ -42,6 +43,12 @@ export interface ImportOptions {
   only?: readonly string[];
   /** Where files are parsed: the engine's worker (parse/parse-pool.ts); in-process when absent. */
   parse?: (req: ParseRequest) => Promise<Parsed>;
+  /**
+   * Whether the import rebuilds keyword search's statistics it made due before it returns (true
+   * unless given). A long-lived shell says false and runs the rebuild after, in the background
+   * (engine.ts), so the import's job ends, and the next import starts, without waiting for it.
+   */
+  refreshStatistics?: boolean;
 }
 
 type Prepared = Pick<DocumentVersion, 'meta' | 'chunks'>;
@@ -55,7 +62,11 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
   const started = performance.now();
   const root = await resolveFolder(folder);
   const chunker = options.chunker ?? DEFAULT_CHUNKER;
-  const chunkerSpec = chunkerRecipe(chunker);
+  // A Logseq graph's pages titled by their file names read by its format: part of how a document
+  // is cut (the title heads its chunks), so a graph imported before, or one whose format changes,
+  // is cut again once.
+  const logseqNames = await logseqNameFormat(root);
+  const chunkerSpec = chunkerRecipe(chunker) + (logseqNames ? `+logseq-names:${logseqNames}` : '');
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const signal = options.signal;
   const collection = ensureCollection(db, root);
@@ -70,6 +81,7 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
     embedding: { model: options.embedding?.model ?? '', status: options.embedding ? 'ok' : 'off' },
     cancelled: false,
     ms: 0,
+    warnings: [],
     indexedByType: {},
   };
   const progress: ImportProgress = { phase: 'scanning', filesDone: 0, filesTotal: 0, chunks: 0, bytesDone: 0, bytesTotal: 0, currentFile: null };
@@ -160,7 +172,7 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
       if (same) same.push(d);
       else bySha256.set(d.sha256, [d]);
     }
-    const ctx: FileContext = { db, root, parse: options.parse ?? parseFile, collectionId: collection.id, chunkerSpec, chunker, maxBytes, signal, known, bySha256 };
+    const ctx: FileContext = { db, root, parse: options.parse ?? parseFile, collectionId: collection.id, chunkerSpec, chunker, logseqNames, maxBytes, signal, known, bySha256 };
     let checkedForgotten = performance.now();
     const readAhead = new ReadAhead(walk.files.map((f) => f.absPath), (i) => needsRead(ctx, walk.files[i]!), {
       maxBytes,
@@ -257,8 +269,12 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
     report.cancelled = true;
   }
 
-  // Replaced and deleted documents' old rows are still in bm25's totals until their index is rebuilt.
-  await refreshKeywordStatistics(db, undefined, signal ? { signal } : {});
+  // Replaced and deleted documents' old rows are still in bm25's totals until their index is
+  // rebuilt. The documents are committed whatever becomes of that: its failure is a warning.
+  if (options.refreshStatistics !== false) {
+    const warning = await refreshAfterWrites(db, 'import', signal ? { signal } : {});
+    if (warning) report.warnings.push(warning);
+  }
   // The model answers searches only once it covers everything (or nothing else does yet).
   session?.activateIfComplete();
   report.embedRequests = session?.requestCount ?? 0;
@@ -297,6 +313,7 @@ interface FileContext {
   parse: (req: ParseRequest) => Promise<Parsed>;
   collectionId: string;
   chunkerSpec: string;
+  logseqNames: LogseqNameFormat | null;
   chunker: ChunkerConfig;
   maxBytes: number;
   signal: AbortSignal | undefined;
@@ -361,8 +378,7 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
   const { db, collectionId } = ctx;
   const reader = readerFor(file.relPath);
   if (!reader) {
-    // Dotfiles such as .DS_Store are housekeeping, not notes: not worth a line in the report.
-    if (path.posix.basename(file.relPath).startsWith('.')) return null;
+    // Dotfiles such as .DS_Store never get here: the walk passes over hidden names (shared/walk-names.ts).
     report.documents.skipped++;
     report.skipped.push({ path: file.relPath, reason: 'unsupported-type' });
     return null;
@@ -415,7 +431,7 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
     return null;
   }
   try {
-    const { title, chunks } = await ctx.parse({ relPath: file.relPath, bytes, chunker: ctx.chunker });
+    const { title, chunks } = await ctx.parse({ relPath: file.relPath, bytes, chunker: ctx.chunker, ...(ctx.logseqNames ? { logseqNames: ctx.logseqNames } : {}) });
     const movedFrom = existing?.sha256 === sha256 ? null : renamedFrom(ctx, sha256, reader, id, chunks);
     if (movedFrom) {
       moveDocument(db, movedFrom, { id, relPath: file.relPath, sourceUri: base.sourceUri, title, size: file.size, mtimeMs: file.mtimeMs }, chunks);

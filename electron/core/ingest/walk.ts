@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { ignoredDir, ignoredFile } from '../../../shared/walk-names';
 import { fsErrorSentence } from './fs-errors';
 import { kindOf } from './read-file';
 import { statFiles, type FileStat } from './stat-worker';
@@ -27,19 +28,8 @@ export interface WalkResult {
   unreadableFiles: string[];
 }
 
-/** Hidden folders (.git, .obsidian, .trash) and dependency folders hold no notes. */
-export function ignoredDir(name: string): boolean {
-  return name.startsWith('.') || name === 'node_modules';
-}
-
-/**
- * macOS writes a `._name` AppleDouble file (binary metadata) beside every file it copies to a
- * volume without its attributes: a vault on a USB stick, an SMB share or some sync folders has one
- * per note, each a `.md` that would fail as binary. Other dotfiles stay notes (tldr's `..md`).
- */
-export function ignoredFile(name: string): boolean {
-  return name.startsWith('._');
-}
+// Which names the walk passes over without a word: written once, with the watcher's and the Library's.
+export { ignoredDir, ignoredFile };
 
 /**
  * A folder's entries whose names are valid UTF-8. Node decodes other names with U+FFFD, a path

@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 describe('the folder watcher', () => {
-  it('reports notes and folders, not the files no reader takes (pictures, swap files)', async () => {
+  it('reports notes and folders, not the files no reader takes (pictures, swap files) nor those the walk passes over (hidden)', async () => {
     notes = new NotesFolder('quire-folder-watcher-');
     const seen: string[] = [];
     let ready = false;
@@ -23,7 +23,10 @@ describe('the folder watcher', () => {
 
     notes.write('photo.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
     notes.write('.note.md.swp', 'swap');
+    notes.write('.draft.md', '# Hidden');
+    notes.write('~$report.docx', 'owner');
     fs.mkdirSync(notes.path('trips'));
+    notes.write('trips/._lisbon.md', new Uint8Array([0, 5, 22, 7]));
     notes.write('trips/lisbon.md', '# Lisbon\n\nTram 28 leaves from Martim Moniz.\n');
     await vi.waitFor(() => expect(seen).toContain('trips/lisbon.md'), WAIT);
     notes.remove('photo.png');

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { watch } from 'chokidar';
-import { readerFor } from '../ingest/readers';
-import { ignoredDir } from '../ingest/walk';
+import { ignoredDir, readablePath } from '../../../shared/walk-names';
 
 export interface FolderWatch {
   close(): Promise<void>;
@@ -36,12 +35,13 @@ export function watchFolder(root: string, callbacks: WatchCallbacks): FolderWatc
     },
   });
   for (const event of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) {
-    // A file of a type no reader takes (a picture, an editor's swap file) never becomes a document,
-    // so its changes are nobody's business: not queued, not counted as waiting, no import started.
+    // A file the import would pass over (a picture, an editor's swap or lock file, a name the walk
+    // leaves out: shared/walk-names.ts) never becomes a document, so its changes are nobody's
+    // business: not queued, not counted as waiting, no import started.
     const files = event === 'add' || event === 'change' || event === 'unlink';
     watcher.on(event, (p: string) => {
       const rel = relative(p);
-      if (rel !== '' && !rel.startsWith('..') && !(files && readerFor(rel) === null)) callbacks.onChange(rel);
+      if (rel !== '' && !rel.startsWith('..') && !(files && !readablePath(rel))) callbacks.onChange(rel);
     });
   }
   watcher.on('error', (e) => callbacks.onError(e instanceof Error ? e : new Error(String(e))));

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { toErrorShape } from '../../../shared/errors';
 import { getCollection, listCollections, setWatchState, type CollectionRow, type WatchState } from '../db/collections';
-import { countQueued, enqueuePaths, queuedPaths, unfinishedFolderImports } from '../db/import-queue';
+import { enqueuePaths, queuedPaths, unfinishedFolderImports, waitingChanges } from '../db/import-queue';
 import type { Db } from '../db/open';
 import type { ImportReport } from '../ingest/types';
 import { watchFolder as chokidarWatch, type FolderWatch, type WatchCallbacks } from './folder-watcher';
@@ -100,7 +100,7 @@ export class WatchManager {
   status(collectionId: string): WatchStatus {
     const w = this.folders.get(collectionId);
     const state = w?.collection.watch ?? getCollection(this.deps.db, collectionId).watch;
-    return { state, busy: w?.running !== null && w?.running !== undefined, queued: countQueued(this.deps.db, collectionId), error: w?.error ?? null };
+    return { state, busy: w?.running !== null && w?.running !== undefined, queued: waitingChanges(this.deps.db, collectionId, 0).count, error: w?.error ?? null };
   }
 
   /** Stops watching a folder that left the library (its queue went with it). */

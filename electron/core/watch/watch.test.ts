@@ -129,6 +129,21 @@ describe('a watched folder', () => {
     await vi.waitFor(() => expect(again.watchStatus(id)).toMatchObject({ queued: 0, busy: false }), WAIT);
   });
 
+  it('counts as waiting only the changes the Library lists: documents and files it will read, not folders', async () => {
+    const e = createEngine({ dbPath: dbFile.file, env: { OLLAMA_HOST: ollama.url }, version: '0.0.0-test', watch: true, watchTimings: { debounceMs: 60_000, maxWaitMs: 60_000 } });
+    engine = e;
+    await e.importFolder({ path: notes.root, embed: false });
+    const id = await watching(e);
+    fs.mkdirSync(notes.path('projects/2026'), { recursive: true });
+    notes.write('projects/2026/plan.md', '# Plan\n\nPlant the beans.\n');
+    notes.write('a.md', '# Alpha\n\nAlpacas hum.\n');
+    const pending = async () => (await e.call('library', {})).collections[0]!.pending.map((p) => p.relPath).sort();
+    await vi.waitFor(async () => expect(await pending()).toEqual(['a.md', 'projects/2026/plan.md']), WAIT);
+    // The watcher queued the two folders as well (an import walks a folder whole), but no row is theirs.
+    expect(e.watchStatus(id).queued).toBe(2);
+    expect((await e.call('library', {})).collections[0]!.watch.queued).toBe(2);
+  });
+
   it('finishes a whole-folder import that a restart cut short, in the app but not in the CLI', async () => {
     for (let i = 0; i < 40; i++) notes.write(`n${i}.md`, `# Note ${i}\n\nQuokkas number ${i}.\n`);
     const e = open(false);

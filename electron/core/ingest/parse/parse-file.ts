@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { chunkDocument, contextualText, type ChunkerConfig } from '../chunkers/index';
 import { readerFor } from '../readers/index';
+import { documentTypeOf } from '../../../../shared/document-types';
 import { pagesOfLines } from '../pages';
 import { detectInjection } from '../../text/injection';
+import { logseqPageName, type LogseqNameFormat } from '../logseq-names';
 import type { StoredChunk } from '../../db/documents';
 
 export interface ParseRequest {
@@ -10,6 +12,8 @@ export interface ParseRequest {
   relPath: string;
   bytes: Uint8Array;
   chunker: ChunkerConfig;
+  /** The file is a page of a Logseq graph written in this file-name format (logseq-names.ts): a title from its file name reads as Logseq's. */
+  logseqNames?: LogseqNameFormat;
 }
 
 export interface Parsed {
@@ -26,7 +30,7 @@ export async function parseFile(req: ParseRequest): Promise<Parsed> {
   const reader = readerFor(req.relPath);
   if (!reader) throw new Error(`No reader for ${req.relPath}.`);
   const read = await reader.read(req.bytes);
-  const title = read.title ?? path.posix.basename(req.relPath, path.posix.extname(req.relPath));
+  const title = read.title ?? fileNameTitle(req);
   const chunks = chunkDocument({ text: read.text, title, firstLine: read.firstLine }, req.chunker).map((c) => ({
     ...c,
     // A paged document (PDF): each chunk gets the pages its lines fall on.
@@ -34,4 +38,13 @@ export async function parseFile(req: ParseRequest): Promise<Parsed> {
     flags: detectInjection(contextualText(c)),
   }));
   return { title, chunks };
+}
+
+/** A document without a title of its own is named by its file, as its app names it: Logseq's pages and journals are read by Logseq's rule. */
+function fileNameTitle(req: ParseRequest): string {
+  const body = path.posix.basename(req.relPath, path.posix.extname(req.relPath));
+  const type = documentTypeOf(req.relPath);
+  // Logseq names pages so only in the formats it writes pages in.
+  if (req.logseqNames && (type === 'markdown' || type === 'org')) return logseqPageName(body, req.logseqNames) || body;
+  return body;
 }

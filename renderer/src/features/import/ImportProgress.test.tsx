@@ -30,6 +30,7 @@ const report: ImportReport = {
   collection: { id: 'c1', root: '/home/me/notes' },
   documents: { added: 3, updated: 1, unchanged: 10, moved: 0, deleted: 2, skipped: 2, failed: 1 },
   indexedByType: { markdown: 12, pdf: 1, html: 1 },
+  warnings: [],
   chunks: 42,
   embedded: 0,
   embedRequests: 0,

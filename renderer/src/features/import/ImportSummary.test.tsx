@@ -31,6 +31,7 @@ describe('skipped files in an import summary', () => {
       collection: { id: 'c1', root: '/home/me/notes' },
       documents: { added: 3, updated: 0, unchanged: 0, moved: 0, deleted: 0, skipped: skipped.length, failed: 0 },
       indexedByType: { markdown: 3 },
+      warnings: [],
       chunks: 9,
       embedded: 9,
       embedRequests: 1,
@@ -59,6 +60,7 @@ describe('failed files in an import summary', () => {
       collection: { id: 'c1', root: '/home/me/notes' },
       documents: { added: 3, updated: 0, unchanged: 0, moved: 0, deleted: 0, skipped: skipped.length, failed: 1 },
       indexedByType: { markdown: 3 },
+      warnings: [],
       chunks: 9,
       embedded: 9,
       embedRequests: 1,
@@ -75,5 +77,28 @@ describe('failed files in an import summary', () => {
     // What follows the heading, up to the next one, holds the failed file.
     expect(failed.nextElementSibling?.textContent).toContain('rust-book/broken.pdf');
     expect(failed.nextElementSibling?.textContent).not.toContain('icon-00.svg');
+  });
+});
+
+describe('a warning after the import', () => {
+  it('shows the import as finished, and the warning beside it', () => {
+    const message = "Keyword search's statistics could not be rebuilt after this import: the disk is full [SQLITE_FULL].";
+    const report: ImportReport = {
+      collection: { id: 'c1', root: '/home/me/notes' },
+      documents: { added: 0, updated: 0, unchanged: 3, moved: 0, deleted: 2, skipped: 0, failed: 0 },
+      indexedByType: { markdown: 3 },
+      warnings: [{ code: 'WRITE_FAILED', message }],
+      chunks: 0,
+      embedded: 0,
+      embedRequests: 0,
+      errors: [],
+      skipped: [],
+      embedding: { model: 'embeddinggemma', status: 'ok' },
+      cancelled: false,
+      ms: 900,
+    };
+    render(<ImportSummary report={report} />);
+    expect(screen.getByRole('heading', { level: 3 }).textContent).toBe('Import finished');
+    expect(screen.getByTestId('import-warning').textContent).toBe(message);
   });
 });

@@ -46,6 +46,12 @@ export function ImportSummary({ report }: { report: ImportReport }) {
         </p>
       )}
       {report.embedding.status === 'off' && <p className="muted">Embedding was turned off for this import; keyword search works.</p>}
+      {report.warnings.map((w) => (
+        // After the documents were saved: the import succeeded, and this still wants saying.
+        <p key={w.message} className="warning" role="note" data-testid="import-warning">
+          {w.message}
+        </p>
+      ))}
       {report.errors.length > 0 && (
         // Before the skipped files, under its own heading: a failure is what a person must act on.
         <>

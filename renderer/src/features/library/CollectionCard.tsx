@@ -70,7 +70,7 @@ export function CollectionCard({ collection }: { collection: Collection }) {
       <WatchControls collectionId={collection.id} watch={collection.watch} />
       {error && <ErrorNote error={error} />}
       {job.jobId && <ImportPanel job={job} withForm={false} />}
-      <DocumentTable documents={collection.documents} pending={collection.pending} />
+      <DocumentTable documents={collection.documents} pending={collection.pending} waiting={collection.watch.queued} />
       {confirming && (
         <ConfirmDialog title="Remove this folder from Quire?" confirmLabel="Remove from index" onConfirm={() => void remove()} onCancel={() => setConfirming(false)} busy={busy}>
           <p data-testid="remove-counts">

@@ -45,14 +45,26 @@ describe('a folder with a failed file among many', () => {
 });
 
 describe('changes waiting to be imported', () => {
-  it('lists a new note as queued, but not the folders or pictures a watcher also reported', () => {
+  // The engine sends only the changes that are rows (db/import-queue.ts waitingChanges), not the folders or pictures a watcher also reported.
+  it('lists a new note as queued and flags a changed one', () => {
     const at = '2026-03-02T09:00:00Z';
-    const pending = ['food', 'food/bread.md', 'photo.png', 'garden/Plan.MD', 'ops'].map((relPath) => ({ relPath, queuedAt: at }));
+    const pending = ['food/bread.md', 'garden/Plan.MD'].map((relPath) => ({ relPath, queuedAt: at }));
     render(<DocumentTable documents={[doc('food/bread.md', 'markdown'), doc('ops/keys.md', 'markdown')]} pending={pending} />);
     const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
     expect(rows.map((r) => r.querySelector('.mono')!.textContent)).toEqual(['garden/Plan.MD', 'food/bread.md', 'ops/keys.md']);
     expect(within(rows[0]!).getByText('queued')).toBeTruthy();
     // The known note the watcher saw change keeps its row, marked as waiting.
     expect(within(rows[1]!).getByText('changed')).toBeTruthy();
+  });
+
+  it('says how many more are waiting than the rows it was sent', () => {
+    const pending = [{ relPath: 'new.md', queuedAt: '2026-03-02T09:00:00Z' }];
+    render(<DocumentTable documents={[doc('a.md', 'markdown')]} pending={pending} waiting={251} />);
+    expect(screen.getByTestId('more-waiting').textContent).toBe('250 more changes waiting, not listed here.');
+  });
+
+  it('says nothing more when every change is a row', () => {
+    render(<DocumentTable documents={[doc('a.md', 'markdown')]} pending={[{ relPath: 'new.md', queuedAt: '2026-03-02T09:00:00Z' }]} waiting={1} />);
+    expect(screen.queryByTestId('more-waiting')).toBeNull();
   });
 });

@@ -3,7 +3,6 @@ import type { Output } from '../../../../shared/contract';
 import { messageFor } from '../../api/messages';
 import { formatDate, formatNumber } from '../../common/format';
 import { DOCUMENT_TYPE_LABELS } from '../../../../shared/contract';
-import { documentTypeOf } from '../../../../shared/document-types';
 import { DOC_STATUS } from '../../common/words';
 
 type Collection = Output<'library'>['collections'][number];
@@ -18,15 +17,15 @@ const hasProblem = (d: Doc) => d.status === 'error' || d.status === 'skipped' ||
  * some files have a problem, a switch shows only those: one failed file among hundreds in path order
  * is otherwise found only by scrolling.
  */
-export function DocumentTable({ documents, pending = [] }: { documents: Doc[]; pending?: Collection['pending'] }) {
+export function DocumentTable({ documents, pending = [], waiting = pending.length }: { documents: Doc[]; pending?: Collection['pending']; waiting?: number }) {
   const [onlyProblems, setOnlyProblems] = useState(false);
   const queued = new Map(pending.map((p) => [p.relPath, p.queuedAt]));
   const known = new Set(documents.map((d) => d.relPath));
   const problems = documents.filter(hasProblem);
   const filtering = onlyProblems && problems.length > 0;
-  // A new file Quire will read. A watcher also reports folders (their documents show as changed)
-  // and files of other types (a picture beside a note), which an import passes over: not rows.
-  const arriving = filtering ? [] : pending.filter((p) => !known.has(p.relPath) && documentTypeOf(p.relPath) !== null);
+  // A new file Quire will read: `pending` holds only changes that are rows (a document changed, a
+  // file an import reads; db/import-queue.ts waitingChanges), the same the watch sentence counts.
+  const arriving = filtering ? [] : pending.filter((p) => !known.has(p.relPath));
   const shown = filtering ? problems : documents;
   if (documents.length === 0 && arriving.length === 0) return <p className="muted">No documents in this folder yet.</p>;
   return (
@@ -88,6 +87,12 @@ export function DocumentTable({ documents, pending = [] }: { documents: Doc[]; p
           ))}
         </tbody>
       </table>
+      {/* The engine sends the first 200 changes; the watch sentence counts them all, so say where the rest are. */}
+      {waiting > pending.length && (
+        <p className="muted small" data-testid="more-waiting">
+          {waiting - pending.length === 1 ? '1 more change' : `${formatNumber(waiting - pending.length)} more changes`} waiting, not listed here.
+        </p>
+      )}
     </div>
   );
 }

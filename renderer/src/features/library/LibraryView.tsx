@@ -71,6 +71,12 @@ export function LibraryView() {
         </button>
       </section>
       {error && <ErrorNote error={error} />}
+      {library?.warnings?.map((w) => (
+        // Upkeep after an import or a forget that failed (the documents are in, the folder gone): said until it next succeeds.
+        <p key={w.message} className="warning" role="note" data-testid="library-warning">
+          {w.message}
+        </p>
+      ))}
       {library && library.collections.length === 0 && <p className="muted">Nothing imported yet.</p>}
       {library?.collections.map((c) => (
         <CollectionCard key={c.id} collection={c} />

@@ -161,3 +161,11 @@ describe('removing a folder with failed and skipped files', () => {
     );
   });
 });
+
+describe('a warning from upkeep after an import or a forget', () => {
+  it('is shown above the folders, in its own sentence', async () => {
+    const message = "Keyword search's statistics could not be rebuilt after this forget: the disk is full [SQLITE_FULL].";
+    renderWithFake(<LibraryView />, { library: () => ({ collections: [folder(watch())], warnings: [{ code: 'WRITE_FAILED', message }] }) });
+    expect((await screen.findByTestId('library-warning')).textContent).toBe(message);
+  });
+});

@@ -1,0 +1,40 @@
+import { documentTypeOf } from './document-types';
+
+/**
+ * Which names the import walk passes over without listing them, written once: the walk
+ * (electron/core/ingest/walk.ts), the folder watcher, and what the Library counts as a change
+ * waiting. No runtime, so the renderer and the core read the same rules.
+ */
+
+/** Hidden folders (.git, .obsidian, .trash) and dependency folders hold no notes. */
+export function ignoredDir(name: string): boolean {
+  return name.startsWith('.') || name === 'node_modules';
+}
+
+/**
+ * Files the walk passes over without a word, as it does hidden folders.
+ *
+ * A name that starts with a dot is hidden: file managers, Obsidian and Logseq do not show it, and
+ * the notes apps neither list nor link it. What such a file is in a notes folder is mostly a
+ * program's: macOS's `.DS_Store` and the `._name` AppleDouble file it writes beside every file it
+ * copies to a USB stick or a share (a binary `.md` that would fail), Emacs's `.#note.md` lock (a
+ * link to nothing), a sync tool's `.syncthing.note.md.tmp`, LibreOffice's `.~lock.report.odt#`. A
+ * note a person names `.draft.md` is one they hid, from everything that follows those rules; read
+ * it, and Quire would quote a note its own app does not show. So a hidden file is skipped as a
+ * hidden folder is, whatever its type (tldr's page for the `.` command, `..md`, with it): rename it
+ * to have it read. So is `~$report.docx`, the owner file Word keeps beside a document while it is
+ * open (162 bytes, no document).
+ */
+export function ignoredFile(name: string): boolean {
+  return name.startsWith('.') || name.startsWith('~$');
+}
+
+/**
+ * A path inside a folder ('/'-separated, relative) that an import would read: a file of a type
+ * Quire reads, in no folder the walk leaves out, under no name it passes over. (Whether it is a
+ * regular file within the size limit is for the import to find.)
+ */
+export function readablePath(relPath: string): boolean {
+  const parts = relPath.split('/');
+  return !parts.slice(0, -1).some(ignoredDir) && !ignoredFile(parts.at(-1)!) && documentTypeOf(relPath) !== null;
+}

@@ -6,9 +6,20 @@ import { documentTypeOf } from './document-types';
  * waiting. No runtime, so the renderer and the core read the same rules.
  */
 
-/** Hidden folders (.git, .obsidian, .trash) and dependency folders hold no notes. */
-export function ignoredDir(name: string): boolean {
-  return name.startsWith('.') || name === 'node_modules';
+/**
+ * Hidden folders (.git, .obsidian, .trash) and dependency folders hold no notes. Nor do a Logseq
+ * graph's `logseq/bak` and `logseq/version-files`: Logseq's own copies of pages it found changed
+ * on disk, each a duplicate of a page beside it. `parent` is the name of the folder holding this one.
+ */
+export function ignoredDir(name: string, parent?: string): boolean {
+  return name.startsWith('.') || name === 'node_modules' || (parent === 'logseq' && LOGSEQ_COPIES.has(name));
+}
+
+const LOGSEQ_COPIES = new Set(['bak', 'version-files']);
+
+/** Whether any folder on a path ('/'-separated parts, outermost first) is one the walk leaves out. */
+export function ignoredDirs(parts: readonly string[]): boolean {
+  return parts.some((p, i) => ignoredDir(p, parts[i - 1]));
 }
 
 /**
@@ -36,5 +47,5 @@ export function ignoredFile(name: string): boolean {
  */
 export function readablePath(relPath: string): boolean {
   const parts = relPath.split('/');
-  return !parts.slice(0, -1).some(ignoredDir) && !ignoredFile(parts.at(-1)!) && documentTypeOf(relPath) !== null;
+  return !ignoredDirs(parts.slice(0, -1)) && !ignoredFile(parts.at(-1)!) && documentTypeOf(relPath) !== null;
 }

@@ -77,6 +77,18 @@ describe('importFolder', () => {
     expect((await importFolder(db, notes.root, { embedding: null, only: ['.draft.md'] })).documents.added).toBe(0);
   });
 
+  it("leaves out a Logseq graph's copies of its pages (logseq/bak, logseq/version-files), not a folder of notes that happens to be called bak", async () => {
+    notes.write('logseq/config.edn', '{:file/name-format :triple-lowbar}');
+    notes.write('pages/Budget.md', '- Badgers cost 40 a month\n');
+    notes.write('logseq/bak/pages/Budget/2026-11-30T10_00_00.000Z.Desktop.md', '- Badgers cost 30 a month\n');
+    notes.write('logseq/version-files/base/pages/Budget.md', '- Badgers cost 30 a month\n');
+    notes.write('bak/old-plan.md', '# Old plan\n\nAardvarks first.\n');
+    await importFolder(db, notes.root, { embedding: null });
+    expect((db.prepare('SELECT rel_path FROM documents ORDER BY rel_path').pluck().all() as string[])).toEqual(['bak/old-plan.md', 'pages/Budget.md']);
+    const watched = ['logseq/bak/pages/Budget/2026-12-01T10_00_00.000Z.Desktop.md', 'logseq/version-files/base/pages/Budget.md', 'bak/old-plan.md'];
+    expect((await walkPaths(notes.root, watched)).files.map((f) => f.relPath)).toEqual(['bak/old-plan.md']);
+  });
+
   it("leaves out macOS's AppleDouble `._` files beside notes on a USB stick or a share, in a whole import and a watched path's", async () => {
     const appleDouble = new Uint8Array([0, 5, 22, 7, 0, 2, 0, 0, ...Buffer.from('Mac OS X        ')]);
     notes.write('a.md', '# Alpha\n\nAardvarks dig at night.\n');

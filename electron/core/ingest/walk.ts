@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ignoredDir, ignoredFile } from '../../../shared/walk-names';
+import { ignoredDir, ignoredDirs, ignoredFile } from '../../../shared/walk-names';
 import { fsErrorSentence } from './fs-errors';
 import { kindOf } from './read-file';
 import { statFiles, type FileStat } from './stat-worker';
@@ -83,7 +83,7 @@ export async function walkPaths(root: string, relPaths: readonly string[]): Prom
   for (const rel of [...new Set(relPaths)].sort()) {
     const parts = rel.split('/');
     // Not a path inside the folder, or inside a folder the walk never enters.
-    if (rel === '' || parts.some((p) => p === '' || p === '.' || p === '..') || parts.slice(0, -1).some(ignoredDir) || ignoredFile(parts.at(-1)!)) continue;
+    if (rel === '' || parts.some((p) => p === '' || p === '.' || p === '..') || ignoredDirs(parts.slice(0, -1)) || ignoredFile(parts.at(-1)!)) continue;
     const abs = path.join(root, ...parts);
     let isLink: boolean;
     try {
@@ -130,7 +130,7 @@ class Walker {
     const stats = new Map<number, FileStat>();
     (await statFiles(plain.map((i) => path.join(dirAbs, entries[i]!.name)))).forEach((s, k) => s && stats.set(plain[k]!, s));
     for (const [i, entry] of entries.entries()) {
-      if (entry.isDirectory() ? ignoredDir(entry.name) : ignoredFile(entry.name)) continue;
+      if (entry.isDirectory() ? ignoredDir(entry.name, path.posix.basename(dirRel)) : ignoredFile(entry.name)) continue;
       const abs = path.join(dirAbs, entry.name);
       const rel = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`;
       const stat = stats.get(i);
@@ -170,7 +170,7 @@ class Walker {
       return;
     }
     if (stat.isDirectory()) {
-      if (ignoredDir(name)) return;
+      if (ignoredDir(name, path.posix.basename(path.posix.dirname(rel)))) return;
       if (this.visitedDirs.has(real)) {
         result.skipped.push({ relPath: rel, reason: 'symlink-loop' });
         return;

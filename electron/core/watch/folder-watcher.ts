@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { watch } from 'chokidar';
-import { ignoredDir, readablePath } from '../../../shared/walk-names';
+import { ignoredDir, ignoredDirs, readablePath } from '../../../shared/walk-names';
 
 export interface FolderWatch {
   close(): Promise<void>;
@@ -30,8 +30,8 @@ export function watchFolder(root: string, callbacks: WatchCallbacks): FolderWatc
     ignored: (p, stats) => {
       const parts = relative(p).split('/');
       if (parts[0] === '' || parts[0] === '..') return false;
-      if (parts.slice(0, -1).some(ignoredDir)) return true;
-      return stats?.isDirectory() === true && ignoredDir(parts.at(-1)!);
+      if (ignoredDirs(parts.slice(0, -1))) return true;
+      return stats?.isDirectory() === true && ignoredDir(parts.at(-1)!, parts.at(-2));
     },
   });
   for (const event of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) {

@@ -162,9 +162,33 @@ describe('runEval', () => {
   });
 
   it('treats equal settings as one configuration, however they are spelled', async () => {
-    const report = await evalOver({ chatModels: [], embedModels: ['embeddinggemma', 'embeddinggemma'], chunkers: ['heading', 'heading:256', ' heading:256'], ks: [3, 3], modes: ['lexical', 'lexical'], fusions: ['rrf:60', 'rrf'], repeats: 1 });
+    const report = await evalOver({ chatModels: [], embedModels: ['embeddinggemma', 'embeddinggemma:latest', ' embeddinggemma'], chunkers: ['heading', 'heading:256', ' heading:256'], ks: [3, 3], modes: ['lexical', 'lexical'], fusions: ['rrf:60', 'rrf'], repeats: 1 });
     expect(report.configs).toHaveLength(1);
     expect(report.run.grid).toMatchObject({ embedModels: ['embeddinggemma'], chunkers: ['heading:256'], ks: [3], modes: ['lexical'] });
+  });
+
+  it('reads a model named with and without :latest as one: the same index, and reports that compare as equal', async () => {
+    // The command line is given "embeddinggemma", the Evaluate form picks the installed "embeddinggemma:latest".
+    const dir = fs.mkdtempSync(path.join(path.dirname(work.file), 'latest-'));
+    const grid: EvalGrid = { chatModels: [], embedModels: ['embeddinggemma'], chunkers: ['heading:256'], ks: [3], modes: ['hybrid'], fusions: ['rrf:60'], repeats: 1 };
+    const typed = await evalOver(grid, dir);
+    const calls = ollama.calls.entries.length;
+    const picked = await evalOver({ ...grid, embedModels: ['embeddinggemma:latest'] }, dir);
+    const embedInputs = ollama.calls.entries.slice(calls).filter((c) => c.path === '/api/embed').flatMap((c) => (c.body as { input: string[] }).input);
+    expect(embedInputs.some((t) => t.includes('Tomatoes need stakes'))).toBe(false);
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.db'))).toHaveLength(1);
+    expect(picked.configs[0]!.embedModel).toBe('embeddinggemma');
+    expect(diffReports(typed, picked)).toMatchObject({ same: true, versions: [], configsOnlyBefore: [], configsOnlyAfter: [] });
+  });
+
+  it('compares a report saved with ":latest" names with one without, configuration by configuration', async () => {
+    const report = await evalOver({ ...GRID, repeats: 1 });
+    const tagged: EvalReport = {
+      ...report,
+      configs: report.configs.map((c) => ({ ...c, chatModel: `${c.chatModel}:latest`, embedModel: `${c.embedModel}:latest` })),
+      run: { ...report.run, models: Object.fromEntries(Object.entries(report.run.models).map(([m, d]) => [`${m}:latest`, d])) },
+    };
+    expect(diffReports(tagged, report)).toMatchObject({ same: true, versions: [], configsOnlyBefore: [], configsOnlyAfter: [], metrics: [], questions: [] });
   });
 
   it('a window too small for any source leaves fact sent unmeasured, and retrieval still scored', async () => {

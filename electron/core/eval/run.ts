@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fusionsFor, searchesPerPoint, type EvalConfigResult, type EvalGrid, type EvalQuestionRun, type EvalReport, type Question } from '../../../shared/eval';
+import { evalModelName, fusionsFor, searchesPerPoint, type EvalConfigResult, type EvalGrid, type EvalQuestionRun, type EvalReport, type Question } from '../../../shared/eval';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import type { SearchMode, SearchResult } from '../../../shared/search';
 import { DEFAULT_FUSION, formatFusion, parseFusion, type Fusion } from '../../../shared/fusion';
@@ -338,8 +338,8 @@ export function configCount(grid: EvalGrid): number {
 export function canonicalGrid(grid: EvalGrid): EvalGrid {
   const unique = <T>(xs: readonly T[]) => [...new Set(xs)];
   return {
-    chatModels: unique(grid.chatModels.map((m) => m.trim())),
-    embedModels: unique(grid.embedModels.map((m) => m.trim())),
+    chatModels: unique(grid.chatModels.map(evalModelName)),
+    embedModels: unique(grid.embedModels.map(evalModelName)),
     chunkers: unique(grid.chunkers.map((s) => formatChunkerSpec(parseChunkerSpec(s)))),
     ks: unique(grid.ks),
     modes: unique(grid.modes),

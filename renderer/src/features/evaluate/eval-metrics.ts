@@ -1,4 +1,4 @@
-import type { EvalConfigResult, RateMetric } from '../../../../shared/eval';
+import { evalModelName, type EvalConfigResult, type RateMetric } from '../../../../shared/eval';
 import { DEFAULT_FUSION, formatFusion } from '../../../../shared/fusion';
 
 /**
@@ -395,7 +395,7 @@ export const DIMENSIONS: ReadonlyArray<{ key: DimensionKey; label: string }> = [
 
 /** "llama3.2" for "llama3.2:latest"; other tags stay. */
 export function shortModel(name: string): string {
-  return name.replace(/:latest$/, '');
+  return evalModelName(name);
 }
 
 export function dimensionText(config: EvalConfigResult, key: DimensionKey): string {

@@ -147,6 +147,10 @@ describe('runEval', () => {
     expect(c.metrics.hit1).toBe(1);
     expect(report.perQuestion.map((q) => q.error?.code ?? null)).toEqual(['MODEL_NOT_FOUND', 'MODEL_NOT_FOUND', null]);
     expect(report.run.models['no-such-model']).toBeNull();
+    // The tables only count errors: the report says once why they failed, and where.
+    expect(report.warnings).toEqual([
+      '2 question runs of configuration “no-such-model · embeddinggemma · heading:256 · k=3 · lexical” failed: Ollama does not list no-such-model:latest. Pull it with: ollama pull no-such-model:latest',
+    ]);
   });
 
   it('never scores lexical results as dense: an embedding model that is not there fails each dense question', async () => {
@@ -159,6 +163,9 @@ describe('runEval', () => {
     expect(report.perQuestion.filter((q) => q.config === 0).every((q) => q.retrieved.length === 0 && /Asked for dense search/.test(q.error?.message ?? ''))).toBe(true);
     expect(lexical).toMatchObject({ mode: 'lexical', errors: 0 });
     expect(lexical!.metrics.hit1).toBe(1);
+    // The index's own warning says why; its dense questions' failures are not said again.
+    expect(report.warnings).toHaveLength(1);
+    expect(report.warnings![0]).toMatch(/^The index for no-such-embedder, heading:256 has no vectors/);
   });
 
   it('treats equal settings as one configuration, however they are spelled', async () => {

@@ -16,6 +16,7 @@ import { getActiveEmbeddingModel } from '../db/embedding-models';
 import type { ModelInfo, OllamaGateway } from '../ollama/gateway';
 import { search } from '../retrieve/search';
 import { configLabel } from './diff';
+import { failureWarnings } from './failure-warnings';
 import { corpusFingerprint } from './fingerprint';
 import { indexFileName } from './index-files';
 import { acquireRunLock } from './run-lock';
@@ -76,6 +77,8 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   const perQuestion: EvalQuestionRun[] = [];
   let corpus = { documents: 0, fingerprint: '' };
   const warnings: string[] = [];
+  // Indexes with no vectors, by embedding model and chunker: their warning already says why their dense and hybrid questions failed.
+  const withoutVectors = new Set<string>();
   // What Ollama said of each model this run (name, digest, window), so it is asked once.
   const known = new Map<string, ModelInfo>();
   fs.mkdirSync(opts.workDir, { recursive: true });
@@ -92,6 +95,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
           const noVectors = missingVectors(db, embedModel, imported.embedding);
           // Said once per index, with Ollama's reason, rather than only as an error on every dense or hybrid question.
           if (noVectors && grid.modes.some((m) => m !== 'lexical')) {
+            withoutVectors.add(`${embedModel}\0${chunker.spec}`);
             warnings.push(`The index for ${embedModel}, ${chunker.spec} has no vectors, so its dense and hybrid configurations could not run: ${noVectors}`);
           }
           const hashes = db.prepare("SELECT sha256 FROM documents WHERE status = 'ready'").pluck().all() as string[];
@@ -158,6 +162,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   } finally {
     lock.release();
   }
+  warnings.push(...failureWarnings(configs, perQuestion, (i, error) => error.code === 'NO_EMBEDDINGS' && withoutVectors.has(`${configs[i]!.embedModel}\0${configs[i]!.chunker}`)));
 
   const models: Record<string, string | null> = {};
   for (const model of [...grid.chatModels, ...grid.embedModels]) {

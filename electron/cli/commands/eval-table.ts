@@ -1,4 +1,4 @@
-import { failedConfigs, type EvalMetrics, type EvalReport } from '../../../shared/eval';
+import { evalModelName, failedConfigs, type EvalMetrics, type EvalReport } from '../../../shared/eval';
 
 const pct = (v: number | null) => (v === null ? '—' : `${Math.round(v * 100)}%`);
 const ms = (v: number | null) => (v === null ? '—' : `${Math.round(v)}`);
@@ -49,6 +49,21 @@ function grid(head: string[], rows: string[][], textFrom = Infinity): string[] {
   return [line(head), ...rows.map(line)];
 }
 
+/**
+ * What the retrieval columns measure, under their table: a dense row can find the fact in its top k
+ * and still not send it (a meaning match past the distance cutoff is never evidence), which reads
+ * as a contradiction unless it is said. Lines stay under 100 columns.
+ */
+function retrievalTerms(r: EvalReport): string[] {
+  return [
+    'hit@n: the expected fact is in one of the first n passages found (k: passages per answer).',
+    'MRR: 1 / rank of the first passage holding it, 0 when none of the first k does.',
+    'fact sent: it is inside the sources the prompt holds (retrieval only: would hold): as many of',
+    `the first k passages as fit the sources' budget, never a meaning match farther than ${r.run.answerSettings.maxDistance}`,
+    '(L2 distance), so a dense row can find a fact it does not send. src tok p50: their median tokens.',
+  ];
+}
+
 /** The terminal tables: the configurations by number, then retrieval, answer and speed metrics per number. */
 export function evalTable(r: EvalReport): string {
   // Without a chat model every answer column is "—": a retrieval-only run has no answer table.
@@ -62,7 +77,8 @@ export function evalTable(r: EvalReport): string {
 
   const configs = grid(
     ['#', ...(answers ? ['chat model'] : []), 'embed model', 'chunker', 'k', 'mode', 'fusion'],
-    r.configs.map((c, i) => [number(i), ...(answers ? [c.chatModel ?? '(retrieval only)'] : []), c.embedModel, c.chunker, String(c.k), c.mode, c.mode === 'hybrid' ? c.fusion : 'n/a']),
+    // Models as the Evaluate view names them: "embeddinggemma" for "embeddinggemma:latest".
+    r.configs.map((c, i) => [number(i), ...(answers ? [c.chatModel === null ? '(retrieval only)' : evalModelName(c.chatModel)] : []), evalModelName(c.embedModel), c.chunker, String(c.k), c.mode, c.mode === 'hybrid' ? c.fusion : 'n/a']),
     1,
   );
   return [
@@ -71,6 +87,7 @@ export function evalTable(r: EvalReport): string {
     'Configurations:',
     ...configs,
     ...section('Retrieval (fact sent: the expected fact is in the sources sent; src tok: their tokens):', RETRIEVAL),
+    ...retrievalTerms(r),
     ...(answers ? section('Answers (supp.: citations that support their sentence; false ref.: answerable ones refused):', ANSWERS) : []),
     ...section('Speed:', SPEED.filter(([, , forAnswers]) => answers || !forAnswers)),
     '',

@@ -157,7 +157,9 @@ describe('runEval', () => {
     const report = await evalOver({ chatModels: [], embedModels: ['no-such-embedder'], chunkers: ['heading:256'], ks: [3], modes: ['dense', 'lexical'], fusions: ['rrf:60'], repeats: 1 });
     const [dense, lexical] = report.configs;
     expect(dense).toMatchObject({ mode: 'dense', errors: 3 });
-    expect(dense!.metrics.hit1).toBe(0);
+    // A dense search that could not run measured nothing: no rate, rather than 0% (or lexical's).
+    expect(dense!.metrics.hit1).toBeNull();
+    expect(report.perQuestion.filter((q) => q.config === 0).every((q) => q.score.retrieval === null)).toBe(true);
     // The time of a search that ran in another mode says nothing about this one.
     expect(dense!.metrics.latencyMs.retrieve).toEqual({ p50: null, p95: null });
     expect(report.perQuestion.filter((q) => q.config === 0).every((q) => q.retrieved.length === 0 && /Asked for dense search/.test(q.error?.message ?? ''))).toBe(true);

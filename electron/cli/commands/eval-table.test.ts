@@ -41,4 +41,21 @@ describe('evalTable', () => {
     expect(text).toMatch(/^1 +llama3\.2 +embeddinggemma +heading:256/m);
     expect(text).not.toContain(':latest');
   });
+
+  it('says which configurations lead each headline metric and by how much, among those where nothing failed', () => {
+    const m = (hit1: number, hitK: number) => ({ ...aggregate([]), hit1, hitK, mrr: 0.5, factSent: hitK });
+    const report: EvalReport = {
+      ...REPORT,
+      configs: [
+        config({ chatModel: null, mode: 'lexical', metrics: m(0.5, 0.8) }),
+        config({ chatModel: null, mode: 'dense', metrics: m(0.7, 0.9) }),
+        // The highest of all, but two of its questions failed: not comparable, never "best".
+        config({ chatModel: null, mode: 'hybrid', metrics: m(0.9, 1), errors: 2 }),
+        config({ chatModel: null, mode: 'hybrid', fusion: 'weighted:0.5', metrics: m(0.7, 0.6) }),
+      ],
+    };
+    const best = evalTable(report).split('\n').filter((l) => l.startsWith('Best:') || l.startsWith('  '));
+    // MRR is the same everywhere, so nothing leads it and it is not named.
+    expect(best).toEqual(['Best: hit@1 70% #2 #4 (next 50%); hit@k 90% #2 (next 80%); fact sent 90% #2 (next 80%)']);
+  });
 });

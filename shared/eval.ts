@@ -236,6 +236,8 @@ export const EvalReportSummarySchema = z.object({
   configs: z.number().int(),
   questions: z.number().int(),
   ms: z.number(),
+  /** The models the run compared (chat: none for retrieval only), so reports of one question set are told apart before one is opened. */
+  models: z.object({ chat: z.array(z.string()), embed: z.array(z.string()) }).optional(),
 });
 
 export type Question = z.infer<typeof QuestionSchema>;

@@ -75,6 +75,17 @@ describe('Evaluate: which list a model is offered in', () => {
   });
 });
 
+describe('Evaluate: earlier evaluations', () => {
+  it('name the models each compared in the list', async () => {
+    const stored = [
+      { id: 7, at: '2026-03-01T10:00:00Z', docs: '/home/me/notes', questionSet: 'mine.json', configs: 12, questions: 20, ms: 1000, models: { chat: [], embed: ['embeddinggemma', 'nomic-embed-text'] } },
+      { id: 8, at: '2026-03-01T11:00:00Z', docs: '/home/me/notes', questionSet: 'mine.json', configs: 12, questions: 20, ms: 1000, models: { chat: ['llama3.2'], embed: ['embeddinggemma'] } },
+    ];
+    await openEvaluate({ evalReports: () => ({ reports: stored }) });
+    await waitFor(() => expect(screen.getAllByTestId('eval-list-models').map((e) => e.textContent)).toEqual(['llama3.2 · embeddinggemma', 'retrieval only · embeddinggemma, nomic-embed-text']));
+  });
+});
+
 describe('Evaluate', () => {
   it('runs a grid: setup, start, progress, done, then the results with table, chart and drill-down', async () => {
     const h = await openEvaluate();

@@ -208,6 +208,8 @@ export const ModelSchema = z.object({
   parameterSize: z.string().nullable(),
   quantization: z.string().nullable(),
   digest: z.string(),
+  /** What Ollama says the model does (/api/show: "completion", "embedding"…); absent when it did not say. */
+  capabilities: z.array(z.string()).optional(),
 });
 
 export const ChunkViewSchema = z.object({

@@ -236,6 +236,8 @@ export const EvalReportSummarySchema = z.object({
   configs: z.number().int(),
   questions: z.number().int(),
   ms: z.number(),
+  /** The models the run compared (chat: none for retrieval only), so reports of one question set are told apart before one is opened. */
+  models: z.object({ chat: z.array(z.string()), embed: z.array(z.string()) }).optional(),
 });
 
 export type Question = z.infer<typeof QuestionSchema>;
@@ -273,6 +275,16 @@ export type EvalReportSummary = z.infer<typeof EvalReportSummarySchema>;
 export type ReportDiff = z.infer<typeof ReportDiffSchema>;
 export type MetricChange = ReportDiff['metrics'][number];
 export type QuestionChange = ReportDiff['questions'][number];
+
+/**
+ * A model as an evaluation names it: Ollama reads "embeddinggemma" as "embeddinggemma:latest", so
+ * the two spellings (the command line's and the Evaluate form's, which picks installed names) are
+ * one configuration, one index and one row to compare across reports.
+ */
+export function evalModelName(name: string): string {
+  const n = name.trim();
+  return n.endsWith(':latest') ? n.slice(0, -':latest'.length) : n;
+}
 
 /** The fusions a search mode runs with: only hybrid fuses, so keyword and vector searches run once (with the first). */
 export function fusionsFor(mode: SearchMode, fusions: readonly string[]): readonly string[] {

@@ -147,24 +147,57 @@ describe('runEval', () => {
     expect(c.metrics.hit1).toBe(1);
     expect(report.perQuestion.map((q) => q.error?.code ?? null)).toEqual(['MODEL_NOT_FOUND', 'MODEL_NOT_FOUND', null]);
     expect(report.run.models['no-such-model']).toBeNull();
+    // The tables only count errors: the report says once why they failed, and where.
+    expect(report.warnings).toEqual([
+      '2 question runs of configuration “no-such-model · embeddinggemma · heading:256 · k=3 · lexical” failed: Ollama does not list no-such-model:latest. Pull it with: ollama pull no-such-model:latest',
+    ]);
   });
 
   it('never scores lexical results as dense: an embedding model that is not there fails each dense question', async () => {
     const report = await evalOver({ chatModels: [], embedModels: ['no-such-embedder'], chunkers: ['heading:256'], ks: [3], modes: ['dense', 'lexical'], fusions: ['rrf:60'], repeats: 1 });
     const [dense, lexical] = report.configs;
     expect(dense).toMatchObject({ mode: 'dense', errors: 3 });
-    expect(dense!.metrics.hit1).toBe(0);
+    // A dense search that could not run measured nothing: no rate, rather than 0% (or lexical's).
+    expect(dense!.metrics.hit1).toBeNull();
+    expect(report.perQuestion.filter((q) => q.config === 0).every((q) => q.score.retrieval === null)).toBe(true);
     // The time of a search that ran in another mode says nothing about this one.
     expect(dense!.metrics.latencyMs.retrieve).toEqual({ p50: null, p95: null });
     expect(report.perQuestion.filter((q) => q.config === 0).every((q) => q.retrieved.length === 0 && /Asked for dense search/.test(q.error?.message ?? ''))).toBe(true);
     expect(lexical).toMatchObject({ mode: 'lexical', errors: 0 });
     expect(lexical!.metrics.hit1).toBe(1);
+    // The index's own warning says why; its dense questions' failures are not said again.
+    expect(report.warnings).toHaveLength(1);
+    expect(report.warnings![0]).toMatch(/^The index for no-such-embedder, heading:256 has no vectors/);
   });
 
   it('treats equal settings as one configuration, however they are spelled', async () => {
-    const report = await evalOver({ chatModels: [], embedModels: ['embeddinggemma', 'embeddinggemma'], chunkers: ['heading', 'heading:256', ' heading:256'], ks: [3, 3], modes: ['lexical', 'lexical'], fusions: ['rrf:60', 'rrf'], repeats: 1 });
+    const report = await evalOver({ chatModels: [], embedModels: ['embeddinggemma', 'embeddinggemma:latest', ' embeddinggemma'], chunkers: ['heading', 'heading:256', ' heading:256'], ks: [3, 3], modes: ['lexical', 'lexical'], fusions: ['rrf:60', 'rrf'], repeats: 1 });
     expect(report.configs).toHaveLength(1);
     expect(report.run.grid).toMatchObject({ embedModels: ['embeddinggemma'], chunkers: ['heading:256'], ks: [3], modes: ['lexical'] });
+  });
+
+  it('reads a model named with and without :latest as one: the same index, and reports that compare as equal', async () => {
+    // The command line is given "embeddinggemma", the Evaluate form picks the installed "embeddinggemma:latest".
+    const dir = fs.mkdtempSync(path.join(path.dirname(work.file), 'latest-'));
+    const grid: EvalGrid = { chatModels: [], embedModels: ['embeddinggemma'], chunkers: ['heading:256'], ks: [3], modes: ['hybrid'], fusions: ['rrf:60'], repeats: 1 };
+    const typed = await evalOver(grid, dir);
+    const calls = ollama.calls.entries.length;
+    const picked = await evalOver({ ...grid, embedModels: ['embeddinggemma:latest'] }, dir);
+    const embedInputs = ollama.calls.entries.slice(calls).filter((c) => c.path === '/api/embed').flatMap((c) => (c.body as { input: string[] }).input);
+    expect(embedInputs.some((t) => t.includes('Tomatoes need stakes'))).toBe(false);
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.db'))).toHaveLength(1);
+    expect(picked.configs[0]!.embedModel).toBe('embeddinggemma');
+    expect(diffReports(typed, picked)).toMatchObject({ same: true, versions: [], configsOnlyBefore: [], configsOnlyAfter: [] });
+  });
+
+  it('compares a report saved with ":latest" names with one without, configuration by configuration', async () => {
+    const report = await evalOver({ ...GRID, repeats: 1 });
+    const tagged: EvalReport = {
+      ...report,
+      configs: report.configs.map((c) => ({ ...c, chatModel: `${c.chatModel}:latest`, embedModel: `${c.embedModel}:latest` })),
+      run: { ...report.run, models: Object.fromEntries(Object.entries(report.run.models).map(([m, d]) => [`${m}:latest`, d])) },
+    };
+    expect(diffReports(tagged, report)).toMatchObject({ same: true, versions: [], configsOnlyBefore: [], configsOnlyAfter: [], metrics: [], questions: [] });
   });
 
   it('a window too small for any source leaves fact sent unmeasured, and retrieval still scored', async () => {

@@ -58,3 +58,22 @@ describe("Settings' model list at a host where nothing answers", () => {
     }
   });
 });
+
+describe("Settings' and Evaluate's model list", () => {
+  it('says what each model does, as /api/show does, so embedding models are told from chat models by more than their names', async () => {
+    const ollama = await startStandin();
+    const db = tempDbPath('quire-list-capabilities-');
+    const engine = createEngine({ dbPath: db.file, env: { OLLAMA_HOST: ollama.url } });
+    try {
+      const { models } = (await engine.call('listModels', {})) as { models: Array<{ name: string; capabilities?: string[] }> };
+      const of = (name: string) => models.find((m) => m.name === name)?.capabilities;
+      expect(of('embeddinggemma:latest')).toContain('embedding');
+      expect(of('embeddinggemma:latest')).not.toContain('completion');
+      expect(of('llama3.2:latest')).toContain('completion');
+    } finally {
+      await engine.close();
+      await ollama.close();
+      db.dispose();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { failedConfigs, type EvalMetrics, type EvalReport } from '../../../shared/eval';
+import { evalModelName, failedConfigs, type EvalMetrics, type EvalReport } from '../../../shared/eval';
 
 const pct = (v: number | null) => (v === null ? '—' : `${Math.round(v * 100)}%`);
 const ms = (v: number | null) => (v === null ? '—' : `${Math.round(v)}`);
@@ -49,6 +49,64 @@ function grid(head: string[], rows: string[][], textFrom = Infinity): string[] {
   return [line(head), ...rows.map(line)];
 }
 
+/**
+ * What the retrieval columns measure, under their table: a dense row can find the fact in its top k
+ * and still not send it (a meaning match past the distance cutoff is never evidence), which reads
+ * as a contradiction unless it is said. Lines stay under 100 columns.
+ */
+function retrievalTerms(r: EvalReport): string[] {
+  return [
+    'hit@n: the expected fact is in one of the first n passages found (k: passages per answer).',
+    'MRR: 1 / rank of the first passage holding it, 0 when none of the first k does.',
+    'fact sent: it is inside the sources the prompt holds (retrieval only: would hold): as many of',
+    `the first k passages as fit the sources' budget, never a meaning match farther than ${r.run.answerSettings.maxDistance}`,
+    '(L2 distance), so a dense row can find a fact it does not send. src tok p50: their median tokens.',
+  ];
+}
+
+/** The metrics a "Best:" line names, which way is better, and how each reads. */
+type Headline = [string, (m: EvalMetrics) => number | null, 'higher' | 'lower', (v: number) => string];
+const RETRIEVAL_BEST: Headline[] = [
+  ['hit@1', (m) => m.hit1, 'higher', (v) => pct(v)],
+  ['hit@k', (m) => m.hitK, 'higher', (v) => pct(v)],
+  ['MRR', (m) => m.mrr, 'higher', (v) => v.toFixed(2)],
+  ['fact sent', (m) => m.factSent, 'higher', (v) => pct(v)],
+];
+const ANSWERS_BEST: Headline[] = [
+  ['fact', (m) => m.answerHasFact, 'higher', (v) => pct(v)],
+  ['cites fact', (m) => m.citesFact, 'higher', (v) => pct(v)],
+  ['refuse ok', (m) => m.refusalAccuracy, 'higher', (v) => pct(v)],
+  ['false ref.', (m) => m.falseRefusals, 'lower', (v) => pct(v)],
+];
+
+/**
+ * Which configurations lead each headline metric, by how much over the next best value, so the
+ * winner of a comparison is read off rather than worked out from a dozen rows. As the Evaluate
+ * view marks best values: only among configurations where no question run failed (a config
+ * scored on the questions that did run is not comparable). Wrapped to 100 columns.
+ */
+function bestLines(r: EvalReport, headlines: Headline[]): string[] {
+  const eligible = r.configs.map((c, i) => ({ c, i })).filter(({ c }) => c.errors === 0);
+  const parts: string[] = [];
+  for (const [label, get, better, show] of headlines) {
+    const values = eligible.map(({ c, i }) => ({ i, v: get(c.metrics) })).filter((x): x is { i: number; v: number } => x.v !== null);
+    if (values.length < 2) continue;
+    const sorted = [...new Set(values.map((x) => x.v))].sort((a, b) => (better === 'higher' ? b - a : a - b));
+    if (sorted.length < 2) continue; // every configuration scored the same: nothing leads
+    const top = values.filter((x) => x.v === sorted[0]).map((x) => `#${x.i + 1}`);
+    const who = top.length <= 3 ? top.join(' ') : `${top.slice(0, 3).join(' ')} +${top.length - 3}`;
+    parts.push(`${label} ${show(sorted[0]!)} ${who} (next ${show(sorted[1]!)})`);
+  }
+  if (parts.length === 0) return [];
+  const lines = ['Best:'];
+  for (const part of parts) {
+    const last = lines.length - 1;
+    if (`${lines[last]} ${part};`.length <= 100) lines[last] = `${lines[last]} ${part};`;
+    else lines.push(`  ${part};`);
+  }
+  return lines.map((l) => l.replace(/;$/, ''));
+}
+
 /** The terminal tables: the configurations by number, then retrieval, answer and speed metrics per number. */
 export function evalTable(r: EvalReport): string {
   // Without a chat model every answer column is "—": a retrieval-only run has no answer table.
@@ -62,7 +120,8 @@ export function evalTable(r: EvalReport): string {
 
   const configs = grid(
     ['#', ...(answers ? ['chat model'] : []), 'embed model', 'chunker', 'k', 'mode', 'fusion'],
-    r.configs.map((c, i) => [number(i), ...(answers ? [c.chatModel ?? '(retrieval only)'] : []), c.embedModel, c.chunker, String(c.k), c.mode, c.mode === 'hybrid' ? c.fusion : 'n/a']),
+    // Models as the Evaluate view names them: "embeddinggemma" for "embeddinggemma:latest".
+    r.configs.map((c, i) => [number(i), ...(answers ? [c.chatModel === null ? '(retrieval only)' : evalModelName(c.chatModel)] : []), evalModelName(c.embedModel), c.chunker, String(c.k), c.mode, c.mode === 'hybrid' ? c.fusion : 'n/a']),
     1,
   );
   return [
@@ -71,7 +130,9 @@ export function evalTable(r: EvalReport): string {
     'Configurations:',
     ...configs,
     ...section('Retrieval (fact sent: the expected fact is in the sources sent; src tok: their tokens):', RETRIEVAL),
-    ...(answers ? section('Answers (supp.: citations that support their sentence; false ref.: answerable ones refused):', ANSWERS) : []),
+    ...retrievalTerms(r),
+    ...bestLines(r, RETRIEVAL_BEST),
+    ...(answers ? [...section('Answers (supp.: citations that support their sentence; false ref.: answerable ones refused):', ANSWERS), ...bestLines(r, ANSWERS_BEST)] : []),
     ...section('Speed:', SPEED.filter(([, , forAnswers]) => answers || !forAnswers)),
     '',
     answers

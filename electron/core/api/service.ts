@@ -227,8 +227,17 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
       // The gateway asked, kept: a host saved while its retries run must not be named in its failure.
       const asked = gateway().withOptions(PERSON_WAITING);
       try {
-        const models = await asked.listModels(AbortSignal.timeout(10_000), { fresh: true });
-        return { models: models.map((m) => ({ name: m.name, size: m.size, family: m.family, parameterSize: m.parameterSize, quantization: m.quantization, digest: m.digest })) };
+        const limit = AbortSignal.timeout(10_000);
+        const models = await asked.listModels(limit, { fresh: true });
+        // What each model does, so a form offers embedding models as such whatever their names (the
+        // gateway keeps each digest's /api/show); one that cannot be asked is listed without it.
+        const capabilities = await Promise.all(models.map((m) => asked.modelInfo(m.name, limit).then((i) => i.capabilities, () => [])));
+        return {
+          models: models.map((m, i) => ({
+            name: m.name, size: m.size, family: m.family, parameterSize: m.parameterSize, quantization: m.quantization, digest: m.digest,
+            ...(capabilities[i]!.length > 0 ? { capabilities: capabilities[i] } : {}),
+          })),
+        };
       } catch (e) {
         // The gateway's code says what failed (a certificate, a proxy, a timeout); only
         // OLLAMA_UNREACHABLE is worded as "start ollama serve", so it must not stand for all of them.

@@ -1,4 +1,4 @@
-import { EvalReportSchema, type EvalReport, type EvalReportSummary } from '../../../shared/eval';
+import { EvalReportSchema, evalModelName, type EvalReport, type EvalReportSummary } from '../../../shared/eval';
 import { QuireError } from '../../../shared/errors';
 import type { Db } from './open';
 
@@ -17,18 +17,34 @@ export function insertEvalReport(db: Db, report: EvalReport): number {
   return Number(info.lastInsertRowid);
 }
 
-/** Newest first. */
+/** A JSON array of names as json_extract gives it, or null when it is not one. */
+function names(json: string | null): string[] | null {
+  if (json === null) return null;
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) && v.every((x) => typeof x === 'string') ? v.map(evalModelName) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Newest first, each with the models it compared (read from the report by SQLite, not parsed whole here). */
 export function listEvalReports(db: Db): EvalReportSummary[] {
-  const rows = db.prepare('SELECT id, created_at, docs, question_set, configs, questions, ms FROM eval_reports ORDER BY id DESC').all() as Array<{
-    id: number;
-    created_at: string;
-    docs: string;
-    question_set: string;
-    configs: number;
-    questions: number;
-    ms: number;
-  }>;
-  return rows.map((r) => ({ id: r.id, at: r.created_at, docs: r.docs, questionSet: r.question_set, configs: r.configs, questions: r.questions, ms: r.ms }));
+  const rows = db
+    .prepare(
+      `SELECT id, created_at, docs, question_set, configs, questions, ms,
+              json_extract(report, '$.run.grid.chatModels') AS chat, json_extract(report, '$.run.grid.embedModels') AS embed
+         FROM eval_reports ORDER BY id DESC`,
+    )
+    .all() as Array<{ id: number; created_at: string; docs: string; question_set: string; configs: number; questions: number; ms: number; chat: string | null; embed: string | null }>;
+  return rows.map((r) => {
+    const chat = names(r.chat);
+    const embed = names(r.embed);
+    return {
+      id: r.id, at: r.created_at, docs: r.docs, questionSet: r.question_set, configs: r.configs, questions: r.questions, ms: r.ms,
+      ...(chat && embed ? { models: { chat, embed } } : {}),
+    };
+  });
 }
 
 export function getEvalReport(db: Db, id: number): EvalReport {

@@ -1,4 +1,4 @@
-import { RATE_METRICS, type EvalMetrics, type EvalConfigResult, type EvalQuestionRun, type EvalReport, type MetricChange, type QuestionChange, type ReportDiff } from '../../../shared/eval';
+import { evalModelName, RATE_METRICS, type EvalMetrics, type EvalConfigResult, type EvalQuestionRun, type EvalReport, type MetricChange, type QuestionChange, type ReportDiff } from '../../../shared/eval';
 import { collapseWhitespace } from '../text/normalise';
 
 export type { MetricChange, QuestionChange, ReportDiff } from '../../../shared/eval';
@@ -23,7 +23,8 @@ const TIMING_METRICS: Array<[string, (m: EvalMetrics) => number | null]> = [
 export function configLabel(c: Pick<EvalConfigResult, 'chatModel' | 'embedModel' | 'chunker' | 'k' | 'mode'> & { fusion?: string }): string {
   // Fusion only changes hybrid results, so it names only hybrid configurations.
   const fusion = c.mode === 'hybrid' && c.fusion !== undefined ? ` · ${c.fusion}` : '';
-  return `${c.chatModel ?? 'retrieval only'} · ${c.embedModel} · ${c.chunker} · k=${c.k} · ${c.mode}${fusion}`;
+  // Models as an evaluation names them, so a report of "embeddinggemma" and one of "embeddinggemma:latest" match.
+  return `${c.chatModel === null ? 'retrieval only' : evalModelName(c.chatModel)} · ${evalModelName(c.embedModel)} · ${c.chunker} · k=${c.k} · ${c.mode}${fusion}`;
 }
 
 const sameNumber = (a: number | null, b: number | null) => (a === null || b === null ? a === b : Math.abs(a - b) < 1e-9);
@@ -43,9 +44,12 @@ export function diffReports(before: EvalReport, after: EvalReport): ReportDiff {
   const versions: ReportDiff['versions'] = [];
   if (before.run.quire !== after.run.quire) versions.push({ what: 'Quire', before: before.run.quire, after: after.run.quire });
   if (before.run.ollama !== after.run.ollama) versions.push({ what: 'Ollama', before: before.run.ollama, after: after.run.ollama });
-  for (const model of new Set([...Object.keys(before.run.models), ...Object.keys(after.run.models)])) {
-    const b = before.run.models[model] ?? null;
-    const a = after.run.models[model] ?? null;
+  const digests = (models: Record<string, string | null>) => new Map(Object.entries(models).map(([m, d]) => [evalModelName(m), d]));
+  const beforeModels = digests(before.run.models);
+  const afterModels = digests(after.run.models);
+  for (const model of new Set([...beforeModels.keys(), ...afterModels.keys()])) {
+    const b = beforeModels.get(model) ?? null;
+    const a = afterModels.get(model) ?? null;
     if (b !== a) versions.push({ what: model, before: b, after: a });
   }
 

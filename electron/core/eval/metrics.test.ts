@@ -151,6 +151,15 @@ describe('scoreQuestion: retrieval', () => {
     expect(m.sourceTokensP50).toBe(200);
   });
 
+  it('leaves a question whose search did not run out of every retrieval rate, hit@n and fact sent alike', () => {
+    const ran: QuestionOutcome = { questionId: 'keys', repeat: 0, retrieved: chunks('c1'), k: 3, retrieveMs: 1, sent: { texts: [CORPUS.c1], tokens: 40 } };
+    const failed: QuestionOutcome = { questionId: 'tomato', repeat: 0, retrieved: [], k: 3, retrieveMs: null, searchFailed: true };
+    expect(scoreQuestion(Q('tomato'), failed).retrieval).toBeNull();
+    // One search ran and found and sent its fact; the other measured nothing: 100% on both, not hit@k 50% beside fact sent 100%.
+    const m = aggregate(scoreOutcomes(QUESTIONS, [ran, failed]));
+    expect([m.hit1, m.hitK, m.mrr, m.factSent]).toEqual([1, 1, 1, 1]);
+  });
+
   it('is null for questions without a chunkFact and for unanswerable ones', () => {
     expect(scoreQuestion(Q('beta'), outcome(ROWS[6]!)).retrieval).toBeNull();
     expect(scoreQuestion(Q('vault'), outcome(ROWS[8]!)).retrieval).toBeNull();

@@ -39,6 +39,12 @@ export interface QuestionOutcome {
   k: number;
   /** null when the search failed or ran in another mode than asked. */
   retrieveMs: number | null;
+  /**
+   * The search asked for did not run (it failed, or only another mode could): the question is left
+   * out of every retrieval rate, as it is of fact sent, rather than counted a miss by hit@n and
+   * not at all by fact sent (a row read hit@k 22%, fact sent 100%).
+   */
+  searchFailed?: boolean;
   /** The sources the prompt holds (or would hold, in a retrieval-only run) and their tokens. */
   sent?: SentSources;
   answer?: AnswerOutcome;
@@ -63,7 +69,7 @@ export function scoreQuestion(question: Question, outcome: QuestionOutcome): Que
   const { chunkFact, answerRegex, answerable } = question.expect;
 
   let retrieval: RetrievalScore | null = null;
-  if (answerable && chunkFact !== undefined) {
+  if (answerable && chunkFact !== undefined && !outcome.searchFailed) {
     const rank = outcome.retrieved.findIndex((c) => containsFact(c.text, chunkFact));
     const within = (n: number) => rank >= 0 && rank < n;
     const sent = outcome.sent;

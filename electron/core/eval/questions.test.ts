@@ -122,10 +122,43 @@ describe('parseQuestionSet: problems', () => {
   });
 
   it.each([
-    ['not JSON', '{', /^test\.json: 1 problem:\n {2}- not valid JSON \(.+\)$/],
+    ['not JSON', '{', /^test\.json: 1 problem:\n {2}- not valid JSON at line 1, column 2: expected more text \(the file ends before the JSON does\)$/],
     ['a bare object', json({ id: 'a' }), /top level must be an array of questions or an object with a "questions" array$/],
     ['an empty list', json({ questions: [] }), /- contains no questions$/],
   ])('rejects %s', (_name, text, pattern) => {
     expect(() => parseQuestionSet(text, 'test.json')).toThrow(pattern);
+  });
+});
+
+describe('parseQuestionSet: where a problem is, by line', () => {
+  const problemOf = (text: string): string => {
+    try {
+      parseQuestionSet(text, 'mine.json');
+    } catch (e) {
+      return (e as Error).message.split('\n').slice(1).join('\n');
+    }
+    throw new Error('expected the set to be refused');
+  };
+  const entry = (id: string, answerable = 'true') => `  { "id": "${id}", "question": "Q?", "expect": { "chunkFact": "f", "answerable": ${answerable} } }`;
+
+  it.each<[string, string, string]>([
+    ['a missing comma between entries', ['[', entry('a'), entry('b'), ']'].join('\n'), "  - not valid JSON at line 3, column 3: expected ',' or ']' after a list item"],
+    ['a comma after the last entry', ['[', `${entry('a')},`, ']'].join('\n'), '  - not valid JSON at line 3, column 1: expected another value after the comma (a comma may not end a list)'],
+    ['a comma after the last property', ['[', '  { "id": "a", "question": "Q?",', '  }', ']'].join('\n'), '  - not valid JSON at line 3, column 3: expected another property after the comma (a comma may not end an object)'],
+    ['a name without quotes', ['[', '  { id: "a" }', ']'].join('\n'), '  - not valid JSON at line 2, column 5: expected a property name in double quotes'],
+    ['single quotes', ['[', "  { \"id\": 'a' }", ']'].join('\n'), '  - not valid JSON at line 2, column 11: expected a value: a string in double quotes, a number, true, false, null, an object or a list'],
+    ['a string broken over two lines', ['[', '  { "id": "a', '" }', ']'].join('\n'), '  - not valid JSON at line 2, column 13: expected a closing " before the end of the line (write a line break in a string as \\n)'],
+    ['a file cut short', ['[', entry('a')].join('\n'), '  - not valid JSON at line 2, column 86: expected more text (the file ends before the JSON does)'],
+  ])('%s is named by line and column', (_name, text, problem) => {
+    expect(problemOf(text)).toBe(problem);
+  });
+
+  it('names each bad entry by the line it starts on', () => {
+    const text = ['{ "questions": [', entry('a'), ',', entry('b', '"yes"'), '] }'].join('\n');
+    expect(problemOf(text)).toBe('  - entry 2 (id "b", line 4): "expect.answerable" must be true or false');
+  });
+
+  it('reads a file that starts with a byte order mark', () => {
+    expect(parseQuestionSet(`\uFEFF${['[', entry('a'), ']'].join('\n')}`).map((q) => q.id)).toEqual(['a']);
   });
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Question } from '../../../shared/eval';
 import { QuireError } from '../../../shared/errors';
 import { collapseWhitespace, escapeRegex } from '../text/normalise';
+import { scanJson } from './json-lines';
 
 export type { Question } from '../../../shared/eval';
 
@@ -63,12 +64,19 @@ export function parseQuestionSet(text: string, source = 'question set'): Questio
     throw new QuireError('INVALID_QUESTION_SET', `${source}: ${problems.length} ${noun}:\n${listed.join('\n')}`);
   };
 
+  // A byte order mark (some Windows editors write one) is not JSON, but says nothing wrong of the questions.
+  const json = text.replace(/^\uFEFF/, '');
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = JSON.parse(json);
   } catch (e) {
-    return fail([`not valid JSON (${(e as Error).message})`]);
+    // Named by line and column, as a person reads the file; JSON.parse gives an offset, or nothing.
+    const scan = scanJson(json);
+    return fail([scan.ok ? `not valid JSON (${(e as Error).message})` : `not valid JSON at line ${scan.error.line}, column ${scan.error.column}: expected ${scan.error.expected}`]);
   }
+  // Each entry's line, when the file has lines to tell apart (one written on a single line has not).
+  const scanned = json.trim().includes('\n') ? scanJson(json) : null;
+  const entryLines = scanned?.ok ? scanned.entryLines : [];
 
   let entries: unknown[];
   if (Array.isArray(data)) entries = data;
@@ -82,11 +90,14 @@ export function parseQuestionSet(text: string, source = 'question set'): Questio
 
   entries.forEach((raw, index) => {
     const n = index + 1;
+    const line = entryLines[index] === undefined ? '' : `line ${entryLines[index]}`;
     if (!isRecord(raw)) {
-      problems.push(`entry ${n}: must be an object`);
+      problems.push(`entry ${n}${line ? ` (${line})` : ''}: must be an object`);
       return;
     }
-    const label = typeof raw.id === 'string' && raw.id.trim() !== '' ? `entry ${n} (id "${raw.id}")` : `entry ${n}`;
+    const named = typeof raw.id === 'string' && raw.id.trim() !== '' ? `id "${raw.id}"` : '';
+    const where = [named, line].filter(Boolean).join(', ');
+    const label = where ? `entry ${n} (${where})` : `entry ${n}`;
     const here = (msg: string) => problems.push(`${label}: ${msg}`);
 
     const nested = 'expect' in raw;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fusionsFor, searchesPerPoint, type EvalConfigResult, type EvalGrid, type EvalQuestionRun, type EvalReport, type Question } from '../../../shared/eval';
+import { evalModelName, fusionsFor, searchesPerPoint, type EvalConfigResult, type EvalGrid, type EvalQuestionRun, type EvalReport, type Question } from '../../../shared/eval';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import type { SearchMode, SearchResult } from '../../../shared/search';
 import { DEFAULT_FUSION, formatFusion, parseFusion, type Fusion } from '../../../shared/fusion';
@@ -16,6 +16,7 @@ import { getActiveEmbeddingModel } from '../db/embedding-models';
 import type { ModelInfo, OllamaGateway } from '../ollama/gateway';
 import { search } from '../retrieve/search';
 import { configLabel } from './diff';
+import { failureWarnings } from './failure-warnings';
 import { corpusFingerprint } from './fingerprint';
 import { indexFileName } from './index-files';
 import { acquireRunLock } from './run-lock';
@@ -76,6 +77,8 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   const perQuestion: EvalQuestionRun[] = [];
   let corpus = { documents: 0, fingerprint: '' };
   const warnings: string[] = [];
+  // Indexes with no vectors, by embedding model and chunker: their warning already says why their dense and hybrid questions failed.
+  const withoutVectors = new Set<string>();
   // What Ollama said of each model this run (name, digest, window), so it is asked once.
   const known = new Map<string, ModelInfo>();
   fs.mkdirSync(opts.workDir, { recursive: true });
@@ -92,6 +95,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
           const noVectors = missingVectors(db, embedModel, imported.embedding);
           // Said once per index, with Ollama's reason, rather than only as an error on every dense or hybrid question.
           if (noVectors && grid.modes.some((m) => m !== 'lexical')) {
+            withoutVectors.add(`${embedModel}\0${chunker.spec}`);
             warnings.push(`The index for ${embedModel}, ${chunker.spec} has no vectors, so its dense and hybrid configurations could not run: ${noVectors}`);
           }
           const hashes = db.prepare("SELECT sha256 FROM documents WHERE status = 'ready'").pluck().all() as string[];
@@ -158,6 +162,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   } finally {
     lock.release();
   }
+  warnings.push(...failureWarnings(configs, perQuestion, (i, error) => error.code === 'NO_EMBEDDINGS' && withoutVectors.has(`${configs[i]!.embedModel}\0${configs[i]!.chunker}`)));
 
   const models: Record<string, string | null> = {};
   for (const model of [...grid.chatModels, ...grid.embedModels]) {
@@ -212,14 +217,14 @@ async function runQuestion(
     try {
       // The same search an answer makes, so hit@n, fact sent and tokens describe what ask would send.
       const res = await search(db, q.question, { gateway, k: retrievalDepth(o.k), mode: o.mode, fusion: o.fusion, ...(o.signal ? { signal: o.signal } : {}) });
-      if (res.mode !== o.mode) return { outcome: { ...base, retrieveMs: null, retrieved: [] }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, res.mode, o.noVectors, res.fallback) } };
+      if (res.mode !== o.mode) return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, res.mode, o.noVectors, res.fallback) } };
       return {
         outcome: { ...base, retrieveMs: res.ms, retrieved: res.results.map((r) => ({ chunkId: r.chunkId, text: r.text })), ...withSent(wouldSend(q.question, res.results, o)) },
         run: { answer: null, retrieved: describe(res.results), citations: [], error: null },
       };
     } catch (e) {
       if (o.signal?.aborted) throw e;
-      return { outcome: { ...base, retrieveMs: null, retrieved: [] }, run: { answer: null, retrieved: [], citations: [], error: toErrorShape(e) } };
+      return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error: toErrorShape(e) } };
     }
   }
 
@@ -233,7 +238,7 @@ async function runQuestion(
   if (result.status === 'cancelled') throw new QuireError('CANCELLED', 'Evaluation cancelled.');
   // A dense or hybrid row must never be lexical results under another name.
   if (result.retrievalMode !== o.mode) {
-    return { outcome: { ...base, retrieveMs: null, retrieved: [] }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, result.retrievalMode, o.noVectors, fallback) } };
+    return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, result.retrievalMode, o.noVectors, fallback) } };
   }
   const modelCalled = !result.refusedWithoutModel;
   const answered = result.status === 'answered' || result.status === 'refused';
@@ -338,8 +343,8 @@ export function configCount(grid: EvalGrid): number {
 export function canonicalGrid(grid: EvalGrid): EvalGrid {
   const unique = <T>(xs: readonly T[]) => [...new Set(xs)];
   return {
-    chatModels: unique(grid.chatModels.map((m) => m.trim())),
-    embedModels: unique(grid.embedModels.map((m) => m.trim())),
+    chatModels: unique(grid.chatModels.map(evalModelName)),
+    embedModels: unique(grid.embedModels.map(evalModelName)),
     chunkers: unique(grid.chunkers.map((s) => formatChunkerSpec(parseChunkerSpec(s)))),
     ks: unique(grid.ks),
     modes: unique(grid.modes),

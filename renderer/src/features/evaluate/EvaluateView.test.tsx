@@ -59,6 +59,33 @@ const status: Output<'status'> = {
 
 const rowOrder = () => screen.getAllByRole('row').map((r) => r.getAttribute('data-config')).filter((x): x is string => x !== null).map(Number);
 
+describe('Evaluate: which list a model is offered in', () => {
+  it('goes by what Ollama says a model does, so an embedding model with a plain name is offered, and stays offered when unticked', async () => {
+    const encoder = { ...model('universal-sentence-encoder-lite:latest'), capabilities: ['embedding'] };
+    const chat = { ...model('llama3.2:latest'), capabilities: ['completion', 'tools'] };
+    await openEvaluate({ listModels: () => ({ models: [chat, encoder, model('embeddinggemma:latest')] }) });
+    const embedList = () => within(screen.getByTestId('eval-embed-models'));
+    expect(within(screen.getByTestId('eval-chat-models')).queryByRole('checkbox', { name: 'universal-sentence-encoder-lite:latest' })).toBeNull();
+    fireEvent.click(embedList().getByRole('checkbox', { name: 'universal-sentence-encoder-lite:latest' }));
+    expect((embedList().getByRole('checkbox', { name: 'universal-sentence-encoder-lite:latest' }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(embedList().getByRole('checkbox', { name: 'universal-sentence-encoder-lite:latest' }));
+    expect((embedList().getByRole('checkbox', { name: 'universal-sentence-encoder-lite:latest' }) as HTMLInputElement).checked).toBe(false);
+    // A model Ollama lists no capabilities for is still placed by its name.
+    expect(embedList().getByRole('checkbox', { name: 'embeddinggemma:latest' })).toBeTruthy();
+  });
+});
+
+describe('Evaluate: earlier evaluations', () => {
+  it('name the models each compared in the list', async () => {
+    const stored = [
+      { id: 7, at: '2026-03-01T10:00:00Z', docs: '/home/me/notes', questionSet: 'mine.json', configs: 12, questions: 20, ms: 1000, models: { chat: [], embed: ['embeddinggemma', 'nomic-embed-text'] } },
+      { id: 8, at: '2026-03-01T11:00:00Z', docs: '/home/me/notes', questionSet: 'mine.json', configs: 12, questions: 20, ms: 1000, models: { chat: ['llama3.2'], embed: ['embeddinggemma'] } },
+    ];
+    await openEvaluate({ evalReports: () => ({ reports: stored }) });
+    await waitFor(() => expect(screen.getAllByTestId('eval-list-models').map((e) => e.textContent)).toEqual(['llama3.2 · embeddinggemma', 'retrieval only · embeddinggemma, nomic-embed-text']));
+  });
+});
+
 describe('Evaluate', () => {
   it('runs a grid: setup, start, progress, done, then the results with table, chart and drill-down', async () => {
     const h = await openEvaluate();

@@ -2,7 +2,7 @@ import type { Chart as ChartJs } from 'chart.js';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { EvalReport } from '../../../../shared/eval';
 import { DEFAULT_PALETTE, MAX_BARS, buildChartConfig, chartHeight, chartSummary, type ChartPalette } from './eval-chart';
-import { METRIC_COLUMNS, metricColumn, type MetricKey } from './eval-metrics';
+import { metricColumn, shownColumns, type MetricKey } from './eval-metrics';
 import { loadOnce } from '../../common/lazy';
 
 /**
@@ -109,7 +109,7 @@ export function MetricChart({ report, failed }: MetricChartProps) {
         <label className="row small">
           <span>Metric</span>
           <select value={metric} onChange={(e) => setMetric(e.target.value as MetricKey)} data-testid="eval-chart-metric">
-            {METRIC_COLUMNS.map((c) => (
+            {shownColumns(report.configs).map((c) => (
               <option key={c.key} value={c.key}>
                 {c.label}
               </option>

@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import type { EvalReportSummary, ReportDiff } from '../../../../shared/eval';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
-import { newestFirst } from './eval-reports';
+import { modelsLine, newestFirst } from './eval-reports';
 import { formatDate, plural } from '../../common/format';
 import { shortHash, shortModel } from './eval-metrics';
 import { ErrorNote } from '../../common/ErrorNote';
@@ -80,6 +80,7 @@ export function ReportComparison({ reportId, initialBefore, refreshKey }: Report
           {reports?.map((r) => (
             <option key={r.id} value={r.id}>
               {formatDate(r.at, { seconds: true })} · {r.questionSet} · {plural(r.configs, 'configuration')}
+              {modelsLine(r) ? ` · ${modelsLine(r)}` : ''}
             </option>
           ))}
         </select>

@@ -2,7 +2,7 @@ import { Fragment, useCallback, useEffect, useState } from 'react';
 import type { EvalReportSummary } from '../../../../shared/eval';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
-import { newestFirst } from './eval-reports';
+import { modelsLine, newestFirst } from './eval-reports';
 import { formatDate, formatDuration, plural } from '../../common/format';
 import { ConfirmDialog } from '../../common/ConfirmDialog';
 import { ErrorNote } from '../../common/ErrorNote';
@@ -67,6 +67,11 @@ export function ReportList({ refreshKey, onOpen }: ReportListProps) {
                     </Fragment>
                   ))}
                 </span>
+                {modelsLine(r) && (
+                  <span className="muted small mono eval-list__models" data-testid="eval-list-models">
+                    {modelsLine(r)}
+                  </span>
+                )}
                 <span className="muted small mono eval-list__path" title={r.docs}>
                   {r.docs}
                 </span>

@@ -212,3 +212,29 @@ describe('an answer in the drill-down', () => {
     expect(cited[1]).toMatch(/^\[2\] weakly supported other-2\.md/);
   });
 });
+
+describe('a retrieval-only report', () => {
+  it('leaves out the columns only answers fill, from the table and the chart, keeping retrieval, speed and errors', async () => {
+    const base = report();
+    const configs = base.configs.map((c) => ({ ...c, chatModel: null }));
+    await show(report({ configs, perQuestion: base.perQuestion.map((q) => ({ ...q, answer: null, score: { ...q.score, answer: null } })) }));
+    const table = screen.getByTestId('eval-table');
+    const heads = [...table.querySelectorAll('th[data-col]')].map((th) => th.getAttribute('data-col'));
+    expect(heads).toEqual(expect.arrayContaining(['hit1', 'factSent', 'sourceTokens', 'retrieveP50', 'errors']));
+    for (const answerOnly of ['answerHasFact', 'citationValid', 'refusalAccuracy', 'promptEstimated', 'generateP50', 'tokensPerSecond']) expect(heads).not.toContain(answerOnly);
+    const groups = [...table.querySelectorAll('tr.eval-table__groups th')].map((th) => [th.textContent, Number(th.getAttribute('colspan'))]);
+    expect(groups.map(([label]) => label)).toEqual(['Configuration', 'Retrieval', 'Cost and speed', 'Stability']);
+    // Every header cell sits under a group: the spans add up to the columns.
+    const spans = groups.reduce((n, [, span]) => n + (span as number), 0);
+    expect(spans).toBe(table.querySelectorAll('thead tr:not(.eval-table__groups) th').length);
+    const options = [...within(screen.getByTestId('eval-chart')).getByTestId('eval-chart-metric').querySelectorAll('option')].map((o) => o.textContent);
+    expect(options).toContain('hit@k');
+    expect(options).not.toContain('Answer has fact');
+  });
+
+  it('keeps every column when any configuration had a chat model', async () => {
+    await show(report());
+    const heads = [...screen.getByTestId('eval-table').querySelectorAll('th[data-col]')].map((th) => th.getAttribute('data-col'));
+    expect(heads).toEqual(expect.arrayContaining(['answerHasFact', 'tokensPerSecond', 'errors']));
+  });
+});

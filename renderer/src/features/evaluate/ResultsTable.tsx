@@ -13,18 +13,29 @@ import {
   isFailedValue,
   nextSort,
   notRunReason,
+  shownColumns,
   varyingDimensions,
   type MetricColumn,
   type SortKey,
   type SortState,
 } from './eval-metrics';
 
+/** Runs of METRIC_COLUMNS, in order. */
 const METRIC_GROUPS: ReadonlyArray<{ label: string; span: number }> = [
   { label: 'Retrieval', span: 7 },
   { label: 'Answers', span: 6 },
   { label: 'Cost and speed', span: METRIC_COLUMNS.length - 15 },
   { label: 'Stability', span: 2 },
 ];
+
+/** Each group over the columns shown; a group left with none is left out. */
+function shownGroups(shown: readonly MetricColumn[]): Array<{ label: string; span: number }> {
+  let at = 0;
+  return METRIC_GROUPS.map((g) => {
+    const own = METRIC_COLUMNS.slice(at, (at += g.span));
+    return { label: g.label, span: own.filter((c) => shown.includes(c)).length };
+  }).filter((g) => g.span > 0);
+}
 
 interface ResultsTableProps {
   configs: readonly EvalConfigResult[];
@@ -51,7 +62,8 @@ export function ResultsTable({ configs, order, sort, onSort, failed }: ResultsTa
   const shownDimensions = DIMENSIONS.filter((d) => varying.includes(d.key));
   // One setting that differs names its rows itself; with more, a joined label keeps a row named when scrolled sideways.
   const labelColumn = shownDimensions.length !== 1;
-  const groups = [{ label: 'Configuration', span: shownDimensions.length + (labelColumn ? 1 : 0) }, ...METRIC_GROUPS];
+  const columns = useMemo(() => shownColumns(configs), [configs]);
+  const groups = [{ label: 'Configuration', span: shownDimensions.length + (labelColumn ? 1 : 0) }, ...shownGroups(columns)];
 
   const header = (key: SortKey, label: string, title: string | undefined, numeric: boolean, sticky = false) => {
     const current = sort?.key === key ? sort.dir : null;
@@ -145,7 +157,7 @@ export function ResultsTable({ configs, order, sort, onSort, failed }: ResultsTa
                 </th>
               )}
               {shownDimensions.map((d, i) => header(d.key, d.label, undefined, d.key === 'k', i === 0 && !labelColumn))}
-              {METRIC_COLUMNS.map((c) => header(c.key, c.label, c.title, true))}
+              {columns.map((c) => header(c.key, c.label, c.title, true))}
             </tr>
           </thead>
           <tbody>
@@ -159,7 +171,7 @@ export function ResultsTable({ configs, order, sort, onSort, failed }: ResultsTa
                     </th>
                   )}
                   {shownDimensions.map((d, i) => dimensionCell(c, d.key, i))}
-                  {METRIC_COLUMNS.map((m) => cell(c, m, failed.has(i)))}
+                  {columns.map((m) => cell(c, m, failed.has(i)))}
                 </tr>
               );
             })}

@@ -36,9 +36,14 @@ export function defaultGrid(settings: Settings | null, installed: readonly strin
   };
 }
 
+/** Whether a model embeds: as Ollama says, else (an Ollama that lists no capabilities) as its name suggests. */
+function isEmbeddingModel(m: Model): boolean {
+  return m.capabilities ? m.capabilities.includes('embedding') : looksLikeEmbedding(m.name);
+}
+
 /** Model names offered for one list: the matching installed models, the default, and whatever is already chosen. */
-function modelOptions(models: Model[] | null, showAll: boolean, embedding: boolean, keep: readonly string[]): CheckOption[] {
-  const names = (models ?? []).map((m) => m.name).filter((n) => showAll || looksLikeEmbedding(n) === embedding);
+export function modelOptions(models: Model[] | null, showAll: boolean, embedding: boolean, keep: readonly string[]): CheckOption[] {
+  const names = (models ?? []).filter((m) => showAll || isEmbeddingModel(m) === embedding).map((m) => m.name);
   for (const k of keep) if (!names.includes(k)) names.push(k);
   const installed = new Set((models ?? []).map((m) => m.name));
   return names.map((n) => ({ value: n, label: <span className="mono">{n}</span>, ...(models && !installed.has(n) ? { note: 'not installed' } : {}) }));

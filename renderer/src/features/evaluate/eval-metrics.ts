@@ -1,4 +1,4 @@
-import type { EvalConfigResult, RateMetric } from '../../../../shared/eval';
+import { evalModelName, type EvalConfigResult, type RateMetric } from '../../../../shared/eval';
 import { DEFAULT_FUSION, formatFusion } from '../../../../shared/fusion';
 
 /**
@@ -309,6 +309,15 @@ export const METRIC_COLUMNS: readonly MetricColumn[] = [
   },
 ];
 
+/**
+ * The columns a report shows: all of them, except that a report in which no chat model answered
+ * (retrieval only) leaves out the ones only answers fill, which would be a dozen columns of "—"
+ * pushing errors and speed off screen (the command line leaves its answer table out too).
+ */
+export function shownColumns(configs: readonly Pick<EvalConfigResult, 'chatModel'>[]): readonly MetricColumn[] {
+  return configs.some((c) => c.chatModel !== null) ? METRIC_COLUMNS : METRIC_COLUMNS.filter((c) => !c.needsAnswers);
+}
+
 export function metricColumn(key: MetricKey): MetricColumn {
   const c = METRIC_COLUMNS.find((x) => x.key === key);
   if (!c) throw new Error(`unknown metric ${key}`);
@@ -395,7 +404,7 @@ export const DIMENSIONS: ReadonlyArray<{ key: DimensionKey; label: string }> = [
 
 /** "llama3.2" for "llama3.2:latest"; other tags stay. */
 export function shortModel(name: string): string {
-  return name.replace(/:latest$/, '');
+  return evalModelName(name);
 }
 
 export function dimensionText(config: EvalConfigResult, key: DimensionKey): string {

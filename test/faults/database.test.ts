@@ -203,6 +203,44 @@ describe('fault suite: the database', () => {
     }
   });
 
+  it('in the app, a listener that throws on the event after a failed background rebuild neither escapes as an unhandled rejection nor keeps close from closing', async () => {
+    const kept = new NotesFolder('quire-fault-kept-');
+    try {
+      for (let i = 0; i < 150; i++) kept.write(`k${i}.md`, `# Kept ${i}\n\n${Array.from({ length: 60 }, (_, j) => `term${i}x${j}`).join(' ')}\n`);
+      // Left due by a CLI forget whose rebuild failed on a full disk.
+      let cliDb!: Db;
+      const cli = createEngine({ dbPath: dbFile.file, backgroundUpkeep: false, open: (file) => (cliDb = openDatabase(file)) });
+      await cli.importFolder({ path: kept.root, embed: false });
+      await cli.importFolder({ path: notes.root, embed: false });
+      cliDb.pragma(`max_page_count = ${(cliDb.pragma('page_count', { simple: true }) as number) + 12}`);
+      expect((await cli.forgetFolder(notes.root)).warnings).toHaveLength(1);
+      await cli.close();
+
+      // The app carries the rebuild on as it starts, on a disk still full; its listener throws.
+      let db!: Db;
+      const app = createEngine({
+        dbPath: dbFile.file,
+        resumeMigration: true,
+        open: (file) => {
+          db = openDatabase(file);
+          db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 12}`);
+          return db;
+        },
+      });
+      const told: string[] = [];
+      app.onEvent((e) => {
+        told.push(e.type);
+        throw new Error('a window that went away');
+      });
+      await vi.waitFor(() => expect(told).toContain('library.changed'), { timeout: 5000 });
+      expect((await app.call('library', {})).warnings).toEqual([{ code: 'WRITE_FAILED', message: expect.stringMatching(/^Keyword search's statistics could not be rebuilt: the disk is full/) }]);
+      await expect(app.close()).resolves.toBeUndefined();
+      expect(db.open).toBe(false);
+    } finally {
+      kept.dispose();
+    }
+  });
+
   it('two importing processes and an app on one database: no file fails, nothing is imported twice', async () => {
     // The database exists, as when the app is open.
     const app = createEngine({ dbPath: dbFile.file });

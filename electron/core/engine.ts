@@ -25,7 +25,7 @@ import { WatchManager, type WatchStatus } from './watch/watch-manager';
 import { sharedParsePool } from './ingest/parse/parse-pool';
 import type { ParseRequest } from './ingest/parse/parse-file';
 import { insertEvalReport } from './db/eval-reports';
-import { hasBuildUnderWay } from './db/keyword-index-build';
+import { hasBuildUnderWay, releaseClaims } from './db/keyword-index-build';
 import { dueForRebuild, refreshAfterWrites } from './db/keyword-statistics';
 import { indexStatus, runDoctor, type IndexStatus } from './db/health';
 import { conversationHistory, conversationScope, recordTurn, requireConversation } from './db/conversations';
@@ -569,6 +569,11 @@ export function createEngine(options: EngineOptions): Engine {
       await vectorUpkeep.catch(() => null);
       await statisticsUpkeep;
       listeners.clear();
+      try {
+        releaseClaims(db);
+      } catch {
+        // A busy lock or a damaged file: the claim goes stale on its own (STALE_CLAIM_MS).
+      }
       db.close();
     },
   };

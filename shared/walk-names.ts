@@ -46,6 +46,15 @@ export function ignoredFile(name: string): boolean {
  * regular file within the size limit is for the import to find.)
  */
 export function readablePath(relPath: string): boolean {
+  return !passedOver(relPath) && documentTypeOf(relPath) !== null;
+}
+
+/**
+ * A path ('/'-separated, relative) the walk passes over by its names, whatever its type: in a
+ * folder it leaves out, or under a name it passes over. An index an older Quire made may hold
+ * documents at such paths (hidden files and Logseq's copies were read before these rules).
+ */
+export function passedOver(relPath: string): boolean {
   const parts = relPath.split('/');
-  return !ignoredDirs(parts.slice(0, -1)) && !ignoredFile(parts.at(-1)!) && documentTypeOf(relPath) !== null;
+  return ignoredDirs(parts.slice(0, -1)) || ignoredFile(parts.at(-1)!);
 }

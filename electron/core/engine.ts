@@ -25,7 +25,7 @@ import { WatchManager, type WatchStatus } from './watch/watch-manager';
 import { sharedParsePool } from './ingest/parse/parse-pool';
 import type { ParseRequest } from './ingest/parse/parse-file';
 import { insertEvalReport } from './db/eval-reports';
-import { hasBuildUnderWay } from './db/keyword-index-build';
+import { hasBuildUnderWay, releaseClaims } from './db/keyword-index-build';
 import { dueForRebuild, refreshAfterWrites } from './db/keyword-statistics';
 import { indexStatus, runDoctor, type IndexStatus } from './db/health';
 import { conversationHistory, conversationScope, recordTurn, requireConversation } from './db/conversations';
@@ -351,11 +351,18 @@ export function createEngine(options: EngineOptions): Engine {
   // The last background rebuild's failure, shown by the Library until a later rebuild succeeds.
   let statisticsWarning: QuireErrorShape | null = null;
   const statisticsInBackground = (after: 'import' | 'forget' | null) => {
-    statisticsUpkeep = refreshAfterWrites(db, after, { signal: upkeepStop.signal }).then((warning) => {
-      if (closing || warning?.message === statisticsWarning?.message) return;
-      statisticsWarning = warning;
-      emit({ type: 'library.changed' });
-    });
+    statisticsUpkeep = refreshAfterWrites(db, after, { signal: upkeepStop.signal })
+      .then((failed) => {
+        if (closing) return;
+        // A refresh that failed nothing need not have rebuilt anything (another process holds the
+        // build, or had the lock): the warning goes once nothing is due or under way any more.
+        const warning = failed ?? (statisticsWarning && (hasBuildUnderWay(db) || dueForRebuild(db).length > 0) ? statisticsWarning : null);
+        if (warning?.message === statisticsWarning?.message) return;
+        statisticsWarning = warning;
+        emit({ type: 'library.changed' });
+      })
+      // A listener's failure must not become an unhandled rejection, nor keep close from closing.
+      .catch((e: unknown) => process.emitWarning(`After the keyword statistics' rebuild: ${e instanceof Error ? e.message : String(e)}`));
   };
   const startQueued = (folder: string, only: readonly string[] | undefined) => {
     const collectionId = ensureCollection(db, folderRoot(folder)).id;
@@ -562,6 +569,11 @@ export function createEngine(options: EngineOptions): Engine {
       await vectorUpkeep.catch(() => null);
       await statisticsUpkeep;
       listeners.clear();
+      try {
+        releaseClaims(db);
+      } catch {
+        // A busy lock or a damaged file: the claim goes stale on its own (STALE_CLAIM_MS).
+      }
       db.close();
     },
   };

@@ -28,6 +28,7 @@ import { SET_FILES } from './sets';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const CHUNKS_PER_DOCUMENT = 10;
+const QUANTIZE_ABOVE = 100;
 const log = (s: string) => console.error(s);
 
 async function main() {
@@ -53,6 +54,8 @@ async function main() {
   }
   if (vectors.length === 0) throw new Error(`no index in ${benchDir} has ${SENTENCE_ENCODER_MODEL} vectors: run npm run bench:retrieval -- --embed sentence-encoder first`);
   log(`${vectors.length} chunk vectors from ${Object.keys(folders).length} folders`);
+  // Two stages are built above QUANTIZE_ABOVE chunks only: fewer (a bench run over one small set) has nothing to measure.
+  if (vectors.length <= QUANTIZE_ABOVE) throw new Error(`${vectors.length} chunk vectors in ${benchDir}: two-stage search needs more than ${QUANTIZE_ABOVE}; run npm run bench:retrieval -- --embed sentence-encoder over the default sets`);
 
   const questions = Object.values(SET_FILES).flatMap((s) => parseQuestionSet(fs.readFileSync(path.join(REPO, s.questions), 'utf8'), s.questions).map((q) => q.question));
   const queries = (await sentenceEncoderSpec().encode!(questions)).map((v) => {
@@ -70,7 +73,7 @@ async function main() {
       writeSyntheticDocument(db, '/bench/notes', { relPath: `bench/doc-${start / CHUNKS_PER_DOCUMENT}.md`, chunks: texts.slice(start, end), vectors: vectors.slice(start, end) }, model);
     }
     // The app starts two stages at 20,000 chunks (the setting); measured here at every size.
-    await maintainQuantization(db, model, { quantizeAbove: 100 });
+    await maintainQuantization(db, model, { quantizeAbove: QUANTIZE_ABOVE });
     const summary = measureSet(db, model, queries, log, 'use-lite').summary;
     // The calibration's own queries against the questions, factor by factor: it must not promise more than they get.
     const calibration = await calibrateOversampling(db, model, getQuantization(db, model.id)!);

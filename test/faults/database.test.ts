@@ -8,7 +8,7 @@ import { createEngine, rebuildIndex } from '../../electron/core/engine';
 import { listCollections } from '../../electron/core/db/collections';
 import { runDoctor } from '../../electron/core/db/health';
 import { hasBuildUnderWay } from '../../electron/core/db/keyword-index-build';
-import { dueForRebuild } from '../../electron/core/db/keyword-statistics';
+import { dueForRebuild, refreshKeywordStatistics } from '../../electron/core/db/keyword-statistics';
 import { openDatabase, type Db } from '../../electron/core/db/open';
 import { importFolder } from '../../electron/core/ingest/pipeline';
 import { NotesFolder, tempDbPath } from '../support/notes';
@@ -167,6 +167,75 @@ describe('fault suite: the database', () => {
       await vi.waitFor(async () => expect((await app.call('library', {})).warnings).toEqual([]), { timeout: 5000 });
       expect(dueForRebuild(db)).toEqual([]);
       await app.close();
+    } finally {
+      kept.dispose();
+    }
+  });
+
+  it('in the app, a refresh that rebuilt nothing (another process holds the build) leaves the Library\'s warning: only a rebuild clears it', async () => {
+    const kept = new NotesFolder('quire-fault-kept-');
+    try {
+      for (let i = 0; i < 150; i++) kept.write(`k${i}.md`, `# Kept ${i}\n\n${Array.from({ length: 60 }, (_, j) => `term${i}x${j}`).join(' ')}\n`);
+      let db!: Db;
+      const app = createEngine({ dbPath: dbFile.file, open: (file) => (db = openDatabase(file)) });
+      await app.importFolder({ path: kept.root, embed: false });
+      await app.importFolder({ path: notes.root, embed: false });
+      await vi.waitFor(() => expect(dueForRebuild(db)).toEqual([]));
+      db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 12}`);
+      const id = listCollections(db).find((c) => c.root === notes.root)!.id;
+      await app.call('removeCollection', { collectionId: id });
+      await vi.waitFor(async () => expect((await app.call('library', {})).warnings).toHaveLength(1), { timeout: 5000 });
+      db.pragma('max_page_count = 1073741823');
+      // The failed build stays at its cursor; another running Quire claims it and has not finished.
+      expect(hasBuildUnderWay(db)).toBe(true);
+      const other = openDatabase(dbFile.file);
+      other.prepare('UPDATE keyword_index_builds SET owner = ?, heartbeat = ?').run(`${process.pid}:another-process`, Date.now());
+      other.close();
+      // An import's background refresh finds the build another's and leaves it: nothing rebuilt.
+      await app.importFolder({ path: kept.root, embed: false });
+      await refreshKeywordStatistics(db); // waits its turn behind the background refresh
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(hasBuildUnderWay(db)).toBe(true);
+      expect((await app.call('library', {})).warnings).toEqual([{ code: 'WRITE_FAILED', message: expect.stringMatching(/after this forget: the disk is full/) }]);
+      await app.close();
+    } finally {
+      kept.dispose();
+    }
+  });
+
+  it('in the app, a listener that throws on the event after a failed background rebuild neither escapes as an unhandled rejection nor keeps close from closing', async () => {
+    const kept = new NotesFolder('quire-fault-kept-');
+    try {
+      for (let i = 0; i < 150; i++) kept.write(`k${i}.md`, `# Kept ${i}\n\n${Array.from({ length: 60 }, (_, j) => `term${i}x${j}`).join(' ')}\n`);
+      // Left due by a CLI forget whose rebuild failed on a full disk.
+      let cliDb!: Db;
+      const cli = createEngine({ dbPath: dbFile.file, backgroundUpkeep: false, open: (file) => (cliDb = openDatabase(file)) });
+      await cli.importFolder({ path: kept.root, embed: false });
+      await cli.importFolder({ path: notes.root, embed: false });
+      cliDb.pragma(`max_page_count = ${(cliDb.pragma('page_count', { simple: true }) as number) + 12}`);
+      expect((await cli.forgetFolder(notes.root)).warnings).toHaveLength(1);
+      await cli.close();
+
+      // The app carries the rebuild on as it starts, on a disk still full; its listener throws.
+      let db!: Db;
+      const app = createEngine({
+        dbPath: dbFile.file,
+        resumeMigration: true,
+        open: (file) => {
+          db = openDatabase(file);
+          db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 12}`);
+          return db;
+        },
+      });
+      const told: string[] = [];
+      app.onEvent((e) => {
+        told.push(e.type);
+        throw new Error('a window that went away');
+      });
+      await vi.waitFor(() => expect(told).toContain('library.changed'), { timeout: 5000 });
+      expect((await app.call('library', {})).warnings).toEqual([{ code: 'WRITE_FAILED', message: expect.stringMatching(/^Keyword search's statistics could not be rebuilt: the disk is full/) }]);
+      await expect(app.close()).resolves.toBeUndefined();
+      expect(db.open).toBe(false);
     } finally {
       kept.dispose();
     }

@@ -153,7 +153,10 @@ function statisticsCheck(db: Db): Check | null {
   const state =
     last === null
       ? 'not rebuilt yet: the next import or forget, or the app as it starts, tries again'
-      : `a rebuild is under way, its last batch ${last} s ago${last * 1000 >= STALE_CLAIM_MS ? ' (stopped: the next import or forget, or the app as it starts, carries it on)' : ''}`;
+      : // A heartbeat of 0: its Quire gave the build up as it closed (keyword-index-build.ts releaseClaims).
+        Math.max(...building) === 0
+        ? 'a rebuild was stopped partway as Quire closed: the next import or forget, or the app as it starts, carries it on'
+        : `a rebuild is under way, its last batch ${last} s ago${last * 1000 >= STALE_CLAIM_MS ? ' (stopped: the next import or forget, or the app as it starts, carries it on)' : ''}`;
   return { name: 'keyword statistics', ok: true, warning: true, detail: `${said.join('; ')}; ${state}. Keyword search ranks with drifted statistics meanwhile.` };
 }
 

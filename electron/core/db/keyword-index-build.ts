@@ -138,6 +138,17 @@ function processRuns(pid: number): boolean {
  * Begins a build: the shadow table (the live one's definition under the shadow's name), its
  * triggers and the cursor below every row; in the caller's write transaction. Copies nothing.
  */
+/**
+ * Gives up this connection's claim on the builds it was running, as it closes: its heartbeat is
+ * what tells another Quire the build is still someone's, so a claim left fresh kept the next
+ * opener in this process (an engine made again) from carrying the build on for STALE_CLAIM_MS.
+ * The cursor stays: the next refresh resumes from it.
+ */
+export function releaseClaims(db: Db): void {
+  if (!db.open || db.readonly || !hasBuildUnderWay(db)) return;
+  db.prepare('UPDATE keyword_index_builds SET heartbeat = 0 WHERE owner = ?').run(builderId(db));
+}
+
 export function startBuild(db: Db, fts: KeywordIndex): void {
   const live = db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").pluck().get(fts) as string | undefined;
   const create = live?.replace(/^CREATE VIRTUAL TABLE\s+(?:"[^"]+"|\S+)\s+USING/i, `CREATE VIRTUAL TABLE ${shadowOf(fts)} USING`);

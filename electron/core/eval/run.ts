@@ -92,6 +92,9 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
           opts.onProgress?.(done, total, `indexing with ${embedModel}, ${chunker.spec}`);
           const imported = await importFolder(db, docs, { embedding: { gateway: opts.gateway, model: embedModel }, chunker: chunker.config, ...(opts.parse ? { parse: opts.parse } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
           opts.signal?.throwIfAborted();
+          // The import awaited the keyword statistics' rebuild; when it failed (a full disk) keyword
+          // and hybrid rows score on the older statistics, which changes their numbers: said, not hidden.
+          for (const w of imported.warnings) warnings.push(`The index for ${embedModel}, ${chunker.spec} ranks keyword matches with statistics not rebuilt after its import: ${w.message}`);
           const noVectors = missingVectors(db, embedModel, imported.embedding);
           // Said once per index, with Ollama's reason, rather than only as an error on every dense or hybrid question.
           if (noVectors && grid.modes.some((m) => m !== 'lexical')) {

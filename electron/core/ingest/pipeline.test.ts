@@ -89,6 +89,33 @@ describe('importFolder', () => {
     expect((await walkPaths(notes.root, watched)).files.map((f) => f.relPath)).toEqual(['bak/old-plan.md']);
   });
 
+  it('a document an older Quire imported under a name now passed over is taken out and listed as skipped, not counted deleted', async () => {
+    // Before shared/walk-names.ts, `.draft.md` and Logseq's copies were read: an index from then holds them.
+    notes.write('a.md', '# Alpha\n\nAardvarks dig at night.\n');
+    notes.write('draft.md', '# Draft\n\nBadgers, not yet.\n');
+    notes.write('logseq/Budget.md', '- Badgers cost 30 a month\n');
+    notes.write('logseq/old.md', '- Kept? no: gone from disk too\n');
+    await importFolder(db, notes.root, { embedding: null });
+    fs.renameSync(notes.path('draft.md'), notes.path('.draft.md'));
+    db.prepare("UPDATE documents SET rel_path = '.draft.md' WHERE rel_path = 'draft.md'").run();
+    fs.mkdirSync(notes.path('logseq/bak'));
+    fs.renameSync(notes.path('logseq/Budget.md'), notes.path('logseq/bak/Budget.md'));
+    db.prepare("UPDATE documents SET rel_path = 'logseq/bak/Budget.md' WHERE rel_path = 'logseq/Budget.md'").run();
+    fs.mkdirSync(notes.path('logseq/version-files'));
+    db.prepare("UPDATE documents SET rel_path = 'logseq/version-files/old.md' WHERE rel_path = 'logseq/old.md'").run();
+    notes.remove('logseq/old.md');
+    const r = await importFolder(db, notes.root, { embedding: null });
+    expect(db.prepare('SELECT rel_path FROM documents').pluck().all()).toEqual(['a.md']);
+    // The one whose file is gone was deleted; the two still on disk were passed over, and say so.
+    expect(r.documents).toMatchObject({ unchanged: 1, deleted: 1, skipped: 2 });
+    expect(r.skipped).toEqual([
+      { path: '.draft.md', reason: 'passed-over-name' },
+      { path: 'logseq/bak/Budget.md', reason: 'passed-over-name' },
+    ]);
+    // Said once: the next import has nothing more to say.
+    expect((await importFolder(db, notes.root, { embedding: null })).skipped).toEqual([]);
+  });
+
   it("leaves out macOS's AppleDouble `._` files beside notes on a USB stick or a share, in a whole import and a watched path's", async () => {
     const appleDouble = new Uint8Array([0, 5, 22, 7, 0, 2, 0, 0, ...Buffer.from('Mac OS X        ')]);
     notes.write('a.md', '# Alpha\n\nAardvarks dig at night.\n');

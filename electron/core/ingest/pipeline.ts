@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { SETTINGS } from '../../../shared/settings';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import { DOCUMENT_TYPES } from '../../../shared/contract';
+import { passedOver } from '../../../shared/walk-names';
 import { refreshAfterWrites } from '../db/keyword-statistics';
 import { logseqNameFormat, type LogseqNameFormat } from './logseq-names';
 import { ensureCollection, findCollectionByRoot, folderRoot } from '../db/collections';
@@ -260,6 +261,16 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
     for (const doc of documents) {
       if (seen.has(doc.relPath) || underUnreadable(doc.relPath) || !covered(doc.relPath)) continue;
       signal?.throwIfAborted();
+      // Imported by an older Quire under a name the walk now passes over (shared/walk-names.ts): its
+      // file is still there, so it is no deletion; taken out all the same, and listed as skipped so
+      // that a hidden note leaving the index is said.
+      if (passedOver(doc.relPath) && existsSync(path.join(root, ...doc.relPath.split('/')))) {
+        if (deleteDocument(db, doc.id, { reason: 'a name the walk passes over (hidden, or a Logseq copy of a page)' })) {
+          report.documents.skipped++;
+          report.skipped.push({ path: doc.relPath, reason: 'passed-over-name' });
+        }
+        continue;
+      }
       if (deleteDocument(db, doc.id, { reason: 'file no longer in the folder' })) report.documents.deleted++;
     }
   } catch (e) {

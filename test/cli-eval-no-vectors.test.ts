@@ -48,6 +48,9 @@ describe('quire eval with an embedding model Ollama does not have', () => {
     }
     const human = await quire(['eval', questions, '--docs', notes.root, '--embed-models', 'mxbai-embed-large', '--modes', 'dense']);
     expect(human.stdout).toMatch(/\nWarning: The index for mxbai-embed-large, heading:256 has no vectors/);
+    // Nothing was measured: printed all the same, but a script must not read it as a result.
+    expect(human.code).toBe(1);
+    expect(human.stderr).toMatch(/Every question run failed, so nothing was measured/);
     // Every question failed: the row measured nothing, so it shows "—" rather than 0%, which reads as a score.
     expect(human.stdout).toMatch(/^Configurations:\n# +embed model +chunker +k +mode +fusion\n1 +mxbai-embed-large +heading:256 +6 +dense +n\/a\n/m);
     expect(human.stdout).toMatch(/^Retrieval .*\n# +hit@1 .* errors\n1( +—){7} +1\n/m);

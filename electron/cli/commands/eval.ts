@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { EvalGridSchema, EvalReportSchema, type EvalGrid, type EvalReport } from '../../../shared/eval';
+import { EvalGridSchema, EvalReportSchema, failedConfigs, type EvalGrid, type EvalReport } from '../../../shared/eval';
 import { QuireError } from '../../../shared/errors';
 import { FUSION_USAGE, parseFusion } from '../../../shared/fusion';
 import { SEARCH_MODES, type SearchMode } from '../../../shared/search';
@@ -78,7 +78,8 @@ function readReport(file: string): EvalReport {
 /**
  * `quire eval questions.json --docs DIR [...]`: the grid, run through the app's own search and
  * ask. `quire eval --rerun report.json` repeats a saved run and shows what changed; it exits
- * {@link EXIT_DIFFERENT} when anything but timings differs (1 stays "could not run", as everywhere).
+ * {@link EXIT_DIFFERENT} when anything but timings differs (1 stays "could not run", as everywhere, and so
+ * does a run where every question failed: its report is printed and saved, but it measured nothing).
  */
 export const EXIT_DIFFERENT = 3;
 
@@ -124,14 +125,22 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
   });
   if (flags.out) fs.writeFileSync(flags.out, `${JSON.stringify(report, null, 2)}\n`);
 
+  // Every question run of every configuration failed (Ollama gone, no model it was asked for): the
+  // report is printed and saved with the reasons, but a script must not read it as a measurement.
+  const nothingMeasured = !ctx.signal.aborted && report.configs.length > 0 && failedConfigs(report).size === report.configs.length;
+  const noteNothingMeasured = () => {
+    if (nothingMeasured) ctx.out.note("Every question run failed, so nothing was measured: the report's warnings say why.");
+  };
   if (!previous || ctx.signal.aborted) {
     ctx.out.result(report, () => evalTable(report));
+    noteNothingMeasured();
     // Ctrl-C with whole configurations done: they are printed and saved, and the exit says it was cut short.
-    return ctx.signal.aborted ? 130 : 0;
+    return ctx.signal.aborted ? 130 : nothingMeasured ? 1 : 0;
   }
   const diff = diffReports(previous, report);
   ctx.out.result({ ...report, diff }, () => `${evalTable(report)}\n\n${describeDiff(diff, flags.rerun!)}`);
-  return diff.same ? 0 : EXIT_DIFFERENT;
+  noteNothingMeasured();
+  return nothingMeasured ? 1 : diff.same ? 0 : EXIT_DIFFERENT;
 }
 
 const num = (v: number | null) => (v === null ? '—' : Number.isInteger(v) ? String(v) : v.toFixed(3));

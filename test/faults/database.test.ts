@@ -32,6 +32,14 @@ afterEach(() => {
   dbFile.dispose();
 });
 
+// A folder of 150 notes with words of their own, and a disk that holds 12 more pages than now: a
+// forget's deletions fit, the keyword statistics' rebuild that follows does not.
+const manyWords = (i: number) => Array.from({ length: 60 }, (_, j) => `term${i}x${j}`).join(' ');
+const writeKept = (kept: NotesFolder) => {
+  for (let i = 0; i < 150; i++) kept.write(`k${i}.md`, `# Kept ${i}\n\n${manyWords(i)}\n`);
+};
+const fillDisk = (db: Db) => db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 12}`);
+
 describe('fault suite: the database', () => {
   it('a newer Quire\'s database is refused and unchanged (checksum compared, no -wal or -shm)', () => {
     const raw = new Database(dbFile.file);
@@ -88,8 +96,6 @@ describe('fault suite: the database', () => {
   describe('a full disk while keyword statistics are rebuilt, after the writes committed', () => {
     // Notes of many words each, so a rebuild's shadow index needs far more pages than the few
     // that removing twenty one-line notes takes (their events, the deletions' tombstones).
-    const manyWords = (i: number) => Array.from({ length: 60 }, (_, j) => `term${i}x${j}`).join(' ');
-    const fillDisk = (db: Db) => db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 12}`);
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(w.message);
     beforeEach(() => {
@@ -128,7 +134,7 @@ describe('fault suite: the database', () => {
     it('forgetting a folder (the CLI, which awaits the rebuild) removes it and says the statistics were not rebuilt', async () => {
       const kept = new NotesFolder('quire-fault-kept-');
       try {
-        for (let i = 0; i < 150; i++) kept.write(`k${i}.md`, `# Kept ${i}\n\n${manyWords(i)}\n`);
+        writeKept(kept);
         let db!: Db;
         const engine = createEngine({ dbPath: dbFile.file, backgroundUpkeep: false, open: (file) => (db = openDatabase(file)) });
         await engine.importFolder({ path: kept.root, embed: false });
@@ -150,13 +156,13 @@ describe('fault suite: the database', () => {
   it('in the app, a forget is answered and the rebuild fails after it: the Library says so until a later rebuild succeeds', async () => {
     const kept = new NotesFolder('quire-fault-kept-');
     try {
-      for (let i = 0; i < 150; i++) kept.write(`k${i}.md`, `# Kept ${i}\n\n${Array.from({ length: 60 }, (_, j) => `term${i}x${j}`).join(' ')}\n`);
+      writeKept(kept);
       let db!: Db;
       const app = createEngine({ dbPath: dbFile.file, open: (file) => (db = openDatabase(file)) });
       await app.importFolder({ path: kept.root, embed: false });
       await app.importFolder({ path: notes.root, embed: false });
       await vi.waitFor(() => expect(dueForRebuild(db)).toEqual([]));
-      db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 12}`);
+      fillDisk(db);
       const id = listCollections(db).find((c) => c.root === notes.root)!.id;
       expect(await app.call('removeCollection', { collectionId: id })).toEqual({ documents: 40 });
       await vi.waitFor(async () => expect((await app.call('library', {})).warnings).toEqual([{ code: 'WRITE_FAILED', message: expect.stringMatching(/after this forget: the disk is full \[SQLITE_FULL\]/) }]), { timeout: 5000 });
@@ -175,13 +181,13 @@ describe('fault suite: the database', () => {
   it('in the app, a refresh that rebuilt nothing (another process holds the build) leaves the Library\'s warning: only a rebuild clears it', async () => {
     const kept = new NotesFolder('quire-fault-kept-');
     try {
-      for (let i = 0; i < 150; i++) kept.write(`k${i}.md`, `# Kept ${i}\n\n${Array.from({ length: 60 }, (_, j) => `term${i}x${j}`).join(' ')}\n`);
+      writeKept(kept);
       let db!: Db;
       const app = createEngine({ dbPath: dbFile.file, open: (file) => (db = openDatabase(file)) });
       await app.importFolder({ path: kept.root, embed: false });
       await app.importFolder({ path: notes.root, embed: false });
       await vi.waitFor(() => expect(dueForRebuild(db)).toEqual([]));
-      db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 12}`);
+      fillDisk(db);
       const id = listCollections(db).find((c) => c.root === notes.root)!.id;
       await app.call('removeCollection', { collectionId: id });
       await vi.waitFor(async () => expect((await app.call('library', {})).warnings).toHaveLength(1), { timeout: 5000 });
@@ -206,13 +212,13 @@ describe('fault suite: the database', () => {
   it('in the app, a listener that throws on the event after a failed background rebuild neither escapes as an unhandled rejection nor keeps close from closing', async () => {
     const kept = new NotesFolder('quire-fault-kept-');
     try {
-      for (let i = 0; i < 150; i++) kept.write(`k${i}.md`, `# Kept ${i}\n\n${Array.from({ length: 60 }, (_, j) => `term${i}x${j}`).join(' ')}\n`);
+      writeKept(kept);
       // Left due by a CLI forget whose rebuild failed on a full disk.
       let cliDb!: Db;
       const cli = createEngine({ dbPath: dbFile.file, backgroundUpkeep: false, open: (file) => (cliDb = openDatabase(file)) });
       await cli.importFolder({ path: kept.root, embed: false });
       await cli.importFolder({ path: notes.root, embed: false });
-      cliDb.pragma(`max_page_count = ${(cliDb.pragma('page_count', { simple: true }) as number) + 12}`);
+      fillDisk(cliDb);
       expect((await cli.forgetFolder(notes.root)).warnings).toHaveLength(1);
       await cli.close();
 
@@ -223,7 +229,7 @@ describe('fault suite: the database', () => {
         resumeMigration: true,
         open: (file) => {
           db = openDatabase(file);
-          db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 12}`);
+          fillDisk(db);
           return db;
         },
       });

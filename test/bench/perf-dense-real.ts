@@ -22,7 +22,7 @@ import { calibrateOversampling, maintainQuantization, OVERSAMPLING_FACTORS, DEPT
 import { getQuantization } from '../../electron/core/db/bit-vectors';
 import { parseQuestionSet } from '../../electron/core/eval/questions';
 import { SENTENCE_ENCODER_MODEL, sentenceEncoderAvailable, sentenceEncoderSpec } from '../support/ollama-standin/sentence-encoder';
-import { syntheticModel, writeSyntheticDocument } from '../support/synthetic-index';
+import { normalise, syntheticModel, writeSyntheticDocument } from '../support/synthetic-index';
 import { measureSet, questionRecallByFactor } from './perf-dense';
 import { SET_FILES } from './sets';
 
@@ -58,10 +58,7 @@ async function main() {
   if (vectors.length <= QUANTIZE_ABOVE) throw new Error(`${vectors.length} chunk vectors in ${benchDir}: two-stage search needs more than ${QUANTIZE_ABOVE}; run npm run bench:retrieval -- --embed sentence-encoder over the default sets`);
 
   const questions = Object.values(SET_FILES).flatMap((s) => parseQuestionSet(fs.readFileSync(path.join(REPO, s.questions), 'utf8'), s.questions).map((q) => q.question));
-  const queries = (await sentenceEncoderSpec().encode!(questions)).map((v) => {
-    const n = Math.hypot(...v);
-    return Float32Array.from(v, (x) => x / n);
-  });
+  const queries = (await sentenceEncoderSpec().encode!(questions)).map((v) => normalise(Float32Array.from(v)));
   log(`${queries.length} questions embedded`);
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-perf-dense-real-'));

@@ -86,6 +86,11 @@ export const ImportReportSchema = z.object({
    * the rebuild is tried again at the next import or forget.
    */
   warnings: z.array(ErrorShape).default([]),
+  /**
+   * Files imported with a caveat the person should know of: one not in UTF-8 was read in the legacy
+   * encoding its bytes point to (GUESSED_ENCODING).
+   */
+  notices: z.array(z.object({ path: z.string(), code: z.enum(['GUESSED_ENCODING']), message: z.string(), encoding: z.string() })).default([]),
   /** The folder's documents indexed (text searchable) after the import, by type. */
   indexedByType: z.partialRecord(z.enum(DOCUMENT_TYPES), z.number()).default({}),
 });

@@ -51,6 +51,26 @@ describe('quire import, read by a person', () => {
     );
   });
 
+  it('names each note read in a guessed encoding, apart from the failures, and in --json', async () => {
+    const old = new NotesFolder('quire-cli-report-enc-');
+    const other = tempDbPath('quire-cli-report-enc-db-');
+    try {
+      old.write('receta.md', Buffer.from('# Receta\n\nLa canci\xf3n de la ni\xf1a est\xe1 en el caj\xf3n.\n', 'latin1'));
+      const env = { OLLAMA_HOST: ollama.url, QUIRE_DB: other.file };
+      const r = await runCli(['import', old.root, '--no-embed'], env);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('1 added');
+      expect(r.stdout).toContain('  read in a guessed encoding (not UTF-8; check their accented letters, or re-save them as UTF-8):\n    receta.md: read as windows-1252\n');
+      expect(r.stdout).not.toContain('failed files:');
+      old.write('receta.md', Buffer.from('# Receta\n\nEl caf\xe9 de la ma\xf1ana.\n', 'latin1'));
+      const json = JSON.parse((await runCli(['import', old.root, '--no-embed', '--json'], env)).stdout) as { notices: unknown[] };
+      expect(json.notices).toEqual([expect.objectContaining({ path: 'receta.md', code: 'GUESSED_ENCODING', encoding: 'windows-1252' })]);
+    } finally {
+      old.dispose();
+      other.dispose();
+    }
+  });
+
   // The second of two imports at once waited seconds, then said "Imported … in 0.0 s".
   it('an import that waited for another says how long it waited, apart from its own time', async () => {
     const other = tempDbPath('quire-cli-report-wait-');

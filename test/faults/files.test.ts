@@ -25,6 +25,8 @@ interface Row {
   /** Makes the awkward file(s); returns false when this machine cannot (the row then says why it skipped). */
   setup(notes: NotesFolder): boolean | void;
   expect: Outcome;
+  /** The import report's notice for the file, when it was read with a caveat (every other row: none). */
+  notice?: Partial<ImportReport['notices'][number]>;
   options?: Partial<ImportOptions>;
 }
 
@@ -45,10 +47,13 @@ const ROWS: Row[] = [
   { name: 'a PDF of scanned pages (no text layer)', setup: (n) => void n.write('scan.pdf', makePdf({ pages: [[], [], []] })), expect: { skipped: 'scan.pdf', reason: 'no-text-layer' } },
   { name: 'something else named .pdf', setup: (n) => void n.write('notes.pdf', '# Not a PDF\n\nJust Markdown.\n'), expect: { failed: 'notes.pdf', code: 'CORRUPT_FILE' } },
   { name: 'binary content named .md', setup: (n) => void n.write('photo.md', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])), expect: { failed: 'photo.md', code: 'BINARY_FILE' } },
-  // Not UTF-8 and no BOM: any guess (Latin-1? Shift-JIS?) could index wrong text, so it fails, saying so.
-  { name: 'Latin-1 text', setup: (n) => void n.write('latin1.md', Buffer.from('# Caf\xe9\n\nLa cr\xe8me br\xfbl\xe9e du caf\xe9.\n', 'latin1')), expect: { failed: 'latin1.md', code: 'UNDECODABLE_TEXT' } },
+  // Not UTF-8 and no BOM: read in the legacy encoding its bytes point to (readers/decode.ts guessEncoding), and the report says which.
+  { name: 'Latin-1 text', setup: (n) => void n.write('latin1.md', Buffer.from('# Caf\xe9\n\nLa cr\xe8me br\xfbl\xe9e du caf\xe9.\n', 'latin1')), expect: { indexed: 'latin1.md' }, notice: { path: 'latin1.md', code: 'GUESSED_ENCODING', encoding: 'windows-1252' } },
+  // Too short for statistics, and in another script: a guess could index mojibake, so it fails, saying so.
+  { name: 'a short note in windows-1251', setup: (n) => void n.write('ru.md', Buffer.from([0xc2, 0xf1, 0xf2, 0xf0, 0xe5, 0xf7, 0xe0, 0x20, 0xe2, 0x20, 0xef, 0xff, 0xf2, 0xed, 0xe8, 0xf6, 0xf3, 0x0a])), expect: { failed: 'ru.md', code: 'UNDECODABLE_TEXT' } },
   { name: 'UTF-16 with a BOM', setup: (n) => void n.write('utf16.md', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('# Wide\n\nSixteen-bit text.\n', 'utf16le')])), expect: { indexed: 'utf16.md' } },
-  { name: 'invalid UTF-8 bytes in the text', setup: (n) => void n.write('broken.md', Buffer.from([0x23, 0x20, 0x41, 0x0a, 0x0a, 0xc3, 0x28, 0xa0, 0xa1, 0x0a])), expect: { failed: 'broken.md', code: 'UNDECODABLE_TEXT' } },
+  // UTF-8 but for a stray byte: damaged, not in another encoding, so no guess turns the rest into mojibake.
+  { name: 'invalid UTF-8 bytes in the text', setup: (n) => void n.write('broken.md', Buffer.concat([Buffer.from('# Caf\u00e9\n\nLa cr\u00e8me br\u00fbl\u00e9e du caf\u00e9 ', 'utf8'), Buffer.from([0xc3, 0x28, 0xa0, 0xa1, 0x0a])])), expect: { failed: 'broken.md', code: 'UNDECODABLE_TEXT' } },
   { name: 'over the size cap', setup: (n) => void n.write('huge.md', 'x'.repeat(2048)), options: { maxFileBytes: 1024 }, expect: { skipped: 'huge.md', reason: 'too-large' } },
   { name: 'one long line (2 MB, no newline)', setup: (n) => void n.write('line.md', 'word '.repeat(400_000)), expect: { indexed: 'line.md' } },
   // Parsing runs in a worker with a time and a memory limit (core/ingest/parse/); these limits are
@@ -165,6 +170,8 @@ describe('fault suite: files', () => {
       if (row.setup(notes) === false) ctx.skip(`this machine cannot make ${row.name} (platform or permissions)`);
       const report = await importFolder(db, notes.root, { embedding: null, ...row.options });
       expect(outcomeOf(report, row.expect)).toEqual(row.expect);
+      if (row.notice) expect(report.notices).toEqual([expect.objectContaining(row.notice)]);
+      else expect(report.notices).toEqual([]);
       expect(report.documents.added).toBeGreaterThanOrEqual(3);
       await goodNotesIntact();
       // Again: the outcome holds, and nothing new is written for an unchanged folder.

@@ -56,6 +56,7 @@ function toJson(r: ImportReport) {
     collection: r.collection,
     indexedByType: r.indexedByType,
     warnings: r.warnings,
+    notices: r.notices,
   };
 }
 
@@ -79,6 +80,10 @@ function human(r: ImportReport, program: string, waitedMs: number): string {
   if (r.errors.length > 0) {
     lines.push(`  failed files:`);
     lines.push(...listed(r.errors.map((e) => `${e.path}: ${e.message}`)));
+  }
+  if (r.notices.length > 0) {
+    lines.push(`  read in a guessed encoding (not UTF-8; check their accented letters, or re-save them as UTF-8):`);
+    lines.push(...listed(r.notices.map((n) => `${n.path}: read as ${n.encoding}`)));
   }
   lines.push(...skippedLines(r.skipped));
   // After the documents were saved, so the import still succeeded (exit 0), but said.

@@ -83,6 +83,7 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
     cancelled: false,
     ms: 0,
     warnings: [],
+    notices: [],
     indexedByType: {},
   };
   const progress: ImportProgress = { phase: 'scanning', filesDone: 0, filesTotal: 0, chunks: 0, bytesDone: 0, bytesTotal: 0, currentFile: null };
@@ -442,7 +443,8 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
     return null;
   }
   try {
-    const { title, chunks } = await ctx.parse({ relPath: file.relPath, bytes, chunker: ctx.chunker, ...(ctx.logseqNames ? { logseqNames: ctx.logseqNames } : {}) });
+    const { title, chunks, guessedEncoding } = await ctx.parse({ relPath: file.relPath, bytes, chunker: ctx.chunker, ...(ctx.logseqNames ? { logseqNames: ctx.logseqNames } : {}) });
+    if (guessedEncoding) report.notices.push({ path: file.relPath, code: 'GUESSED_ENCODING', message: guessedEncodingNotice(guessedEncoding), encoding: guessedEncoding });
     const movedFrom = existing?.sha256 === sha256 ? null : renamedFrom(ctx, sha256, reader, id, chunks);
     if (movedFrom) {
       moveDocument(db, movedFrom, { id, relPath: file.relPath, sourceUri: base.sourceUri, title, size: file.size, mtimeMs: file.mtimeMs }, chunks);
@@ -459,6 +461,11 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
     reportRefusal(report, file.relPath, shape);
     return null;
   }
+}
+
+/** Read, but not as written: the person should know which encoding was assumed, and how to settle it. */
+function guessedEncodingNotice(encoding: string): string {
+  return `Not UTF-8: read as ${encoding}, the encoding its bytes point to. If its accented letters look wrong in a source, re-save it as UTF-8.`;
 }
 
 /** A file the reader refused: skipped with its reason (a PDF without text, or locked), else failed. */

@@ -58,6 +58,7 @@ describe('App', () => {
           documents: { added: 4, updated: 0, unchanged: 0, moved: 0, deleted: 0, skipped: 0, failed: 0 },
           indexedByType: { markdown: 4 },
           warnings: [],
+          notices: [],
           chunks: 12,
           embedded: 12,
           embedRequests: 1,

@@ -16,7 +16,8 @@ import { migration0015 } from './0015-turn-scope';
 import { migration0016 } from './0016-searchable-text-fences';
 import { migration0017 } from './0017-keyword-statistics';
 import { migration0018 } from './0018-keyword-index-builds';
+import { migration0019 } from './0019-reread-undecodable';
 import type { Migration } from './types';
 
 /** Every migration, in order. Add a new file and list it here; never edit a shipped one. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012, migration0013, migration0014, migration0015, migration0016, migration0017, migration0018];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012, migration0013, migration0014, migration0015, migration0016, migration0017, migration0018, migration0019];

@@ -1,11 +1,14 @@
 import path from 'node:path';
 import { chunkDocument, contextualText, type ChunkerConfig } from '../chunkers/index';
 import { readerFor } from '../readers/index';
+import type { Reader, ReadResult } from '../readers/types';
 import { documentTypeOf } from '../../../../shared/document-types';
 import { pagesOfLines } from '../pages';
 import { detectInjection } from '../../text/injection';
 import { logseqPageName, type LogseqNameFormat } from '../logseq-names';
 import type { StoredChunk } from '../../db/documents';
+import { guessEncoding } from '../readers/decode';
+import { isQuireError, QuireError } from '../../../../shared/errors';
 
 export interface ParseRequest {
   /** The file's path in its folder: picks the reader and, failing a title of its own, names the document. */
@@ -19,6 +22,8 @@ export interface ParseRequest {
 export interface Parsed {
   title: string;
   chunks: StoredChunk[];
+  /** The legacy encoding the file was read in, guessed because it is not UTF-8 (decode.ts guessEncoding); absent for UTF-8. */
+  guessedEncoding?: string;
 }
 
 /**
@@ -29,7 +34,7 @@ export interface Parsed {
 export async function parseFile(req: ParseRequest): Promise<Parsed> {
   const reader = readerFor(req.relPath);
   if (!reader) throw new Error(`No reader for ${req.relPath}.`);
-  const read = await reader.read(req.bytes);
+  const { read, guessedEncoding } = await readGuessing(reader, req.bytes);
   const title = read.title ?? fileNameTitle(req);
   const chunks = chunkDocument({ text: read.text, title, firstLine: read.firstLine }, req.chunker).map((c) => ({
     ...c,
@@ -37,7 +42,22 @@ export async function parseFile(req: ParseRequest): Promise<Parsed> {
     ...(read.pages ? { pages: pagesOfLines(read.pages, c.startLine, c.endLine) } : {}),
     flags: detectInjection(contextualText(c)),
   }));
-  return { title, chunks };
+  return { title, chunks, ...(guessedEncoding ? { guessedEncoding } : {}) };
+}
+
+/**
+ * Reads the bytes; a text file that is not UTF-8 (and declares no encoding) is read again as the
+ * legacy encoding its bytes point to, when that is not in doubt. Otherwise the refusal says why.
+ */
+async function readGuessing(reader: Reader, bytes: Uint8Array): Promise<{ read: ReadResult; guessedEncoding?: string }> {
+  try {
+    return { read: await reader.read(bytes) };
+  } catch (e) {
+    if (!isQuireError(e) || e.code !== 'UNDECODABLE_TEXT' || !/not valid UTF-8/.test(e.message)) throw e;
+    const guess = guessEncoding(bytes);
+    if (guess.encoding === null) throw new QuireError('UNDECODABLE_TEXT', e.message.replace(/; re-save it as UTF-8\.$/, `, and ${guess.why}; re-save it as UTF-8.`));
+    return { read: await reader.read(new TextEncoder().encode(guess.text)), guessedEncoding: guess.encoding };
+  }
 }
 
 /** A document without a title of its own is named by its file, as its app names it: Logseq's pages and journals are read by Logseq's rule. */

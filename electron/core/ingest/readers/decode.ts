@@ -1,3 +1,4 @@
+import { analyse } from 'chardet';
 import { QuireError } from '../../../../shared/errors';
 
 /**
@@ -68,4 +69,107 @@ function firstInvalidUtf8Offset(encoding: string, bytes: Uint8Array): number | n
     i += len;
   }
   return null;
+}
+
+/** What guessEncoding found: the text and the encoding it was read in, or why no encoding can be trusted. */
+export type EncodingGuess = { encoding: string; text: string } | { encoding: null; why: string };
+
+/** Detectors' names for encodings that are no legacy encoding to guess. */
+const NOT_A_GUESS = /^(?:utf-|ascii$)/i;
+/** chardet's confidence (of 100) from which its best reading is taken as recognised. */
+const RECOGNISED = 40;
+/** A rival this close to the best reading, reading the bytes as other text, makes it a coin toss. */
+const RIVAL_MARGIN = 10;
+/** Bytes the detector reads: its statistics settle long before, and a whole 20 MB file took it 15 s. */
+const DETECTION_SAMPLE = 64 * 1024;
+/** Western European text has few letters beyond ASCII; text in another script read as windows-1252 has mostly such letters. */
+const WESTERN_MAX_SHARE = 0.3;
+
+/**
+ * The legacy encoding a text file that is not UTF-8 was most likely saved in (old notes saved by
+ * Windows Notepad as "ANSI": windows-1252 for Spanish or Portuguese, windows-1251 for Russian,
+ * Shift_JIS for Japanese). chardet's statistics of the bytes decide when they recognise one encoding
+ * and no other likely encoding would read the bytes as different text (ISO-8859-1 and -2 agree on
+ * "canción"). Otherwise windows-1252, the commonest legacy encoding and the Encoding standard's
+ * fallback, when it reads the bytes as Western text (few letters beyond ASCII); a short note in
+ * another script is refused rather than indexed as mojibake. Bytes that are UTF-8 in places are
+ * refused too when they are mostly UTF-8: a file damaged by a stray byte would otherwise turn into mojibake everywhere else.
+ */
+export function guessEncoding(bytes: Uint8Array): EncodingGuess {
+  if (mostlyUtf8(bytes)) return { encoding: null, why: 'it is UTF-8 in places, so it looks damaged rather than saved in another encoding' };
+  // Readings are compared on the sample the detector read; only the one taken reads the whole file.
+  const sample = sampleOf(bytes);
+  const readings: Array<{ encoding: string; confidence: number; text: string }> = [];
+  for (const match of analyse(sample)) {
+    if (NOT_A_GUESS.test(match.name)) continue;
+    const reading = readAs(match.name, sample);
+    if (reading && !readings.some((r) => r.encoding === reading.encoding)) readings.push({ ...reading, confidence: match.confidence });
+  }
+  const best = readings.sort((a, b) => b.confidence - a.confidence)[0];
+  if (best && best.confidence >= RECOGNISED && !readings.some((r) => r !== best && r.confidence >= best.confidence - RIVAL_MARGIN && r.text !== best.text)) {
+    const whole = readAs(best.encoding, bytes);
+    if (whole) return whole;
+  }
+  const westernSample = readAs('windows-1252', sample);
+  if (westernSample && westernShare(westernSample.text) <= WESTERN_MAX_SHARE) {
+    const western = readAs('windows-1252', bytes);
+    if (western) return western;
+  }
+  return { encoding: null, why: best ? 'its encoding could not be told for sure' : 'its encoding could not be recognised' };
+}
+
+/**
+ * The file's start, up to DETECTION_SAMPLE bytes, ending at a line break: no legacy encoding uses
+ * 0x0A inside a character, so a multi-byte character is never cut in two.
+ */
+function sampleOf(bytes: Uint8Array): Uint8Array {
+  if (bytes.length <= DETECTION_SAMPLE) return bytes;
+  const end = bytes.lastIndexOf(0x0a, DETECTION_SAMPLE - 1);
+  return bytes.subarray(0, end > 0 ? end + 1 : DETECTION_SAMPLE);
+}
+
+/** The bytes read in an encoding, under its standard name; null when this runtime lacks it or the bytes break it. */
+function readAs(label: string, bytes: Uint8Array): { encoding: string; text: string } | null {
+  let encoding: string;
+  try {
+    encoding = new TextDecoder(label).encoding; // WHATWG names: ISO-8859-1 is read as windows-1252
+  } catch {
+    return null;
+  }
+  try {
+    const text = strictDecode(encoding, bytes);
+    // windows-1252 leaves five bytes undefined: text holding one was not written in it.
+    return encoding === 'windows-1252' && /[\u0081\u008d\u008f\u0090\u009d]/.test(text) ? null : { encoding, text };
+  } catch {
+    return null;
+  }
+}
+
+/** The share of a text's letters that are beyond ASCII. */
+function westernShare(text: string): number {
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  const beyond = text.match(/[^\x00-\x7f]/gu)?.filter((c) => /\p{L}/u.test(c)).length ?? 0;
+  return letters === 0 ? 1 : beyond / letters;
+}
+
+/**
+ * Whether the bytes are UTF-8 more than they are not: at least as many well-formed multi-byte
+ * sequences as bytes outside one. A legacy multi-byte encoding (Shift_JIS, GBK) forms such
+ * sequences by chance now and then; a damaged UTF-8 file is mostly made of them.
+ */
+function mostlyUtf8(bytes: Uint8Array): boolean {
+  let sequences = 0;
+  let strays = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b < 0x80) continue;
+    const len = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    let ok = len > 0 && i + len <= bytes.length;
+    for (let j = 1; ok && j < len; j++) if ((bytes[i + j]! & 0xc0) !== 0x80) ok = false;
+    if (ok) {
+      sequences++;
+      i += len - 1;
+    } else strays++;
+  }
+  return sequences > 0 && sequences >= strays;
 }

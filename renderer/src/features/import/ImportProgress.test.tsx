@@ -31,6 +31,7 @@ const report: ImportReport = {
   documents: { added: 3, updated: 1, unchanged: 10, moved: 0, deleted: 2, skipped: 2, failed: 1 },
   indexedByType: { markdown: 12, pdf: 1, html: 1 },
   warnings: [],
+  notices: [],
   chunks: 42,
   embedded: 0,
   embedRequests: 0,

@@ -32,6 +32,7 @@ describe('skipped files in an import summary', () => {
       documents: { added: 3, updated: 0, unchanged: 0, moved: 0, deleted: 0, skipped: skipped.length, failed: 0 },
       indexedByType: { markdown: 3 },
       warnings: [],
+      notices: [],
       chunks: 9,
       embedded: 9,
       embedRequests: 1,
@@ -61,6 +62,7 @@ describe('failed files in an import summary', () => {
       documents: { added: 3, updated: 0, unchanged: 0, moved: 0, deleted: 0, skipped: skipped.length, failed: 1 },
       indexedByType: { markdown: 3 },
       warnings: [],
+      notices: [],
       chunks: 9,
       embedded: 9,
       embedRequests: 1,
@@ -88,6 +90,7 @@ describe('a warning after the import', () => {
       documents: { added: 0, updated: 0, unchanged: 3, moved: 0, deleted: 2, skipped: 0, failed: 0 },
       indexedByType: { markdown: 3 },
       warnings: [{ code: 'WRITE_FAILED', message }],
+      notices: [],
       chunks: 0,
       embedded: 0,
       embedRequests: 0,
@@ -100,5 +103,30 @@ describe('a warning after the import', () => {
     render(<ImportSummary report={report} />);
     expect(screen.getByRole('heading', { level: 3 }).textContent).toBe('Import finished');
     expect(screen.getByTestId('import-warning').textContent).toBe(message);
+  });
+});
+
+describe('a file read in a guessed encoding', () => {
+  it('is counted as added and listed with the encoding it was read in, apart from failures', () => {
+    const report: ImportReport = {
+      collection: { id: 'c1', root: '/home/me/notas' },
+      documents: { added: 2, updated: 0, unchanged: 0, moved: 0, deleted: 0, skipped: 0, failed: 0 },
+      indexedByType: { markdown: 2 },
+      warnings: [],
+      notices: [{ path: 'viejas/receta.md', code: 'GUESSED_ENCODING', message: 'Not UTF-8: read as windows-1252, the encoding its bytes point to. If its accented letters look wrong in a source, re-save it as UTF-8.', encoding: 'windows-1252' }],
+      chunks: 4,
+      embedded: 0,
+      embedRequests: 0,
+      errors: [],
+      skipped: [],
+      embedding: { model: 'embeddinggemma', status: 'ok' },
+      cancelled: false,
+      ms: 900,
+    };
+    render(<ImportSummary report={report} />);
+    const notes = screen.getByTestId('import-notices');
+    expect(notes.textContent).toContain('viejas/receta.md');
+    expect(notes.textContent).toContain('windows-1252');
+    expect(screen.queryByRole('heading', { name: 'Failed' })).toBeNull();
   });
 });

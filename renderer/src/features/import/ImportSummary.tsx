@@ -52,6 +52,21 @@ export function ImportSummary({ report }: { report: ImportReport }) {
           {w.message}
         </p>
       ))}
+      {report.notices.length > 0 && (
+        // Imported, so not among the failures; but what was assumed should be seen, and is one click away.
+        <details className="import-notices" data-testid="import-notices">
+          <summary>
+            <strong>{plural(report.notices.length, 'file')} read in a guessed encoding</strong> — not UTF-8; check their accented letters
+          </summary>
+          <ul className="file-list">
+            {report.notices.map((n) => (
+              <li key={n.path}>
+                <span className="mono">{n.path}</span> <span className="muted">— {n.message}</span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
       {report.errors.length > 0 && (
         // Before the skipped files, under its own heading: a failure is what a person must act on.
         <>

@@ -22,6 +22,8 @@ const web = useBrowserApp({
     for (let i = 0; i < 8; i++) notes.write(`garden/bed-${i}.md`, `# Bed ${i}\n\n${'Compost, soil and seasons fill this long gardening note. '.repeat(25)}Bed ${i} grows tomatoes.\n`);
     notes.write('photo.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0]));
     notes.write('broken.txt', new Uint8Array([0x61, 0x00, 0x62]));
+    // Saved as windows-1252 ("ANSI") by an old editor: read in it, and listed as such.
+    notes.write('food/receta.md', Buffer.from('# Receta\n\nLa canci\xf3n de la ni\xf1a: pan con caf\xe9.\n', 'latin1'));
   },
   viewport: { width: 1280, height: 860 },
 });
@@ -86,7 +88,10 @@ describe('Quire in a browser', () => {
     await page.getByTestId('import-start').click();
     await page.getByTestId('import-summary').waitFor({ timeout: 30_000 });
     const summary = await page.getByTestId('import-summary').innerText();
-    expect(summary).toMatch(/10 added/);
+    expect(summary).toMatch(/11 added/);
+    expect(summary).toMatch(/1 file read in a guessed encoding/);
+    await page.getByTestId('import-notices').getByText('read in a guessed encoding').click();
+    await page.getByTestId('import-notices').getByText('food/receta.md').waitFor();
     // Skipped files grouped by kind and reason, the list a click away; failures listed.
     expect(summary).toMatch(/1 image \(\.png 1\) — not a note format/);
     expect(summary).toMatch(/broken\.txt/);

@@ -41,7 +41,8 @@ const COMMANDS: CommandHelp[] = [
     lines: [
       'search <query>    ranked passages with file, heading path and line range',
       '    --k N             how many passages (default 8, at most 100)',
-      '    --mode M          lexical | dense | hybrid (default: hybrid when vectors exist)',
+      "    --mode M          lexical | dense | hybrid (default: the app's search mode setting, hybrid unless changed;",
+      '                      keyword search when vectors cannot be used, saying why)',
       '    --collection NAME only this folder: its name or path, or a folder inside it (notes/work, ~/notes/work);',
       '                      repeatable; default: every folder',
     ],

@@ -83,6 +83,14 @@ const COMMANDS: CommandHelp[] = [
       BATCH_LINE,
     ],
   },
+  {
+    command: 'settings',
+    lines: [
+      "settings [set <key> <value>…]  every setting with its value and default, or change some (the app's Settings)",
+      '    set <key> <value> checked as Settings checks it, e.g. settings set searchMode lexical; several pairs are',
+      '                      saved together; a changed model only once Ollama lists it (--force: one to pull later)',
+    ],
+  },
   { command: 'status', lines: ['status            what is indexed, the models, and whether Ollama is reachable'] },
   { command: 'doctor', lines: ['doctor            check the index is whole; exits 1 if not'] },
   { command: 'forget', lines: ['forget <folder>   remove a folder (its path, or its name as status lists it) and everything derived from it from the index'] },

@@ -4,7 +4,7 @@ import { BOUNDS, DEFAULT_OLLAMA_HOST, SETTINGS } from '../../../../shared/settin
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
 import { ErrorNote } from '../../common/ErrorNote';
-import { formatNumber } from '../../common/format';
+import { recutSentence } from '../../common/recut';
 import { FusionField, splitFusion } from './FusionField';
 import { FUSION_KINDS, fusionNumberRule } from '../../../../shared/fusion';
 import { SEARCH_MODE_LABELS, SEARCH_MODES, type SearchMode } from '../../../../shared/search';
@@ -224,8 +224,7 @@ function RecutCost({ draft, saved, indexed }: { draft: string; saved: number; in
   if (!indexed || indexed.documents === 0 || draft.trim() === '' || value === saved || !SETTINGS.chunkTokens.schema.safeParse(value).success) return null;
   return (
     <span className="small" role="note" data-testid="recut-cost">
-      At each folder’s next import or Re-sync, {formatNumber(indexed.documents)} {indexed.documents === 1 ? 'document is' : 'documents are'} cut again and{' '}
-      {formatNumber(indexed.chunks)} chunks’ worth of text re-embedded.
+      {recutSentence(indexed)}
     </span>
   );
 }

@@ -76,7 +76,7 @@ export function SearchBox({ onOpenSource }: SearchBoxProps) {
           Search mode
         </label>
         <select id="search-mode" value={mode} onChange={(e) => setMode(e.target.value as Mode)}>
-          <option value="setting">{saved ? `As in Settings: ${SEARCH_MODE_LABELS[saved]}` : 'As in Settings'}</option>
+          <option value="setting">{saved ? `As in Settings (${saved})` : 'As in Settings'}</option>
           {SEARCH_MODES.map((m) => (
             <option key={m} value={m}>
               {SEARCH_MODE_LABELS[m]}

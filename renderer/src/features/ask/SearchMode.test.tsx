@@ -16,7 +16,7 @@ describe('the passage search’s mode', () => {
   it('searches as Settings say unless a mode is chosen for this search, and names the saved mode', async () => {
     const h = renderWithFake(<SearchBox onOpenSource={() => {}} />, { getSettings: () => settingsView({ searchMode: 'lexical' }), search: () => NOTHING });
     const mode = screen.getByLabelText('Search mode') as HTMLSelectElement;
-    await waitFor(() => expect(mode.options[0]!.textContent).toBe('As in Settings: Keyword only (lexical)'));
+    await waitFor(() => expect(mode.options[0]!.textContent).toBe('As in Settings (lexical)'));
     expect(mode.value).toBe('setting');
     search('keys');
     await waitFor(() => expect(searches(h)).toHaveLength(1));

@@ -50,7 +50,7 @@ describe('Use these settings', () => {
     show();
     expect([...select().options].map((o) => o.textContent)).toEqual([
       'llama3.2 · embeddinggemma · heading:256 · k=5 · hybrid',
-      'llama3.2 · embeddinggemma · heading:512 · k=4 · lexical — best answers (fact), best retrieval (hit@1)',
+      'llama3.2 · embeddinggemma · heading:512 · k=4 · lexical — best answers and retrieval',
       'llama3.2 · nomic-embed-text · fixed:128/25 · k=5 · hybrid · weighted:0.3',
     ]);
     expect(select().value).toBe('1');
@@ -60,6 +60,7 @@ describe('Use these settings', () => {
     const h = show();
     review();
     const dialog = await screen.findByRole('alertdialog', { name: 'Use these settings?' });
+    expect(dialog.textContent).toContain('From the configuration llama3.2 · embeddinggemma · heading:512 · k=4 · lexical, these settings change:');
     const rows = within(screen.getByTestId('eval-apply-changes')).getAllByRole('row').slice(1).map((r) => [...r.children].map((c) => c.textContent));
     expect(rows).toEqual([
       ['Chunk size (tokens)', '256', '→ 512'],

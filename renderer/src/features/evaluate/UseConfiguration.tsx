@@ -61,7 +61,7 @@ export function UseConfiguration({ report, failed }: UseConfigurationProps) {
       const embed = mapped.changes.find((c) => c.key === 'embedModel');
       const notes = changeNotes(mapped.changes, facts);
       const reembed = embed && facts && facts.documents > 0 && !vectorsComplete(facts, String(embed.to)) ? String(embed.to) : null;
-      setReview({ ...mapped, label: choices.find((c) => c.index === chosen)?.label ?? '', notes, reembed });
+      setReview({ ...mapped, label: choices.find((c) => c.index === chosen)?.config ?? '', notes, reembed });
     } catch (e) {
       setError(describeError(e));
     } finally {
@@ -142,7 +142,7 @@ export function UseConfiguration({ report, failed }: UseConfigurationProps) {
       )}
       {outcome?.kind === 'saved' && (
         <>
-          <p role="status" className="small" data-testid="eval-apply-saved">
+          <p role="status" className="small eval-apply__saved" data-testid="eval-apply-saved">
             Saved: {outcome.changes.map((c) => `${c.label} is now ${settingValueText(c.key, c.to)}`).join('; ')}.
             {outcome.recut && ' Re-sync each folder in the Library to cut its documents at the new size.'}
           </p>

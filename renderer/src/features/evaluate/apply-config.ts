@@ -7,6 +7,9 @@ import { fullConfigLabel } from './eval-metrics';
 /** What "Use these settings" offers: the configurations that measured something, the leaders marked. */
 export interface ConfigChoice {
   index: number;
+  /** Every setting of the configuration, as the table names configurations. */
+  config: string;
+  /** The option's text: the settings, and what it leads or that some of its runs failed. */
   label: string;
 }
 
@@ -21,8 +24,9 @@ export function configChoices(report: Pick<EvalReport, 'configs'>, failed: Reado
   const answers = report.configs.some((c) => c.chatModel !== null) ? leadingConfig(report.configs, ANSWERS_LEAD) : null;
   const choices = report.configs.flatMap((c, index) => {
     if (failed.has(index)) return [];
-    const leads = [index === answers ? `best answers (${ANSWERS_LEAD[0]!.label})` : null, index === retrieval ? `best retrieval (${RETRIEVAL_LEAD[0]!.label})` : null].filter(Boolean);
-    return [{ index, label: `${fullConfigLabel(c)}${leads.length > 0 ? ` — ${leads.join(', ')}` : ''}${c.errors > 0 ? ' — some runs failed' : ''}` }];
+    const leads = [index === answers ? 'answers' : null, index === retrieval ? 'retrieval' : null].filter(Boolean);
+    const config = fullConfigLabel(c);
+    return [{ index, config, label: `${config}${leads.length > 0 ? ` — best ${leads.join(' and ')}` : ''}${c.errors > 0 ? ' — some runs failed' : ''}` }];
   });
   return { choices, preferred: answers ?? retrieval ?? choices[0]?.index ?? null };
 }

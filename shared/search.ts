@@ -8,6 +8,16 @@ export const LIST_DEPTH = 50;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 export const SearchModeSchema = z.enum(SEARCH_MODES);
 
+/**
+ * Each mode as a person reads it, with the name the CLI, an evaluation's table and a retrieval
+ * trace use in brackets, so "lexical" in a report is recognisable in Settings.
+ */
+export const SEARCH_MODE_LABELS: Readonly<Record<SearchMode, string>> = {
+  hybrid: 'Keyword and meaning (hybrid)',
+  lexical: 'Keyword only (lexical)',
+  dense: 'Meaning only (dense)',
+};
+
 export const SearchResultSchema = z.object({
   chunkId: z.string(),
   documentId: z.string(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FUSION_USAGE, parseFusion } from './fusion';
+import { SEARCH_MODES, type SearchMode } from './search';
 
 /**
  * Every user setting, in one place: its key in the contract, where the engine stores it, its
@@ -58,12 +59,23 @@ export const SETTINGS = {
   embedBatchesInFlight: { storageKey: 'embed_batches_in_flight', schema: int('Embedding requests in flight', BOUNDS.embedBatchesInFlight), fallback: 2, label: 'Embedding requests in flight' },
   /** Larger files are skipped with their size and this limit named (every import: the app's, a watched folder's, the CLI's unless --max-file-mb). */
   maxFileMb: { storageKey: 'max_file_mb', schema: int('Largest file to import (MB)', BOUNDS.maxFileMb), fallback: 20, label: 'Largest file to import (MB)' },
-  /** How hybrid search joins keyword and vector rankings: rrf:60 (default) or weighted:0.3. */
   /**
    * From this many chunks, dense search takes a coarse pass on each vector's sign bits and rescores
    * the candidates exactly (retrieve/dense.ts); below it, exact search over every vector.
    */
   denseQuantizeAbove: { storageKey: 'dense_quantize_above', schema: int('Two-stage vector search from (chunks)', BOUNDS.denseQuantizeAbove), fallback: 20_000, label: 'Two-stage vector search from (chunks)' },
+  /**
+   * How answers and passage searches search when the call names no mode (retrieve/search.ts reads
+   * it). With a weak embedding model keyword search alone can rank far better than hybrid, and an
+   * evaluation that says so must be able to make the app answer that way.
+   */
+  searchMode: {
+    storageKey: 'search_mode',
+    schema: z.enum(SEARCH_MODES, { error: `Search mode takes ${SEARCH_MODES.slice(0, -1).join(', ')} or ${SEARCH_MODES.at(-1)}` }),
+    fallback: 'hybrid' as SearchMode,
+    label: 'Search mode',
+  },
+  /** How hybrid search joins keyword and vector rankings: rrf:60 (default) or weighted:0.3. */
   fusion: { storageKey: 'fusion', schema: z.string().max(40).refine((s) => parseFusion(s) !== null, { error: FUSION_USAGE }), fallback: 'rrf:60', label: 'Hybrid fusion' },
 } as const;
 
@@ -77,6 +89,7 @@ export const SettingsSchema = z.object({
   k: SETTINGS.k.schema,
   chunkTokens: SETTINGS.chunkTokens.schema,
   numCtx: SETTINGS.numCtx.schema,
+  searchMode: SETTINGS.searchMode.schema,
   fusion: SETTINGS.fusion.schema,
   denseQuantizeAbove: SETTINGS.denseQuantizeAbove.schema,
   embedBatchesInFlight: SETTINGS.embedBatchesInFlight.schema,

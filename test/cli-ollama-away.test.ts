@@ -31,6 +31,6 @@ describe('quire with Ollama at a wrong address', () => {
     const r = await quire(['ask', 'How often are the deploy keys rotated?']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^No answer \(OLLAMA_UNREACHABLE\): Ollama is not reachable at http:\/\/127\.0\.0\.1:9\./m);
-    expect(r.stdout).toMatch(/^Models: llama3\.2 · retrieve \d+ ms · generate 0 ms · run #\d+\n/);
+    expect(r.stdout).toMatch(/^Models: llama3\.2 · lexical search · retrieve \d+ ms · generate 0 ms · run #\d+\n/);
   });
 });

@@ -13,6 +13,7 @@ import { forgetCommand } from './commands/forget';
 import { importCommand } from './commands/import';
 import { rebuildCommand } from './commands/rebuild';
 import { searchCommand } from './commands/search';
+import { settingsCommand } from './commands/settings';
 import { statusCommand } from './commands/status';
 import { COMMAND_NAMES, commandUsage, missingValue, OPTIONS, seeHelp, unusedOption, usage } from './usage';
 
@@ -141,6 +142,8 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
         return await conversationsCommand(ctx, rest.length > 0 ? rest.join(' ') : null);
       case 'forget':
         return await forgetCommand(ctx, needsArg('folder'));
+      case 'settings':
+        return await settingsCommand(ctx, rest);
       default:
         throw new QuireError('INVALID_ARGUMENT', `Unknown command "${command}". The commands are ${COMMAND_NAMES.join(', ')}. ${seeHelp(env)}`);
     }

@@ -41,7 +41,8 @@ const COMMANDS: CommandHelp[] = [
     lines: [
       'search <query>    ranked passages with file, heading path and line range',
       '    --k N             how many passages (default 8, at most 100)',
-      '    --mode M          lexical | dense | hybrid (default: hybrid when vectors exist)',
+      "    --mode M          lexical | dense | hybrid (default: the app's search mode setting, hybrid unless changed;",
+      '                      keyword search when vectors cannot be used, saying why)',
       '    --collection NAME only this folder: its name or path, or a folder inside it (notes/work, ~/notes/work);',
       '                      repeatable; default: every folder',
     ],
@@ -80,6 +81,14 @@ const COMMANDS: CommandHelp[] = [
       'embed             add vectors for documents that lack them (no file is re-read)',
       '    --model NAME      embedding model in Ollama (default: the saved one; remembered once Ollama lists it)',
       BATCH_LINE,
+    ],
+  },
+  {
+    command: 'settings',
+    lines: [
+      "settings [set <key> <value>…]  every setting with its value and default, or change some (the app's Settings)",
+      '    set <key> <value> checked as Settings checks it, e.g. settings set searchMode lexical; several pairs are',
+      '                      saved together; a changed model only once Ollama lists it (--force: one to pull later)',
     ],
   },
   { command: 'status', lines: ['status            what is indexed, the models, and whether Ollama is reachable'] },

@@ -451,7 +451,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async search(input, signal) {
-      // The fusion setting is read by search itself (retrieve/search.ts configuredFusion).
+      // The search mode (when the call names none) and fusion settings are read by search itself (retrieve/search.ts).
       const scope = resolveScope(db, input.collections);
       const found = await search(db, input.query, {
         gateway: currentGateway(),

@@ -51,3 +51,26 @@ describe('saved headers that cannot be opened here', () => {
     expect(store.headers()).toEqual({ 'X-New': 'v' });
   });
 });
+
+describe('the search mode', () => {
+  it('is hybrid until changed, and keeps lexical or dense once saved', () => {
+    const store = new SettingsStore(db, {});
+    expect(store.get('searchMode')).toBe('hybrid');
+    expect(store.set({ searchMode: 'lexical' }).searchMode).toBe('lexical');
+    expect(new SettingsStore(db, {}).get('searchMode')).toBe('lexical');
+    expect(store.set({ searchMode: 'dense' }).searchMode).toBe('dense');
+    expect(store.view().searchMode).toBe('dense');
+  });
+
+  it('refuses any other mode with a sentence naming the setting and the modes, keeping the saved one', () => {
+    const store = new SettingsStore(db, {});
+    store.set({ searchMode: 'lexical' });
+    expect(() => store.set({ searchMode: 'keywords' })).toThrow('Search mode takes lexical, dense or hybrid. The saved value is kept.');
+    expect(store.get('searchMode')).toBe('lexical');
+  });
+
+  it('reads a stored value it does not know (edited by hand, or from a newer Quire) as the default', () => {
+    db.prepare("INSERT INTO settings (key, value) VALUES ('search_mode', 'semantic')").run();
+    expect(new SettingsStore(db, {}).get('searchMode')).toBe('hybrid');
+  });
+});

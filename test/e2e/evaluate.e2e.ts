@@ -234,6 +234,32 @@ describe('Evaluate in a browser', () => {
     await shot('evaluate-rerun');
   });
 
+  it('uses the keyword-search configuration as the app’s settings, after a confirmation that lists what changes', async () => {
+    const apply = page.getByTestId('eval-apply');
+    await scrollToTop(apply);
+    const picker = apply.getByLabel('Configuration');
+    const options = await picker.locator('option').allInnerTexts();
+    const lexical = options.findIndex((o) => /heading:256 · k=4 · lexical/.test(o));
+    expect(lexical).toBeGreaterThanOrEqual(0);
+    await picker.selectOption({ index: lexical });
+    await apply.getByRole('button', { name: 'Use these settings…' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Use these settings?' });
+    await dialog.waitFor();
+    // Nothing is saved before the confirmation.
+    expect(engine.settings.all()).toMatchObject({ searchMode: 'hybrid', k: 6 });
+    const rows = await dialog.getByTestId('eval-apply-changes').locator('tbody tr').allInnerTexts();
+    expect(rows.map((r) => r.replace(/\s+/g, ' ').trim())).toEqual(['Passages per answer (k) 6 → 4', 'Search mode Keyword and meaning (hybrid) → Keyword only (lexical)']);
+    expect(await dialog.getByTestId('eval-apply-not-applied').innerText()).toMatch(/keyword search does not use it/);
+    await page.mouse.move(2, 890);
+    await page.screenshot({ path: path.join(SHOTS, 'evaluate-use-settings.png') });
+    await dialog.getByRole('button', { name: 'Use these settings' }).click();
+    await expect.poll(() => apply.getByTestId('eval-apply-saved').innerText()).toBe('Saved: Passages per answer (k) is now 4; Search mode is now Keyword only (lexical).');
+    // Saved where every shell reads them: the engine's settings, and the contract's getSettings.
+    expect(engine.settings.all()).toMatchObject({ searchMode: 'lexical', k: 4 });
+    expect(await engine.call('getSettings', {})).toMatchObject({ searchMode: 'lexical', k: 4 });
+    await shot('evaluate-use-settings-saved', apply);
+  });
+
   it('runs repeats with a chat model that has gone away: its configurations are never "best" and say why values are missing; the drill-down shows six columns with each one’s repeats', async () => {
     await page.getByTestId('eval-back').click();
     await page.getByTestId('eval-setup').waitFor();
@@ -322,5 +348,13 @@ describe('Evaluate in a browser', () => {
     const drill = page.getByTestId('eval-drilldown');
     expect(await drill.getByTestId('eval-run-column').count()).toBe(6);
     expect(await drill.getByTestId('eval-columns-all').count()).toBe(0);
+  });
+
+  it('Settings shows the search mode the evaluation set, and that the fusion changes nothing with it', async () => {
+    await page.getByTestId('nav-settings').click();
+    const mode = page.getByLabel('Search mode');
+    await expect.poll(() => mode.inputValue()).toBe('lexical');
+    expect(await page.getByTestId('fusion-unused').innerText()).toBe('Used only by hybrid search: with the search mode “Keyword only (lexical)” it changes nothing.');
+    await shot('settings-search-mode', mode);
   });
 });

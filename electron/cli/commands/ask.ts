@@ -69,6 +69,8 @@ function toJson(r: AnswerResult) {
     retrieval: r.retrieval.map((c) => ({ chunkId: c.chunkId, path: c.path, lexicalRank: c.lexicalRank, denseRank: c.denseRank, score: c.score, sent: c.sent, ...(c.dropped ? { dropped: c.dropped } : {}) })),
     latencyMs: { retrieve: r.latencyMs.retrieve, generate: r.latencyMs.generate, total: r.latencyMs.total },
     model: { chat: r.model.chat, embed: r.model.embed },
+    /** The search mode used (the setting's, or keyword search when vectors could not be used). */
+    mode: r.retrievalMode,
     standaloneQuery: r.standaloneQuery,
     scope: r.scope.map(scopeLabel),
     runId: r.runId,
@@ -120,7 +122,7 @@ function human(r: AnswerResult, streamed: boolean, continued: number | undefined
         `(${b.breakdown.reserve} reserved for the answer); ${b.k} ${b.k === 1 ? 'source' : 'sources'} sent.`,
     );
   }
-  out.push(`Models: ${r.model.chat}${r.model.embed ? ` + ${r.model.embed}` : ''} · retrieve ${r.latencyMs.retrieve} ms · generate ${r.latencyMs.generate} ms · run #${r.runId}`);
+  out.push(`Models: ${r.model.chat}${r.model.embed ? ` + ${r.model.embed}` : ''} · ${r.retrievalMode} search · retrieve ${r.latencyMs.retrieve} ms · generate ${r.latencyMs.generate} ms · run #${r.runId}`);
   if (r.conversationId !== undefined) out.push(`Conversation #${r.conversationId}: continue it with --conversation ${r.conversationId}`);
   // A failed or stopped ask is not a turn (shared/conversations.ts keepsTurn): say so, so nobody looks for it there.
   else if (!keepsTurn(r)) out.push(continued !== undefined ? `Not added to conversation #${continued}: there was no complete answer. Ask again with --conversation ${continued}` : 'Not stored as a conversation: there was no complete answer.');

@@ -58,4 +58,52 @@ describe('evalTable', () => {
     // MRR is the same everywhere, so nothing leads it and it is not named.
     expect(best).toEqual(['Best: hit@1 70% #2 #4 (next 50%); hit@k 90% #2 (next 80%); fact sent 90% #2 (next 80%)']);
   });
+
+  describe('the command under a Best line', () => {
+    const m = (hit1: number) => ({ ...aggregate([]), hit1, hitK: 0.9, mrr: 0.5, factSent: 0.8 });
+    const CURRENT = { embedModel: 'embeddinggemma', chatModel: 'llama3.2', chunkTokens: 256, k: 5, searchMode: 'hybrid' as const, fusion: 'rrf:60' };
+    const keywordWins: EvalReport = {
+      ...REPORT,
+      configs: [
+        config({ chatModel: null, mode: 'hybrid', metrics: m(0.39) }),
+        config({ chatModel: null, mode: 'lexical', metrics: m(0.7) }),
+        config({ chatModel: null, mode: 'dense', metrics: m(0.2) }),
+      ],
+    };
+    const after = (text: string) => text.split('\n').slice(text.split('\n').findIndex((l) => l.startsWith('Best:')) + 1);
+
+    it('applies the leader, only the settings that differ from the current ones, as the CLI was started', () => {
+      const lines = after(evalTable(keywordWins, { current: CURRENT, program: 'quire' }));
+      expect(lines.slice(0, 2)).toEqual(['To use #2 (first by hit@1, then hit@k, MRR, fact sent):', '  quire settings set searchMode lexical']);
+      const viaNpm = after(evalTable(keywordWins, { current: { ...CURRENT, k: 3, fusion: 'weighted:0.3' }, program: 'npm run quire --' }));
+      // k differs; the fusion does not matter to keyword search, so it is left alone.
+      expect(viaNpm[1]).toBe('  npm run quire -- settings set k 5 searchMode lexical');
+    });
+
+    it('says when the settings already match the leader, and what of it cannot be a setting', () => {
+      expect(after(evalTable(keywordWins, { current: { ...CURRENT, searchMode: 'lexical' }, program: 'quire' }))[0]).toBe('#2 (first by hit@1, then hit@k, MRR, fact sent): your settings already match it.');
+      const fixed: EvalReport = { ...keywordWins, configs: keywordWins.configs.map((c) => ({ ...c, chunker: 'fixed:128/25' })) };
+      const lines = evalTable(fixed, { current: CURRENT, program: 'quire' }).split('\n');
+      expect(lines.join('\n')).toContain(
+        [
+          '  quire settings set searchMode lexical',
+          '  The embedding model (embeddinggemma) is left as it is: keyword search does not use it.',
+          '  The chunker fixed:128/25 cannot be applied as a setting: the app cuts documents by heading, up to',
+          '  a chunk size in tokens. The rest is applied.',
+        ].join('\n'),
+      );
+      for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(100);
+    });
+
+    it('quotes a value a shell would split', () => {
+      const odd: EvalReport = { ...keywordWins, configs: [config({ chatModel: null, mode: 'dense', embedModel: 'my model', metrics: m(0.9) }), config({ chatModel: null, mode: 'lexical', metrics: m(0.1) })] };
+      expect(evalTable(odd, { current: CURRENT, program: 'quire' })).toContain("  quire settings set embedModel 'my model' searchMode dense");
+    });
+
+    it('is not printed without the current settings, nor where no Best line is', () => {
+      expect(evalTable(keywordWins)).not.toContain('settings set');
+      const tie: EvalReport = { ...keywordWins, configs: keywordWins.configs.map((c) => ({ ...c, metrics: m(0.5) })) };
+      expect(evalTable(tie, { current: CURRENT, program: 'quire' })).not.toContain('settings set');
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import { evalModelName, failedConfigs, type EvalMetrics, type EvalReport } from '../../../shared/eval';
+import { ANSWERS_LEAD, configAsSettings, leadingConfig, RETRIEVAL_LEAD, type ConfigSettings, type LeadMetric } from '../../../shared/eval-settings';
 
 const pct = (v: number | null) => (v === null ? '—' : `${Math.round(v * 100)}%`);
 const ms = (v: number | null) => (v === null ? '—' : `${Math.round(v)}`);
@@ -64,20 +65,54 @@ function retrievalTerms(r: EvalReport): string[] {
   ];
 }
 
-/** The metrics a "Best:" line names, which way is better, and how each reads. */
+/** The metrics a "Best:" line names, which way is better, and how each reads: the headline metrics that also rank the leading configuration (shared/eval-settings.ts). */
 type Headline = [string, (m: EvalMetrics) => number | null, 'higher' | 'lower', (v: number) => string];
-const RETRIEVAL_BEST: Headline[] = [
-  ['hit@1', (m) => m.hit1, 'higher', (v) => pct(v)],
-  ['hit@k', (m) => m.hitK, 'higher', (v) => pct(v)],
-  ['MRR', (m) => m.mrr, 'higher', (v) => v.toFixed(2)],
-  ['fact sent', (m) => m.factSent, 'higher', (v) => pct(v)],
-];
-const ANSWERS_BEST: Headline[] = [
-  ['fact', (m) => m.answerHasFact, 'higher', (v) => pct(v)],
-  ['cites fact', (m) => m.citesFact, 'higher', (v) => pct(v)],
-  ['refuse ok', (m) => m.refusalAccuracy, 'higher', (v) => pct(v)],
-  ['false ref.', (m) => m.falseRefusals, 'lower', (v) => pct(v)],
-];
+const headlines = (lead: readonly LeadMetric[]): Headline[] => lead.map((l) => [l.label, (m) => m[l.key], l.better, (v) => (l.key === 'mrr' ? v.toFixed(2) : pct(v))]);
+const RETRIEVAL_BEST = headlines(RETRIEVAL_LEAD);
+const ANSWERS_BEST = headlines(ANSWERS_LEAD);
+
+/** What the commands that apply a leading configuration need: the settings now, and how the CLI was started. */
+export interface ApplyContext {
+  current: ConfigSettings;
+  /** `quire`, or `npm run quire --`. */
+  program: string;
+}
+
+/** A value as typed in a shell: bare when it is plain, else single-quoted. */
+const shellWord = (v: string | number) => (/^[\w.:/@+-]+$/.test(String(v)) ? String(v) : `'${String(v).replace(/'/g, `'\\''`)}'`);
+
+/** Words at most `width` columns a line, each line after the first indented by `indent`. */
+function wrap(text: string, width: number, indent: string): string[] {
+  const lead = /^ */.exec(text)![0];
+  const lines: string[] = [];
+  let line = lead;
+  for (const word of text.slice(lead.length).split(' ')) {
+    if (line.trim() !== '' && `${line} ${word}`.length > width) {
+      lines.push(line);
+      line = `${indent}${word}`;
+    } else line = line.trim() === '' ? `${line}${word}` : `${line} ${word}`;
+  }
+  return line.trim() === '' ? lines : [...lines, line];
+}
+
+/**
+ * Under a Best line: the command that makes the app and the CLI work as the leading configuration
+ * did (only the settings that differ from the current ones), and what of it cannot be a setting.
+ * The leader is the best first metric, ties broken by the next, as leadingConfig ranks.
+ */
+function applyLines(r: EvalReport, lead: readonly LeadMetric[], apply: ApplyContext): string[] {
+  const i = leadingConfig(r.configs, lead);
+  if (i === null) return [];
+  const { patch, notApplied } = configAsSettings(r.configs[i]!, apply.current);
+  const by = `${lead[0]!.label}, then ${lead.slice(1).map((l) => l.label).join(', ')}`;
+  const pairs = Object.entries(patch).map(([k, v]) => `${k} ${shellWord(v)}`);
+  const head = pairs.length > 0 ? `To use #${i + 1} (first by ${by}):` : `#${i + 1} (first by ${by}): your settings already match it.`;
+  return [
+    ...wrap(head, 100, '  '),
+    ...(pairs.length > 0 ? wrap(`  ${apply.program} settings set ${pairs.join(' ')}`, 100, '    ') : []),
+    ...notApplied.flatMap((n) => wrap(`  ${n}`, 100, '  ')),
+  ];
+}
 
 /**
  * Which configurations lead each headline metric, by how much over the next best value, so the
@@ -107,8 +142,14 @@ function bestLines(r: EvalReport, headlines: Headline[]): string[] {
   return lines.map((l) => l.replace(/;$/, ''));
 }
 
+/** A Best line, and under it (when there is one and the settings are known) the command that applies its leader. */
+function bestWithApply(r: EvalReport, best: Headline[], lead: readonly LeadMetric[], apply: ApplyContext | undefined): string[] {
+  const lines = bestLines(r, best);
+  return lines.length > 0 && apply ? [...lines, ...applyLines(r, lead, apply)] : lines;
+}
+
 /** The terminal tables: the configurations by number, then retrieval, answer and speed metrics per number. */
-export function evalTable(r: EvalReport): string {
+export function evalTable(r: EvalReport, apply?: ApplyContext): string {
   // Without a chat model every answer column is "—": a retrieval-only run has no answer table.
   const answers = r.configs.some((c) => c.chatModel !== null);
   // A configuration whose every question failed measured nothing: its rates are "—", not 0%, which would read as a score.
@@ -131,13 +172,13 @@ export function evalTable(r: EvalReport): string {
     ...configs,
     ...section('Retrieval (fact sent: the expected fact is in the sources sent; src tok: their tokens):', RETRIEVAL),
     ...retrievalTerms(r),
-    ...bestLines(r, RETRIEVAL_BEST),
-    ...(answers ? [...section('Answers (supp.: citations that support their sentence; false ref.: answerable ones refused):', ANSWERS), ...bestLines(r, ANSWERS_BEST)] : []),
+    ...bestWithApply(r, RETRIEVAL_BEST, RETRIEVAL_LEAD, apply),
+    ...(answers ? [...section('Answers (supp.: citations that support their sentence; false ref.: answerable ones refused):', ANSWERS), ...bestWithApply(r, ANSWERS_BEST, ANSWERS_LEAD, apply)] : []),
     ...section('Speed:', SPEED.filter(([, , forAnswers]) => answers || !forAnswers)),
     '',
     answers
       ? '— = not run (no chat model, or nothing eligible). Rates are shares of eligible questions.'
-      : 'Retrieval only (no --chat-models): answers were not scored. — = nothing eligible. Rates are shares of eligible questions.',
+      : 'Retrieval only (no --chat-models): answers were not scored.\n— = nothing eligible. Rates are shares of eligible questions.',
     ...(r.warnings ?? []).map((w) => `Warning: ${w}`),
   ].join('\n');
 }

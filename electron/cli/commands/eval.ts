@@ -131,14 +131,16 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
   const noteNothingMeasured = () => {
     if (nothingMeasured) ctx.out.note("Every question run failed, so nothing was measured: the report's warnings say why.");
   };
+  // Under each Best line, the command that applies its leader: only what differs from the settings now.
+  const apply = { current: ctx.engine.settings.all(), program: ctx.program };
   if (!previous || ctx.signal.aborted) {
-    ctx.out.result(report, () => evalTable(report));
+    ctx.out.result(report, () => evalTable(report, apply));
     noteNothingMeasured();
     // Ctrl-C with whole configurations done: they are printed and saved, and the exit says it was cut short.
     return ctx.signal.aborted ? 130 : nothingMeasured ? 1 : 0;
   }
   const diff = diffReports(previous, report);
-  ctx.out.result({ ...report, diff }, () => `${evalTable(report)}\n\n${describeDiff(diff, flags.rerun!)}`);
+  ctx.out.result({ ...report, diff }, () => `${evalTable(report, apply)}\n\n${describeDiff(diff, flags.rerun!)}`);
   noteNothingMeasured();
   return nothingMeasured ? 1 : diff.same ? 0 : EXIT_DIFFERENT;
 }

@@ -47,6 +47,7 @@ export interface AskOptions {
   temperature?: number;
   seed?: number;
   maxDistance?: number;
+  /** Omitted: the searchMode setting, as search reads it. */
   mode?: SearchMode;
   /** How hybrid joins its rankings; omitted: the saved setting. */
   fusion?: Fusion;

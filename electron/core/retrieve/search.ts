@@ -19,7 +19,10 @@ import { headingAsRead } from '../text/searchable';
 
 export interface SearchOptions {
   k?: number;
-  /** Omitted: hybrid when the active model has vectors, lexical otherwise. */
+  /**
+   * Omitted: the searchMode setting (hybrid unless changed). Either way a mode that needs vectors
+   * falls back to keyword search when they cannot be used, and says why.
+   */
   mode?: SearchMode;
   /** Only these folders (whole); with `folders`, all when both are absent or empty. */
   collectionIds?: readonly string[];
@@ -44,8 +47,9 @@ export async function search(db: Db, query: string, options: SearchOptions): Pro
     ...(options.folders ? { folders: options.folders } : {}),
   };
   const requested = options.mode;
+  const chosen = requested ?? configuredSearchMode(db);
 
-  let mode: SearchMode = requested ?? 'hybrid';
+  let mode: SearchMode = chosen;
   let fallback: SearchResponse['fallback'];
   let dense: DenseHit[] = [];
   let model: EmbeddingModelRow | null = null;
@@ -71,8 +75,10 @@ export async function search(db: Db, query: string, options: SearchOptions): Pro
     } catch (e) {
       const shape = toErrorShape(e);
       if (shape.code === 'CANCELLED') throw e;
-      // Keyword search still answers; the response says why vectors were not used.
-      if (requested !== undefined || shape.code !== 'NO_EMBEDDINGS') fallback = { requested: mode, reason: shape.message, code: shape.code };
+      // Keyword search still answers; the response says why vectors were not used. The default,
+      // hybrid, over an index without vectors is simply keyword search; a mode asked for by the
+      // call, or chosen in Settings, is told why it was not honoured.
+      if (requested !== undefined || chosen !== 'hybrid' || shape.code !== 'NO_EMBEDDINGS') fallback = { requested: mode, reason: shape.message, code: shape.code };
       mode = 'lexical';
       model = null;
     }
@@ -116,6 +122,11 @@ async function embedQuery(gateway: OllamaGateway | null, model: EmbeddingModelRo
   }
   await countEmbeddingInputs(tokens ?? sharedModelTokens(gateway), embedder, signal);
   return embedder.embedQuery(query, signal);
+}
+
+/** The search mode the app saved, for calls that name none (the store falls back to hybrid for a bad stored value). */
+export function configuredSearchMode(db: Db): SearchMode {
+  return new SettingsStore(db).get('searchMode');
 }
 
 /** The fusion setting the app saved (the store falls back to the default for a bad stored value). */

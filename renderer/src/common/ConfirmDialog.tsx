@@ -7,10 +7,14 @@ interface ConfirmDialogProps {
   onConfirm: () => void;
   onCancel: () => void;
   busy?: boolean;
+  /** danger (the default): a deletion; primary: a change that is not destructive (applying settings). */
+  tone?: 'danger' | 'primary';
+  /** Room for a table (old → new). */
+  wide?: boolean;
 }
 
 /** A modal question with Cancel focused first; Esc cancels; focus stays inside while open. */
-export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onCancel, busy = false }: ConfirmDialogProps) {
+export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onCancel, busy = false, tone = 'danger', wide = false }: ConfirmDialogProps) {
   const cancelRef = useRef<HTMLButtonElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -38,14 +42,14 @@ export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onCanc
   };
   return (
     <div className="backdrop">
-      <div ref={boxRef} className="dialog" role="alertdialog" aria-modal="true" aria-labelledby="confirm-title" aria-describedby="confirm-body" onKeyDown={onKeyDown}>
+      <div ref={boxRef} className={wide ? 'dialog dialog--wide' : 'dialog'} role="alertdialog" aria-modal="true" aria-labelledby="confirm-title" aria-describedby="confirm-body" onKeyDown={onKeyDown}>
         <h2 id="confirm-title">{title}</h2>
         <div id="confirm-body">{children}</div>
         <div className="row row--end">
           <button ref={cancelRef} type="button" className="button" onClick={onCancel}>
             Cancel
           </button>
-          <button type="button" className="button button--danger" onClick={onConfirm} disabled={busy}>
+          <button type="button" className={`button button--${tone}`} onClick={onConfirm} disabled={busy}>
             {confirmLabel}
           </button>
         </div>

@@ -11,6 +11,7 @@ export function settingsView(over: Partial<SettingsView> = {}): SettingsView {
     k: 6,
     chunkTokens: 256,
     numCtx: 8192,
+    searchMode: 'hybrid',
     fusion: 'rrf:60',
     denseQuantizeAbove: 20000,
     embedBatchesInFlight: 2,

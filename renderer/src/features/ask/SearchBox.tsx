@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { scopeInput } from './scope';
+import { SEARCH_MODE_LABELS, SEARCH_MODES, type SearchMode } from '../../../../shared/search';
 import type { Output } from '../../../../shared/contract';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
@@ -10,7 +11,8 @@ import { resultTarget, snippet } from './search-result';
 import { markQueryWords } from './query-marks';
 import type { SourceTarget } from './SourcePanel';
 
-type Mode = 'hybrid' | 'lexical' | 'dense';
+/** A mode for this search alone, or none: the engine then searches as Settings say, as answers do. */
+type Mode = SearchMode | 'setting';
 
 interface SearchBoxProps {
   /** Opens a result in the source panel, as an answer's citation opens. */
@@ -21,7 +23,19 @@ interface SearchBoxProps {
 export function SearchBox({ onOpenSource }: SearchBoxProps) {
   const client = useClient();
   const [query, setQuery] = useState('');
-  const [mode, setMode] = useState<Mode>('hybrid');
+  const [mode, setMode] = useState<Mode>('setting');
+  /** The saved search mode, to name in the default choice; null until known (or when it cannot be read). */
+  const [saved, setSaved] = useState<SearchMode | null>(null);
+  useEffect(() => {
+    let live = true;
+    client.getSettings({}).then(
+      (s) => live && setSaved(s.searchMode),
+      () => live && setSaved(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [client]);
   const [busy, setBusy] = useState(false);
   /** The result with the query it answers (the box may have changed since), whose words it marks. */
   const [res, setRes] = useState<(Output<'search'> & { query: string }) | null>(null);
@@ -33,7 +47,7 @@ export function SearchBox({ onOpenSource }: SearchBoxProps) {
     setError(null);
     try {
       const asked = query.trim();
-      setRes({ ...(await client.search({ query: asked, mode, k: 10, ...scopeInput() })), query: asked });
+      setRes({ ...(await client.search({ query: asked, ...(mode === 'setting' ? {} : { mode }), k: 10, ...scopeInput() })), query: asked });
     } catch (e) {
       setRes(null);
       setError(describeError(e));
@@ -62,9 +76,12 @@ export function SearchBox({ onOpenSource }: SearchBoxProps) {
           Search mode
         </label>
         <select id="search-mode" value={mode} onChange={(e) => setMode(e.target.value as Mode)}>
-          <option value="hybrid">Keywords + meaning</option>
-          <option value="lexical">Keywords only</option>
-          <option value="dense">Meaning only</option>
+          <option value="setting">{saved ? `As in Settings (${saved})` : 'As in Settings'}</option>
+          {SEARCH_MODES.map((m) => (
+            <option key={m} value={m}>
+              {SEARCH_MODE_LABELS[m]}
+            </option>
+          ))}
         </select>
         <button type="submit" className="button" disabled={busy || !query.trim()}>
           Search

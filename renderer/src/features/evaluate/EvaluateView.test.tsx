@@ -99,7 +99,7 @@ describe('Evaluate', () => {
     expect((screen.getByRole('radio', { name: /Saved from answers/ }) as HTMLInputElement).disabled).toBe(true);
     expect(screen.getByTestId('eval-estimate').textContent).toContain('1 configuration × 2 questions × 1 repeat = 2 answers');
 
-    fireEvent.click(within(setup).getByRole('checkbox', { name: /Keyword \(lexical\)/ }));
+    fireEvent.click(within(setup).getByRole('checkbox', { name: /Keyword only \(lexical\)/ }));
     fireEvent.click(within(setup).getByRole('checkbox', { name: /fixed:128\/25/ }));
     fireEvent.change(screen.getByLabelText('Passages per question (k)'), { target: { value: '3, 5' } });
     expect(screen.getByTestId('eval-estimate').textContent).toContain('8 configurations × 2 questions × 1 repeat = 16 answers');

@@ -12,6 +12,7 @@ import { MetricChart } from './MetricChart';
 import { ReportComparison } from './ReportComparison';
 import { ReportHeader } from './ReportHeader';
 import { ResultsTable } from './ResultsTable';
+import { UseConfiguration } from './UseConfiguration';
 
 interface ReportViewProps {
   reportId: number;
@@ -117,6 +118,7 @@ export function ReportView({ reportId, onBack, headingRef, compareWith = null, o
           </>
         )}
       </section>
+      {report && <UseConfiguration key={reportId} report={report} failed={failed} />}
       {report && <ReportComparison key={`${reportId}:${compareWith ?? ''}`} reportId={reportId} initialBefore={compareWith} refreshKey={refreshKey} />}
       {report && index && (
         <>

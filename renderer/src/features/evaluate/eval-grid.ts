@@ -1,6 +1,6 @@
 import { searchesPerPoint, type EvalGrid } from '../../../../shared/eval';
 import { DEFAULT_FUSION, formatFusion, FUSION_USAGE, parseFusion } from '../../../../shared/fusion';
-import { SEARCH_MODES, type SearchMode } from '../../../../shared/search';
+import { SEARCH_MODE_LABELS, SEARCH_MODES, type SearchMode } from '../../../../shared/search';
 import { BOUNDS } from '../../../../shared/settings';
 
 /** The Evaluate form as the person fills it in, checked and turned into the grid the engine runs. */
@@ -11,11 +11,8 @@ export const CHUNKER_PRESETS: ReadonlyArray<{ spec: string; label: string }> = [
   { spec: 'fixed:128/25', label: 'Fixed windows of 128 tokens, 25 overlap' },
 ];
 
-export const MODE_LABELS: Record<SearchMode, string> = {
-  lexical: 'Keyword (lexical)',
-  dense: 'Meaning (dense)',
-  hybrid: 'Hybrid (both, fused)',
-};
+/** As Settings names them (shared/search.ts), so the mode a report says won is found there by name. */
+export const MODE_LABELS: Readonly<Record<SearchMode, string>> = SEARCH_MODE_LABELS;
 
 // k's bound is the contract's (shared/settings.ts BOUNDS.k), so the form never passes what the engine refuses.
 export const LIMITS = { chatModels: 8, embedModels: 6, chunkers: 6, ks: 6, k: BOUNDS.k.max, fusions: 4, repeats: 20 } as const;

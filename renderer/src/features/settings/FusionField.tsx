@@ -5,10 +5,23 @@ import { FUSION_KINDS, type FusionKind } from '../../../../shared/fusion';
  * `weighted:0.3` syntax. The value stays the setting's string (`kind:number`), checked on save by
  * the settings table's schema (parseFusion), as every other field is.
  */
-export function FusionField({ label, value, onChange, error }: { label: string; value: string; onChange: (value: string) => void; error?: string }) {
+export function FusionField({
+  label,
+  value,
+  onChange,
+  error,
+  unusedBecause = null,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+  /** The search mode chosen, when it is not hybrid: the fusion then changes nothing, and the field says so. */
+  unusedBecause?: string | null;
+}) {
   const { kind, number } = splitFusion(value);
   const k = FUSION_KINDS[kind];
-  const describedBy = error ? 'setting-fusion-error setting-fusion-hint' : 'setting-fusion-hint';
+  const describedBy = [error ? 'setting-fusion-error' : null, unusedBecause ? 'setting-fusion-unused' : null, 'setting-fusion-hint'].filter(Boolean).join(' ');
   return (
     <div className="field" role="group" aria-labelledby="setting-fusion-label" aria-describedby={describedBy}>
       <span id="setting-fusion-label">{label}</span>
@@ -48,6 +61,11 @@ export function FusionField({ label, value, onChange, error }: { label: string; 
       {error && (
         <span id="setting-fusion-error" className="small field__error">
           {error}
+        </span>
+      )}
+      {unusedBecause && (
+        <span id="setting-fusion-unused" className="small" role="note" data-testid="fusion-unused">
+          Used only by hybrid search: with the search mode “{unusedBecause}” it changes nothing.
         </span>
       )}
       <span id="setting-fusion-hint" className="muted small">

@@ -15,8 +15,8 @@ export function ReembedBox({ model }: { model: string }) {
   return (
     <div className="notice" role="region" aria-label="Re-embedding">
       <p>
-        The embedding model is now <span className="mono">{model}</span>. Documents embedded with the previous model need re-embedding before meaning search
-        uses them; until then search falls back to keywords. Nothing is re-read from disk.
+        The embedding model is now <span className="mono">{model}</span>. Meaning search switches to it once every document has its vectors; until then
+        it keeps using the previous model’s. Nothing is re-read from disk.
       </p>
       <div className="row">
         <button type="button" className="button button--primary" onClick={start} disabled={job.running}>

@@ -59,6 +59,25 @@ describe('SettingsForm', () => {
     expect(document.getElementById('setting-fusion-error')).toBeNull();
   });
 
+  it('offers the search mode by what it does, says when to choose keyword only, and saves the setting; the fusion says it only matters in hybrid', async () => {
+    const h = renderWithFake(<SettingsForm settings={settings} models={null} onSaved={() => {}} />, { setSettings: () => settingsView({ searchMode: 'lexical' }) });
+    const mode = screen.getByLabelText('Search mode') as HTMLSelectElement;
+    expect(mode.value).toBe('hybrid');
+    expect([...mode.options].map((o) => [o.value, o.textContent])).toEqual([
+      ['lexical', 'Keyword only (lexical)'],
+      ['dense', 'Meaning only (dense)'],
+      ['hybrid', 'Keyword and meaning (hybrid)'],
+    ]);
+    const hint = document.getElementById(mode.getAttribute('aria-describedby')!)!;
+    expect(hint.textContent).toMatch(/Choose keyword only when your embedding model is weak/);
+    expect(screen.queryByTestId('fusion-unused')).toBeNull();
+    fireEvent.change(mode, { target: { value: 'lexical' } });
+    expect(screen.getByTestId('fusion-unused').textContent).toBe('Used only by hybrid search: with the search mode “Keyword only (lexical)” it changes nothing.');
+    expect(screen.getByLabelText('Rank constant (k)').getAttribute('aria-describedby')).toContain('setting-fusion-unused');
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(setCalls(h)).toEqual([{ searchMode: 'lexical' }]));
+  });
+
   it('offers hybrid fusion as a method and its number, not a spec to type, and saves the same setting string', async () => {
     const h = renderWithFake(<SettingsForm settings={{ ...settings, fusion: 'weighted:0.25' }} models={null} onSaved={() => {}} />, { setSettings: () => settings });
     const method = screen.getByLabelText('Hybrid fusion: method') as HTMLSelectElement;

@@ -4,9 +4,10 @@ import { BOUNDS, DEFAULT_OLLAMA_HOST, SETTINGS } from '../../../../shared/settin
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
 import { ErrorNote } from '../../common/ErrorNote';
-import { formatNumber } from '../../common/format';
+import { recutSentence } from '../../common/recut';
 import { FusionField, splitFusion } from './FusionField';
 import { FUSION_KINDS, fusionNumberRule } from '../../../../shared/fusion';
+import { SEARCH_MODE_LABELS, SEARCH_MODES, type SearchMode } from '../../../../shared/search';
 import { EMPTY_HEADERS, HeadersFields, headersPatch, type HeadersDraft } from './HeadersFields';
 
 type Settings = Output<'getSettings'>;
@@ -16,18 +17,25 @@ type Field = keyof typeof SETTINGS & Exclude<keyof Settings, 'ollamaHeaders' | '
 const UNCONFIRMED = new Set(['MODEL_NOT_FOUND', 'OLLAMA_UNREACHABLE', 'OLLAMA_TIMEOUT', 'OLLAMA_ERROR']);
 
 /** The form's fields; labels and bounds come from the one settings table (shared/settings.ts). */
-const FIELDS: Array<{ key: Field; label: string; hint: string; type: 'text' | 'number' | 'fusion'; min?: number; max?: number; models?: true }> = [
+const FIELDS: Array<{ key: Field; label: string; hint: string; type: 'text' | 'number' | 'fusion' | 'choice'; min?: number; max?: number; models?: true; options?: ReadonlyArray<{ value: string; label: string }> }> = [
   { key: 'ollamaHost', label: SETTINGS.ollamaHost.label, hint: `Where Ollama listens, e.g. ${DEFAULT_OLLAMA_HOST}, or a shared server (an https address)`, type: 'text' },
   { key: 'chatModel', label: SETTINGS.chatModel.label, hint: 'Writes the answers; pick an installed model or type one', type: 'text', models: true },
   { key: 'embedModel', label: SETTINGS.embedModel.label, hint: 'Turns passages into vectors for meaning search', type: 'text', models: true },
   { key: 'k', label: SETTINGS.k.label, hint: `${BOUNDS.k.min} to ${BOUNDS.k.max}`, type: 'number', ...BOUNDS.k },
+  {
+    key: 'searchMode',
+    label: SETTINGS.searchMode.label,
+    hint: 'How answers and passage searches find passages. Choose keyword only when your embedding model is weak or your questions use your notes’ own words: an evaluation (Evaluate) shows which ranks better on your notes. Without vectors every mode searches by keyword, and says so.',
+    type: 'choice',
+    options: SEARCH_MODES.map((m) => ({ value: m, label: SEARCH_MODE_LABELS[m] })),
+  },
+  // A method and its number (FusionField), stored as the setting's string.
+  { key: 'fusion', label: SETTINGS.fusion.label, hint: '', type: 'fusion' },
   { key: 'chunkTokens', label: SETTINGS.chunkTokens.label, hint: 'Used by the next import or Re-sync of a folder: all its files are cut again and re-embedded', type: 'number', ...BOUNDS.chunkTokens },
   { key: 'numCtx', label: SETTINGS.numCtx.label, hint: 'Tokens Ollama reads per request', type: 'number', ...BOUNDS.numCtx },
   { key: 'denseQuantizeAbove', label: SETTINGS.denseQuantizeAbove.label, hint: 'Above this many chunks, meaning search scans compact sign bits first, then rescores exactly', type: 'number', ...BOUNDS.denseQuantizeAbove },
   { key: 'embedBatchesInFlight', label: SETTINGS.embedBatchesInFlight.label, hint: 'Batches sent to Ollama at once while importing; 2 keeps it busy while the next files are read', type: 'number', ...BOUNDS.embedBatchesInFlight },
   { key: 'maxFileMb', label: SETTINGS.maxFileMb.label, hint: 'Larger files are skipped and listed with their size; a skipped file is read at the next import or Re-sync', type: 'number', ...BOUNDS.maxFileMb },
-  // A method and its number (FusionField), stored as the setting's string.
-  { key: 'fusion', label: SETTINGS.fusion.label, hint: '', type: 'fusion' },
 ];
 
 interface SettingsFormProps {
@@ -104,7 +112,40 @@ export function SettingsForm({ settings, models, onSaved, hostProblem = null, in
       </h2>
       {FIELDS.map((f) =>
         f.type === 'fusion' ? (
-          <FusionField key={f.key} label={f.label} value={draft[f.key]} onChange={(value) => setDraft({ ...draft, [f.key]: value })} error={invalid[f.key]} />
+          <FusionField
+            key={f.key}
+            label={f.label}
+            value={draft[f.key]}
+            onChange={(value) => setDraft({ ...draft, [f.key]: value })}
+            error={invalid[f.key]}
+            // Only hybrid search fuses: said where the choice is made, so nobody tunes a number that does nothing.
+            unusedBecause={draft.searchMode !== 'hybrid' ? SEARCH_MODE_LABELS[draft.searchMode as SearchMode] ?? draft.searchMode : null}
+          />
+        ) : f.type === 'choice' ? (
+          <div className="field" key={f.key}>
+            <label htmlFor={`setting-${f.key}`}>{f.label}</label>
+            <select
+              id={`setting-${f.key}`}
+              value={draft[f.key]}
+              onChange={(e) => setDraft({ ...draft, [f.key]: e.target.value })}
+              aria-describedby={invalid[f.key] ? `setting-${f.key}-error setting-${f.key}-hint` : `setting-${f.key}-hint`}
+              {...(invalid[f.key] ? { 'aria-invalid': true } : {})}
+            >
+              {(f.options ?? []).map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+            {invalid[f.key] && (
+              <span id={`setting-${f.key}-error`} className="small field__error">
+                {invalid[f.key]}
+              </span>
+            )}
+            <span id={`setting-${f.key}-hint`} className="muted small">
+              {f.hint}
+            </span>
+          </div>
         ) : (
           <div className="field" key={f.key}>
             <label htmlFor={`setting-${f.key}`}>{f.label}</label>
@@ -183,8 +224,7 @@ function RecutCost({ draft, saved, indexed }: { draft: string; saved: number; in
   if (!indexed || indexed.documents === 0 || draft.trim() === '' || value === saved || !SETTINGS.chunkTokens.schema.safeParse(value).success) return null;
   return (
     <span className="small" role="note" data-testid="recut-cost">
-      At each folder’s next import or Re-sync, {formatNumber(indexed.documents)} {indexed.documents === 1 ? 'document is' : 'documents are'} cut again and{' '}
-      {formatNumber(indexed.chunks)} chunks’ worth of text re-embedded.
+      {recutSentence(indexed)}
     </span>
   );
 }

@@ -122,6 +122,11 @@ export const EvalGridSchema = z.object({
 
 export const EvalConfigSchema = z.object({
   chatModel: z.string().nullable(),
+  /**
+   * For a keyword (lexical) configuration, the embedding model whose index it ran in (the grid's
+   * first): keyword search uses no vectors, so it runs once per chunker, not once per embedding
+   * model (reports written before ran it, and listed it, once per model, with the same numbers).
+   */
   embedModel: z.string(),
   chunker: z.string(),
   k: z.number().int(),
@@ -294,6 +299,32 @@ export function fusionsFor(mode: SearchMode, fusions: readonly string[]): readon
 /** Searches one question gets per chat model, k, embedding model and chunker: each mode once, hybrid once per fusion. */
 export function searchesPerPoint(modes: readonly SearchMode[], fusions: readonly string[]): number {
   return modes.reduce((n, m) => n + fusionsFor(m, fusions).length, 0);
+}
+
+/**
+ * The embedding models a search mode runs under: keyword search uses no vectors, so it runs once,
+ * in the first model's index; a row per model would repeat the same numbers as if the model mattered.
+ */
+export function embedModelsFor(mode: SearchMode, embedModels: readonly string[]): readonly string[] {
+  return mode === 'lexical' ? embedModels.slice(0, 1) : embedModels;
+}
+
+/** The modes a grid runs in the index of one of its embedding models. */
+export function modesIn(embedModel: string, grid: Pick<EvalGrid, 'embedModels' | 'modes'>): SearchMode[] {
+  return grid.modes.filter((m) => embedModelsFor(m, grid.embedModels).includes(embedModel));
+}
+
+type GridShape = Pick<EvalGrid, 'chatModels' | 'embedModels' | 'chunkers' | 'ks' | 'modes' | 'fusions'>;
+
+/** How many configurations a grid is (repeats are not configurations; a retrieval-only run counts as one chat "model"). */
+export function configCount(grid: GridShape): number {
+  const perChunker = grid.embedModels.reduce((n, e) => n + searchesPerPoint(modesIn(e, grid), grid.fusions), 0);
+  return Math.max(1, grid.chatModels.length) * grid.chunkers.length * grid.ks.length * perChunker;
+}
+
+/** How many indexes a grid builds: one per embedding model × chunker, for the models some mode runs under. */
+export function indexCount(grid: Pick<EvalGrid, 'embedModels' | 'chunkers' | 'modes'>): number {
+  return grid.embedModels.filter((e) => modesIn(e, grid).length > 0).length * grid.chunkers.length;
 }
 
 /** Metric keys shown as rates (fractions in [0, 1]). */

@@ -275,7 +275,8 @@ describe('quire CLI', () => {
     const again = await quire(['eval', '--rerun', out]);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/Reproduced .*report\.json: every score and answer is the same\./);
-    expect(again.stdout).toMatch(/^1 +llama3\.2 +embeddinggemma +heading:256 +3 +lexical +n\/a$/m);
+    // Keyword search uses no embedding model: its row names none.
+    expect(again.stdout).toMatch(/^1 +llama3\.2 +n\/a +heading:256 +3 +lexical +n\/a$/m);
     expect(again.stdout).toMatch(/^1 +100% +100% +100% +100% /m);
 
     fs.writeFileSync(path.join(notes.root, 'ops/keys.md'), '# Keys\n\n## Rotation\n\nThe keys are rotated when someone remembers.\n');

@@ -149,7 +149,7 @@ describe('runEval', () => {
     expect(report.run.models['no-such-model']).toBeNull();
     // The tables only count errors: the report says once why they failed, and where.
     expect(report.warnings).toEqual([
-      '2 question runs of configuration “no-such-model · embeddinggemma · heading:256 · k=3 · lexical” failed: Ollama does not list no-such-model:latest. Pull it with: ollama pull no-such-model:latest',
+      '2 question runs of configuration “no-such-model · heading:256 · k=3 · lexical” failed: Ollama does not list no-such-model:latest. Pull it with: ollama pull no-such-model:latest',
     ]);
   });
 
@@ -311,6 +311,39 @@ describe('runEval', () => {
       },
     });
     await expect(run).rejects.toThrow();
+  });
+});
+
+describe('keyword configurations, which use no embedding model', () => {
+  const TWO_MODELS: EvalGrid = { chatModels: [], embedModels: ['embeddinggemma', 'nomic-embed-text'], chunkers: ['heading:256'], ks: [3], modes: ['lexical', 'hybrid'], fusions: ['rrf:60'], repeats: 1 };
+
+  it('run once per chunker, in the first model’s index, not once per embedding model', async () => {
+    const progress: Array<[number, number]> = [];
+    const report = await runEval({
+      docs: notes.root, questions: QUESTIONS, questionSetName: 'test set', grid: TWO_MODELS, gateway: gateway(), version: '9.9.9', workDir: path.dirname(work.file),
+      onProgress: (done, total) => progress.push([done, total]),
+    });
+    expect(report.configs.map((c) => [c.mode, c.embedModel])).toEqual([['lexical', 'embeddinggemma'], ['hybrid', 'embeddinggemma'], ['hybrid', 'nomic-embed-text']]);
+    expect(report.perQuestion).toHaveLength(3 * QUESTIONS.length);
+    expect(progress.at(-1)).toEqual([9, 9]);
+  });
+
+  it('need no index of their own: keyword search alone over two models builds one', async () => {
+    const dir = fs.mkdtempSync(path.join(path.dirname(work.file), 'keyword-only-'));
+    const report = await evalOver({ ...TWO_MODELS, modes: ['lexical'] }, dir);
+    expect(report.configs).toHaveLength(1);
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.db'))).toHaveLength(1);
+  });
+
+  it('compare with an older report’s keyword row per model as one configuration, so a rerun reproduces it', async () => {
+    const report = await evalOver(TWO_MODELS);
+    // As Quire wrote it before: the keyword row again for the second model, the same numbers.
+    const older: EvalReport = {
+      ...report,
+      configs: [...report.configs, { ...report.configs[0]!, embedModel: 'nomic-embed-text' }],
+      perQuestion: [...report.perQuestion, ...report.perQuestion.filter((q) => q.config === 0).map((q) => ({ ...q, config: 3 }))],
+    };
+    expect(diffReports(older, report)).toMatchObject({ same: true, configsOnlyBefore: [], configsOnlyAfter: [], metrics: [], questions: [] });
   });
 });
 

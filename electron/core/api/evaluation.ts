@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ApiEvent } from '../../../shared/contract';
-import { EvalGridSchema, type EvalReport } from '../../../shared/eval';
+import { configCount, EvalGridSchema, type EvalReport } from '../../../shared/eval';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import { getCollection } from '../db/collections';
 import type { Db } from '../db/open';
@@ -12,7 +12,7 @@ import { loadQuestionSet, questionSetsFor, summarise } from '../eval/question-se
 import { lockHolder } from '../eval/run-lock';
 import { parseQuestionSet } from '../eval/questions';
 import { diffReports } from '../eval/diff';
-import { configCount, type EvalOptions } from '../eval/run';
+import type { EvalOptions } from '../eval/run';
 import { parseChunkerSpec } from '../ingest/chunkers/index';
 import { factFromChunk, questionId } from '../eval/save-as-test';
 import type { Handlers } from './dispatch';

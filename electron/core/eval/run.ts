@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { evalModelName, fusionsFor, searchesPerPoint, type EvalConfigResult, type EvalGrid, type EvalQuestionRun, type EvalReport, type Question } from '../../../shared/eval';
+import { configCount, evalModelName, fusionsFor, modesIn, searchesPerPoint, type EvalConfigResult, type EvalGrid, type EvalQuestionRun, type EvalReport, type Question } from '../../../shared/eval';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import type { SearchMode, SearchResult } from '../../../shared/search';
 import { DEFAULT_FUSION, formatFusion, parseFusion, type Fusion } from '../../../shared/fusion';
@@ -70,8 +70,9 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
     maxDistance: ASK_DEFAULTS.maxDistance,
   };
   const chatModels: Array<string | null> = grid.chatModels.length > 0 ? grid.chatModels : [null];
-  const perIndex = chatModels.length * grid.ks.length * searchesPerPoint(grid.modes, grid.fusions) * grid.repeats * questions.length;
-  const total = grid.embedModels.length * chunkers.length * perIndex;
+  // Keyword search runs in the first embedding model's index only (modesIn): it uses no vectors.
+  const perSearch = chatModels.length * grid.ks.length * grid.repeats * questions.length;
+  const total = grid.embedModels.reduce((n, e) => n + searchesPerPoint(modesIn(e, grid), grid.fusions), 0) * chunkers.length * perSearch;
   let done = 0;
   const configs: EvalConfigResult[] = [];
   const perQuestion: EvalQuestionRun[] = [];
@@ -86,6 +87,9 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
 
   const runGrid = async () => {
     for (const embedModel of grid.embedModels) {
+      const modes = modesIn(embedModel, grid);
+      // Only keyword search was asked for, and it runs in the first model's index: no index to build.
+      if (modes.length === 0) continue;
       for (const chunker of chunkers) {
         const db = openDatabase(path.join(opts.workDir, indexFileName(docs, embedModel, chunker.spec)));
         try {
@@ -97,7 +101,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
           for (const w of imported.warnings) warnings.push(`The index for ${embedModel}, ${chunker.spec} ranks keyword matches with statistics not rebuilt after its import: ${w.message}`);
           const noVectors = missingVectors(db, embedModel, imported.embedding);
           // Said once per index, with Ollama's reason, rather than only as an error on every dense or hybrid question.
-          if (noVectors && grid.modes.some((m) => m !== 'lexical')) {
+          if (noVectors && modes.some((m) => m !== 'lexical')) {
             withoutVectors.add(`${embedModel}\0${chunker.spec}`);
             warnings.push(`The index for ${embedModel}, ${chunker.spec} has no vectors, so its dense and hybrid configurations could not run: ${noVectors}`);
           }
@@ -114,7 +118,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
           for (const chatModel of chatModels) {
             if (chatModel !== null) await warmUp(opts.gateway, chatModel, answerSettings.numCtxCap, known, opts.signal);
             for (const k of grid.ks) {
-              for (const mode of grid.modes) {
+              for (const mode of modes) {
                for (const fusionSpec of fusionsFor(mode, grid.fusions)) {
                 const fusion = parseFusion(fusionSpec) ?? DEFAULT_FUSION;
                 const outcomes: QuestionOutcome[] = [];
@@ -335,11 +339,6 @@ function missingVectors(db: Db, embedModel: string, embedding: ImportReport['emb
   if (chunks === 0 || getActiveEmbeddingModel(db) !== null) return null;
   if (embedding.status === 'unavailable' && embedding.error) return withStop(embedding.error.message);
   return `none were made for ${embedModel}. Check that Ollama has it (ollama pull ${embedModel}).`;
-}
-
-/** How many configurations a grid is (repeats are not configurations). */
-export function configCount(grid: EvalGrid): number {
-  return Math.max(1, grid.chatModels.length) * grid.embedModels.length * grid.chunkers.length * grid.ks.length * searchesPerPoint(grid.modes, grid.fusions);
 }
 
 /** Each axis once, in first-given order, with chunker specs in canonical form: equal settings are one configuration. */

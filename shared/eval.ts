@@ -168,7 +168,41 @@ export const EvalRunInfoSchema = z.object({
   questionSet: z.object({ name: z.string(), sha256: z.string(), questions: z.array(QuestionSchema) }),
 });
 
-export const EvalReportSchema = z.object({
+/**
+ * What the report's hit@n and MRR count, raised whenever a metric's definition changes (Quire's own
+ * version, recorded in run.quire, stayed 0.1.0 across such a change, so it cannot tell them apart):
+ * 1: the fact in the chunk found at rank n; 2: in the passage found there (the chunk with its
+ * neighbours, as an answer is sent it), from when results became passages.
+ */
+export const METRICS_VERSION = 2;
+
+const MEASURED: Record<number, string> = {
+  1: 'in the chunk found at each rank',
+  2: 'in the passage found at each rank (the chunk with its neighbours, as an answer is sent it)',
+};
+
+/**
+ * Reports written before metricsVersion was recorded. hit@3 came with passages (both in one
+ * change), so a report that measured hit@k but has no hit@3 counted chunks; any other measured
+ * hit@n without a version counted passages. (A report that measured no hit@n has nothing to compare.)
+ */
+function inferredMetricsVersion(configs: ReadonlyArray<{ metrics: { hitK: number | null; hit3: number | null } }>): number {
+  return configs.some((c) => c.metrics.hitK !== null && c.metrics.hit3 === null) ? 1 : METRICS_VERSION;
+}
+
+/**
+ * The sentence shown when two compared reports counted hit@n differently, or null when they did not.
+ * `names` says how the two are called where it is shown ("the earlier report", "this one").
+ */
+export function metricsChangeSentence(before: number, after: number, names: { before: string; after: string }): string | null {
+  if (before === after) return null;
+  const how = (v: number) => MEASURED[v] ?? `by a measure this version of Quire does not know (metrics version ${v})`;
+  return `${names.before[0]!.toUpperCase()}${names.before.slice(1)} and ${names.after} measured hit@n and MRR differently, so those numbers do not compare: ${names.before} looked for the fact ${how(before)}, ${names.after} ${how(after)}.`;
+}
+
+const EvalReportShape = z.object({
+  /** METRICS_VERSION when it was written; a report from before it was recorded is given the version it measured by (inferredMetricsVersion). */
+  metricsVersion: z.number().int().min(1).optional(),
   corpus: z.object({ documents: z.number().int(), fingerprint: z.string() }),
   questions: z.object({ answerable: z.number().int(), unanswerable: z.number().int() }),
   configs: z.array(EvalConfigSchema),
@@ -177,6 +211,9 @@ export const EvalReportSchema = z.object({
   /** What makes the numbers less comparable than they look, e.g. documents that changed while the run went on. */
   warnings: z.array(z.string()).optional(),
 });
+
+/** A report as read anywhere (the database, a --rerun file, the contract): always with its metricsVersion. */
+export const EvalReportSchema = EvalReportShape.transform((r) => ({ ...r, metricsVersion: r.metricsVersion ?? inferredMetricsVersion(r.configs) }));
 
 /** Where the questions of an Evaluate run come from. */
 export const QuestionSetRefSchema = z.discriminatedUnion('kind', [
@@ -214,6 +251,8 @@ export const ReportDiffSchema = z.object({
   questionSet: z.object({ before: z.string(), after: z.string() }).nullable(),
   /** Quire, Ollama and model digests that differ: the likeliest reasons for any change below. */
   versions: z.array(z.object({ what: z.string(), before: z.string().nullable(), after: z.string().nullable() })),
+  /** The two reports' metricsVersion when they differ: their hit@n and MRR were counted differently (metricsChangeSentence). */
+  metricsVersions: z.object({ before: z.number(), after: z.number() }).nullable(),
   configsOnlyBefore: z.array(z.string()),
   configsOnlyAfter: z.array(z.string()),
   metrics: z.array(MetricChangeSchema),

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalGrid, EvalReport } from '../shared/eval';
-import { EvalReportSchema } from '../shared/eval';
+import { EvalReportSchema, METRICS_VERSION } from '../shared/eval';
+import { describeDiff } from '../electron/cli/commands/eval';
 import { diffReports } from '../electron/core/eval/diff';
 import { parseQuestionSet } from '../electron/core/eval/questions';
 import { runEval } from '../electron/core/eval/run';
@@ -344,6 +345,42 @@ describe('keyword configurations, which use no embedding model', () => {
       perQuestion: [...report.perQuestion, ...report.perQuestion.filter((q) => q.config === 0).map((q) => ({ ...q, config: 3 }))],
     };
     expect(diffReports(older, report)).toMatchObject({ same: true, configsOnlyBefore: [], configsOnlyAfter: [], metrics: [], questions: [] });
+  });
+});
+
+describe('what a report measured', () => {
+  /** A stored report as Quire wrote it before hit@n counted passages: no hit@3, hit@5, fact sent or fusion, and no metricsVersion. */
+  function chunkEraJson(r: EvalReport): unknown {
+    const json = JSON.parse(JSON.stringify(r)) as { metricsVersion?: number; configs: Array<Record<string, unknown> & { metrics: Record<string, unknown> }>; run: { grid: Record<string, unknown> } };
+    delete json.metricsVersion;
+    for (const c of json.configs) {
+      delete c.fusion;
+      for (const key of ['hit3', 'hit5', 'factSent', 'sourceTokensP50']) delete c.metrics[key];
+    }
+    delete json.run.grid.fusions;
+    return json;
+  }
+
+  it('records how hit@n was counted; a report from before it was recorded reads as what it measured', async () => {
+    const report = await evalOver({ ...GRID, chatModels: [], modes: ['lexical'], repeats: 1 });
+    expect(report.metricsVersion).toBe(METRICS_VERSION);
+    // Quire's version was 0.1.0 on both sides of the change: only the metrics tell the reports apart.
+    const chunkEra = EvalReportSchema.parse(chunkEraJson(report));
+    expect(chunkEra.metricsVersion).toBe(1);
+    const { metricsVersion: _, ...unversioned } = JSON.parse(JSON.stringify(report)) as EvalReport;
+    expect(EvalReportSchema.parse(unversioned).metricsVersion).toBe(METRICS_VERSION);
+  });
+
+  it('comparing reports that counted hit@n differently says so, and is never "reproduced"', async () => {
+    const report = await evalOver({ ...GRID, chatModels: [], modes: ['lexical'], repeats: 1 });
+    const chunkEra = EvalReportSchema.parse(chunkEraJson(report));
+    const diff = diffReports(chunkEra, report);
+    expect(diff.same).toBe(false);
+    expect(diff.metricsVersions).toEqual({ before: 1, after: METRICS_VERSION });
+    expect(describeDiff(diff, 'old.json')).toContain(
+      '  The report in old.json and this run measured hit@n and MRR differently, so those numbers do not compare: the report in old.json looked for the fact in the chunk found at each rank, this run in the passage found at each rank (the chunk with its neighbours, as an answer is sent it).',
+    );
+    expect(diffReports(report, report).metricsVersions).toBeNull();
   });
 });
 

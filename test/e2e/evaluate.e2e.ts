@@ -323,4 +323,29 @@ describe('Evaluate in a browser', () => {
     expect(await drill.getByTestId('eval-run-column').count()).toBe(6);
     expect(await drill.getByTestId('eval-columns-all').count()).toBe(0);
   });
+
+  it('warns, comparing with a report from before hit@n counted passages, that the two measured differently', async () => {
+    // A report as an older Quire stored it: no metricsVersion, and no hit@3 (which came with passages).
+    const newest = db.prepare('SELECT report FROM eval_reports ORDER BY id DESC LIMIT 1').pluck().get() as string;
+    const old = JSON.parse(newest) as { metricsVersion?: number; run: { at: string }; configs: Array<{ metrics: Record<string, unknown> }> };
+    delete old.metricsVersion;
+    for (const c of old.configs) for (const key of ['hit3', 'hit5', 'factSent', 'sourceTokensP50']) delete c.metrics[key];
+    old.run.at = '2026-11-30T09:00:00.000Z';
+    db.prepare('INSERT INTO eval_reports (created_at, docs, question_set, configs, questions, ms, report) SELECT ?, docs, question_set, configs, questions, ms, ? FROM eval_reports ORDER BY id DESC LIMIT 1').run(old.run.at, JSON.stringify(old));
+    const oldId = db.prepare('SELECT max(id) FROM eval_reports').pluck().get() as number;
+    // The list, newest first, now holds it too; the run it was copied from is the newest.
+    await page.getByTestId('eval-back').click();
+    const newestRun = page.getByTestId('eval-reports').getByRole('button', { name: /54 configurations/ });
+    await expect.poll(() => newestRun.count()).toBe(2);
+    await newestRun.first().click();
+    await page.getByTestId('eval-table').waitFor();
+    await page.getByTestId('eval-compare-select').selectOption(String(oldId));
+    const warning = page.getByTestId('eval-compare-metrics-version');
+    await warning.waitFor();
+    expect(await warning.innerText()).toBe(
+      'The earlier evaluation and this one measured hit@n and MRR differently, so those numbers do not compare: the earlier evaluation looked for the fact in the chunk found at each rank, this one in the passage found at each rank (the chunk with its neighbours, as an answer is sent it).',
+    );
+    await scrollToTop(page.getByTestId('eval-compare'));
+    await shot('evaluate-compare-metrics-version');
+  });
 });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { EvalGridSchema, EvalReportSchema, failedConfigs, type EvalGrid, type EvalReport } from '../../../shared/eval';
+import { EvalGridSchema, EvalReportSchema, failedConfigs, metricsChangeSentence, type EvalGrid, type EvalReport } from '../../../shared/eval';
 import { QuireError } from '../../../shared/errors';
 import { FUSION_USAGE, parseFusion } from '../../../shared/fusion';
 import { SEARCH_MODES, type SearchMode } from '../../../shared/search';
@@ -150,6 +150,7 @@ export function describeDiff(d: ReportDiff, file: string): string {
   lines.push(d.same ? `Reproduced ${file}: every score and answer is the same.` : `Differences from ${file}:`);
   if (d.corpus) lines.push(`  documents changed: ${d.corpus.before.documents} (${d.corpus.before.fingerprint.slice(0, 12)}) → ${d.corpus.after.documents} (${d.corpus.after.fingerprint.slice(0, 12)})`);
   if (d.questionSet) lines.push('  the question set changed');
+  if (d.metricsVersions) lines.push(`  ${metricsChangeSentence(d.metricsVersions.before, d.metricsVersions.after, { before: `the report in ${file}`, after: 'this run' })}`);
   for (const v of d.versions) lines.push(`  ${v.what}: ${v.before ?? '(none)'} → ${v.after ?? '(none)'}`);
   for (const c of d.configsOnlyBefore) lines.push(`  only in the old report: ${c}`);
   for (const c of d.configsOnlyAfter) lines.push(`  only in the new report: ${c}`);

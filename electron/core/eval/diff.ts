@@ -101,11 +101,14 @@ export function diffReports(before: EvalReport, after: EvalReport): ReportDiff {
   const setChanged = before.run.questionSet.sha256 !== after.run.questionSet.sha256;
   const configsOnlyBefore = [...beforeConfigs.keys()].filter((l) => !afterConfigs.has(l));
   const configsOnlyAfter = [...afterConfigs.keys()].filter((l) => !beforeConfigs.has(l));
+  // Counted differently, equal numbers would be a coincidence and different ones no regression.
+  const metricsVersions = before.metricsVersion !== after.metricsVersion ? { before: before.metricsVersion, after: after.metricsVersion } : null;
   return {
-    same: !corpusChanged && !setChanged && configsOnlyBefore.length === 0 && configsOnlyAfter.length === 0 && metrics.length === 0 && questions.length === 0,
+    same: !corpusChanged && !setChanged && metricsVersions === null && configsOnlyBefore.length === 0 && configsOnlyAfter.length === 0 && metrics.length === 0 && questions.length === 0,
     corpus: corpusChanged ? { before: before.corpus, after: after.corpus } : null,
     questionSet: setChanged ? { before: before.run.questionSet.sha256, after: after.run.questionSet.sha256 } : null,
     versions,
+    metricsVersions,
     configsOnlyBefore,
     configsOnlyAfter,
     metrics,

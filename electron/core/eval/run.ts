@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { configCount, evalModelName, fusionsFor, modesIn, searchesPerPoint, type EvalConfigResult, type EvalGrid, type EvalQuestionRun, type EvalReport, type Question } from '../../../shared/eval';
+import { configCount, evalModelName, fusionsFor, METRICS_VERSION, modesIn, searchesPerPoint, type EvalConfigResult, type EvalGrid, type EvalQuestionRun, type EvalReport, type Question } from '../../../shared/eval';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import type { SearchMode, SearchResult } from '../../../shared/search';
 import { DEFAULT_FUSION, formatFusion, parseFusion, type Fusion } from '../../../shared/fusion';
@@ -176,6 +176,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
     models[model] = known.get(model)?.digest ?? (await opts.gateway.modelInfo(model, AbortSignal.timeout(5000)).then((m) => m.digest, () => null));
   }
   return {
+    metricsVersion: METRICS_VERSION,
     corpus,
     questions: { answerable: questions.filter((q) => q.expect.answerable).length, unanswerable: questions.filter((q) => !q.expect.answerable).length },
     configs,

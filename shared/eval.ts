@@ -166,6 +166,12 @@ export const EvalRunInfoSchema = z.object({
   docs: z.string(),
   /** The questions themselves travel with the report, so a rerun asks exactly these. */
   questionSet: z.object({ name: z.string(), sha256: z.string(), questions: z.array(QuestionSchema) }),
+  /**
+   * Each index the run searched (one per embedding model × chunker it needed): `reused` when an
+   * earlier run had built it (only documents changed since were read again, `documentsRead` of them).
+   * Reports written before this was recorded have none.
+   */
+  indexes: z.array(z.object({ embedModel: z.string(), chunker: z.string(), reused: z.boolean(), documentsRead: z.number().int() })).optional(),
 });
 
 /**

@@ -334,6 +334,7 @@ describe('keyword configurations, which use no embedding model', () => {
     const report = await evalOver({ ...TWO_MODELS, modes: ['lexical'] }, dir);
     expect(report.configs).toHaveLength(1);
     expect(fs.readdirSync(dir).filter((f) => f.endsWith('.db'))).toHaveLength(1);
+    expect(report.run.indexes).toEqual([{ embedModel: 'embeddinggemma', chunker: 'heading:256', reused: false, documentsRead: 3 }]);
   });
 
   it('compare with an older report’s keyword row per model as one configuration, so a rerun reproduces it', async () => {

@@ -64,12 +64,13 @@ const COMMANDS: CommandHelp[] = [
   { command: 'conversations', lines: ['conversations [text]  stored conversations, newest first (titles containing text)'] },
   {
     command: 'eval',
-    options: ['docs', 'chat-models', 'embed-models', 'chunkers', 'k', 'modes', 'fusion', 'repeat', 'out', 'rerun'],
+    options: ['docs', 'chat-models', 'embed-models', 'chunkers', 'k', 'modes', 'fusion', 'repeat', 'out', 'rerun', 'fresh-index'],
     lines: [
       'eval <questions.json> --docs DIR   score configurations on your own question set',
       '    --chat-models a,b --embed-models x,y --chunkers heading:256,fixed:128/25',
       '    --k 3,5 --modes lexical,hybrid --fusion rrf:60,weighted:0.3 --repeat N --out report.json',
       '    (no --chat-models: retrieval metrics only)',
+      '    --fresh-index     build the indexes anew rather than reuse those an earlier run built',
       'eval --rerun report.json   repeat a saved run and show what changed (exit 3 if anything did)',
     ],
   },
@@ -150,6 +151,7 @@ export const OPTIONS = {
   repeat: { type: 'string' },
   out: { type: 'string' },
   rerun: { type: 'string' },
+  'fresh-index': { type: 'boolean', default: false },
   into: { type: 'string' },
   collection: { type: 'string', multiple: true },
   conversation: { type: 'string' },

@@ -20,6 +20,7 @@ export interface EvalFlags {
   repeat?: string | undefined;
   out?: string | undefined;
   rerun?: string | undefined;
+  freshIndex?: boolean | undefined;
 }
 
 const list = (v: string | undefined, fallback: string[]) => (v === undefined ? fallback : v.split(',').map((s) => s.trim()).filter(Boolean));
@@ -120,10 +121,13 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
     questionSetName: name,
     grid,
     ...(previous ? { numCtxCap: previous.run.answerSettings.numCtxCap } : {}),
+    ...(flags.freshIndex ? { freshIndexes: true } : {}),
     signal: ctx.signal,
     onProgress: (done, total, label) => ctx.out.progress(total ? done / total : 0, `${done}/${total} · ${label}`),
   });
   if (flags.out) fs.writeFileSync(flags.out, `${JSON.stringify(report, null, 2)}\n`);
+  const reused = reuseNote(report.run.indexes ?? []);
+  if (reused) ctx.out.note(reused);
 
   // Every question run of every configuration failed (Ollama gone, no model it was asked for): the
   // report is printed and saved with the reasons, but a script must not read it as a measurement.
@@ -141,6 +145,25 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
   ctx.out.result({ ...report, diff }, () => `${evalTable(report)}\n\n${describeDiff(diff, flags.rerun!)}`);
   noteNothingMeasured();
   return nothingMeasured ? 1 : diff.same ? 0 : EXIT_DIFFERENT;
+}
+
+/**
+ * One line on the indexes an earlier run built, or null when this run built them all: a second
+ * run over unchanged notes takes seconds where the first took minutes, and should say why.
+ */
+export function reuseNote(indexes: NonNullable<EvalReport['run']['indexes']>): string | null {
+  const reused = indexes.filter((i) => i.reused);
+  if (reused.length === 0) return null;
+  const which =
+    reused.length === indexes.length
+      ? reused.length === 1
+        ? 'the index'
+        : `all ${reused.length} indexes`
+      : `${reused.length} of ${indexes.length} indexes (${reused.map((i) => `${i.embedModel}, ${i.chunker}`).join('; ')})`;
+  // Every index holds the same documents, so each read the same changed ones again.
+  const read = Math.max(...reused.map((i) => i.documentsRead));
+  const since = read === 0 ? 'no document had changed, so none was read or embedded again' : `only the ${read === 1 ? 'document' : `${read} documents`} changed since ${read === 1 ? 'was' : 'were'} read and embedded again`;
+  return `Reused ${which} an earlier run built: ${since}. --fresh-index builds ${reused.length === 1 ? 'it' : 'them'} anew.`;
 }
 
 const num = (v: number | null) => (v === null ? '—' : Number.isInteger(v) ? String(v) : v.toFixed(3));

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { configCount, evalModelName, fusionsFor, METRICS_VERSION, modesIn, searchesPerPoint, type EvalConfigResult, type EvalGrid, type EvalQuestionRun, type EvalReport, type Question } from '../../../shared/eval';
+import { configCount, evalModelName, fusionsFor, METRICS_VERSION, modesIn, searchesPerPoint, type EvalConfigResult, type EvalGrid, type EvalQuestionRun, type EvalReport, type EvalRunInfo, type Question } from '../../../shared/eval';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import type { SearchMode, SearchResult } from '../../../shared/search';
 import { DEFAULT_FUSION, formatFusion, parseFusion, type Fusion } from '../../../shared/fusion';
@@ -18,7 +18,7 @@ import { search } from '../retrieve/search';
 import { configLabel } from './diff';
 import { failureWarnings } from './failure-warnings';
 import { corpusFingerprint } from './fingerprint';
-import { indexFileName } from './index-files';
+import { indexFileName, removeIndex } from './index-files';
 import { acquireRunLock } from './run-lock';
 import { collapseWhitespace } from '../text/normalise';
 import { aggregate, containsFact, scoreOutcomes, type QuestionOutcome, type SentSources } from './metrics';
@@ -43,6 +43,8 @@ export interface EvalOptions {
   onProgress?: (done: number, total: number, label: string) => void;
   /** On cancellation, return the configurations already finished (with a warning) instead of throwing. */
   keepPartial?: boolean;
+  /** Build each index anew instead of reusing the one an earlier run built (`quire eval --fresh-index`). */
+  freshIndexes?: boolean;
 }
 
 /** How much of a retrieved chunk the report keeps for the side-by-side view. */
@@ -78,6 +80,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   const perQuestion: EvalQuestionRun[] = [];
   let corpus = { documents: 0, fingerprint: '' };
   const warnings: string[] = [];
+  const indexes: NonNullable<EvalRunInfo['indexes']> = [];
   // Indexes with no vectors, by embedding model and chunker: their warning already says why their dense and hybrid questions failed.
   const withoutVectors = new Set<string>();
   // What Ollama said of each model this run (name, digest, window), so it is asked once.
@@ -91,11 +94,15 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       // Only keyword search was asked for, and it runs in the first model's index: no index to build.
       if (modes.length === 0) continue;
       for (const chunker of chunkers) {
-        const db = openDatabase(path.join(opts.workDir, indexFileName(docs, embedModel, chunker.spec)));
+        const file = path.join(opts.workDir, indexFileName(docs, embedModel, chunker.spec));
+        if (opts.freshIndexes) removeIndex(file);
+        const db = openDatabase(file);
         try {
-          opts.onProgress?.(done, total, `indexing with ${embedModel}, ${chunker.spec}`);
+          const builtEarlier = (db.prepare('SELECT COUNT(*) FROM documents').pluck().get() as number) > 0;
+          opts.onProgress?.(done, total, `indexing with ${embedModel}, ${chunker.spec}${builtEarlier ? ' (the index an earlier run built: changed documents only)' : ''}`);
           const imported = await importFolder(db, docs, { embedding: { gateway: opts.gateway, model: embedModel }, chunker: chunker.config, ...(opts.parse ? { parse: opts.parse } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
           opts.signal?.throwIfAborted();
+          indexes.push({ embedModel, chunker: chunker.spec, reused: builtEarlier, documentsRead: imported.documents.added + imported.documents.updated });
           // The import awaited the keyword statistics' rebuild; when it failed (a full disk) keyword
           // and hybrid rows score on the older statistics, which changes their numbers: said, not hidden.
           for (const w of imported.warnings) warnings.push(`The index for ${embedModel}, ${chunker.spec} ranks keyword matches with statistics not rebuilt after its import: ${w.message}`);
@@ -191,6 +198,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       answerSettings,
       docs,
       questionSet: { name: opts.questionSetName, sha256: questionSetDigest(questions), questions },
+      indexes,
     },
     warnings,
   };

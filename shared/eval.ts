@@ -216,6 +216,12 @@ const EvalReportShape = z.object({
   run: EvalRunInfoSchema,
   /** What makes the numbers less comparable than they look, e.g. documents that changed while the run went on. */
   warnings: z.array(z.string()).optional(),
+  /**
+   * Set when the run ended before its grid was done: cancelled, or Ollama could not be reached any
+   * more (the run stops then rather than fail every question left). `notDone`: question runs
+   * planned but not done; `message`: that in a sentence, also among the warnings.
+   */
+  stopped: z.object({ reason: z.enum(['cancelled', 'ollama-unreachable']), notDone: z.number().int(), message: z.string() }).optional(),
 });
 
 /** A report as read anywhere (the database, a --rerun file, the contract): always with its metricsVersion. */

@@ -139,14 +139,18 @@ describe('runEval', () => {
   });
 
   it('records a failing question and goes on: errors counted, answer metrics left to what did run', async () => {
-    const report = await evalOver({ ...GRID, chatModels: ['no-such-model'], modes: ['lexical'], repeats: 1 });
+    const report = await evalOver({ ...GRID, chatModels: ['no-such-model', 'llama3.2'], modes: ['lexical'], repeats: 1 });
+    // A model Ollama does not have is no Ollama gone: the next configuration runs, and is measured.
+    expect(report.stopped).toBeUndefined();
+    expect(report.configs[1]).toMatchObject({ chatModel: 'llama3.2', errors: 0 });
+    expect(report.configs[1]!.metrics.answerHasFact).toBe(1);
     const c = report.configs[0]!;
     // The wifi question finds no usable passage, so Quire refuses it without calling the model at all.
     expect(c.errors).toBe(2);
     expect(c.metrics.answerHasFact).toBeNull();
     expect(c.metrics.refusalAccuracy).toBe(1);
     expect(c.metrics.hit1).toBe(1);
-    expect(report.perQuestion.map((q) => q.error?.code ?? null)).toEqual(['MODEL_NOT_FOUND', 'MODEL_NOT_FOUND', null]);
+    expect(report.perQuestion.map((q) => q.error?.code ?? null)).toEqual(['MODEL_NOT_FOUND', 'MODEL_NOT_FOUND', null, null, null, null]);
     expect(report.run.models['no-such-model']).toBeNull();
     // The tables only count errors: the report says once why they failed, and where.
     expect(report.warnings).toEqual([
@@ -327,6 +331,7 @@ describe('keyword configurations, which use no embedding model', () => {
     expect(report.configs.map((c) => [c.mode, c.embedModel])).toEqual([['lexical', 'embeddinggemma'], ['hybrid', 'embeddinggemma'], ['hybrid', 'nomic-embed-text']]);
     expect(report.perQuestion).toHaveLength(3 * QUESTIONS.length);
     expect(progress.at(-1)).toEqual([9, 9]);
+    expect(report.stopped).toBeUndefined();
   });
 
   it('need no index of their own: keyword search alone over two models builds one', async () => {

@@ -348,4 +348,31 @@ describe('Evaluate in a browser', () => {
     await scrollToTop(page.getByTestId('eval-compare'));
     await shot('evaluate-compare-metrics-version');
   });
+
+  it('stops when Ollama goes away mid-run: the error and the report say how many runs were not done, and what ran is kept', async () => {
+    await page.getByTestId('eval-back').click();
+    await page.getByTestId('eval-setup').waitFor();
+    for (const c of ['recursive:1000/100', 'fixed:128/25']) await page.getByTestId('eval-chunkers').getByRole('checkbox', { name: new RegExp(c) }).uncheck();
+    for (const m of [/lexical/, /dense/i]) await page.getByTestId('eval-modes').getByRole('checkbox', { name: m }).uncheck();
+    await expect.poll(() => page.getByTestId('eval-estimate').innerText()).toMatch(/6 configurations × 7 questions × 1 repeat = 42 searches/);
+    // Ollama stops once the second configuration is under way: each hybrid search needs it for the question's vector.
+    const stopWhenUnderWay = engine.onEvent((e) => {
+      if (e.type === 'job.progress' && e.kind === 'eval' && e.progress.done === 10) void ollama.stop();
+    });
+    try {
+      await page.getByTestId('eval-run').click();
+      await page.getByTestId('eval-table').waitFor({ timeout: 50_000 });
+    } finally {
+      stopWhenUnderWay();
+      await ollama.start();
+    }
+    const error = page.locator('.error-note[data-code="OLLAMA_UNREACHABLE"]');
+    await error.waitFor();
+    expect(await error.innerText()).toMatch(/The evaluation stopped because Ollama could not be reached at http:\/\/127\.0\.0\.1:\d+: \d+ of 42 question runs were not done \(“retrieval only · embeddinggemma · heading:256 · k=2 · hybrid · rrf:60” ran \d of its 7\)\./);
+    expect(await page.getByTestId('eval-table').locator('tbody tr').count()).toBe(2);
+    expect(await page.getByTestId('eval-warning').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^The evaluation stopped because Ollama could not be reached/)]));
+    await shot('evaluate-ollama-gone');
+    await scrollToTop(page.getByTestId('eval-results'));
+    await shot('evaluate-ollama-gone-report');
+  });
 });

@@ -80,7 +80,8 @@ function readReport(file: string): EvalReport {
  * `quire eval questions.json --docs DIR [...]`: the grid, run through the app's own search and
  * ask. `quire eval --rerun report.json` repeats a saved run and shows what changed; it exits
  * {@link EXIT_DIFFERENT} when anything but timings differs (1 stays "could not run", as everywhere, and so
- * does a run where every question failed: its report is printed and saved, but it measured nothing).
+ * does a run where every question failed, or one that stopped because Ollama went away: its report
+ * is printed and saved, but it measured nothing, or not all it was asked to).
  */
 export const EXIT_DIFFERENT = 3;
 
@@ -128,6 +129,9 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
   if (flags.out) fs.writeFileSync(flags.out, `${JSON.stringify(report, null, 2)}\n`);
   const reused = reuseNote(report.run.indexes ?? []);
   if (reused) ctx.out.note(reused);
+  // Ollama went away mid-run: the run stopped rather than fail every question left, and says so.
+  const ollamaGone = report.stopped?.reason === 'ollama-unreachable';
+  if (ollamaGone) ctx.out.note(report.stopped!.message);
 
   // Every question run of every configuration failed (Ollama gone, no model it was asked for): the
   // report is printed and saved with the reasons, but a script must not read it as a measurement.
@@ -139,12 +143,12 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
     ctx.out.result(report, () => evalTable(report));
     noteNothingMeasured();
     // Ctrl-C with whole configurations done: they are printed and saved, and the exit says it was cut short.
-    return ctx.signal.aborted ? 130 : nothingMeasured ? 1 : 0;
+    return ctx.signal.aborted ? 130 : nothingMeasured || ollamaGone ? 1 : 0;
   }
   const diff = diffReports(previous, report);
   ctx.out.result({ ...report, diff }, () => `${evalTable(report)}\n\n${describeDiff(diff, flags.rerun!)}`);
   noteNothingMeasured();
-  return nothingMeasured ? 1 : diff.same ? 0 : EXIT_DIFFERENT;
+  return nothingMeasured || ollamaGone ? 1 : diff.same ? 0 : EXIT_DIFFERENT;
 }
 
 /**

@@ -14,6 +14,7 @@ import { importFolder, type ImportOptions } from '../ingest/pipeline';
 import type { ImportReport } from '../ingest/types';
 import { getActiveEmbeddingModel } from '../db/embedding-models';
 import type { ModelInfo, OllamaGateway } from '../ollama/gateway';
+import { ollamaGone } from '../ollama/state';
 import { search } from '../retrieve/search';
 import { configLabel } from './diff';
 import { failureWarnings } from './failure-warnings';
@@ -50,11 +51,27 @@ export interface EvalOptions {
 /** How much of a retrieved chunk the report keeps for the side-by-side view. */
 const PREVIEW_CHARS = 280;
 
+/** How long an Ollama that failed as unreachable is given to come back before the run stops (ollamaGone). */
+const OLLAMA_GONE_PAUSE_MS = 1000;
+
+/**
+ * Ollama is gone: thrown inside the run, caught by runEval, which keeps what was measured and says
+ * what was not. `cutShort`: the configuration it left in the middle of, kept with the runs it had done.
+ */
+class OllamaGone extends Error {
+  constructor(readonly cutShort: { label: string; ran: number; planned: number } | null = null) {
+    super('Ollama is gone.');
+  }
+}
+
+const isUnreachable = (error: { code: string } | null | undefined) => error?.code === 'OLLAMA_UNREACHABLE';
+
 /**
  * Runs every question through the same search and ask paths as the app, for every point of the
  * grid, and scores the outcomes. Imports are incremental, so a rerun on unchanged documents only
- * asks the questions again. One failing question is recorded and the run goes on; only
- * cancellation stops it.
+ * asks the questions again. One failing question is recorded and the run goes on; cancellation
+ * stops it, and so does Ollama going away (every question left would fail the same way): the
+ * configurations measured are kept, and the report says how many question runs were not done.
  */
 export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   const { questions } = opts;
@@ -85,8 +102,15 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   const withoutVectors = new Set<string>();
   // What Ollama said of each model this run (name, digest, window), so it is asked once.
   const known = new Map<string, ModelInfo>();
+  // Each embedding model's digest as its index recorded it (the vectors searched were made by it).
+  const indexDigests = new Map<string, string>();
+  // Asked now: the Ollama the run talks to, which may be gone by its end.
+  const ollamaVersion = opts.gateway.version(AbortSignal.timeout(3000)).catch(() => null);
   fs.mkdirSync(opts.workDir, { recursive: true });
   const lock = acquireRunLock(opts.workDir, docs);
+  const stopIfOllamaGone = async () => {
+    if (await ollamaGone(opts.gateway, OLLAMA_GONE_PAUSE_MS, opts.signal)) throw new OllamaGone();
+  };
 
   const runGrid = async () => {
     for (const embedModel of grid.embedModels) {
@@ -103,9 +127,13 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
           const imported = await importFolder(db, docs, { embedding: { gateway: opts.gateway, model: embedModel }, chunker: chunker.config, ...(opts.parse ? { parse: opts.parse } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
           opts.signal?.throwIfAborted();
           indexes.push({ embedModel, chunker: chunker.spec, reused: builtEarlier, documentsRead: imported.documents.added + imported.documents.updated });
+          // Ollama went while the import embedded: every configuration of this index would wait on it for nothing.
+          if (imported.embedding.status === 'unavailable' && isUnreachable(imported.embedding.error)) await stopIfOllamaGone();
           // The import awaited the keyword statistics' rebuild; when it failed (a full disk) keyword
           // and hybrid rows score on the older statistics, which changes their numbers: said, not hidden.
           for (const w of imported.warnings) warnings.push(`The index for ${embedModel}, ${chunker.spec} ranks keyword matches with statistics not rebuilt after its import: ${w.message}`);
+          const active = getActiveEmbeddingModel(db);
+          if (active) indexDigests.set(embedModel, active.digest);
           const noVectors = missingVectors(db, embedModel, imported.embedding);
           // Said once per index, with Ollama's reason, rather than only as an error on every dense or hybrid question.
           if (noVectors && modes.some((m) => m !== 'lexical')) {
@@ -128,8 +156,15 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
               for (const mode of modes) {
                for (const fusionSpec of fusionsFor(mode, grid.fusions)) {
                 const fusion = parseFusion(fusionSpec) ?? DEFAULT_FUSION;
+                const setting = { chatModel, embedModel, chunker: chunker.spec, k, mode, fusion: fusionSpec };
                 const outcomes: QuestionOutcome[] = [];
                 const runs: Array<Omit<EvalQuestionRun, 'score' | 'config'>> = [];
+                const keep = () => {
+                  const scores = scoreOutcomes(questions, outcomes);
+                  const config = configs.length;
+                  configs.push({ ...setting, metrics: aggregate(scores), errors: runs.filter((r) => r.error).length });
+                  scores.forEach((score, i) => perQuestion.push({ config, score, ...runs[i]! }));
+                };
                 for (let repeat = 0; repeat < grid.repeats; repeat++) {
                   for (const q of questions) {
                     opts.signal?.throwIfAborted();
@@ -137,7 +172,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
                     // earlier answer taught the estimate would change how many sources later ones get,
                     // and repeats and reruns would not send the same prompts.
                     clearCalibration.run();
-                    const { outcome, run } = await runQuestion(db, opts.gateway, q, {
+                    const { outcome, run, unreachable } = await runQuestion(db, opts.gateway, q, {
                       chatModel,
                       k,
                       mode,
@@ -149,13 +184,17 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
                     });
                     outcomes.push(outcome);
                     runs.push(run);
-                    opts.onProgress?.(++done, total, configLabel({ chatModel, embedModel, chunker: chunker.spec, k, mode, fusion: fusionSpec }));
+                    opts.onProgress?.(++done, total, configLabel(setting));
+                    if (unreachable && (await ollamaGone(opts.gateway, OLLAMA_GONE_PAUSE_MS, opts.signal))) {
+                      // What ran before Ollama went was measured: kept, with this run as the error it is
+                      // (so the row is never a best value beside whole ones). A first run alone measured nothing.
+                      if (outcomes.length === 1) throw new OllamaGone();
+                      keep();
+                      throw new OllamaGone({ label: configLabel(setting), ran: outcomes.length, planned: grid.repeats * questions.length });
+                    }
                   }
                 }
-                const scores = scoreOutcomes(questions, outcomes);
-                const config = configs.length;
-                configs.push({ chatModel, embedModel, chunker: chunker.spec, k, mode, fusion: fusionSpec, metrics: aggregate(scores), errors: runs.filter((r) => r.error).length });
-                scores.forEach((score, i) => perQuestion.push({ config, score, ...runs[i]! }));
+                keep();
                }
               }
             }
@@ -166,21 +205,37 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       }
     }
   };
+  let stopped: EvalReport['stopped'];
   try {
     await runGrid();
   } catch (e) {
-    // Cancelled with whole configurations done: keep them (the one under way is dropped), and say so.
-    if (!(opts.keepPartial && opts.signal?.aborted && configs.length > 0)) throw e;
-    const planned = configCount(grid);
-    warnings.push(`Cancelled after ${configs.length} of ${planned} configurations; the others did not run.`);
+    if (e instanceof OllamaGone) {
+      const notDone = total - perQuestion.length;
+      const sentence = `The evaluation stopped because Ollama could not be reached at ${opts.gateway.host}`;
+      if (configs.length === 0) {
+        throw new QuireError('OLLAMA_UNREACHABLE', `${sentence} before any configuration was measured, so no report was written. Start it with "ollama serve", or set OLLAMA_HOST, and run it again.`);
+      }
+      const under = e.cutShort;
+      const message = `${sentence}: ${notDone} of ${total} question runs were not done${under ? ` (“${under.label}” ran ${under.ran} of its ${under.planned})` : ''}.`;
+      stopped = { reason: 'ollama-unreachable', notDone, message };
+      warnings.push(message);
+    } else {
+      // Cancelled with whole configurations done: keep them (the one under way is dropped), and say so.
+      if (!(opts.keepPartial && opts.signal?.aborted && configs.length > 0)) throw e;
+      const message = `Cancelled after ${configs.length} of ${configCount(grid)} configurations; the others did not run.`;
+      stopped = { reason: 'cancelled', notDone: total - perQuestion.length, message };
+      warnings.push(message);
+    }
   } finally {
     lock.release();
   }
   warnings.push(...failureWarnings(configs, perQuestion, (i, error) => error.code === 'NO_EMBEDDINGS' && withoutVectors.has(`${configs[i]!.embedModel}\0${configs[i]!.chunker}`)));
 
+  // Ollama gone: not asked again (each ask would wait out its retries).
+  const gone = stopped?.reason === 'ollama-unreachable';
   const models: Record<string, string | null> = {};
   for (const model of [...grid.chatModels, ...grid.embedModels]) {
-    models[model] = known.get(model)?.digest ?? (await opts.gateway.modelInfo(model, AbortSignal.timeout(5000)).then((m) => m.digest, () => null));
+    models[model] = known.get(model)?.digest ?? indexDigests.get(model) ?? (gone ? null : await opts.gateway.modelInfo(model, AbortSignal.timeout(5000)).then((m) => m.digest, () => null));
   }
   return {
     metricsVersion: METRICS_VERSION,
@@ -190,7 +245,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
     perQuestion,
     run: {
       quire: opts.version,
-      ollama: await opts.gateway.version(AbortSignal.timeout(3000)).catch(() => null),
+      ollama: await ollamaVersion,
       models,
       at: new Date().toISOString(),
       ms: Math.round(performance.now() - started),
@@ -201,6 +256,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       indexes,
     },
     warnings,
+    ...(stopped ? { stopped } : {}),
   };
 }
 
@@ -209,7 +265,7 @@ async function runQuestion(
   gateway: OllamaGateway,
   q: Question,
   o: { chatModel: string | null; k: number; mode: SearchMode; fusion: Fusion; repeat: number; numCtxCap: number; noVectors: string | null; signal?: AbortSignal },
-): Promise<{ outcome: QuestionOutcome; run: Omit<EvalQuestionRun, 'score' | 'config'> }> {
+): Promise<{ outcome: QuestionOutcome; run: Omit<EvalQuestionRun, 'score' | 'config'>; unreachable: boolean }> {
   const chunkText = stmt(db, 'SELECT text FROM chunks WHERE id = ?').pluck();
   const textOf = (id: string) => (chunkText.get(id) as string | undefined) ?? '';
   // A result is a passage (its chunk and neighbours): it is scored and shown as the passage. An
@@ -233,14 +289,18 @@ async function runQuestion(
     try {
       // The same search an answer makes, so hit@n, fact sent and tokens describe what ask would send.
       const res = await search(db, q.question, { gateway, k: retrievalDepth(o.k), mode: o.mode, fusion: o.fusion, ...(o.signal ? { signal: o.signal } : {}) });
-      if (res.mode !== o.mode) return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, res.mode, o.noVectors, res.fallback) } };
+      if (res.mode !== o.mode) {
+        return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, res.mode, o.noVectors, res.fallback) }, unreachable: isUnreachable(res.fallback) };
+      }
       return {
         outcome: { ...base, retrieveMs: res.ms, retrieved: res.results.map((r) => ({ chunkId: r.chunkId, text: r.text })), ...withSent(wouldSend(q.question, res.results, o)) },
         run: { answer: null, retrieved: describe(res.results), citations: [], error: null },
+        unreachable: false,
       };
     } catch (e) {
       if (o.signal?.aborted) throw e;
-      return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error: toErrorShape(e) } };
+      const error = toErrorShape(e);
+      return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error }, unreachable: isUnreachable(error) };
     }
   }
 
@@ -252,9 +312,11 @@ async function runQuestion(
   }
   if (!result) throw new Error(`ask ended without a result for question ${q.id}`);
   if (result.status === 'cancelled') throw new QuireError('CANCELLED', 'Evaluation cancelled.');
+  // The chat model's lookup or answer found Ollama unreachable (the search's fallback reason, if any, has no code here).
+  const unreachable = isUnreachable(result.error);
   // A dense or hybrid row must never be lexical results under another name.
   if (result.retrievalMode !== o.mode) {
-    return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, result.retrievalMode, o.noVectors, fallback) } };
+    return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, result.retrievalMode, o.noVectors, fallback) }, unreachable };
   }
   const modelCalled = !result.refusedWithoutModel;
   const answered = result.status === 'answered' || result.status === 'refused';
@@ -293,6 +355,7 @@ async function runQuestion(
       citations: result.citations.map((c) => ({ chunkId: c.chunkId, check: c.check })),
       error: answered ? null : (result.error ?? { code: 'INTERNAL', message: 'The question ended without an answer.' }),
     },
+    unreachable,
   };
 }
 

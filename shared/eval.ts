@@ -122,6 +122,11 @@ export const EvalGridSchema = z.object({
 
 export const EvalConfigSchema = z.object({
   chatModel: z.string().nullable(),
+  /**
+   * For a keyword (lexical) configuration, the embedding model whose index it ran in (the grid's
+   * first): keyword search uses no vectors, so it runs once per chunker, not once per embedding
+   * model (reports written before ran it, and listed it, once per model, with the same numbers).
+   */
   embedModel: z.string(),
   chunker: z.string(),
   k: z.number().int(),
@@ -161,9 +166,49 @@ export const EvalRunInfoSchema = z.object({
   docs: z.string(),
   /** The questions themselves travel with the report, so a rerun asks exactly these. */
   questionSet: z.object({ name: z.string(), sha256: z.string(), questions: z.array(QuestionSchema) }),
+  /**
+   * Each index the run searched (one per embedding model × chunker it needed): `reused` when an
+   * earlier run had built it (only documents changed since were read again, `documentsRead` of them).
+   * Reports written before this was recorded have none.
+   */
+  indexes: z.array(z.object({ embedModel: z.string(), chunker: z.string(), reused: z.boolean(), documentsRead: z.number().int() })).optional(),
 });
 
-export const EvalReportSchema = z.object({
+/**
+ * What the report's hit@n and MRR count, raised whenever a metric's definition changes (Quire's own
+ * version, recorded in run.quire, stayed 0.1.0 across such a change, so it cannot tell them apart):
+ * 1: the fact in the chunk found at rank n; 2: in the passage found there (the chunk with its
+ * neighbours, as an answer is sent it), from when results became passages.
+ */
+export const METRICS_VERSION = 2;
+
+const MEASURED: Record<number, string> = {
+  1: 'in the chunk found at each rank',
+  2: 'in the passage found at each rank (the chunk with its neighbours, as an answer is sent it)',
+};
+
+/**
+ * Reports written before metricsVersion was recorded. hit@3 came with passages (both in one
+ * change), so a report that measured hit@k but has no hit@3 counted chunks; any other measured
+ * hit@n without a version counted passages. (A report that measured no hit@n has nothing to compare.)
+ */
+function inferredMetricsVersion(configs: ReadonlyArray<{ metrics: { hitK: number | null; hit3: number | null } }>): number {
+  return configs.some((c) => c.metrics.hitK !== null && c.metrics.hit3 === null) ? 1 : METRICS_VERSION;
+}
+
+/**
+ * The sentence shown when two compared reports counted hit@n differently, or null when they did not.
+ * `names` says how the two are called where it is shown ("the earlier report", "this one").
+ */
+export function metricsChangeSentence(before: number, after: number, names: { before: string; after: string }): string | null {
+  if (before === after) return null;
+  const how = (v: number) => MEASURED[v] ?? `by a measure this version of Quire does not know (metrics version ${v})`;
+  return `${names.before[0]!.toUpperCase()}${names.before.slice(1)} and ${names.after} measured hit@n and MRR differently, so those numbers do not compare: ${names.before} looked for the fact ${how(before)}, ${names.after} ${how(after)}.`;
+}
+
+const EvalReportShape = z.object({
+  /** METRICS_VERSION when it was written; a report from before it was recorded is given the version it measured by (inferredMetricsVersion). */
+  metricsVersion: z.number().int().min(1).optional(),
   corpus: z.object({ documents: z.number().int(), fingerprint: z.string() }),
   questions: z.object({ answerable: z.number().int(), unanswerable: z.number().int() }),
   configs: z.array(EvalConfigSchema),
@@ -171,7 +216,16 @@ export const EvalReportSchema = z.object({
   run: EvalRunInfoSchema,
   /** What makes the numbers less comparable than they look, e.g. documents that changed while the run went on. */
   warnings: z.array(z.string()).optional(),
+  /**
+   * Set when the run ended before its grid was done: cancelled, or Ollama could not be reached any
+   * more (the run stops then rather than fail every question left). `notDone`: question runs
+   * planned but not done; `message`: that in a sentence, also among the warnings.
+   */
+  stopped: z.object({ reason: z.enum(['cancelled', 'ollama-unreachable']), notDone: z.number().int(), message: z.string() }).optional(),
 });
+
+/** A report as read anywhere (the database, a --rerun file, the contract): always with its metricsVersion. */
+export const EvalReportSchema = EvalReportShape.transform((r) => ({ ...r, metricsVersion: r.metricsVersion ?? inferredMetricsVersion(r.configs) }));
 
 /** Where the questions of an Evaluate run come from. */
 export const QuestionSetRefSchema = z.discriminatedUnion('kind', [
@@ -209,6 +263,8 @@ export const ReportDiffSchema = z.object({
   questionSet: z.object({ before: z.string(), after: z.string() }).nullable(),
   /** Quire, Ollama and model digests that differ: the likeliest reasons for any change below. */
   versions: z.array(z.object({ what: z.string(), before: z.string().nullable(), after: z.string().nullable() })),
+  /** The two reports' metricsVersion when they differ: their hit@n and MRR were counted differently (metricsChangeSentence). */
+  metricsVersions: z.object({ before: z.number(), after: z.number() }).nullable(),
   configsOnlyBefore: z.array(z.string()),
   configsOnlyAfter: z.array(z.string()),
   metrics: z.array(MetricChangeSchema),
@@ -294,6 +350,32 @@ export function fusionsFor(mode: SearchMode, fusions: readonly string[]): readon
 /** Searches one question gets per chat model, k, embedding model and chunker: each mode once, hybrid once per fusion. */
 export function searchesPerPoint(modes: readonly SearchMode[], fusions: readonly string[]): number {
   return modes.reduce((n, m) => n + fusionsFor(m, fusions).length, 0);
+}
+
+/**
+ * The embedding models a search mode runs under: keyword search uses no vectors, so it runs once,
+ * in the first model's index; a row per model would repeat the same numbers as if the model mattered.
+ */
+export function embedModelsFor(mode: SearchMode, embedModels: readonly string[]): readonly string[] {
+  return mode === 'lexical' ? embedModels.slice(0, 1) : embedModels;
+}
+
+/** The modes a grid runs in the index of one of its embedding models. */
+export function modesIn(embedModel: string, grid: Pick<EvalGrid, 'embedModels' | 'modes'>): SearchMode[] {
+  return grid.modes.filter((m) => embedModelsFor(m, grid.embedModels).includes(embedModel));
+}
+
+type GridShape = Pick<EvalGrid, 'chatModels' | 'embedModels' | 'chunkers' | 'ks' | 'modes' | 'fusions'>;
+
+/** How many configurations a grid is (repeats are not configurations; a retrieval-only run counts as one chat "model"). */
+export function configCount(grid: GridShape): number {
+  const perChunker = grid.embedModels.reduce((n, e) => n + searchesPerPoint(modesIn(e, grid), grid.fusions), 0);
+  return Math.max(1, grid.chatModels.length) * grid.chunkers.length * grid.ks.length * perChunker;
+}
+
+/** How many indexes a grid builds: one per embedding model × chunker, for the models some mode runs under. */
+export function indexCount(grid: Pick<EvalGrid, 'embedModels' | 'chunkers' | 'modes'>): number {
+  return grid.embedModels.filter((e) => modesIn(e, grid).length > 0).length * grid.chunkers.length;
 }
 
 /** Metric keys shown as rates (fractions in [0, 1]). */

@@ -40,12 +40,15 @@ describe('quire eval with an embedding model Ollama does not have', () => {
       expect(report.warnings[0]).toMatch(/^The index for mxbai-embed-large, heading:256 has no vectors, so its dense and hybrid configurations could not run: .*mxbai-embed-large/);
       expect(report.warnings[0]).toMatch(/ollama pull mxbai-embed-large/);
       const rows = report.configs.map((c: { embedModel: string; mode: string; errors: number }) => [c.embedModel, c.mode, c.errors]);
-      expect(rows).toEqual([['embeddinggemma', 'lexical', 0], ['embeddinggemma', 'dense', 0], ['mxbai-embed-large', 'lexical', 0], ['mxbai-embed-large', 'dense', 1]]);
+      // Keyword search uses no embedding model: one lexical row (run in the first model's index), not one per model.
+      expect(rows).toEqual([['embeddinggemma', 'lexical', 0], ['embeddinggemma', 'dense', 0], ['mxbai-embed-large', 'dense', 1]]);
       const failed = report.perQuestion.filter((q: { error: unknown }) => q.error).map((q: { error: { message: string } }) => q.error.message);
       expect(failed).toHaveLength(1);
       expect(failed[0]).toMatch(/^Asked for dense search but only lexical could run: /);
       expect(failed[0]).not.toMatch(/quire embed|\.\./);
     }
+    const table = await quire(['eval', questions, '--docs', notes.root, '--embed-models', 'embeddinggemma,mxbai-embed-large', '--modes', 'lexical,dense']);
+    expect(table.stdout).toMatch(/^Configurations:\n# +embed model .*\n1 +n\/a +heading:256 +6 +lexical +n\/a\n2 +embeddinggemma .*dense.*\n3 +mxbai-embed-large .*dense.*\nA lexical row runs once for every embedding model: keyword search uses none of them\.\n/m);
     const human = await quire(['eval', questions, '--docs', notes.root, '--embed-models', 'mxbai-embed-large', '--modes', 'dense']);
     expect(human.stdout).toMatch(/\nWarning: The index for mxbai-embed-large, heading:256 has no vectors/);
     // Nothing was measured: printed all the same, but a script must not read it as a result.

@@ -271,17 +271,30 @@ describe('quire CLI', () => {
       expect(c.fusion).toBe('rrf:60');
     }
     expect(JSON.parse(fs.readFileSync(out, 'utf8'))).toEqual(report);
+    expect(report.run.indexes).toEqual([
+      { embedModel: 'embeddinggemma', chunker: 'heading:256', reused: false, documentsRead: 2 },
+      { embedModel: 'embeddinggemma', chunker: 'fixed:64/8', reused: false, documentsRead: 2 },
+    ]);
+    expect(first.stderr).not.toMatch(/Reused/);
 
     const again = await quire(['eval', '--rerun', out]);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/Reproduced .*report\.json: every score and answer is the same\./);
-    expect(again.stdout).toMatch(/^1 +llama3\.2 +embeddinggemma +heading:256 +3 +lexical +n\/a$/m);
+    // Keyword search uses no embedding model: its row names none.
+    expect(again.stdout).toMatch(/^1 +llama3\.2 +n\/a +heading:256 +3 +lexical +n\/a$/m);
     expect(again.stdout).toMatch(/^1 +100% +100% +100% +100% /m);
+    // Seconds where the first run took far longer, and it says why, and how to have them built again.
+    expect(again.stderr).toMatch(/^Reused all 2 indexes an earlier run built: no document had changed, so none was read or embedded again\. --fresh-index builds them anew\.$/m);
+    const fresh = await quire(['eval', '--rerun', out, '--fresh-index', '--json']);
+    expect(fresh.code).toBe(0);
+    expect(fresh.stderr).not.toMatch(/Reused/);
+    expect(JSON.parse(fresh.stdout).run.indexes.map((i: { reused: boolean; documentsRead: number }) => [i.reused, i.documentsRead])).toEqual([[false, 2], [false, 2]]);
 
     fs.writeFileSync(path.join(notes.root, 'ops/keys.md'), '# Keys\n\n## Rotation\n\nThe keys are rotated when someone remembers.\n');
     try {
       const changed = await quire(['eval', '--rerun', out, '--json']);
       expect(changed.code).toBe(3);
+      expect(changed.stderr).toMatch(/^Reused all 2 indexes an earlier run built: only the document changed since was read and embedded again\./m);
       const doc = JSON.parse(changed.stdout);
       expect(doc.diff.same).toBe(false);
       expect(doc.diff.corpus.after.fingerprint).not.toBe(report.corpus.fingerprint);

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalGrid, EvalReport } from '../shared/eval';
-import { EvalReportSchema } from '../shared/eval';
+import { EvalReportSchema, METRICS_VERSION } from '../shared/eval';
+import { describeDiff } from '../electron/cli/commands/eval';
 import { diffReports } from '../electron/core/eval/diff';
 import { parseQuestionSet } from '../electron/core/eval/questions';
 import { runEval } from '../electron/core/eval/run';
@@ -138,18 +139,22 @@ describe('runEval', () => {
   });
 
   it('records a failing question and goes on: errors counted, answer metrics left to what did run', async () => {
-    const report = await evalOver({ ...GRID, chatModels: ['no-such-model'], modes: ['lexical'], repeats: 1 });
+    const report = await evalOver({ ...GRID, chatModels: ['no-such-model', 'llama3.2'], modes: ['lexical'], repeats: 1 });
+    // A model Ollama does not have is no Ollama gone: the next configuration runs, and is measured.
+    expect(report.stopped).toBeUndefined();
+    expect(report.configs[1]).toMatchObject({ chatModel: 'llama3.2', errors: 0 });
+    expect(report.configs[1]!.metrics.answerHasFact).toBe(1);
     const c = report.configs[0]!;
     // The wifi question finds no usable passage, so Quire refuses it without calling the model at all.
     expect(c.errors).toBe(2);
     expect(c.metrics.answerHasFact).toBeNull();
     expect(c.metrics.refusalAccuracy).toBe(1);
     expect(c.metrics.hit1).toBe(1);
-    expect(report.perQuestion.map((q) => q.error?.code ?? null)).toEqual(['MODEL_NOT_FOUND', 'MODEL_NOT_FOUND', null]);
+    expect(report.perQuestion.map((q) => q.error?.code ?? null)).toEqual(['MODEL_NOT_FOUND', 'MODEL_NOT_FOUND', null, null, null, null]);
     expect(report.run.models['no-such-model']).toBeNull();
     // The tables only count errors: the report says once why they failed, and where.
     expect(report.warnings).toEqual([
-      '2 question runs of configuration “no-such-model · embeddinggemma · heading:256 · k=3 · lexical” failed: Ollama does not list no-such-model:latest. Pull it with: ollama pull no-such-model:latest',
+      '2 question runs of configuration “no-such-model · heading:256 · k=3 · lexical” failed: Ollama does not list no-such-model:latest. Pull it with: ollama pull no-such-model:latest',
     ]);
   });
 
@@ -311,6 +316,77 @@ describe('runEval', () => {
       },
     });
     await expect(run).rejects.toThrow();
+  });
+});
+
+describe('keyword configurations, which use no embedding model', () => {
+  const TWO_MODELS: EvalGrid = { chatModels: [], embedModels: ['embeddinggemma', 'nomic-embed-text'], chunkers: ['heading:256'], ks: [3], modes: ['lexical', 'hybrid'], fusions: ['rrf:60'], repeats: 1 };
+
+  it('run once per chunker, in the first model’s index, not once per embedding model', async () => {
+    const progress: Array<[number, number]> = [];
+    const report = await runEval({
+      docs: notes.root, questions: QUESTIONS, questionSetName: 'test set', grid: TWO_MODELS, gateway: gateway(), version: '9.9.9', workDir: path.dirname(work.file),
+      onProgress: (done, total) => progress.push([done, total]),
+    });
+    expect(report.configs.map((c) => [c.mode, c.embedModel])).toEqual([['lexical', 'embeddinggemma'], ['hybrid', 'embeddinggemma'], ['hybrid', 'nomic-embed-text']]);
+    expect(report.perQuestion).toHaveLength(3 * QUESTIONS.length);
+    expect(progress.at(-1)).toEqual([9, 9]);
+    expect(report.stopped).toBeUndefined();
+  });
+
+  it('need no index of their own: keyword search alone over two models builds one', async () => {
+    const dir = fs.mkdtempSync(path.join(path.dirname(work.file), 'keyword-only-'));
+    const report = await evalOver({ ...TWO_MODELS, modes: ['lexical'] }, dir);
+    expect(report.configs).toHaveLength(1);
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.db'))).toHaveLength(1);
+    expect(report.run.indexes).toEqual([{ embedModel: 'embeddinggemma', chunker: 'heading:256', reused: false, documentsRead: 3 }]);
+  });
+
+  it('compare with an older report’s keyword row per model as one configuration, so a rerun reproduces it', async () => {
+    const report = await evalOver(TWO_MODELS);
+    // As Quire wrote it before: the keyword row again for the second model, the same numbers.
+    const older: EvalReport = {
+      ...report,
+      configs: [...report.configs, { ...report.configs[0]!, embedModel: 'nomic-embed-text' }],
+      perQuestion: [...report.perQuestion, ...report.perQuestion.filter((q) => q.config === 0).map((q) => ({ ...q, config: 3 }))],
+    };
+    expect(diffReports(older, report)).toMatchObject({ same: true, configsOnlyBefore: [], configsOnlyAfter: [], metrics: [], questions: [] });
+  });
+});
+
+describe('what a report measured', () => {
+  /** A stored report as Quire wrote it before hit@n counted passages: no hit@3, hit@5, fact sent or fusion, and no metricsVersion. */
+  function chunkEraJson(r: EvalReport): unknown {
+    const json = JSON.parse(JSON.stringify(r)) as { metricsVersion?: number; configs: Array<Record<string, unknown> & { metrics: Record<string, unknown> }>; run: { grid: Record<string, unknown> } };
+    delete json.metricsVersion;
+    for (const c of json.configs) {
+      delete c.fusion;
+      for (const key of ['hit3', 'hit5', 'factSent', 'sourceTokensP50']) delete c.metrics[key];
+    }
+    delete json.run.grid.fusions;
+    return json;
+  }
+
+  it('records how hit@n was counted; a report from before it was recorded reads as what it measured', async () => {
+    const report = await evalOver({ ...GRID, chatModels: [], modes: ['lexical'], repeats: 1 });
+    expect(report.metricsVersion).toBe(METRICS_VERSION);
+    // Quire's version was 0.1.0 on both sides of the change: only the metrics tell the reports apart.
+    const chunkEra = EvalReportSchema.parse(chunkEraJson(report));
+    expect(chunkEra.metricsVersion).toBe(1);
+    const { metricsVersion: _, ...unversioned } = JSON.parse(JSON.stringify(report)) as EvalReport;
+    expect(EvalReportSchema.parse(unversioned).metricsVersion).toBe(METRICS_VERSION);
+  });
+
+  it('comparing reports that counted hit@n differently says so, and is never "reproduced"', async () => {
+    const report = await evalOver({ ...GRID, chatModels: [], modes: ['lexical'], repeats: 1 });
+    const chunkEra = EvalReportSchema.parse(chunkEraJson(report));
+    const diff = diffReports(chunkEra, report);
+    expect(diff.same).toBe(false);
+    expect(diff.metricsVersions).toEqual({ before: 1, after: METRICS_VERSION });
+    expect(describeDiff(diff, 'old.json')).toContain(
+      '  The report in old.json and this run measured hit@n and MRR differently, so those numbers do not compare: the report in old.json looked for the fact in the chunk found at each rank, this run in the passage found at each rank (the chunk with its neighbours, as an answer is sent it).',
+    );
+    expect(diffReports(report, report).metricsVersions).toBeNull();
   });
 });
 

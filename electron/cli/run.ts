@@ -131,6 +131,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
           repeat: v.repeat,
           out: v.out,
           rerun: v.rerun,
+          freshIndex: v['fresh-index'],
         });
       case 'embed':
         return await embedCommand(ctx, { model: v.model, batch: v.batch });

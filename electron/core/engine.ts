@@ -152,6 +152,8 @@ export interface EvaluateOptions {
   grid: EvalGrid;
   /** The context-window cap; the saved setting unless given (a rerun uses its report's). */
   numCtxCap?: number;
+  /** Build each index anew rather than reuse the one an earlier run built (`quire eval --fresh-index`). */
+  freshIndexes?: boolean;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number, label: string) => void;
 }
@@ -312,6 +314,7 @@ export function createEngine(options: EngineOptions): Engine {
       numCtxCap: o.numCtxCap ?? settings.get('numCtx'),
       workDir: evalDir,
       keepPartial: true,
+      ...(o.freshIndexes ? { freshIndexes: true } : {}),
       ...parse,
       ...(o.signal ? { signal: o.signal } : {}),
       ...(o.onProgress ? { onProgress: o.onProgress } : {}),

@@ -350,6 +350,58 @@ describe('Evaluate in a browser', () => {
     expect(await drill.getByTestId('eval-columns-all').count()).toBe(0);
   });
 
+  it('warns, comparing with a report from before hit@n counted passages, that the two measured differently', async () => {
+    // A report as an older Quire stored it: no metricsVersion, and no hit@3 (which came with passages).
+    const newest = db.prepare('SELECT report FROM eval_reports ORDER BY id DESC LIMIT 1').pluck().get() as string;
+    const old = JSON.parse(newest) as { metricsVersion?: number; run: { at: string }; configs: Array<{ metrics: Record<string, unknown> }> };
+    delete old.metricsVersion;
+    for (const c of old.configs) for (const key of ['hit3', 'hit5', 'factSent', 'sourceTokensP50']) delete c.metrics[key];
+    old.run.at = '2026-11-30T09:00:00.000Z';
+    db.prepare('INSERT INTO eval_reports (created_at, docs, question_set, configs, questions, ms, report) SELECT ?, docs, question_set, configs, questions, ms, ? FROM eval_reports ORDER BY id DESC LIMIT 1').run(old.run.at, JSON.stringify(old));
+    const oldId = db.prepare('SELECT max(id) FROM eval_reports').pluck().get() as number;
+    // The list, newest first, now holds it too; the run it was copied from is the newest.
+    await page.getByTestId('eval-back').click();
+    const newestRun = page.getByTestId('eval-reports').getByRole('button', { name: /54 configurations/ });
+    await expect.poll(() => newestRun.count()).toBe(2);
+    await newestRun.first().click();
+    await page.getByTestId('eval-table').waitFor();
+    await page.getByTestId('eval-compare-select').selectOption(String(oldId));
+    const warning = page.getByTestId('eval-compare-metrics-version');
+    await warning.waitFor();
+    expect(await warning.innerText()).toBe(
+      'The earlier evaluation and this one measured hit@n and MRR differently, so those numbers do not compare: the earlier evaluation looked for the fact in the chunk found at each rank, this one in the passage found at each rank (the chunk with its neighbours, as an answer is sent it).',
+    );
+    await scrollToTop(page.getByTestId('eval-compare'));
+    await shot('evaluate-compare-metrics-version');
+  });
+
+  it('stops when Ollama goes away mid-run: the error and the report say how many runs were not done, and what ran is kept', async () => {
+    await page.getByTestId('eval-back').click();
+    await page.getByTestId('eval-setup').waitFor();
+    for (const c of ['recursive:1000/100', 'fixed:128/25']) await page.getByTestId('eval-chunkers').getByRole('checkbox', { name: new RegExp(c) }).uncheck();
+    for (const m of [/lexical/, /dense/i]) await page.getByTestId('eval-modes').getByRole('checkbox', { name: m }).uncheck();
+    await expect.poll(() => page.getByTestId('eval-estimate').innerText()).toMatch(/6 configurations × 7 questions × 1 repeat = 42 searches/);
+    // Ollama stops once the second configuration is under way: each hybrid search needs it for the question's vector.
+    const stopWhenUnderWay = engine.onEvent((e) => {
+      if (e.type === 'job.progress' && e.kind === 'eval' && e.progress.done === 10) void ollama.stop();
+    });
+    try {
+      await page.getByTestId('eval-run').click();
+      await page.getByTestId('eval-table').waitFor({ timeout: 50_000 });
+    } finally {
+      stopWhenUnderWay();
+      await ollama.start();
+    }
+    const error = page.locator('.error-note[data-code="OLLAMA_UNREACHABLE"]');
+    await error.waitFor();
+    expect(await error.innerText()).toMatch(/The evaluation stopped because Ollama could not be reached at http:\/\/127\.0\.0\.1:\d+: \d+ of 42 question runs were not done \(“retrieval only · embeddinggemma · heading:256 · k=2 · hybrid · rrf:60” ran \d of its 7\)\./);
+    expect(await page.getByTestId('eval-table').locator('tbody tr').count()).toBe(2);
+    expect(await page.getByTestId('eval-warning').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^The evaluation stopped because Ollama could not be reached/)]));
+    await shot('evaluate-ollama-gone');
+    await scrollToTop(page.getByTestId('eval-results'));
+    await shot('evaluate-ollama-gone-report');
+  });
+
   it('Settings shows the search mode the evaluation set, and that the fusion changes nothing with it', async () => {
     await page.getByTestId('nav-settings').click();
     const mode = page.getByLabel('Search mode');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EvalConfigResult, EvalReport } from '../../../shared/eval';
+import { METRICS_VERSION, type EvalConfigResult, type EvalReport } from '../../../shared/eval';
 import { aggregate } from '../../core/eval/metrics';
 import { evalTable } from './eval-table';
 
@@ -9,6 +9,7 @@ const config = (over: Partial<EvalConfigResult>): EvalConfigResult => ({
 
 /** A report as the Evaluate form saved them before model names lost ":latest", with a cutoff other than the default. */
 const REPORT: EvalReport = {
+  metricsVersion: METRICS_VERSION,
   corpus: { documents: 4, fingerprint: 'f00dfacecafe1234567890abcdef' },
   questions: { answerable: 1, unanswerable: 0 },
   configs: [config({}), config({ mode: 'dense' })],

@@ -162,14 +162,17 @@ export function evalTable(r: EvalReport, apply?: ApplyContext): string {
   const configs = grid(
     ['#', ...(answers ? ['chat model'] : []), 'embed model', 'chunker', 'k', 'mode', 'fusion'],
     // Models as the Evaluate view names them: "embeddinggemma" for "embeddinggemma:latest".
-    r.configs.map((c, i) => [number(i), ...(answers ? [c.chatModel === null ? '(retrieval only)' : evalModelName(c.chatModel)] : []), evalModelName(c.embedModel), c.chunker, String(c.k), c.mode, c.mode === 'hybrid' ? c.fusion : 'n/a']),
+    r.configs.map((c, i) => [number(i), ...(answers ? [c.chatModel === null ? '(retrieval only)' : evalModelName(c.chatModel)] : []), c.mode === 'lexical' ? 'n/a' : evalModelName(c.embedModel), c.chunker, String(c.k), c.mode, c.mode === 'hybrid' ? c.fusion : 'n/a']),
     1,
   );
+  // Keyword search uses no embedding model: one row for them all, which a reader of the grid might miss.
+  const keywordOnce = r.run.grid.embedModels.length > 1 && r.configs.some((c) => c.mode === 'lexical');
   return [
     `${r.corpus.documents} documents (fingerprint ${r.corpus.fingerprint.slice(0, 12)}), ${r.questions.answerable} answerable and ${r.questions.unanswerable} unanswerable questions, ${(r.run.ms / 1000).toFixed(1)} s`,
     '',
     'Configurations:',
     ...configs,
+    ...(keywordOnce ? ['A lexical row runs once for every embedding model: keyword search uses none of them.'] : []),
     ...section('Retrieval (fact sent: the expected fact is in the sources sent; src tok: their tokens):', RETRIEVAL),
     ...retrievalTerms(r),
     ...bestWithApply(r, RETRIEVAL_BEST, RETRIEVAL_LEAD, apply),

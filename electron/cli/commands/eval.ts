@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { EvalGridSchema, EvalReportSchema, failedConfigs, type EvalGrid, type EvalReport } from '../../../shared/eval';
+import { EvalGridSchema, EvalReportSchema, failedConfigs, metricsChangeSentence, type EvalGrid, type EvalReport } from '../../../shared/eval';
 import { QuireError } from '../../../shared/errors';
 import { FUSION_USAGE, parseFusion } from '../../../shared/fusion';
 import { SEARCH_MODES, type SearchMode } from '../../../shared/search';
@@ -20,6 +20,7 @@ export interface EvalFlags {
   repeat?: string | undefined;
   out?: string | undefined;
   rerun?: string | undefined;
+  freshIndex?: boolean | undefined;
 }
 
 const list = (v: string | undefined, fallback: string[]) => (v === undefined ? fallback : v.split(',').map((s) => s.trim()).filter(Boolean));
@@ -79,7 +80,8 @@ function readReport(file: string): EvalReport {
  * `quire eval questions.json --docs DIR [...]`: the grid, run through the app's own search and
  * ask. `quire eval --rerun report.json` repeats a saved run and shows what changed; it exits
  * {@link EXIT_DIFFERENT} when anything but timings differs (1 stays "could not run", as everywhere, and so
- * does a run where every question failed: its report is printed and saved, but it measured nothing).
+ * does a run where every question failed, or one that stopped because Ollama went away: its report
+ * is printed and saved, but it measured nothing, or not all it was asked to).
  */
 export const EXIT_DIFFERENT = 3;
 
@@ -120,10 +122,16 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
     questionSetName: name,
     grid,
     ...(previous ? { numCtxCap: previous.run.answerSettings.numCtxCap } : {}),
+    ...(flags.freshIndex ? { freshIndexes: true } : {}),
     signal: ctx.signal,
     onProgress: (done, total, label) => ctx.out.progress(total ? done / total : 0, `${done}/${total} · ${label}`),
   });
   if (flags.out) fs.writeFileSync(flags.out, `${JSON.stringify(report, null, 2)}\n`);
+  const reused = reuseNote(report.run.indexes ?? []);
+  if (reused) ctx.out.note(reused);
+  // Ollama went away mid-run: the run stopped rather than fail every question left, and says so.
+  const ollamaGone = report.stopped?.reason === 'ollama-unreachable';
+  if (ollamaGone) ctx.out.note(report.stopped!.message);
 
   // Every question run of every configuration failed (Ollama gone, no model it was asked for): the
   // report is printed and saved with the reasons, but a script must not read it as a measurement.
@@ -137,12 +145,31 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
     ctx.out.result(report, () => evalTable(report, apply));
     noteNothingMeasured();
     // Ctrl-C with whole configurations done: they are printed and saved, and the exit says it was cut short.
-    return ctx.signal.aborted ? 130 : nothingMeasured ? 1 : 0;
+    return ctx.signal.aborted ? 130 : nothingMeasured || ollamaGone ? 1 : 0;
   }
   const diff = diffReports(previous, report);
   ctx.out.result({ ...report, diff }, () => `${evalTable(report, apply)}\n\n${describeDiff(diff, flags.rerun!)}`);
   noteNothingMeasured();
-  return nothingMeasured ? 1 : diff.same ? 0 : EXIT_DIFFERENT;
+  return nothingMeasured || ollamaGone ? 1 : diff.same ? 0 : EXIT_DIFFERENT;
+}
+
+/**
+ * One line on the indexes an earlier run built, or null when this run built them all: a second
+ * run over unchanged notes takes seconds where the first took minutes, and should say why.
+ */
+export function reuseNote(indexes: NonNullable<EvalReport['run']['indexes']>): string | null {
+  const reused = indexes.filter((i) => i.reused);
+  if (reused.length === 0) return null;
+  const which =
+    reused.length === indexes.length
+      ? reused.length === 1
+        ? 'the index'
+        : `all ${reused.length} indexes`
+      : `${reused.length} of ${indexes.length} indexes (${reused.map((i) => `${i.embedModel}, ${i.chunker}`).join('; ')})`;
+  // Every index holds the same documents, so each read the same changed ones again.
+  const read = Math.max(...reused.map((i) => i.documentsRead));
+  const since = read === 0 ? 'no document had changed, so none was read or embedded again' : `only the ${read === 1 ? 'document' : `${read} documents`} changed since ${read === 1 ? 'was' : 'were'} read and embedded again`;
+  return `Reused ${which} an earlier run built: ${since}. --fresh-index builds ${reused.length === 1 ? 'it' : 'them'} anew.`;
 }
 
 const num = (v: number | null) => (v === null ? '—' : Number.isInteger(v) ? String(v) : v.toFixed(3));
@@ -152,6 +179,7 @@ export function describeDiff(d: ReportDiff, file: string): string {
   lines.push(d.same ? `Reproduced ${file}: every score and answer is the same.` : `Differences from ${file}:`);
   if (d.corpus) lines.push(`  documents changed: ${d.corpus.before.documents} (${d.corpus.before.fingerprint.slice(0, 12)}) → ${d.corpus.after.documents} (${d.corpus.after.fingerprint.slice(0, 12)})`);
   if (d.questionSet) lines.push('  the question set changed');
+  if (d.metricsVersions) lines.push(`  ${metricsChangeSentence(d.metricsVersions.before, d.metricsVersions.after, { before: `the report in ${file}`, after: 'this run' })}`);
   for (const v of d.versions) lines.push(`  ${v.what}: ${v.before ?? '(none)'} → ${v.after ?? '(none)'}`);
   for (const c of d.configsOnlyBefore) lines.push(`  only in the old report: ${c}`);
   for (const c of d.configsOnlyAfter) lines.push(`  only in the new report: ${c}`);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApiEvent, JobDoneEvent, JobEvent, JobKind, JobProgressEvent } from '../../../shared/contract';
 import { useEngineFixture } from '../../../test/support/engine-fixture';
+import { extractiveReply } from '../../../test/support/ollama-standin/chat';
 
 const f = useEngineFixture({ prefix: 'quire-evaluation', notes: { 'ops/keys.md': '# Keys\n\nWe rotate the deploy keys every 90 days. The platform team owns the rotation.\n', 'food/bread.md': '# Bread\n\nBake the loaf at 250 degrees for twenty minutes.\n' }, version: '1.2.3', evalDir: (f) => path.join(path.dirname(f), 'eval') });
 
@@ -191,6 +192,31 @@ describe('evaluation jobs', () => {
       expect(report.warnings).toEqual([`Cancelled after ${report.configs.length} of 4 configurations; the others did not run.`]);
     } finally {
       f.ollama.faults.streamDelayMs = 0;
+    }
+  });
+
+  it('Ollama going away mid-run: the job ends OLLAMA_UNREACHABLE with the sentence, and the report of what ran is stored', async () => {
+    const collectionId = await importNotes();
+    // The first configuration's answer as usual; Ollama stops while giving the second one's.
+    f.ollama.script(
+      (ctx) => extractiveReply(ctx.kept),
+      (ctx) => {
+        void f.ollama.stop();
+        return extractiveReply(ctx.kept);
+      },
+    );
+    try {
+      const { jobId } = await value<{ jobId: string }>('startEval', { collectionId, questionSet: { kind: 'file', name: 'q.json', text: FOLDER_SET }, grid });
+      const done = await evalDone(jobId);
+      expect(done.error?.code).toBe('OLLAMA_UNREACHABLE');
+      expect(done.error?.message).toMatch(/^The evaluation stopped because Ollama could not be reached at http:\/\/127\.0\.0\.1:\d+: 6 of 8 question runs were not done\.$/);
+      expect(done.reportId).not.toBeNull();
+      const report = await value<{ configs: unknown[]; warnings: string[]; stopped: { reason: string; notDone: number } }>('getEvalReport', { id: done.reportId });
+      expect(report.configs).toHaveLength(1);
+      expect(report.stopped).toMatchObject({ reason: 'ollama-unreachable', notDone: 6 });
+      expect(report.warnings).toContain(done.error?.message);
+    } finally {
+      await f.ollama.start();
     }
   });
 

@@ -12,7 +12,7 @@ import { loadQuestionSet, questionSetsFor, summarise } from '../eval/question-se
 import { lockHolder } from '../eval/run-lock';
 import { parseQuestionSet } from '../eval/questions';
 import { diffReports } from '../eval/diff';
-import { configCount, type EvalOptions } from '../eval/run';
+import type { EvalOptions } from '../eval/run';
 import { parseChunkerSpec } from '../ingest/chunkers/index';
 import { factFromChunk, questionId } from '../eval/save-as-test';
 import type { Handlers } from './dispatch';
@@ -81,9 +81,14 @@ export function createEvaluation({ db, emit, job, evaluate, evalDir }: Evaluatio
             emit({ type: 'job.progress', jobId, kind: 'eval', progress: { done, total, label } });
           },
         });
-        // Cut short by a cancel: the configurations that finished are kept, and the report says the rest did not run.
-        const cut = report.configs.length < configCount(report.run.grid); // the report's grid is already canonical
-        emit({ type: 'job.done', jobId, kind: 'eval', result: { reportId }, error: cut ? { code: 'CANCELLED', message: 'Evaluation cancelled; the configurations that finished are kept.' } : null });
+        // Cut short (a cancel, Ollama gone): the configurations measured are kept, and the report says what was not done.
+        const { stopped } = report;
+        const error = !stopped
+          ? null
+          : stopped.reason === 'cancelled'
+            ? { code: 'CANCELLED', message: 'Evaluation cancelled; the configurations that finished are kept.' }
+            : { code: 'OLLAMA_UNREACHABLE', message: stopped.message };
+        emit({ type: 'job.done', jobId, kind: 'eval', result: { reportId }, error });
       } catch (e) {
         emit({ type: 'job.done', jobId, kind: 'eval', result: null, error: signal.aborted ? { code: 'CANCELLED', message: 'Evaluation cancelled.' } : toErrorShape(e) });
       } finally {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EvalReport } from '../../../shared/eval';
+import { METRICS_VERSION, type EvalReport } from '../../../shared/eval';
 import { tempDbPath } from '../../../test/support/notes';
 import { insertEvalReport, listEvalReports } from './eval-reports';
 import { openDatabase, type Db } from './open';
@@ -20,6 +20,7 @@ function db(): Db {
 }
 
 const report = (chatModels: string[], embedModels: string[]): EvalReport => ({
+  metricsVersion: METRICS_VERSION,
   corpus: { documents: 1, fingerprint: 'f' },
   questions: { answerable: 1, unanswerable: 0 },
   configs: [],

@@ -23,8 +23,11 @@ const TIMING_METRICS: Array<[string, (m: EvalMetrics) => number | null]> = [
 export function configLabel(c: Pick<EvalConfigResult, 'chatModel' | 'embedModel' | 'chunker' | 'k' | 'mode'> & { fusion?: string }): string {
   // Fusion only changes hybrid results, so it names only hybrid configurations.
   const fusion = c.mode === 'hybrid' && c.fusion !== undefined ? ` · ${c.fusion}` : '';
+  // Keyword search uses no embedding model: its configuration is one whichever index it ran in, so
+  // an older report's keyword row per model matches a newer report's one.
   // Models as an evaluation names them, so a report of "embeddinggemma" and one of "embeddinggemma:latest" match.
-  return `${c.chatModel === null ? 'retrieval only' : evalModelName(c.chatModel)} · ${evalModelName(c.embedModel)} · ${c.chunker} · k=${c.k} · ${c.mode}${fusion}`;
+  const embed = c.mode === 'lexical' ? '' : ` · ${evalModelName(c.embedModel)}`;
+  return `${c.chatModel === null ? 'retrieval only' : evalModelName(c.chatModel)}${embed} · ${c.chunker} · k=${c.k} · ${c.mode}${fusion}`;
 }
 
 const sameNumber = (a: number | null, b: number | null) => (a === null || b === null ? a === b : Math.abs(a - b) < 1e-9);
@@ -37,6 +40,20 @@ function questionFacets(q: EvalQuestionRun): Record<QuestionChange['what'], stri
     citations: q.citations.map((c) => c.check).join(', '),
     error: q.error ? q.error.code : '(none)',
   };
+}
+
+/**
+ * Each configuration's index by its label. A report written before keyword search ran once per
+ * chunker has a keyword row per embedding model under one label: the first is kept, the one a
+ * newer run makes (in the first model's index), and the others repeat its numbers.
+ */
+function configsByLabel(r: EvalReport): Map<string, number> {
+  const byLabel = new Map<string, number>();
+  r.configs.forEach((c, i) => {
+    const label = configLabel(c);
+    if (!byLabel.has(label)) byLabel.set(label, i);
+  });
+  return byLabel;
 }
 
 /** What changed from `before` to `after`, matching configurations and questions by their settings and ids. */
@@ -53,8 +70,8 @@ export function diffReports(before: EvalReport, after: EvalReport): ReportDiff {
     if (b !== a) versions.push({ what: model, before: b, after: a });
   }
 
-  const beforeConfigs = new Map(before.configs.map((c, i) => [configLabel(c), i]));
-  const afterConfigs = new Map(after.configs.map((c, i) => [configLabel(c), i]));
+  const beforeConfigs = configsByLabel(before);
+  const afterConfigs = configsByLabel(after);
   const metrics: MetricChange[] = [];
   const timing: MetricChange[] = [];
   const questions: QuestionChange[] = [];
@@ -84,11 +101,14 @@ export function diffReports(before: EvalReport, after: EvalReport): ReportDiff {
   const setChanged = before.run.questionSet.sha256 !== after.run.questionSet.sha256;
   const configsOnlyBefore = [...beforeConfigs.keys()].filter((l) => !afterConfigs.has(l));
   const configsOnlyAfter = [...afterConfigs.keys()].filter((l) => !beforeConfigs.has(l));
+  // Counted differently, equal numbers would be a coincidence and different ones no regression.
+  const metricsVersions = before.metricsVersion !== after.metricsVersion ? { before: before.metricsVersion, after: after.metricsVersion } : null;
   return {
-    same: !corpusChanged && !setChanged && configsOnlyBefore.length === 0 && configsOnlyAfter.length === 0 && metrics.length === 0 && questions.length === 0,
+    same: !corpusChanged && !setChanged && metricsVersions === null && configsOnlyBefore.length === 0 && configsOnlyAfter.length === 0 && metrics.length === 0 && questions.length === 0,
     corpus: corpusChanged ? { before: before.corpus, after: after.corpus } : null,
     questionSet: setChanged ? { before: before.run.questionSet.sha256, after: after.run.questionSet.sha256 } : null,
     versions,
+    metricsVersions,
     configsOnlyBefore,
     configsOnlyAfter,
     metrics,

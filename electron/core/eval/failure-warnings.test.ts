@@ -14,15 +14,15 @@ const GONE = { code: 'OLLAMA_UNREACHABLE', message: 'Ollama is not reachable at 
 
 describe('failureWarnings', () => {
   it('says each reason once, with how many runs it failed and in which configurations', () => {
-    const configs = ['a', 'b', 'c', 'd', 'e'].map((m) => config(m, 'lexical'));
+    const configs = ['a', 'b', 'c', 'd', 'e'].map((m) => config(m, 'dense'));
     const runs = [run(0, 'q1', null), run(0, 'q2', GONE), run(1, 'q1', GONE), run(1, 'q2', GONE), run(2, 'q1', { code: 'INTERNAL', message: 'Boom.' })];
     expect(failureWarnings(configs.slice(0, 3), runs)).toEqual([
-      '3 question runs of configurations “llama3.2 · a · heading:256 · k=6 · lexical” and “llama3.2 · b · heading:256 · k=6 · lexical” failed: Ollama is not reachable at http://127.0.0.1:11434.',
-      '1 question run of configuration “llama3.2 · c · heading:256 · k=6 · lexical” failed: Boom.',
+      '3 question runs of configurations “llama3.2 · a · heading:256 · k=6 · dense” and “llama3.2 · b · heading:256 · k=6 · dense” failed: Ollama is not reachable at http://127.0.0.1:11434.',
+      '1 question run of configuration “llama3.2 · c · heading:256 · k=6 · dense” failed: Boom.',
     ]);
     const everywhere = configs.map((_, i) => run(i, 'q1', GONE));
     expect(failureWarnings(configs, everywhere)).toEqual([
-      '5 question runs of 5 configurations (“llama3.2 · a · heading:256 · k=6 · lexical”, “llama3.2 · b · heading:256 · k=6 · lexical” and 3 more) failed: Ollama is not reachable at http://127.0.0.1:11434.',
+      '5 question runs of 5 configurations (“llama3.2 · a · heading:256 · k=6 · dense”, “llama3.2 · b · heading:256 · k=6 · dense” and 3 more) failed: Ollama is not reachable at http://127.0.0.1:11434.',
     ]);
   });
 

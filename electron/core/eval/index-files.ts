@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { QuireError } from '../../../shared/errors';
 
 /**
  * The evaluation indexes: one SQLite file per documents folder × embedding model × chunker, in
@@ -13,6 +14,20 @@ const folderKey = (docs: string) => hash(path.resolve(docs));
 
 export function indexFileName(docs: string, embedModel: string, chunkerSpec: string): string {
   return `index-${folderKey(docs)}-${hash(`${embedModel}\0${chunkerSpec}`)}.db`;
+}
+
+/**
+ * Removes one index (the database and its -wal/-shm/-journal companions), so the run that asked
+ * for a fresh index builds it from the documents. Throws WRITE_FAILED when a file stays.
+ */
+export function removeIndex(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+    try {
+      fs.rmSync(f, { force: true });
+    } catch (e) {
+      throw new QuireError('WRITE_FAILED', `The index ${path.basename(f)} could not be removed to be built anew (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+    }
+  }
 }
 
 const INDEX_FILE = /^index-[0-9a-f]{16}-[0-9a-f]{16}\.db(?:-wal|-shm|-journal)?$/;

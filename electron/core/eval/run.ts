@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { evalModelName, fusionsFor, searchesPerPoint, type EvalConfigResult, type EvalGrid, type EvalQuestionRun, type EvalReport, type Question } from '../../../shared/eval';
+import { configCount, evalModelName, fusionsFor, METRICS_VERSION, modesIn, searchesPerPoint, type EvalConfigResult, type EvalGrid, type EvalQuestionRun, type EvalReport, type EvalRunInfo, type Question } from '../../../shared/eval';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import type { SearchMode, SearchResult } from '../../../shared/search';
 import { DEFAULT_FUSION, formatFusion, parseFusion, type Fusion } from '../../../shared/fusion';
@@ -14,11 +14,12 @@ import { importFolder, type ImportOptions } from '../ingest/pipeline';
 import type { ImportReport } from '../ingest/types';
 import { getActiveEmbeddingModel } from '../db/embedding-models';
 import type { ModelInfo, OllamaGateway } from '../ollama/gateway';
+import { ollamaGone } from '../ollama/state';
 import { search } from '../retrieve/search';
 import { configLabel } from './diff';
 import { failureWarnings } from './failure-warnings';
 import { corpusFingerprint } from './fingerprint';
-import { indexFileName } from './index-files';
+import { indexFileName, removeIndex } from './index-files';
 import { acquireRunLock } from './run-lock';
 import { collapseWhitespace } from '../text/normalise';
 import { aggregate, containsFact, scoreOutcomes, type QuestionOutcome, type SentSources } from './metrics';
@@ -43,16 +44,34 @@ export interface EvalOptions {
   onProgress?: (done: number, total: number, label: string) => void;
   /** On cancellation, return the configurations already finished (with a warning) instead of throwing. */
   keepPartial?: boolean;
+  /** Build each index anew instead of reusing the one an earlier run built (`quire eval --fresh-index`). */
+  freshIndexes?: boolean;
 }
 
 /** How much of a retrieved chunk the report keeps for the side-by-side view. */
 const PREVIEW_CHARS = 280;
 
+/** How long an Ollama that failed as unreachable is given to come back before the run stops (ollamaGone). */
+const OLLAMA_GONE_PAUSE_MS = 1000;
+
+/**
+ * Ollama is gone: thrown inside the run, caught by runEval, which keeps what was measured and says
+ * what was not. `cutShort`: the configuration it left in the middle of, kept with the runs it had done.
+ */
+class OllamaGone extends Error {
+  constructor(readonly cutShort: { label: string; ran: number; planned: number } | null = null) {
+    super('Ollama is gone.');
+  }
+}
+
+const isUnreachable = (error: { code: string } | null | undefined) => error?.code === 'OLLAMA_UNREACHABLE';
+
 /**
  * Runs every question through the same search and ask paths as the app, for every point of the
  * grid, and scores the outcomes. Imports are incremental, so a rerun on unchanged documents only
- * asks the questions again. One failing question is recorded and the run goes on; only
- * cancellation stops it.
+ * asks the questions again. One failing question is recorded and the run goes on; cancellation
+ * stops it, and so does Ollama going away (every question left would fail the same way): the
+ * configurations measured are kept, and the report says how many question runs were not done.
  */
 export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   const { questions } = opts;
@@ -70,34 +89,54 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
     maxDistance: ASK_DEFAULTS.maxDistance,
   };
   const chatModels: Array<string | null> = grid.chatModels.length > 0 ? grid.chatModels : [null];
-  const perIndex = chatModels.length * grid.ks.length * searchesPerPoint(grid.modes, grid.fusions) * grid.repeats * questions.length;
-  const total = grid.embedModels.length * chunkers.length * perIndex;
+  // Keyword search runs in the first embedding model's index only (modesIn): it uses no vectors.
+  const perSearch = chatModels.length * grid.ks.length * grid.repeats * questions.length;
+  const total = grid.embedModels.reduce((n, e) => n + searchesPerPoint(modesIn(e, grid), grid.fusions), 0) * chunkers.length * perSearch;
   let done = 0;
   const configs: EvalConfigResult[] = [];
   const perQuestion: EvalQuestionRun[] = [];
   let corpus = { documents: 0, fingerprint: '' };
   const warnings: string[] = [];
+  const indexes: NonNullable<EvalRunInfo['indexes']> = [];
   // Indexes with no vectors, by embedding model and chunker: their warning already says why their dense and hybrid questions failed.
   const withoutVectors = new Set<string>();
   // What Ollama said of each model this run (name, digest, window), so it is asked once.
   const known = new Map<string, ModelInfo>();
+  // Each embedding model's digest as its index recorded it (the vectors searched were made by it).
+  const indexDigests = new Map<string, string>();
+  // Asked now: the Ollama the run talks to, which may be gone by its end.
+  const ollamaVersion = opts.gateway.version(AbortSignal.timeout(3000)).catch(() => null);
   fs.mkdirSync(opts.workDir, { recursive: true });
   const lock = acquireRunLock(opts.workDir, docs);
+  const stopIfOllamaGone = async () => {
+    if (await ollamaGone(opts.gateway, OLLAMA_GONE_PAUSE_MS, opts.signal)) throw new OllamaGone();
+  };
 
   const runGrid = async () => {
     for (const embedModel of grid.embedModels) {
+      const modes = modesIn(embedModel, grid);
+      // Only keyword search was asked for, and it runs in the first model's index: no index to build.
+      if (modes.length === 0) continue;
       for (const chunker of chunkers) {
-        const db = openDatabase(path.join(opts.workDir, indexFileName(docs, embedModel, chunker.spec)));
+        const file = path.join(opts.workDir, indexFileName(docs, embedModel, chunker.spec));
+        if (opts.freshIndexes) removeIndex(file);
+        const db = openDatabase(file);
         try {
-          opts.onProgress?.(done, total, `indexing with ${embedModel}, ${chunker.spec}`);
+          const builtEarlier = (db.prepare('SELECT COUNT(*) FROM documents').pluck().get() as number) > 0;
+          opts.onProgress?.(done, total, `indexing with ${embedModel}, ${chunker.spec}${builtEarlier ? ' (the index an earlier run built: changed documents only)' : ''}`);
           const imported = await importFolder(db, docs, { embedding: { gateway: opts.gateway, model: embedModel }, chunker: chunker.config, ...(opts.parse ? { parse: opts.parse } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
           opts.signal?.throwIfAborted();
+          indexes.push({ embedModel, chunker: chunker.spec, reused: builtEarlier, documentsRead: imported.documents.added + imported.documents.updated });
+          // Ollama went while the import embedded: every configuration of this index would wait on it for nothing.
+          if (imported.embedding.status === 'unavailable' && isUnreachable(imported.embedding.error)) await stopIfOllamaGone();
           // The import awaited the keyword statistics' rebuild; when it failed (a full disk) keyword
           // and hybrid rows score on the older statistics, which changes their numbers: said, not hidden.
           for (const w of imported.warnings) warnings.push(`The index for ${embedModel}, ${chunker.spec} ranks keyword matches with statistics not rebuilt after its import: ${w.message}`);
+          const active = getActiveEmbeddingModel(db);
+          if (active) indexDigests.set(embedModel, active.digest);
           const noVectors = missingVectors(db, embedModel, imported.embedding);
           // Said once per index, with Ollama's reason, rather than only as an error on every dense or hybrid question.
-          if (noVectors && grid.modes.some((m) => m !== 'lexical')) {
+          if (noVectors && modes.some((m) => m !== 'lexical')) {
             withoutVectors.add(`${embedModel}\0${chunker.spec}`);
             warnings.push(`The index for ${embedModel}, ${chunker.spec} has no vectors, so its dense and hybrid configurations could not run: ${noVectors}`);
           }
@@ -114,11 +153,18 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
           for (const chatModel of chatModels) {
             if (chatModel !== null) await warmUp(opts.gateway, chatModel, answerSettings.numCtxCap, known, opts.signal);
             for (const k of grid.ks) {
-              for (const mode of grid.modes) {
+              for (const mode of modes) {
                for (const fusionSpec of fusionsFor(mode, grid.fusions)) {
                 const fusion = parseFusion(fusionSpec) ?? DEFAULT_FUSION;
+                const setting = { chatModel, embedModel, chunker: chunker.spec, k, mode, fusion: fusionSpec };
                 const outcomes: QuestionOutcome[] = [];
                 const runs: Array<Omit<EvalQuestionRun, 'score' | 'config'>> = [];
+                const keep = () => {
+                  const scores = scoreOutcomes(questions, outcomes);
+                  const config = configs.length;
+                  configs.push({ ...setting, metrics: aggregate(scores), errors: runs.filter((r) => r.error).length });
+                  scores.forEach((score, i) => perQuestion.push({ config, score, ...runs[i]! }));
+                };
                 for (let repeat = 0; repeat < grid.repeats; repeat++) {
                   for (const q of questions) {
                     opts.signal?.throwIfAborted();
@@ -126,7 +172,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
                     // earlier answer taught the estimate would change how many sources later ones get,
                     // and repeats and reruns would not send the same prompts.
                     clearCalibration.run();
-                    const { outcome, run } = await runQuestion(db, opts.gateway, q, {
+                    const { outcome, run, unreachable } = await runQuestion(db, opts.gateway, q, {
                       chatModel,
                       k,
                       mode,
@@ -138,13 +184,17 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
                     });
                     outcomes.push(outcome);
                     runs.push(run);
-                    opts.onProgress?.(++done, total, configLabel({ chatModel, embedModel, chunker: chunker.spec, k, mode, fusion: fusionSpec }));
+                    opts.onProgress?.(++done, total, configLabel(setting));
+                    if (unreachable && (await ollamaGone(opts.gateway, OLLAMA_GONE_PAUSE_MS, opts.signal))) {
+                      // What ran before Ollama went was measured: kept, with this run as the error it is
+                      // (so the row is never a best value beside whole ones). A first run alone measured nothing.
+                      if (outcomes.length === 1) throw new OllamaGone();
+                      keep();
+                      throw new OllamaGone({ label: configLabel(setting), ran: outcomes.length, planned: grid.repeats * questions.length });
+                    }
                   }
                 }
-                const scores = scoreOutcomes(questions, outcomes);
-                const config = configs.length;
-                configs.push({ chatModel, embedModel, chunker: chunker.spec, k, mode, fusion: fusionSpec, metrics: aggregate(scores), errors: runs.filter((r) => r.error).length });
-                scores.forEach((score, i) => perQuestion.push({ config, score, ...runs[i]! }));
+                keep();
                }
               }
             }
@@ -155,30 +205,47 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       }
     }
   };
+  let stopped: EvalReport['stopped'];
   try {
     await runGrid();
   } catch (e) {
-    // Cancelled with whole configurations done: keep them (the one under way is dropped), and say so.
-    if (!(opts.keepPartial && opts.signal?.aborted && configs.length > 0)) throw e;
-    const planned = configCount(grid);
-    warnings.push(`Cancelled after ${configs.length} of ${planned} configurations; the others did not run.`);
+    if (e instanceof OllamaGone) {
+      const notDone = total - perQuestion.length;
+      const sentence = `The evaluation stopped because Ollama could not be reached at ${opts.gateway.host}`;
+      if (configs.length === 0) {
+        throw new QuireError('OLLAMA_UNREACHABLE', `${sentence} before any configuration was measured, so no report was written. Start it with "ollama serve", or set OLLAMA_HOST, and run it again.`);
+      }
+      const under = e.cutShort;
+      const message = `${sentence}: ${notDone} of ${total} question runs were not done${under ? ` (“${under.label}” ran ${under.ran} of its ${under.planned})` : ''}.`;
+      stopped = { reason: 'ollama-unreachable', notDone, message };
+      warnings.push(message);
+    } else {
+      // Cancelled with whole configurations done: keep them (the one under way is dropped), and say so.
+      if (!(opts.keepPartial && opts.signal?.aborted && configs.length > 0)) throw e;
+      const message = `Cancelled after ${configs.length} of ${configCount(grid)} configurations; the others did not run.`;
+      stopped = { reason: 'cancelled', notDone: total - perQuestion.length, message };
+      warnings.push(message);
+    }
   } finally {
     lock.release();
   }
   warnings.push(...failureWarnings(configs, perQuestion, (i, error) => error.code === 'NO_EMBEDDINGS' && withoutVectors.has(`${configs[i]!.embedModel}\0${configs[i]!.chunker}`)));
 
+  // Ollama gone: not asked again (each ask would wait out its retries).
+  const gone = stopped?.reason === 'ollama-unreachable';
   const models: Record<string, string | null> = {};
   for (const model of [...grid.chatModels, ...grid.embedModels]) {
-    models[model] = known.get(model)?.digest ?? (await opts.gateway.modelInfo(model, AbortSignal.timeout(5000)).then((m) => m.digest, () => null));
+    models[model] = known.get(model)?.digest ?? indexDigests.get(model) ?? (gone ? null : await opts.gateway.modelInfo(model, AbortSignal.timeout(5000)).then((m) => m.digest, () => null));
   }
   return {
+    metricsVersion: METRICS_VERSION,
     corpus,
     questions: { answerable: questions.filter((q) => q.expect.answerable).length, unanswerable: questions.filter((q) => !q.expect.answerable).length },
     configs,
     perQuestion,
     run: {
       quire: opts.version,
-      ollama: await opts.gateway.version(AbortSignal.timeout(3000)).catch(() => null),
+      ollama: await ollamaVersion,
       models,
       at: new Date().toISOString(),
       ms: Math.round(performance.now() - started),
@@ -186,8 +253,10 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       answerSettings,
       docs,
       questionSet: { name: opts.questionSetName, sha256: questionSetDigest(questions), questions },
+      indexes,
     },
     warnings,
+    ...(stopped ? { stopped } : {}),
   };
 }
 
@@ -196,7 +265,7 @@ async function runQuestion(
   gateway: OllamaGateway,
   q: Question,
   o: { chatModel: string | null; k: number; mode: SearchMode; fusion: Fusion; repeat: number; numCtxCap: number; noVectors: string | null; signal?: AbortSignal },
-): Promise<{ outcome: QuestionOutcome; run: Omit<EvalQuestionRun, 'score' | 'config'> }> {
+): Promise<{ outcome: QuestionOutcome; run: Omit<EvalQuestionRun, 'score' | 'config'>; unreachable: boolean }> {
   const chunkText = stmt(db, 'SELECT text FROM chunks WHERE id = ?').pluck();
   const textOf = (id: string) => (chunkText.get(id) as string | undefined) ?? '';
   // A result is a passage (its chunk and neighbours): it is scored and shown as the passage. An
@@ -220,14 +289,18 @@ async function runQuestion(
     try {
       // The same search an answer makes, so hit@n, fact sent and tokens describe what ask would send.
       const res = await search(db, q.question, { gateway, k: retrievalDepth(o.k), mode: o.mode, fusion: o.fusion, ...(o.signal ? { signal: o.signal } : {}) });
-      if (res.mode !== o.mode) return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, res.mode, o.noVectors, res.fallback) } };
+      if (res.mode !== o.mode) {
+        return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, res.mode, o.noVectors, res.fallback) }, unreachable: isUnreachable(res.fallback) };
+      }
       return {
         outcome: { ...base, retrieveMs: res.ms, retrieved: res.results.map((r) => ({ chunkId: r.chunkId, text: r.text })), ...withSent(wouldSend(q.question, res.results, o)) },
         run: { answer: null, retrieved: describe(res.results), citations: [], error: null },
+        unreachable: false,
       };
     } catch (e) {
       if (o.signal?.aborted) throw e;
-      return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error: toErrorShape(e) } };
+      const error = toErrorShape(e);
+      return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error }, unreachable: isUnreachable(error) };
     }
   }
 
@@ -239,9 +312,11 @@ async function runQuestion(
   }
   if (!result) throw new Error(`ask ended without a result for question ${q.id}`);
   if (result.status === 'cancelled') throw new QuireError('CANCELLED', 'Evaluation cancelled.');
+  // The chat model's lookup or answer found Ollama unreachable (the search's fallback reason, if any, has no code here).
+  const unreachable = isUnreachable(result.error);
   // A dense or hybrid row must never be lexical results under another name.
   if (result.retrievalMode !== o.mode) {
-    return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, result.retrievalMode, o.noVectors, fallback) } };
+    return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, result.retrievalMode, o.noVectors, fallback) }, unreachable };
   }
   const modelCalled = !result.refusedWithoutModel;
   const answered = result.status === 'answered' || result.status === 'refused';
@@ -280,6 +355,7 @@ async function runQuestion(
       citations: result.citations.map((c) => ({ chunkId: c.chunkId, check: c.check })),
       error: answered ? null : (result.error ?? { code: 'INTERNAL', message: 'The question ended without an answer.' }),
     },
+    unreachable,
   };
 }
 
@@ -335,11 +411,6 @@ function missingVectors(db: Db, embedModel: string, embedding: ImportReport['emb
   if (chunks === 0 || getActiveEmbeddingModel(db) !== null) return null;
   if (embedding.status === 'unavailable' && embedding.error) return withStop(embedding.error.message);
   return `none were made for ${embedModel}. Check that Ollama has it (ollama pull ${embedModel}).`;
-}
-
-/** How many configurations a grid is (repeats are not configurations). */
-export function configCount(grid: EvalGrid): number {
-  return Math.max(1, grid.chatModels.length) * grid.embedModels.length * grid.chunkers.length * grid.ks.length * searchesPerPoint(grid.modes, grid.fusions);
 }
 
 /** Each axis once, in first-given order, with chunker specs in canonical form: equal settings are one configuration. */

@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { toErrorShape } from '../../../shared/errors';
+import { ollamaNotRunning } from '../../../shared/ollama-state';
 import type { Output } from '../../../shared/contract';
 import type { OllamaGateway } from './gateway';
 import { isLoopbackHost } from './host';
@@ -16,4 +18,16 @@ export async function ollamaState(g: OllamaGateway): Promise<OllamaState> {
     error = toErrorShape(e);
   }
   return { host: g.host, connected: version !== null, version, error: error?.message ?? null, errorCode: error?.code ?? null, remote: !isLoopbackHost(g.host), headers: [...g.headerNames] };
+}
+
+/**
+ * Whether Ollama has gone away rather than blinked, asked after a request failed as unreachable
+ * (past the gateway's own quick retry): it is still not running, and again `pauseMs` later (an
+ * Ollama being restarted may be back by then). A slow or refusing Ollama is not gone. Long work (an
+ * evaluation) then stops instead of failing every request left, one by one.
+ */
+export async function ollamaGone(g: OllamaGateway, pauseMs = 1000, signal?: AbortSignal): Promise<boolean> {
+  if (!ollamaNotRunning(await ollamaState(g))) return false;
+  await sleep(pauseMs, undefined, signal ? { signal } : {});
+  return ollamaNotRunning(await ollamaState(g));
 }

@@ -1,4 +1,4 @@
-import type { EvalMetrics, EvalConfigResult, EvalQuestionRun, EvalReport, Question } from '../../../shared/eval';
+import { METRICS_VERSION, type EvalMetrics, type EvalConfigResult, type EvalQuestionRun, type EvalReport, type Question } from '../../../shared/eval';
 
 /** Small, hand-checked evaluation reports for renderer tests. */
 
@@ -101,6 +101,7 @@ function run(config: number, q: Question, answer: string | null, over: Partial<E
 export function report(over: Partial<EvalReport> = {}): EvalReport {
   const [keys, wifi] = QUESTIONS as [Question, Question];
   return {
+    metricsVersion: METRICS_VERSION,
     corpus: { documents: 4, fingerprint: 'f00dfacecafe1234567890abcdef' },
     questions: { answerable: 1, unanswerable: 1 },
     configs: CONFIGS,
@@ -124,7 +125,7 @@ export function report(over: Partial<EvalReport> = {}): EvalReport {
       questionSet: { name: '.quire-questions.json', sha256: 'aa', questions: QUESTIONS },
     },
     ...over,
-  };
+  } as EvalReport;
 }
 
 /**

@@ -578,7 +578,7 @@ describe('Evaluate: a run picked up or lost track of', () => {
 
 describe('Evaluate: run a report again and compare', () => {
   const summary = (id: number, at: string) => ({ id, at, docs: '/home/me/notes', questionSet: 'Questions in this folder', configs: 1, questions: 2, ms: 1000 });
-  const same: ReportDiff = { same: true, corpus: null, questionSet: null, versions: [], configsOnlyBefore: [], configsOnlyAfter: [], metrics: [], questions: [], timing: [] };
+  const same: ReportDiff = { same: true, corpus: null, questionSet: null, versions: [], metricsVersions: null, configsOnlyBefore: [], configsOnlyAfter: [], metrics: [], questions: [], timing: [] };
   const timing = [{ config: 'llama3.2 · embeddinggemma · heading:256 · k=5 · hybrid', metric: 'latencyMs.retrieve.p50', before: 10, after: 12 }];
 
   /** The App with reports 5 and 3 stored (9 appears once the rerun has finished); report 5 is open. */
@@ -678,6 +678,19 @@ describe('Evaluate: run a report again and compare', () => {
     expect(refusedRow.textContent).toMatch(/^.*wifirefusedfalsetrue$/);
     expect(refusedRow.textContent).not.toMatch(/repeat/);
     expect(within(result).getByTestId('eval-compare-timing').textContent).toBe('No timing figure moved (timings never repeat exactly).');
+  });
+
+  it('warns when the two evaluations counted hit@n differently, whatever else matched', async () => {
+    const h = await openReport5({ compareEvalReports: () => ({ ...same, same: false, metricsVersions: { before: 1, after: 2 } }) });
+    const select = screen.getByTestId('eval-compare-select') as HTMLSelectElement;
+    await waitFor(() => expect([...select.options].map((o) => o.value)).toEqual(['', '3']));
+    fireEvent.change(select, { target: { value: '3' } });
+    await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'compareEvalReports')?.input).toEqual({ before: 3, after: 5 }));
+    const result = await screen.findByTestId('eval-compare-result');
+    expect(within(result).getByTestId('eval-compare-headline').textContent).toMatch(/^1 difference/);
+    expect(within(result).getByTestId('eval-compare-metrics-version').textContent).toBe(
+      'The earlier evaluation and this one measured hit@n and MRR differently, so those numbers do not compare: the earlier evaluation looked for the fact in the chunk found at each rank, this one in the passage found at each rank (the chunk with its neighbours, as an answer is sent it).',
+    );
   });
 
   it('a rerun refused because the folder is gone says so as a sentence, and nothing runs', async () => {

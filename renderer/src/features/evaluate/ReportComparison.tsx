@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import type { EvalReportSummary, ReportDiff } from '../../../../shared/eval';
+import { metricsChangeSentence, type EvalReportSummary, type ReportDiff } from '../../../../shared/eval';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
 import { modelsLine, newestFirst } from './eval-reports';
@@ -19,7 +19,7 @@ interface ReportComparisonProps {
 
 /** Differences that count against reproducing (versions and timings are reasons and noise, not failures). */
 export function differenceCount(d: ReportDiff): number {
-  return (d.corpus ? 1 : 0) + (d.questionSet ? 1 : 0) + d.configsOnlyBefore.length + d.configsOnlyAfter.length + d.metrics.length + d.questions.length;
+  return (d.corpus ? 1 : 0) + (d.questionSet ? 1 : 0) + (d.metricsVersions ? 1 : 0) + d.configsOnlyBefore.length + d.configsOnlyAfter.length + d.metrics.length + d.questions.length;
 }
 
 /** "Compare with…": what changed from another stored report to this one, from `compareEvalReports`. */
@@ -95,6 +95,11 @@ export function ReportComparison({ reportId, initialBefore, refreshKey }: Report
             {chosen && <span className="muted small"> · compared with {formatDate(chosen.at, { seconds: true })}</span>}
           </p>
 
+          {diff.metricsVersions && (
+            <p className="warning small" data-testid="eval-compare-metrics-version">
+              {metricsChangeSentence(diff.metricsVersions.before, diff.metricsVersions.after, { before: 'the earlier evaluation', after: 'this one' })}
+            </p>
+          )}
           {diff.corpus && (
             <p className="small" data-testid="eval-compare-corpus">
               <strong>Documents changed:</strong> {diff.corpus.before.documents} <span className="muted mono">{shortHash(diff.corpus.before.fingerprint)}</span> →{' '}

@@ -86,6 +86,8 @@ describe('CSV export', () => {
     expect(retrievalOnly[col('chat_model')]).toBe('');
     expect(retrievalOnly[col('answer_has_fact')]).toBe('');
     expect(retrievalOnly[col('fusion')]).toBe('');
+    // A keyword row uses no embedding model (the report's JSON names the index it ran in).
+    expect(retrievalOnly[col('embed_model')]).toBe('');
     expect(retrievalOnly[col('hit_at_k')]).toBe('0.75');
     expect(retrievalOnly[col('errors')]).toBe('1');
     for (const r of rows) expect(r).toHaveLength(CSV_HEADER.length);

@@ -31,7 +31,7 @@ export function reportToCsv(report: EvalReport): string {
   const lines = [csvRow(CSV_HEADER)];
   for (const c of report.configs) {
     // Fusion applies to hybrid search only; empty elsewhere.
-    lines.push(csvRow([c.chatModel, c.embedModel, c.chunker, c.k, c.mode, c.mode === 'hybrid' ? c.fusion : null, ...METRIC_COLUMNS.map((m) => m.get(c))]));
+    lines.push(csvRow([c.chatModel, c.mode === 'lexical' ? null : c.embedModel, c.chunker, c.k, c.mode, c.mode === 'hybrid' ? c.fusion : null, ...METRIC_COLUMNS.map((m) => m.get(c))]));
   }
   return `${lines.join('\r\n')}\r\n`;
 }

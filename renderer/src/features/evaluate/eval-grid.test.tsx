@@ -39,6 +39,12 @@ describe('the Evaluate grid', () => {
     expect(c.indexes).toBe(2);
   });
 
+  it('counts a keyword configuration once, whatever the embedding models, and no index for a model only it would use', () => {
+    const two = ['embeddinggemma:latest', 'nomic-embed-text:latest'];
+    expect(checkGrid(draft({ embedModels: two, modes: ['lexical', 'hybrid'] }))).toMatchObject({ configs: 3, indexes: 2 });
+    expect(checkGrid(draft({ embedModels: two, modes: ['lexical'] }))).toMatchObject({ configs: 1, indexes: 1 });
+  });
+
   it('retrieval only sends no chat models and counts as one', () => {
     const c = checkGrid(draft({ retrievalOnly: true, chatModels: ['a', 'b'] }));
     expect(c.grid?.chatModels).toEqual([]);

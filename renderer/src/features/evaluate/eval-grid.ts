@@ -1,4 +1,4 @@
-import { searchesPerPoint, type EvalGrid } from '../../../../shared/eval';
+import { configCount, indexCount, type EvalGrid } from '../../../../shared/eval';
 import { DEFAULT_FUSION, formatFusion, FUSION_USAGE, parseFusion } from '../../../../shared/fusion';
 import { SEARCH_MODE_LABELS, SEARCH_MODES, type SearchMode } from '../../../../shared/search';
 import { BOUNDS } from '../../../../shared/settings';
@@ -76,9 +76,9 @@ export function canonicalChunker(spec: string): string {
 export interface GridCheck {
   grid: EvalGrid | null;
   problems: string[];
-  /** Configurations the grid means (a retrieval-only run counts as one chat "model"). */
+  /** Configurations the grid means (a retrieval-only run counts as one chat "model"; keyword search runs once, not per embedding model). */
   configs: number;
-  /** Indexes to build: one per embedding model × chunker. */
+  /** Indexes to build: one per embedding model × chunker (none for a model only keyword search would use). */
   indexes: number;
 }
 
@@ -121,8 +121,9 @@ export function checkGrid(d: GridDraft): GridCheck {
   const repeats = Number(repeatsText);
   if (!/^\d+$/.test(repeatsText) || repeats < 1 || repeats > LIMITS.repeats) problems.push(`Repeats must be a whole number from 1 to ${LIMITS.repeats}.`);
 
-  const configs = Math.max(1, chatModels.length) * d.embedModels.length * chunkers.length * ks.length * searchesPerPoint(modes, fusions);
-  const indexes = d.embedModels.length * chunkers.length;
+  const shape = { chatModels, embedModels: d.embedModels, chunkers, ks, modes, fusions };
+  const configs = configCount(shape);
+  const indexes = indexCount(shape);
   const grid = problems.length === 0 ? { chatModels, embedModels: d.embedModels, chunkers, ks, modes, fusions, repeats } : null;
   return { grid, problems, configs, indexes };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONFIGS, metrics } from '../../test/eval-fixtures';
 import type { EvalConfigResult } from '../../../../shared/eval';
-import { bestValue, configLabel, formatMetric, isBest, isFailedValue, metricColumn, nextSort, notRunReason, sortConfigs, varyingDimensions } from './eval-metrics';
+import { bestValue, commonSettings, configLabel, formatMetric, fullConfigLabel, isBest, isFailedValue, metricColumn, nextSort, notRunReason, sortConfigs, varyingDimensions } from './eval-metrics';
 
 const cfg = (chatModel: string | null, over: Partial<EvalConfigResult['metrics']>, rest: Partial<EvalConfigResult> = {}): EvalConfigResult => ({
   chatModel,
@@ -76,6 +76,17 @@ describe('metric formatting and labels', () => {
     expect(CONFIGS.map((c) => configLabel(c, varyingDimensions(CONFIGS)))).toEqual(['llama3.2 · hybrid', 'qwen2.5:0.5b · hybrid', 'retrieval only · lexical']);
     const one = CONFIGS[0] as EvalConfigResult;
     expect(configLabel(one, varyingDimensions([one]))).toBe('llama3.2 · embeddinggemma · heading:256 · k=5 · hybrid');
+  });
+
+  it('gives a keyword row no embedding model: one row stands for all of them, and alone it makes no column', () => {
+    const two = [cfg(null, {}, { mode: 'lexical' }), cfg(null, {}), cfg(null, {}, { embedModel: 'nomic-embed-text:latest' })];
+    expect(varyingDimensions(two)).toEqual(['embedModel', 'mode']);
+    expect(two.map((c) => configLabel(c, varyingDimensions(two)))).toEqual(['n/a · lexical', 'embeddinggemma · hybrid', 'nomic-embed-text · hybrid']);
+    // One embedding model: keyword search beside it sets no embedding model apart.
+    const one = two.slice(0, 2);
+    expect(varyingDimensions(one)).toEqual(['mode']);
+    expect(commonSettings(one)).toContainEqual({ key: 'embedModel', label: 'Embedding model', value: 'embeddinggemma' });
+    expect(fullConfigLabel(two[0] as EvalConfigResult)).toBe('retrieval only · heading:256 · k=5 · lexical');
   });
 
   it('finds the best value only when there is a difference', () => {

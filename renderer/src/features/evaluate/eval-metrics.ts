@@ -412,7 +412,8 @@ export function dimensionText(config: EvalConfigResult, key: DimensionKey): stri
     case 'chatModel':
       return config.chatModel === null ? 'retrieval only' : shortModel(config.chatModel);
     case 'embedModel':
-      return shortModel(config.embedModel);
+      // Keyword search uses no embedding model: its one row stands for all of them.
+      return config.mode === 'lexical' ? 'n/a' : shortModel(config.embedModel);
     case 'chunker':
       return config.chunker;
     case 'k':
@@ -425,28 +426,30 @@ export function dimensionText(config: EvalConfigResult, key: DimensionKey): stri
   }
 }
 
-/** The dimensions whose value differs between configurations (fusion: between hybrid ones, the only ones it changes). */
+/** The configurations a dimension applies to: fusion to hybrid searches only, the embedding model to all but keyword ones. */
+function appliesTo(configs: readonly EvalConfigResult[], key: DimensionKey): readonly EvalConfigResult[] {
+  if (key === 'fusion') return configs.filter((c) => c.mode === 'hybrid');
+  if (key === 'embedModel') return configs.filter((c) => c.mode !== 'lexical');
+  return configs;
+}
+
+/** The dimensions whose value differs between the configurations it applies to. */
 export function varyingDimensions(configs: readonly EvalConfigResult[]): DimensionKey[] {
-  return DIMENSIONS.map((d) => d.key).filter((key) => {
-    const among = key === 'fusion' ? configs.filter((c) => c.mode === 'hybrid') : configs;
-    return new Set(among.map((c) => dimensionText(c, key))).size > 1;
-  });
+  return DIMENSIONS.map((d) => d.key).filter((key) => new Set(appliesTo(configs, key).map((c) => dimensionText(c, key))).size > 1);
 }
 
 /**
  * What every configuration shares, once: each dimension that does not vary, with its value (the
- * fusion only where some search is hybrid, the one kind it changes; k as "k=5").
+ * fusion only where some search is hybrid, the embedding model where some is not keyword-only:
+ * the kinds they change; k as "k=5").
  */
 export function commonSettings(configs: readonly EvalConfigResult[]): Array<{ key: DimensionKey; label: string; value: string }> {
-  const first = configs[0];
-  if (!first) return [];
+  if (configs.length === 0) return [];
   const varying = varyingDimensions(configs);
-  const hybrid = configs.find((c) => c.mode === 'hybrid');
-  return DIMENSIONS.filter((d) => !varying.includes(d.key) && (d.key !== 'fusion' || hybrid)).map((d) => ({
-    key: d.key,
-    label: d.label,
-    value: dimensionText(d.key === 'fusion' ? hybrid! : first, d.key),
-  }));
+  return DIMENSIONS.flatMap((d) => {
+    const example = appliesTo(configs, d.key)[0];
+    return varying.includes(d.key) || !example ? [] : [{ key: d.key, label: d.label, value: dimensionText(example, d.key) }];
+  });
 }
 
 /** A configuration named by what sets it apart ("llama3.2 · hybrid"); every dimension when nothing varies. */
@@ -454,9 +457,11 @@ export function configLabel(config: EvalConfigResult, varying: readonly Dimensio
   return varying.length > 0 ? varying.map((k) => dimensionText(config, k)).join(' · ') : fullConfigLabel(config);
 }
 
-/** Every dimension; the fusion only when it is not the default (and the search hybrid). */
+/** Every dimension it has: the fusion only when it is not the default (and the search hybrid), no embedding model for keyword search. */
 export function fullConfigLabel(config: EvalConfigResult): string {
-  const shown = DIMENSIONS.filter((d) => d.key !== 'fusion' || (config.mode === 'hybrid' && config.fusion !== formatFusion(DEFAULT_FUSION)));
+  const shown = DIMENSIONS.filter(
+    (d) => (d.key !== 'fusion' || (config.mode === 'hybrid' && config.fusion !== formatFusion(DEFAULT_FUSION))) && (d.key !== 'embedModel' || config.mode !== 'lexical'),
+  );
   return shown.map((d) => dimensionText(config, d.key)).join(' · ');
 }
 

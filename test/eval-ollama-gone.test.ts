@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { EvalGrid } from '../shared/eval';
+import { EvalReportSchema } from '../shared/eval';
+import { parseQuestionSet } from '../electron/core/eval/questions';
+import { runEval } from '../electron/core/eval/run';
+import { OllamaGateway } from '../electron/core/ollama/gateway';
+import { extractiveReply } from './support/ollama-standin/chat';
+import { startStandin, type Standin } from './support/ollama-standin/server';
+import { runCli } from './support/cli-run';
+import { NotesFolder, tempDbPath } from './support/notes';
+
+/**
+ * An evaluation whose Ollama goes away mid-run stops, rather than fail every question left one by
+ * one while the person waits; it keeps what was measured and says what was not.
+ */
+let ollama: Standin;
+let notes: NotesFolder;
+let work: ReturnType<typeof tempDbPath>;
+/** The stand-in stops itself while giving this answer (counted from 1), as an Ollama that crashes mid-answer. */
+let stopAtAnswer: number | null = null;
+let answers = 0;
+
+const QUESTIONS = [
+  { id: 'keys', question: 'How often are the deploy keys rotated?', expect: { chunkFact: 'every 90 days', answerable: true } },
+  { id: 'bread', question: 'How long does the sourdough loaf bake?', expect: { chunkFact: 'twenty minutes', answerable: true } },
+  { id: 'wifi', question: 'What is the office wifi password?', expect: { answerable: false } },
+];
+
+beforeAll(async () => {
+  ollama = await startStandin({
+    responder: (ctx) => {
+      answers += 1;
+      if (answers === stopAtAnswer) void ollama.stop();
+      return extractiveReply(ctx.kept);
+    },
+  });
+  notes = new NotesFolder('quire-eval-gone-');
+  notes.write('keys.md', '# Keys\n\nThe deploy keys are rotated every 90 days.\n');
+  notes.write('bread.md', '# Bread\n\nThe sourdough loaf bakes for twenty minutes.\n');
+  work = tempDbPath('quire-eval-gone-work-');
+});
+afterEach(async () => {
+  stopAtAnswer = null;
+  await ollama.start();
+});
+afterAll(async () => {
+  await ollama?.close();
+  notes?.dispose();
+  work?.dispose();
+});
+
+const questions = parseQuestionSet(JSON.stringify(QUESTIONS));
+// Three configurations of three questions: k = 3, 5 and 6.
+const GRID: EvalGrid = { chatModels: ['llama3.2'], embedModels: ['embeddinggemma'], chunkers: ['heading:256'], ks: [3, 5, 6], modes: ['lexical'], fusions: ['rrf:60'], repeats: 1 };
+const evalOver = (grid: EvalGrid, onProgress?: (done: number) => void) =>
+  runEval({
+    docs: notes.root, questions, questionSetName: 'test set', grid, gateway: new OllamaGateway({ host: ollama.url, retries: 0 }), version: '9.9.9', workDir: path.dirname(work.file),
+    ...(onProgress ? { onProgress } : {}),
+  });
+
+describe('runEval when Ollama goes away', () => {
+  it('stops at once, keeps what was measured, and says how many question runs were not done', async () => {
+    // Ollama stops once the second configuration's first question is done: its second finds no vectors for the question.
+    const report = await evalOver({ ...GRID, chatModels: [], modes: ['hybrid'] }, (done) => {
+      if (done === 4) void ollama.stop();
+    });
+    expect(report.stopped?.reason).toBe('ollama-unreachable');
+    // The first configuration whole; the second with its first question, and the one that found Ollama gone as its error.
+    expect(report.configs.map((c) => [c.k, c.errors])).toEqual([[3, 0], [5, 1]]);
+    expect(report.perQuestion).toHaveLength(5);
+    expect(report.perQuestion[4]!.error?.code).toBe('OLLAMA_UNREACHABLE');
+    expect(report.stopped?.notDone).toBe(4);
+    const sentence = `The evaluation stopped because Ollama could not be reached at ${ollama.url}: 4 of 9 question runs were not done (“retrieval only · embeddinggemma · heading:256 · k=5 · hybrid · rrf:60” ran 2 of its 3).`;
+    expect(report.stopped?.message).toBe(sentence);
+    expect(report.warnings).toContain(sentence);
+    // What ran is still described: the Ollama it talked to, and the digest its index's vectors came from.
+    expect(report.run.ollama).toMatch(/^\d+\.\d+/);
+    expect(report.run.models['embeddinggemma']).toMatch(/^[0-9a-f]{64}$/);
+    expect(EvalReportSchema.safeParse(report).success).toBe(true);
+  });
+
+  it('measured nothing when Ollama was gone from the start: no report, and the error says so', async () => {
+    await ollama.stop();
+    await expect(evalOver(GRID)).rejects.toMatchObject({ code: 'OLLAMA_UNREACHABLE', message: expect.stringMatching(/^The evaluation stopped because Ollama could not be reached at .* before any configuration was measured, so no report was written\./) });
+  });
+});
+
+describe('quire eval when Ollama goes away', () => {
+  it('exits 1, says on stderr that it stopped and how many runs were not done, and saves what ran', async () => {
+    const db = tempDbPath('quire-eval-gone-db-');
+    try {
+      const file = path.join(path.dirname(db.file), 'questions.json');
+      fs.writeFileSync(file, JSON.stringify(QUESTIONS));
+      const out = path.join(path.dirname(db.file), 'report.json');
+      answers = 0;
+      // The first configuration's two answers, then Ollama stops in the middle of the next one's first.
+      stopAtAnswer = 3;
+      const r = await runCli(['eval', file, '--docs', notes.root, '--chat-models', 'llama3.2', '--k', '3,5,6', '--modes', 'lexical', '--out', out], { OLLAMA_HOST: ollama.url, QUIRE_DB: db.file });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^The evaluation stopped because Ollama could not be reached at http:\/\/127\.0\.0\.1:\d+: 6 of 9 question runs were not done\.$/m);
+      const saved = EvalReportSchema.parse(JSON.parse(fs.readFileSync(out, 'utf8')));
+      expect(saved.configs.map((c) => c.k)).toEqual([3]);
+      expect(saved.stopped).toMatchObject({ reason: 'ollama-unreachable', notDone: 6 });
+      expect(r.stdout).toMatch(/^Warning: The evaluation stopped because Ollama could not be reached/m);
+    } finally {
+      db.dispose();
+    }
+  });
+});

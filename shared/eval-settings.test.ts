@@ -29,7 +29,7 @@ describe('a configuration as settings', () => {
     const r = configAsSettings(config({ mode: 'lexical', embedModel: 'nomic-embed-text', fusion: 'weighted:0.5' }), CURRENT);
     expect(r.patch).toEqual({ searchMode: 'lexical' });
     expect(r.changes).toEqual([{ key: 'searchMode', label: 'Search mode', from: 'hybrid', to: 'lexical' }]);
-    expect(r.notApplied).toEqual(['The embedding model (nomic-embed-text) is left as it is: keyword search does not use it.']);
+    expect(r.notApplied).toEqual(['Your embedding model (embeddinggemma) is left as it is: keyword search uses none.']);
   });
 
   it('meaning only: the mode and the embedding model; the fusion, which only hybrid search uses, stays', () => {

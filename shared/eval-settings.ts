@@ -40,7 +40,7 @@ export function configAsSettings(config: Config, current: ConfigSettings): Confi
   const notApplied: string[] = [];
 
   // Keyword search never reads the vectors: switching models for it would only cost a re-embedding.
-  if (config.mode === 'lexical') notApplied.push(`The embedding model (${evalModelName(config.embedModel)}) is left as it is: keyword search does not use it.`);
+  if (config.mode === 'lexical') notApplied.push(`Your embedding model (${current.embedModel}) is left as it is: keyword search uses none.`);
   else wanted.embedModel = evalModelName(config.embedModel);
   if (config.chatModel !== null) wanted.chatModel = evalModelName(config.chatModel);
 

@@ -60,7 +60,7 @@ describe('quire import, read by a person', () => {
       const r = await runCli(['import', old.root, '--no-embed'], env);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('1 added');
-      expect(r.stdout).toContain('  read in a guessed encoding (not UTF-8; check their accented letters, or re-save them as UTF-8):\n    receta.md: read as windows-1252\n');
+      expect(r.stdout).toContain('  read in a guessed encoding (not UTF-8; check their text, or re-save them as UTF-8):\n    receta.md: read as windows-1252\n');
       expect(r.stdout).not.toContain('failed files:');
       old.write('receta.md', Buffer.from('# Receta\n\nEl caf\xe9 de la ma\xf1ana.\n', 'latin1'));
       const json = JSON.parse((await runCli(['import', old.root, '--no-embed', '--json'], env)).stdout) as { notices: unknown[] };

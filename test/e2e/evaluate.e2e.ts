@@ -249,7 +249,7 @@ describe('Evaluate in a browser', () => {
     expect(engine.settings.all()).toMatchObject({ searchMode: 'hybrid', k: 6 });
     const rows = await dialog.getByTestId('eval-apply-changes').locator('tbody tr').allInnerTexts();
     expect(rows.map((r) => r.replace(/\s+/g, ' ').trim())).toEqual(['Passages per answer (k) 6 → 4', 'Search mode Keyword and meaning (hybrid) → Keyword only (lexical)']);
-    expect(await dialog.getByTestId('eval-apply-not-applied').innerText()).toMatch(/keyword search does not use it/);
+    expect(await dialog.getByTestId('eval-apply-not-applied').innerText()).toMatch(/keyword search uses none/);
     await page.mouse.move(2, 890);
     await page.screenshot({ path: path.join(SHOTS, 'evaluate-use-settings.png') });
     await dialog.getByRole('button', { name: 'Use these settings' }).click();

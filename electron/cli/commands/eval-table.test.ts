@@ -88,7 +88,7 @@ describe('evalTable', () => {
       expect(lines.join('\n')).toContain(
         [
           '  quire settings set searchMode lexical',
-          '  The embedding model (embeddinggemma) is left as it is: keyword search does not use it.',
+          '  Your embedding model (embeddinggemma) is left as it is: keyword search uses none.',
           '  The chunker fixed:128/25 cannot be applied as a setting: the app cuts documents by heading, up to',
           '  a chunk size in tokens. The rest is applied.',
         ].join('\n'),

@@ -172,7 +172,7 @@ export function evalTable(r: EvalReport, apply?: ApplyContext): string {
     '',
     'Configurations:',
     ...configs,
-    ...(keywordOnce ? ['A lexical row runs once for every embedding model: keyword search uses none of them.'] : []),
+    ...(keywordOnce ? ['One lexical row stands for every embedding model: keyword search uses none of them.'] : []),
     ...section('Retrieval (fact sent: the expected fact is in the sources sent; src tok: their tokens):', RETRIEVAL),
     ...retrievalTerms(r),
     ...bestWithApply(r, RETRIEVAL_BEST, RETRIEVAL_LEAD, apply),

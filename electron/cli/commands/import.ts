@@ -82,7 +82,7 @@ function human(r: ImportReport, program: string, waitedMs: number): string {
     lines.push(...listed(r.errors.map((e) => `${e.path}: ${e.message}`)));
   }
   if (r.notices.length > 0) {
-    lines.push(`  read in a guessed encoding (not UTF-8; check their accented letters, or re-save them as UTF-8):`);
+    lines.push(`  read in a guessed encoding (not UTF-8; check their text, or re-save them as UTF-8):`);
     lines.push(...listed(r.notices.map((n) => `${n.path}: read as ${n.encoding}`)));
   }
   lines.push(...skippedLines(r.skipped));

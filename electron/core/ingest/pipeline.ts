@@ -465,7 +465,7 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
 
 /** Read, but not as written: the person should know which encoding was assumed, and how to settle it. */
 function guessedEncodingNotice(encoding: string): string {
-  return `Not UTF-8: read as ${encoding}, the encoding its bytes point to. If its accented letters look wrong in a source, re-save it as UTF-8.`;
+  return `Not UTF-8: read as ${encoding}, the encoding its bytes point to. If its text looks wrong in a source (letters replaced by other signs), re-save it as UTF-8.`;
 }
 
 /** A file the reader refused: skipped with its reason (a PDF without text, or locked), else failed. */

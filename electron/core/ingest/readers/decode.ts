@@ -85,37 +85,78 @@ const DETECTION_SAMPLE = 64 * 1024;
 /** Western European text has few letters beyond ASCII; text in another script read as windows-1252 has mostly such letters. */
 const WESTERN_MAX_SHARE = 0.3;
 
+/** Encodings whose characters take more than one byte: UTF-8's byte pairs occur in them by chance. */
+const MULTI_BYTE: ReadonlySet<string> = new Set(['shift_jis', 'euc-jp', 'iso-2022-jp', 'gbk', 'gb18030', 'big5', 'euc-kr']);
+
+/** A detector cannot tell these apart when the bytes avoid 0x80–0x9F: each is weighed as the other's rival. */
+const TWINS: Readonly<Record<string, string>> = { 'iso-8859-2': 'windows-1250', 'windows-1250': 'iso-8859-2', 'iso-8859-7': 'windows-1253', 'windows-1253': 'iso-8859-7' };
+/** From this confidence a reading in another encoding than windows-1252, ahead of it, rules out the fallback. */
+const AHEAD = 15;
+
 /**
  * The legacy encoding a text file that is not UTF-8 was most likely saved in (old notes saved by
  * Windows Notepad as "ANSI": windows-1252 for Spanish or Portuguese, windows-1251 for Russian,
  * Shift_JIS for Japanese). chardet's statistics of the bytes decide when they recognise one encoding
  * and no other likely encoding would read the bytes as different text (ISO-8859-1 and -2 agree on
- * "canción"). Otherwise windows-1252, the commonest legacy encoding and the Encoding standard's
- * fallback, when it reads the bytes as Western text (few letters beyond ASCII); a short note in
- * another script is refused rather than indexed as mojibake. Bytes that are UTF-8 in places are
- * refused too when they are mostly UTF-8: a file damaged by a stray byte would otherwise turn into mojibake everywhere else.
+ * "canción"; ISO-8859-2 and windows-1250 do not on "piątek"). Otherwise windows-1252, the commonest
+ * legacy encoding and the Encoding standard's fallback, when no reading in another encoding is ahead
+ * of it and it reads the bytes as Western text (few letters beyond ASCII, no word made of signs).
+ * Whatever the path, a windows-1252 reading with the marks of another script (Łódź read as £ódŸ,
+ * Иван as Èâàí) or of UTF-8 (Ã©, â€™) is refused: a refusal says why, where mojibake would be
+ * indexed in silence. A file that starts with UTF-8's byte-order mark, or is mostly well-formed
+ * UTF-8, is damaged UTF-8 and is refused too.
  */
 export function guessEncoding(bytes: Uint8Array): EncodingGuess {
+  if (bytes.includes(0)) return { encoding: null, why: 'it holds NUL bytes, so it is binary or UTF-16 without a byte-order mark' };
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: null, why: 'it starts with the UTF-8 byte-order mark, so it is UTF-8 with damaged bytes' };
   if (mostlyUtf8(bytes)) return { encoding: null, why: 'it is UTF-8 in places, so it looks damaged rather than saved in another encoding' };
+  const utf8Pasted = hasUtf8Marks(bytes);
   // Readings are compared on the sample the detector read; only the one taken reads the whole file.
   const sample = sampleOf(bytes);
   const readings: Array<{ encoding: string; confidence: number; text: string }> = [];
+  const add = (label: string, confidence: number) => {
+    const reading = readAs(label, sample);
+    if (reading && !readings.some((r) => r.encoding === reading.encoding)) readings.push({ ...reading, confidence });
+  };
   for (const match of analyse(sample)) {
     if (NOT_A_GUESS.test(match.name)) continue;
-    const reading = readAs(match.name, sample);
-    if (reading && !readings.some((r) => r.encoding === reading.encoding)) readings.push({ ...reading, confidence: match.confidence });
+    add(match.name, match.confidence);
+    const twin = TWINS[match.name.toLowerCase()];
+    if (twin) add(twin, match.confidence);
   }
-  const best = readings.sort((a, b) => b.confidence - a.confidence)[0];
+  readings.sort((a, b) => b.confidence - a.confidence);
+  const best = readings[0];
+  // UTF-8's é or ’ inside a single-byte reading is UTF-8 pasted into it: whichever way it is read, part of it is mojibake.
+  const taken = (r: { encoding: string; text: string }) => (MULTI_BYTE.has(r.encoding) || !utf8Pasted) && (r.encoding !== 'windows-1252' || plausiblyWestern(r.text));
   if (best && best.confidence >= RECOGNISED && !readings.some((r) => r !== best && r.confidence >= best.confidence - RIVAL_MARGIN && r.text !== best.text)) {
     const whole = readAs(best.encoding, bytes);
-    if (whole) return whole;
+    if (whole && taken(whole)) return whole;
+    if (whole) return { encoding: null, why: `read as ${whole.encoding} it would hold words of another script or of UTF-8` };
   }
   const westernSample = readAs('windows-1252', sample);
-  if (westernSample && westernShare(westernSample.text) <= WESTERN_MAX_SHARE) {
+  const westernConfidence = readings.find((r) => r.encoding === 'windows-1252')?.confidence ?? 0;
+  const otherAhead = readings.some((r) => r.encoding !== 'windows-1252' && r.confidence >= AHEAD && r.confidence > westernConfidence && r.text !== westernSample?.text);
+  if (westernSample && !otherAhead && westernShare(westernSample.text) <= WESTERN_MAX_SHARE && plausiblyWestern(westernSample.text)) {
     const western = readAs('windows-1252', bytes);
-    if (western) return western;
+    if (western && taken(western)) return western;
   }
   return { encoding: null, why: best ? 'its encoding could not be told for sure' : 'its encoding could not be recognised' };
+}
+
+/**
+ * Whether a windows-1252 reading looks like Western text: no sign glued between letters (pi¹tek, a
+ * Polish ą read wrong; but Catalan's l·l, ordinals and ´ typed as an apostrophe are Western), no
+ * sign before a letter (£ódŸ), no run of three characters beyond ASCII (Èâàí, “Œ‹ž), and none of
+ * and no ¤, which nobody
+ * types and which is where ISO-8859-15 keeps €.
+ */
+function plausiblyWestern(text: string): boolean {
+  return !(
+    text.includes('\u00a4') ||
+    /\p{L}[\u00a1-\u00a9\u00ab-\u00b3\u00b5\u00b6\u00b8\u00b9\u00bb-\u00bf\u0160\u0161\u0178\u017d\u017e\u201a\u201e\u2020-\u2022\u2030\u2039\u203a\u2122]\p{L}/u.test(text) ||
+    /[\u00a3-\u00a6\u00a8\u00a9\u00ac\u00ae\u00af\u00b1-\u00b3\u00b6\u00b8\u00b9\u00bc-\u00be]\p{L}/u.test(text) ||
+    /[^\x00-\x7f\s\u00ab\u00bb\u2013\u2014\u2026\u201c\u201d\u2018\u2019]{3,}/u.test(text)
+  );
 }
 
 /**
@@ -138,8 +179,8 @@ function readAs(label: string, bytes: Uint8Array): { encoding: string; text: str
   }
   try {
     const text = strictDecode(encoding, bytes);
-    // windows-1252 leaves five bytes undefined: text holding one was not written in it.
-    return encoding === 'windows-1252' && /[\u0081\u008d\u008f\u0090\u009d]/.test(text) ? null : { encoding, text };
+    // windows-1252 leaves five bytes undefined, and other encodings' C1 range is control characters: text holding one was not written in it.
+    return /[\u0080-\u009f]/.test(text) ? null : { encoding, text };
   } catch {
     return null;
   }
@@ -150,6 +191,11 @@ function westernShare(text: string): number {
   const letters = text.match(/\p{L}/gu)?.length ?? 0;
   const beyond = text.match(/[^\x00-\x7f]/gu)?.filter((c) => /\p{L}/u.test(c)).length ?? 0;
   return letters === 0 ? 1 : beyond / letters;
+}
+
+/** Whether the bytes hold UTF-8's Latin-1 letters (C3 xx), no-break space and signs (C2 xx) or punctuation and € (E2 80 xx, E2 82 AC). */
+function hasUtf8Marks(bytes: Uint8Array): boolean {
+  return /\xc3[\x80-\xbf]|\xc2[\xa0-\xbf]|\xe2\x80[\x80-\xbf]|\xe2\x82\xac/.test(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'));
 }
 
 /**

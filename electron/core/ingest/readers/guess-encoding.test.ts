@@ -46,6 +46,33 @@ describe('guessing the encoding of a text file that is not UTF-8', () => {
     expect(g.encoding).toBeNull();
   });
 
+  it('keeps Western words that hold signs: French œ, Catalan l·l, ordinals, ´ typed as an apostrophe', () => {
+    const text = 'Le c\u0153ur de la col\u00b7lecci\u00f3: 1\u00aa edici\u00f3n, don\u00b4t worry, caf\u00e9.\n';
+    const bytes = Uint8Array.from([...text].map((c) => (c === '\u0153' ? 0x9c : c.charCodeAt(0))));
+    expect(guessEncoding(bytes)).toEqual({ encoding: 'windows-1252', text });
+  });
+
+  it('refuses what windows-1252 would turn into signs: another script in an English note, UTF-8 pasted into windows-1252', () => {
+    // "Łódź" in windows-1250 inside English: read as windows-1252 it is "£ódŸ".
+    const lodz = Uint8Array.from([...latin1('Travel notes. Flight lands Tuesday; hotel near the station in '), 0xa3, 0xf3, 0x64, 0x9f, ...latin1('.\n')]);
+    expect(guessEncoding(lodz).encoding).toBeNull();
+    // "Иван" in windows-1251 beside English.
+    expect(guessEncoding(Uint8Array.from([...latin1('Meeting notes with '), ...cp1251('Иван'), ...latin1(' about the plan for the release next week.\n')])).encoding).toBeNull();
+    // A windows-1252 note with UTF-8 pasted in: "Café" and "it’s" in UTF-8, one windows-1252 é.
+    const mixed = Uint8Array.from([...Buffer.from('# Café\n\nit’s here — ', 'utf8'), ...latin1('caf\xe9 au lait, cr\xe8me, br\xfbl\xe9e, \xe0 la carte, na\xefve, d\xe9j\xe0 vu.\n')]);
+    expect(guessEncoding(mixed).encoding).toBeNull();
+  });
+
+  it('refuses when ISO-8859-2 and windows-1250 read a Polish note differently', () => {
+    // "piątek" with ą as windows-1250 writes it (0xB9), which ISO-8859-2 reads as š.
+    const g = guessEncoding(Uint8Array.from([...latin1('Spotkanie w pi'), 0xb9, ...latin1('tek o dziesi'), 0xb9, ...latin1('tej, prosz'), 0xea, ...latin1(' by'), 0xe6, ...latin1('.\n')]));
+    expect(g.encoding).toBeNull();
+  });
+
+  it('refuses a file that starts with the UTF-8 byte-order mark: it says it is UTF-8, and is damaged', () => {
+    expect(guessEncoding(Uint8Array.from([0xef, 0xbb, 0xbf, ...latin1('# Caf\xe9\n\nLa cr\xe8me.\n')]))).toEqual({ encoding: null, why: expect.stringContaining('byte-order mark') });
+  });
+
   it('refuses a UTF-8 file with a stray byte: it is damaged, not in another encoding', () => {
     const g = guessEncoding(Uint8Array.from([...Buffer.from('# Café\n\nLa crème ', 'utf8'), 0xff, 0x0a]));
     expect(g).toEqual({ encoding: null, why: expect.stringContaining('UTF-8 in places') });

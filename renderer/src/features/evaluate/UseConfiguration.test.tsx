@@ -50,7 +50,7 @@ describe('Use these settings', () => {
     show();
     expect([...select().options].map((o) => o.textContent)).toEqual([
       'llama3.2 · embeddinggemma · heading:256 · k=5 · hybrid',
-      'llama3.2 · embeddinggemma · heading:512 · k=4 · lexical — best answers and retrieval',
+      'llama3.2 · heading:512 · k=4 · lexical — best answers and retrieval',
       'llama3.2 · nomic-embed-text · fixed:128/25 · k=5 · hybrid · weighted:0.3',
     ]);
     expect(select().value).toBe('1');
@@ -60,7 +60,7 @@ describe('Use these settings', () => {
     const h = show();
     review();
     const dialog = await screen.findByRole('alertdialog', { name: 'Use these settings?' });
-    expect(dialog.textContent).toContain('From the configuration llama3.2 · embeddinggemma · heading:512 · k=4 · lexical, these settings change:');
+    expect(dialog.textContent).toContain('From the configuration llama3.2 · heading:512 · k=4 · lexical, these settings change:');
     const rows = within(screen.getByTestId('eval-apply-changes')).getAllByRole('row').slice(1).map((r) => [...r.children].map((c) => c.textContent));
     expect(rows).toEqual([
       ['Chunk size (tokens)', '256', '→ 512'],
@@ -71,7 +71,7 @@ describe('Use these settings', () => {
     expect(screen.getAllByTestId('eval-apply-note').map((n) => n.textContent)).toEqual([
       'At each folder’s next import or Re-sync, 12 documents are cut again and 80 chunks’ worth of text re-embedded. Until then, documents stay cut as they are now.',
     ]);
-    expect(screen.getByTestId('eval-apply-not-applied').textContent).toBe('The embedding model (embeddinggemma) is left as it is: keyword search does not use it.');
+    expect(screen.getByTestId('eval-apply-not-applied').textContent).toBe('Your embedding model (embeddinggemma) is left as it is: keyword search uses none.');
     // Cancel has the focus: Enter on a stray focus does not apply anything.
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));

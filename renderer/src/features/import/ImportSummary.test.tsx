@@ -113,7 +113,7 @@ describe('a file read in a guessed encoding', () => {
       documents: { added: 2, updated: 0, unchanged: 0, moved: 0, deleted: 0, skipped: 0, failed: 0 },
       indexedByType: { markdown: 2 },
       warnings: [],
-      notices: [{ path: 'viejas/receta.md', code: 'GUESSED_ENCODING', message: 'Not UTF-8: read as windows-1252, the encoding its bytes point to. If its accented letters look wrong in a source, re-save it as UTF-8.', encoding: 'windows-1252' }],
+      notices: [{ path: 'viejas/receta.md', code: 'GUESSED_ENCODING', message: 'Not UTF-8: read as windows-1252, the encoding its bytes point to. If its text looks wrong in a source (letters replaced by other signs), re-save it as UTF-8.', encoding: 'windows-1252' }],
       chunks: 4,
       embedded: 0,
       embedRequests: 0,

@@ -56,7 +56,7 @@ export function ImportSummary({ report }: { report: ImportReport }) {
         // Imported, so not among the failures; but what was assumed should be seen, and is one click away.
         <details className="import-notices" data-testid="import-notices">
           <summary>
-            <strong>{plural(report.notices.length, 'file')} read in a guessed encoding</strong> — not UTF-8; check {report.notices.length === 1 ? 'its' : 'their'} accented letters
+            <strong>{plural(report.notices.length, 'file')} read in a guessed encoding</strong> — not UTF-8; check {report.notices.length === 1 ? 'its' : 'their'} text
           </summary>
           <ul className="file-list">
             {report.notices.map((n) => (

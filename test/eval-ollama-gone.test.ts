@@ -85,6 +85,13 @@ describe('runEval when Ollama goes away', () => {
     await ollama.stop();
     await expect(evalOver(GRID)).rejects.toMatchObject({ code: 'OLLAMA_UNREACHABLE', message: expect.stringMatching(/^The evaluation stopped because Ollama could not be reached at .* before any configuration was measured, so no report was written\./) });
   });
+
+  it('keyword search alone with no chat model needs no Ollama: measured in full while it is gone', async () => {
+    await ollama.stop();
+    const report = await evalOver({ ...GRID, chatModels: [], ks: [3] });
+    expect(report.stopped).toBeUndefined();
+    expect(report.configs.map((c) => [c.mode, c.errors, c.metrics.hit1])).toEqual([['lexical', 0, 1]]);
+  });
 });
 
 describe('quire eval when Ollama goes away', () => {

@@ -124,7 +124,9 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         try {
           const builtEarlier = (db.prepare('SELECT COUNT(*) FROM documents').pluck().get() as number) > 0;
           opts.onProgress?.(done, total, `indexing with ${embedModel}, ${chunker.spec}${builtEarlier ? ' (the index an earlier run built: changed documents only)' : ''}`);
-          const imported = await importFolder(db, docs, { embedding: { gateway: opts.gateway, model: embedModel }, chunker: chunker.config, ...(opts.parse ? { parse: opts.parse } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+          // Keyword search alone reads no vectors: its index is built without Ollama (a later run asking for vectors embeds what is missing).
+          const embedding = modes.some((m) => m !== 'lexical') ? { gateway: opts.gateway, model: embedModel } : null;
+          const imported = await importFolder(db, docs, { embedding, chunker: chunker.config, ...(opts.parse ? { parse: opts.parse } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
           opts.signal?.throwIfAborted();
           indexes.push({ embedModel, chunker: chunker.spec, reused: builtEarlier, documentsRead: imported.documents.added + imported.documents.updated });
           // Ollama went while the import embedded: every configuration of this index would wait on it for nothing.

@@ -44,6 +44,13 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/**
+ * The errors of talking to Ollama about a model (reaching it, its answer, the model it lacks), as
+ * opposed to Quire's own: after one, a model setting can still be saved on the person's word ("Use
+ * anyway", a model still to pull), and an embedding run over vectors already complete is not a failure.
+ */
+export const OLLAMA_ERROR_CODES: ReadonlySet<string> = new Set<ErrorCode>(['MODEL_NOT_FOUND', 'OLLAMA_UNREACHABLE', 'OLLAMA_TIMEOUT', 'OLLAMA_ERROR']);
+
 export interface QuireErrorShape {
   code: ErrorCode;
   message: string;

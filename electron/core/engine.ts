@@ -13,7 +13,7 @@ import type { AskEvent } from '../../shared/answer';
 import type { ApiEvent, Input, MethodName, Output, ScopeRef } from '../../shared/contract';
 import type { EvalGrid, EvalReport, Question } from '../../shared/eval';
 import { keepsTurn } from '../../shared/conversations';
-import { QuireError, type QuireErrorShape } from '../../shared/errors';
+import { OLLAMA_ERROR_CODES, QuireError, type QuireErrorShape } from '../../shared/errors';
 import type { SearchResponse } from '../../shared/search';
 import { ask } from './answer/ask';
 import { dispatch, type DispatchResult, type Handlers } from './api/dispatch';
@@ -214,8 +214,6 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-/** The errors of talking to Ollama (reaching it, its certificate, its answer, the model it lacks), as opposed to ours. */
-const OLLAMA_CODES: ReadonlySet<string> = new Set(['OLLAMA_UNREACHABLE', 'OLLAMA_TIMEOUT', 'OLLAMA_ERROR', 'MODEL_NOT_FOUND']);
 
 export function createEngine(options: EngineOptions): Engine {
   const dbPath = options.dbPath;
@@ -504,7 +502,7 @@ export function createEngine(options: EngineOptions): Engine {
         // Ollama is needed only if something lacks vectors: with nothing to embed, there is nothing to
         // fail, whether Ollama is down, slow, behind a certificate this computer does not trust, or
         // without the model (removed since its vectors were made).
-        if (e instanceof QuireError && OLLAMA_CODES.has(e.code) && !hasMissingVectors(db, model)) return { model, documents, chunks: 0, requests: 0 };
+        if (e instanceof QuireError && OLLAMA_ERROR_CODES.has(e.code) && !hasMissingVectors(db, model)) return { model, documents, chunks: 0, requests: 0 };
         throw e;
       }
     },

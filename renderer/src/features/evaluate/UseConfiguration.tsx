@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { OLLAMA_ERROR_CODES } from '../../../../shared/errors';
 import type { EvalReport } from '../../../../shared/eval';
 import { configAsSettings, settingValueText, type ConfigAsSettings, type SettingChange } from '../../../../shared/eval-settings';
 import { describeError, type DescribedError } from '../../api/messages';
@@ -8,8 +9,6 @@ import { ErrorNote } from '../../common/ErrorNote';
 import { ReembedBox } from '../settings/ReembedBox';
 import { changeNotes, configChoices, vectorsComplete, type IndexFacts } from './apply-config';
 
-/** Errors after which "Use anyway" makes sense: Ollama lacks a model (one still to pull), or could not be asked. */
-const UNCONFIRMED = new Set(['MODEL_NOT_FOUND', 'OLLAMA_UNREACHABLE', 'OLLAMA_TIMEOUT', 'OLLAMA_ERROR']);
 
 interface UseConfigurationProps {
   report: EvalReport;
@@ -150,7 +149,7 @@ export function UseConfiguration({ report, failed }: UseConfigurationProps) {
         </>
       )}
       {error && <ErrorNote error={error} />}
-      {error && refused && UNCONFIRMED.has(error.code) && (
+      {error && refused && OLLAMA_ERROR_CODES.has(error.code) && (
         <p className="row">
           <span className="muted small">Nothing was saved. For a model you will pull later:</span>
           <button type="button" className="button" disabled={busy} onClick={() => void apply(refused, true)}>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { OLLAMA_ERROR_CODES } from '../../../../shared/errors';
 import type { Input, Output } from '../../../../shared/contract';
 import { BOUNDS, DEFAULT_OLLAMA_HOST, SETTINGS } from '../../../../shared/settings';
 import { describeError, type DescribedError } from '../../api/messages';
@@ -13,8 +14,6 @@ import { EMPTY_HEADERS, HeadersFields, headersPatch, type HeadersDraft } from '.
 type Settings = Output<'getSettings'>;
 type Field = keyof typeof SETTINGS & Exclude<keyof Settings, 'ollamaHeaders' | 'ollamaHeaderStorage'>;
 
-/** Errors after which "Save anyway" makes sense: Ollama lacks the model, or could not be asked. */
-const UNCONFIRMED = new Set(['MODEL_NOT_FOUND', 'OLLAMA_UNREACHABLE', 'OLLAMA_TIMEOUT', 'OLLAMA_ERROR']);
 
 /** The form's fields; labels and bounds come from the one settings table (shared/settings.ts). */
 const FIELDS: Array<{ key: Field; label: string; hint: string; type: 'text' | 'number' | 'fusion' | 'choice'; min?: number; max?: number; models?: true; options?: ReadonlyArray<{ value: string; label: string }> }> = [
@@ -196,7 +195,7 @@ export function SettingsForm({ settings, models, onSaved, hostProblem = null, in
         </p>
       )}
       {error && <ErrorNote error={error} />}
-      {error && UNCONFIRMED.has(error.code) && (
+      {error && OLLAMA_ERROR_CODES.has(error.code) && (
         <p className="row">
           <span className="muted small">Nothing was saved. For a model you will pull later:</span>
           <button type="button" className="button" disabled={busy} onClick={() => void save(true)}>

@@ -136,14 +136,7 @@ export function SettingsForm({ settings, models, onSaved, hostProblem = null, in
                 </option>
               ))}
             </select>
-            {invalid[f.key] && (
-              <span id={`setting-${f.key}-error`} className="small field__error">
-                {invalid[f.key]}
-              </span>
-            )}
-            <span id={`setting-${f.key}-hint`} className="muted small">
-              {f.hint}
-            </span>
+            <FieldNotes id={`setting-${f.key}`} error={invalid[f.key]} hint={f.hint} />
           </div>
         ) : (
           <div className="field" key={f.key}>
@@ -160,14 +153,7 @@ export function SettingsForm({ settings, models, onSaved, hostProblem = null, in
               spellCheck={false}
               {...(f.models ? { list: 'installed-models', autoComplete: 'off' } : {})}
             />
-            {invalid[f.key] && (
-              <span id={`setting-${f.key}-error`} className="small field__error">
-                {invalid[f.key]}
-              </span>
-            )}
-            <span id={`setting-${f.key}-hint`} className="muted small">
-              {f.hint}
-            </span>
+            <FieldNotes id={`setting-${f.key}`} error={invalid[f.key]} hint={f.hint} />
             {f.key === 'chunkTokens' && <RecutCost draft={draft.chunkTokens} saved={settings.chunkTokens} indexed={indexed} />}
           </div>
         ),
@@ -225,5 +211,21 @@ function RecutCost({ draft, saved, indexed }: { draft: string; saved: number; in
     <span className="small" role="note" data-testid="recut-cost">
       {recutSentence(indexed)}
     </span>
+  );
+}
+
+/** A field's refusal (when it has one) and its hint, with the ids its input's aria-describedby names. */
+function FieldNotes({ id, error, hint }: { id: string; error: string | undefined; hint: string }) {
+  return (
+    <>
+      {error && (
+        <span id={`${id}-error`} className="small field__error">
+          {error}
+        </span>
+      )}
+      <span id={`${id}-hint`} className="muted small">
+        {hint}
+      </span>
+    </>
   );
 }

@@ -7,8 +7,7 @@ import { pagesOfLines } from '../pages';
 import { detectInjection } from '../../text/injection';
 import { logseqPageName, type LogseqNameFormat } from '../logseq-names';
 import type { StoredChunk } from '../../db/documents';
-import { guessEncoding } from '../readers/decode';
-import { isQuireError, QuireError } from '../../../../shared/errors';
+import { guessEncoding, isNotUtf8Refusal, notUtf8Nor } from '../readers/decode';
 
 export interface ParseRequest {
   /** The file's path in its folder: picks the reader and, failing a title of its own, names the document. */
@@ -53,9 +52,9 @@ async function readGuessing(reader: Reader, bytes: Uint8Array): Promise<{ read: 
   try {
     return { read: await reader.read(bytes) };
   } catch (e) {
-    if (!isQuireError(e) || e.code !== 'UNDECODABLE_TEXT' || !/not valid UTF-8/.test(e.message)) throw e;
+    if (!isNotUtf8Refusal(e)) throw e;
     const guess = guessEncoding(bytes);
-    if (guess.encoding === null) throw new QuireError('UNDECODABLE_TEXT', e.message.replace(/; re-save it as UTF-8\.$/, `, and ${guess.why}; re-save it as UTF-8.`));
+    if (guess.encoding === null) throw notUtf8Nor(e, guess.why);
     return { read: await reader.read(new TextEncoder().encode(guess.text)), guessedEncoding: guess.encoding };
   }
 }

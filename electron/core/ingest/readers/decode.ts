@@ -1,5 +1,5 @@
 import { analyse } from 'chardet';
-import { QuireError } from '../../../../shared/errors';
+import { isQuireError, QuireError } from '../../../../shared/errors';
 
 /**
  * Bytes → text, refusing rather than guessing: a NUL byte means binary, and bytes that are not
@@ -8,6 +8,21 @@ import { QuireError } from '../../../../shared/errors';
  * format itself declares another encoding (`declared`, an Encoding-standard name such as an HTML
  * page's <meta charset>). Line endings become '\n'.
  */
+/** How the refusal of bytes that are not UTF-8 (and declare no other encoding) begins: the one guessEncoding may answer. */
+const NOT_UTF8 = 'The file is not valid UTF-8';
+
+/** Whether an error is decodeText refusing bytes as not UTF-8, the case a guessed legacy encoding can read. */
+export function isNotUtf8Refusal(e: unknown): e is QuireError {
+  return isQuireError(e) && e.code === 'UNDECODABLE_TEXT' && e.message.startsWith(NOT_UTF8);
+}
+
+/** The refusal again, saying why no legacy encoding could be trusted either. */
+export function notUtf8Nor(e: QuireError, why: string): QuireError {
+  return new QuireError('UNDECODABLE_TEXT', e.message.replace(RESAVE, `, and ${why}${RESAVE}`));
+}
+
+const RESAVE = '; re-save it as UTF-8.';
+
 export function decodeText(bytes: Uint8Array, declared?: string): string {
   let text: string;
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
@@ -38,7 +53,7 @@ function strictDecode(encoding: string, bytes: Uint8Array): string {
     throw new QuireError(
       'UNDECODABLE_TEXT',
       encoding === 'utf-8'
-        ? `The file is not valid UTF-8${offset === null ? '' : ` (first bad byte at offset ${offset})`}; re-save it as UTF-8.`
+        ? `${NOT_UTF8}${offset === null ? '' : ` (first bad byte at offset ${offset})`}${RESAVE}`
         : encoding.startsWith('utf-16')
           ? `The file starts with a ${encoding.toUpperCase()} byte-order mark but its content is not valid ${encoding.toUpperCase()}.`
           : `The file declares the ${encoding} encoding but its bytes are not valid ${encoding}.`,
@@ -60,15 +75,21 @@ function fixWindows1252(text: string): string {
 /** Where the first malformed UTF-8 sequence starts, so the message can point at it. */
 function firstInvalidUtf8Offset(encoding: string, bytes: Uint8Array): number | null {
   if (encoding !== 'utf-8') return null;
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i]!;
-    const len = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
-    if (len === 0 || i + len > bytes.length) return i;
-    for (let j = 1; j < len; j++) if ((bytes[i + j]! & 0xc0) !== 0x80) return i;
+  for (let i = 0; i < bytes.length; ) {
+    const len = bytes[i]! < 0x80 ? 1 : utf8SequenceAt(bytes, i);
+    if (len === 0) return i;
     i += len;
   }
   return null;
+}
+
+/** The length of the well-formed multi-byte UTF-8 sequence starting at `i` (lead byte and continuation bytes only), or 0. */
+function utf8SequenceAt(bytes: Uint8Array, i: number): number {
+  const b = bytes[i]!;
+  const len = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+  if (len === 0 || i + len > bytes.length) return 0;
+  for (let j = 1; j < len; j++) if ((bytes[i + j]! & 0xc0) !== 0x80) return 0;
+  return len;
 }
 
 /** What guessEncoding found: the text and the encoding it was read in, or why no encoding can be trusted. */
@@ -207,12 +228,9 @@ function mostlyUtf8(bytes: Uint8Array): boolean {
   let sequences = 0;
   let strays = 0;
   for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    if (b < 0x80) continue;
-    const len = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
-    let ok = len > 0 && i + len <= bytes.length;
-    for (let j = 1; ok && j < len; j++) if ((bytes[i + j]! & 0xc0) !== 0x80) ok = false;
-    if (ok) {
+    if (bytes[i]! < 0x80) continue;
+    const len = utf8SequenceAt(bytes, i);
+    if (len > 0) {
       sequences++;
       i += len - 1;
     } else strays++;

@@ -1,5 +1,6 @@
 import { evalModelName, failedConfigs, type EvalMetrics, type EvalReport } from '../../../shared/eval';
 import { ANSWERS_LEAD, configAsSettings, leadingConfig, RETRIEVAL_LEAD, type ConfigSettings, type LeadMetric } from '../../../shared/eval-settings';
+import { columns as grid } from '../columns';
 
 const pct = (v: number | null) => (v === null ? '—' : `${Math.round(v * 100)}%`);
 const ms = (v: number | null) => (v === null ? '—' : `${Math.round(v)}`);
@@ -43,12 +44,6 @@ const SPEED: Array<[string, Cell, boolean]> = [
   ['tok/s', (m) => (m.tokensPerSecond === null ? '—' : m.tokensPerSecond.toFixed(0)), true],
 ];
 
-/** Columns two spaces apart, sized to their contents; text columns (from index `textFrom`) left-aligned, numbers right. */
-function grid(head: string[], rows: string[][], textFrom = Infinity): string[] {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i >= textFrom ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();
-  return [line(head), ...rows.map(line)];
-}
 
 /**
  * What the retrieval columns measure, under their table: a dense row can find the fact in its top k

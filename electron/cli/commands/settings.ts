@@ -1,5 +1,6 @@
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import { NUMERIC_SETTINGS, SETTING_KEYS, SETTINGS, type SettingKey, type SettingsPatch, type SettingsView } from '../../../shared/settings';
+import { columns } from '../columns';
 import type { CliContext } from '../context';
 
 /**
@@ -50,9 +51,7 @@ function patchFrom(pairs: readonly string[], program: string): SettingsPatch {
 function list(ctx: CliContext, view: SettingsView): number {
   const rows = SETTING_KEYS.map((key) => ({ key, label: SETTINGS[key].label, value: view[key], default: SETTINGS[key].fallback }));
   ctx.out.result({ settings: rows, ollamaHeaders: view.ollamaHeaders.map((h) => ({ name: h.name, source: h.source })) }, () => {
-    const cells = [['setting', 'value', 'default', ''], ...rows.map((r) => [r.key, String(r.value), r.key === 'ollamaHost' ? `${String(r.default)} (or OLLAMA_HOST)` : String(r.default), r.label])];
-    const widths = [0, 1, 2].map((i) => Math.max(...cells.map((c) => c[i]!.length)));
-    const lines = cells.map((c) => c.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join('  ').trimEnd());
+    const lines = columns(['setting', 'value', 'default', ''], rows.map((r) => [r.key, String(r.value), r.key === 'ollamaHost' ? `${String(r.default)} (or OLLAMA_HOST)` : String(r.default), r.label]), 0);
     const headers = view.ollamaHeaders.map((h) => `${h.name} (${h.source === 'settings' ? 'saved' : 'QUIRE_OLLAMA_HEADERS'})`);
     return [
       ...lines,

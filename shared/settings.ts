@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FUSION_USAGE, parseFusion } from './fusion';
+import { DEFAULT_FUSION, formatFusion, FUSION_USAGE, parseFusion } from './fusion';
 import { SEARCH_MODES, type SearchMode } from './search';
 
 /**
@@ -75,8 +75,8 @@ export const SETTINGS = {
     fallback: 'hybrid' as SearchMode,
     label: 'Search mode',
   },
-  /** How hybrid search joins keyword and vector rankings: rrf:60 (default) or weighted:0.3. */
-  fusion: { storageKey: 'fusion', schema: z.string().max(40).refine((s) => parseFusion(s) !== null, { error: FUSION_USAGE }), fallback: 'rrf:60', label: 'Hybrid fusion' },
+  /** How hybrid search joins keyword and vector rankings: weighted:0.3 (default) or rrf:60 (shared/fusion.ts). */
+  fusion: { storageKey: 'fusion', schema: z.string().max(40).refine((s) => parseFusion(s) !== null, { error: FUSION_USAGE }), fallback: formatFusion(DEFAULT_FUSION), label: 'Hybrid fusion' },
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;

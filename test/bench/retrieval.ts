@@ -38,6 +38,7 @@ import { startStandin } from '../support/ollama-standin/server';
 import { buildBaseline } from './baseline';
 import { diagnose, type Diagnosis } from './diagnose';
 import { SET_FILES } from './sets';
+import { DEFAULT_FUSION, formatFusion } from '../../shared/fusion';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 
@@ -97,7 +98,7 @@ function table(title: string, rows: Row[]): string {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { set: { type: 'string', multiple: true }, modes: { type: 'string', default: 'lexical' }, k: { type: 'string', default: '6' }, fusion: { type: 'string', default: 'rrf:60' }, chunkers: { type: 'string', default: 'heading:256' }, embed: { type: 'string', default: 'embeddinggemma' } } });
+  const { values } = parseArgs({ options: { set: { type: 'string', multiple: true }, modes: { type: 'string', default: 'lexical' }, k: { type: 'string', default: '6' }, fusion: { type: 'string', default: formatFusion(DEFAULT_FUSION) }, chunkers: { type: 'string', default: 'heading:256' }, embed: { type: 'string', default: 'embeddinggemma' } } });
   const names = values.set ?? Object.keys(SET_FILES);
   const modes = values.modes.split(',') as SearchMode[];
   const realVectors = values.embed === 'sentence-encoder';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EvalGridSchema, EvalReportSchema, failedConfigs, metricsChangeSentence, type EvalGrid, type EvalReport } from '../../../shared/eval';
 import { QuireError } from '../../../shared/errors';
-import { FUSION_USAGE, parseFusion } from '../../../shared/fusion';
+import { DEFAULT_FUSION, formatFusion, FUSION_USAGE, parseFusion } from '../../../shared/fusion';
 import { SEARCH_MODES, type SearchMode } from '../../../shared/search';
 import { BOUNDS } from '../../../shared/settings';
 import { diffReports, parseChunkerSpec, parseQuestionSet, type ReportDiff } from '../../core/engine';
@@ -35,7 +35,7 @@ function gridFromFlags(flags: EvalFlags): EvalGrid {
     if (!(SEARCH_MODES as readonly string[]).includes(m)) throw new QuireError('INVALID_ARGUMENT', `--modes takes ${SEARCH_MODES.join(', ')}, not "${m}".`);
     return m as SearchMode;
   });
-  const fusions = list(flags.fusion, ['rrf:60']).map((spec) => {
+  const fusions = list(flags.fusion, [formatFusion(DEFAULT_FUSION)]).map((spec) => {
     if (parseFusion(spec) === null) throw new QuireError('INVALID_ARGUMENT', `--fusion takes rrf:<k> or weighted:<w>, not "${spec}": ${FUSION_USAGE}.`);
     return spec;
   });

@@ -121,7 +121,7 @@ describe('evaluation jobs', () => {
     const same = await value<{ same: boolean; metrics: unknown[] }>('compareEvalReports', { before: done.reportId, after: againDone.reportId });
     expect(same).toMatchObject({ same: true, metrics: [], questions: [], corpus: null });
     const rerun = await value<{ run: { grid: unknown; answerSettings: { numCtxCap: number } } }>('getEvalReport', { id: againDone.reportId });
-    // A grid sent without fusions runs the default, and the report says so.
+    // A grid sent without fusions runs rrf:60, as grids saved before the fusion axis did, and the report says so.
     expect(rerun.run.grid).toEqual({ ...grid, fusions: ['rrf:60'] });
     expect(rerun.run.answerSettings.numCtxCap).toBe(4096);
 

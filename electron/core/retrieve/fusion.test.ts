@@ -44,13 +44,30 @@ describe('reciprocalRankFusion', () => {
 describe('weightedFusion', () => {
   const scored = (...pairs: Array<[number, number]>) => pairs.map(([rowid, score], i) => ({ rowid, rank: i + 1, score }));
 
-  it('mixes each list divided by its best score, by the given share', () => {
-    const fused = weightedFusion(scored([1, 10], [2, 5]), scored([2, 0.8], [3, 0.4]), 0.3);
+  it('mixes each list scaled over itself (best 1, last 0), by the given share', () => {
+    const fused = weightedFusion(scored([1, 10], [2, 6], [4, 2]), scored([2, 0.8], [3, 0.6], [5, 0.4]), 0.3);
     const by = new Map(fused.map((f) => [f.rowid, f.score]));
     expect(by.get(1)).toBeCloseTo(0.7 * 1, 12);
     expect(by.get(2)).toBeCloseTo(0.7 * 0.5 + 0.3 * 1, 12);
     expect(by.get(3)).toBeCloseTo(0.3 * 0.5, 12);
-    expect(fused.map((f) => f.rowid)).toEqual([1, 2, 3]);
+    expect(by.get(4)).toBeCloseTo(0, 12);
+    expect(by.get(5)).toBeCloseTo(0, 12);
+    expect(fused.map((f) => f.rowid).slice(0, 3)).toEqual([1, 2, 3]);
+  });
+
+  it('lets vector scores crowded in a narrow band still reorder the keyword ranking', () => {
+    // Divided by their best, 0.62 / 0.55 / 0.48 would all be 0.77 to 1 and 1 would stay first.
+    const lex = scored([1, 10], [2, 9], [3, 1]);
+    const dense = scored([2, 0.62], [1, 0.55], [3, 0.48]);
+    expect(weightedFusion(lex, dense, 0.3).map((f) => f.rowid)).toEqual([2, 1, 3]);
+  });
+
+  it('scores a list whose scores are all equal as all best, and one it lacks as 0', () => {
+    const fused = weightedFusion(scored([1, 4], [2, 4]), scored([3, 0.5]), 0.4);
+    const by = new Map(fused.map((f) => [f.rowid, f.score]));
+    expect(by.get(1)).toBeCloseTo(0.6, 12);
+    expect(by.get(2)).toBeCloseTo(0.6, 12);
+    expect(by.get(3)).toBeCloseTo(0.4, 12);
   });
 
   it('at 0 is the keyword ranking and at 1 the vector ranking', () => {
@@ -64,7 +81,7 @@ describe('weightedFusion', () => {
 describe('fusion specs', () => {
   it('parses and formats both kinds, canonically', () => {
     expect(parseFusion('rrf:60')).toEqual({ kind: 'rrf', k: 60 });
-    expect(parseFusion('rrf')).toEqual(DEFAULT_FUSION);
+    expect(parseFusion('rrf')).toEqual({ kind: 'rrf', k: 60 });
     expect(parseFusion(' Weighted:0.3 ')).toEqual({ kind: 'weighted', dense: 0.3 });
     for (const spec of ['rrf:60', 'rrf:1', 'weighted:0', 'weighted:1', 'weighted:0.25']) expect(formatFusion(parseFusion(spec)!)).toBe(spec);
   });

@@ -28,16 +28,35 @@ export function reciprocalRankFusion(lexical: readonly Ranked[], dense: readonly
 }
 
 /**
- * Weighted fusion: `dense` × the vector score plus (1 − dense) × the keyword score, each divided by
- * the best score in its list, so both lie in [0, 1] whatever their natural scale.
+ * Weighted fusion, a convex combination: `dense` × the vector score plus (1 − dense) × the keyword
+ * score, each min–max scaled over its own list for this query (its best 1, its last 0). A chunk
+ * missing from a list scores 0 there, as it ranks below that list's last.
+ *
+ * Min–max rather than dividing by the best: cosine similarities crowd a narrow band (a list may run
+ * from 0.62 to 0.48), so divided by the best they all land between 0.77 and 1 and the vectors'
+ * share barely reorders the chunks they found, while one they did not list falls from 0.77 to 0. Scaled
+ * over the list, each list spreads its own evidence across the same [0, 1] whatever its model's
+ * habits, which is what lets one share mean the same for different models. (Bruch et al., "An
+ * Analysis of Fusion Functions for Hybrid Retrieval", TOIS 2023: a convex combination beats
+ * reciprocal rank fusion in and out of domain; measured here in test/bench/retrieval.ts.)
  */
 export function weightedFusion(lexical: readonly Ranked[], dense: readonly Ranked[], denseWeight: number): Fused[] {
-  const best = (list: readonly Ranked[]) => Math.max(Number.MIN_VALUE, ...list.map((r) => r.score ?? 0));
-  const lexBest = best(lexical);
-  const denseBest = best(dense);
-  return fuse(lexical, dense, (list, r) =>
-    list === 'lexicalRank' ? ((1 - denseWeight) * Math.max(0, r.score ?? 0)) / lexBest : (denseWeight * Math.max(0, r.score ?? 0)) / denseBest,
-  );
+  const lex = minMax(lexical);
+  const vec = minMax(dense);
+  return fuse(lexical, dense, (list, r) => (list === 'lexicalRank' ? (1 - denseWeight) * lex(r) : denseWeight * vec(r)));
+}
+
+/** A list's scores scaled to [0, 1] over the list; a list whose scores are all equal scores 1 throughout. */
+function minMax(list: readonly Ranked[]): (r: Ranked) => number {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const r of list) {
+    const s = r.score ?? 0;
+    if (s < lo) lo = s;
+    if (s > hi) hi = s;
+  }
+  const span = hi - lo;
+  return (r) => (span > 0 ? ((r.score ?? 0) - lo) / span : 1);
 }
 
 export function fuseWith(fusion: Fusion, lexical: readonly Ranked[], dense: readonly Ranked[]): Fused[] {

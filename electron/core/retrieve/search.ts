@@ -28,7 +28,7 @@ export interface SearchOptions {
   collectionIds?: readonly string[];
   /** Only these folders inside imported folders (path '' for a whole one). */
   folders?: readonly ScopeFolder[];
-  /** How hybrid joins the two rankings; omitted: the saved setting, else rrf:60. */
+  /** How hybrid joins the two rankings; omitted: the saved setting, else the default (shared/fusion.ts DEFAULT_FUSION). */
   fusion?: Fusion;
   /** How to embed the query; null when Ollama is not to be asked. */
   gateway: OllamaGateway | null;

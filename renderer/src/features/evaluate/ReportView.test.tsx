@@ -191,7 +191,7 @@ describe('the results table\'s settings', () => {
     const base = report();
     await show(report({ configs: [base.configs[0]!], perQuestion: base.perQuestion.filter((p) => p.config === 0) }));
     expect(screen.queryByTestId('eval-common')).toBeNull();
-    expect(row(0).querySelector('th')?.textContent).toBe('llama3.2 · embeddinggemma · heading:256 · k=5 · hybrid');
+    expect(row(0).querySelector('th')?.textContent).toBe('llama3.2 · embeddinggemma · heading:256 · k=5 · hybrid · rrf:60');
   });
 });
 

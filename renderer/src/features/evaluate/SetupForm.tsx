@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Input } from '../../../../shared/contract';
 import { SEARCH_MODES, type SearchMode } from '../../../../shared/search';
+import { DEFAULT_FUSION, formatFusion } from '../../../../shared/fusion';
 import type { DescribedError } from '../../api/messages';
 import { setKey, type DraftUpdate, type SetupDraft } from './eval-session';
 import { useEvalSetupData, type Model, type Settings } from './eval-setup-data';
@@ -30,7 +31,7 @@ export function defaultGrid(settings: Settings | null, installed: readonly strin
     chunkers: ['heading:256'],
     customChunkers: '',
     ks: settings ? String(settings.k) : '5',
-    fusions: settings ? settings.fusion : 'rrf:60',
+    fusions: settings ? settings.fusion : formatFusion(DEFAULT_FUSION),
     modes: ['hybrid'],
     repeats: '1',
   };
@@ -216,7 +217,7 @@ export function SetupForm({ draft, onDraft, running, onStart, startError, savedV
           </label>
           <input id="eval-fusions" type="text" value={grid.fusions} disabled={running} onChange={(e) => setGrid({ fusions: e.target.value })} aria-describedby="eval-fusions-hint" spellCheck={false} />
           <span id="eval-fusions-hint" className="muted small">
-            How hybrid joins keywords and vectors: rrf:60 (rank fusion), weighted:0.3 (30% vectors). Several: rrf:60, weighted:0.5.
+            How hybrid joins keywords and vectors: weighted:0.3 (30% vectors), rrf:60 (rank fusion). Several: weighted:0.3, weighted:0.5, rrf:60.
           </span>
         </div>
         <div className="eval-field">

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONFIGS, metrics } from '../../test/eval-fixtures';
 import type { EvalConfigResult } from '../../../../shared/eval';
+import { DEFAULT_FUSION, formatFusion } from '../../../../shared/fusion';
 import { bestValue, commonSettings, configLabel, formatMetric, fullConfigLabel, isBest, isFailedValue, metricColumn, nextSort, notRunReason, sortConfigs, varyingDimensions } from './eval-metrics';
 
 const cfg = (chatModel: string | null, over: Partial<EvalConfigResult['metrics']>, rest: Partial<EvalConfigResult> = {}): EvalConfigResult => ({
@@ -9,7 +10,7 @@ const cfg = (chatModel: string | null, over: Partial<EvalConfigResult['metrics']
   chunker: 'heading:256',
   k: 5,
   mode: 'hybrid',
-  fusion: 'rrf:60',
+  fusion: formatFusion(DEFAULT_FUSION),
   metrics: metrics(over),
   errors: 0,
   ...rest,
@@ -75,7 +76,9 @@ describe('metric formatting and labels', () => {
     expect(varyingDimensions(CONFIGS)).toEqual(['chatModel', 'mode']);
     expect(CONFIGS.map((c) => configLabel(c, varyingDimensions(CONFIGS)))).toEqual(['llama3.2 · hybrid', 'qwen2.5:0.5b · hybrid', 'retrieval only · lexical']);
     const one = CONFIGS[0] as EvalConfigResult;
-    expect(configLabel(one, varyingDimensions([one]))).toBe('llama3.2 · embeddinggemma · heading:256 · k=5 · hybrid');
+    // The fusion is named only when it is not the default (weighted:0.3).
+    expect(configLabel(one, varyingDimensions([one]))).toBe('llama3.2 · embeddinggemma · heading:256 · k=5 · hybrid · rrf:60');
+    expect(configLabel(cfg(null, {}), [])).toBe('retrieval only · embeddinggemma · heading:256 · k=5 · hybrid');
   });
 
   it('gives a keyword row no embedding model: one row stands for all of them, and alone it makes no column', () => {

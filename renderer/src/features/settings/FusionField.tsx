@@ -1,4 +1,4 @@
-import { FUSION_KINDS, type FusionKind } from '../../../../shared/fusion';
+import { DEFAULT_FUSION, FUSION_KINDS, type FusionKind } from '../../../../shared/fusion';
 
 /**
  * "Hybrid fusion" as a choice of method plus its number, so nobody has to know the `rrf:60` /
@@ -70,8 +70,8 @@ export function FusionField({
       )}
       <span id="setting-fusion-hint" className="muted small">
         {kind === 'rrf'
-          ? `Joins keyword and meaning rankings by rank: each adds 1/(k + rank). k from ${k.min} to ${k.max}; ${FUSION_KINDS.rrf.example} suits most notes.`
-          : `Adds the two scores, the meaning score counting for w of the whole: from ${k.min} to ${k.max} (${FUSION_KINDS.weighted.example} is 30% meaning).`}
+          ? `Joins keyword and meaning rankings by rank alone: each adds 1/(k + rank), so a weak embedding model counts as much as keywords. k from ${k.min} to ${k.max}; ${FUSION_KINDS.rrf.example} is usual.`
+          : `Adds the two scores, each scaled over its own results, the meaning score counting for w of the whole: from ${k.min} to ${k.max} (${FUSION_KINDS.weighted.example}, the default, is 30% meaning; more suits a strong embedding model).`}
       </span>
     </div>
   );
@@ -80,7 +80,7 @@ export function FusionField({
 /** The stored spec's method and number as typed; a spec the form cannot read shows as the default method with its number empty. */
 export function splitFusion(value: string): { kind: FusionKind; number: string } {
   const m = /^\s*(rrf|weighted)(?::\s*(.*))?$/i.exec(value);
-  if (!m) return { kind: 'rrf', number: '' };
+  if (!m) return { kind: DEFAULT_FUSION.kind, number: '' };
   const kind = m[1]!.toLowerCase() as FusionKind;
   return { kind, number: m[2] === undefined ? (kind === 'rrf' ? String(FUSION_KINDS.rrf.example) : '') : m[2].trim() };
 }

@@ -6,6 +6,7 @@ import { settingsView } from '../../test/settings-fixtures';
 
 type Settings = Output<'getSettings'>;
 import { SettingsForm } from './SettingsForm';
+import { splitFusion } from './FusionField';
 
 const settings = settingsView({
   ollamaHeaders: [
@@ -93,6 +94,12 @@ describe('SettingsForm', () => {
     fireEvent.change(k, { target: { value: '40' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() => expect(setCalls(h)).toEqual([{ fusion: 'rrf:40' }]));
+  });
+
+  it('reads a fusion spec it cannot parse as the default method, weighted, with its number left to fill', () => {
+    expect(splitFusion('blend:2')).toEqual({ kind: 'weighted', number: '' });
+    expect(splitFusion('rrf')).toEqual({ kind: 'rrf', number: '60' });
+    expect(splitFusion('Weighted: 0.4')).toEqual({ kind: 'weighted', number: '0.4' });
   });
 
   it('offers the installed models in the model fields, free text still allowed', () => {

@@ -129,8 +129,8 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
   if (flags.out) fs.writeFileSync(flags.out, `${JSON.stringify(report, null, 2)}\n`);
   const reused = reuseNote(report.run.indexes ?? []);
   if (reused) ctx.out.note(reused);
-  // Ollama went away mid-run: the run stopped rather than fail every question left, and says so.
-  const ollamaGone = report.stopped?.reason === 'ollama-unreachable';
+  // Ollama went away (or stopped answering) mid-run: the run stopped rather than fail every question left, and says so.
+  const ollamaGone = report.stopped !== undefined && report.stopped.reason !== 'cancelled';
   if (ollamaGone) ctx.out.note(report.stopped!.message);
 
   // Every question run of every configuration failed (Ollama gone, no model it was asked for): the

@@ -230,6 +230,10 @@ describe('Evaluate in a browser', () => {
     const select = page.getByTestId('eval-compare-select');
     expect(await select.inputValue()).not.toBe('');
     expect(await page.getByTestId('eval-run-again').isDisabled()).toBe(false);
+    // It ran in the indexes the first run built, and says so as quire eval does.
+    expect(await page.getByTestId('eval-index-reuse').innerText()).toBe(
+      'Reused all 2 indexes an earlier run built: no document had changed, so none was read or embedded again. To build them anew, remove the evaluation indexes (“Remove all” under Evaluation indexes, beside the form) before running again.',
+    );
     await scrollToTop(page.getByTestId('eval-results'));
     await shot('evaluate-rerun');
   });

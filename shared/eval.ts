@@ -218,10 +218,11 @@ const EvalReportShape = z.object({
   warnings: z.array(z.string()).optional(),
   /**
    * Set when the run ended before its grid was done: cancelled, or Ollama could not be reached any
-   * more (the run stops then rather than fail every question left). `notDone`: question runs
-   * planned but not done; `message`: that in a sentence, also among the warnings.
+   * more (`ollama-unreachable`) or stopped answering (`ollama-timeout`: a question and a quick check
+   * both timed out); the run stops then rather than fail every question left. `notDone`: question
+   * runs planned but not done; `message`: that in a sentence, also among the warnings.
    */
-  stopped: z.object({ reason: z.enum(['cancelled', 'ollama-unreachable']), notDone: z.number().int(), message: z.string() }).optional(),
+  stopped: z.object({ reason: z.enum(['cancelled', 'ollama-unreachable', 'ollama-timeout']), notDone: z.number().int(), message: z.string() }).optional(),
 });
 
 /** A report as read anywhere (the database, a --rerun file, the contract): always with its metricsVersion. */
@@ -313,6 +314,28 @@ export function runsPerConfig(report: Pick<EvalReport, 'configs' | 'perQuestion'
   const counts = report.configs.map(() => 0);
   for (const run of report.perQuestion) if (run.config >= 0 && run.config < counts.length) counts[run.config]! += 1;
   return counts;
+}
+
+/**
+ * One sentence on the indexes an earlier run built, or null when this run built them all: a second
+ * run over unchanged notes takes seconds where the first took minutes, and should say why. Said
+ * alike by `quire eval` and the Evaluate view; `anew` ends it with how that shell builds the
+ * indexes anew, given "it" or "them" (`--fresh-index builds them anew.`).
+ */
+export function indexReuseSentence(indexes: EvalRunInfo['indexes'], anew: (them: 'it' | 'them') => string): string | null {
+  const all = indexes ?? [];
+  const reused = all.filter((i) => i.reused);
+  if (reused.length === 0) return null;
+  const which =
+    reused.length === all.length
+      ? reused.length === 1
+        ? 'the index'
+        : `all ${reused.length} indexes`
+      : `${reused.length} of ${all.length} indexes (${reused.map((i) => `${i.embedModel}, ${i.chunker}`).join('; ')})`;
+  // Every index holds the same documents, so each read the same changed ones again.
+  const read = Math.max(...reused.map((i) => i.documentsRead));
+  const since = read === 0 ? 'no document had changed, so none was read or embedded again' : `only the ${read === 1 ? 'document' : `${read} documents`} changed since ${read === 1 ? 'was' : 'were'} read and embedded again`;
+  return `Reused ${which} an earlier run built: ${since}. ${anew(reused.length === 1 ? 'it' : 'them')}`;
 }
 
 /** Configurations where every question run failed (errors equal their runs): nothing they report is a measurement. */

@@ -43,6 +43,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   stopAtAnswer = null;
+  ollama.faults.hang = false;
   await ollama.start();
 });
 afterAll(async () => {
@@ -54,9 +55,9 @@ afterAll(async () => {
 const questions = parseQuestionSet(JSON.stringify(QUESTIONS));
 // Three configurations of three questions: k = 3, 5 and 6.
 const GRID: EvalGrid = { chatModels: ['llama3.2'], embedModels: ['embeddinggemma'], chunkers: ['heading:256'], ks: [3, 5, 6], modes: ['lexical'], fusions: ['rrf:60'], repeats: 1 };
-const evalOver = (grid: EvalGrid, onProgress?: (done: number) => void) =>
+const evalOver = (grid: EvalGrid, onProgress?: (done: number) => void, gateway = new OllamaGateway({ host: ollama.url, retries: 0 })) =>
   runEval({
-    docs: notes.root, questions, questionSetName: 'test set', grid, gateway: new OllamaGateway({ host: ollama.url, retries: 0 }), version: '9.9.9', workDir: path.dirname(work.file),
+    docs: notes.root, questions, questionSetName: 'test set', grid, gateway, version: '9.9.9', workDir: path.dirname(work.file),
     ...(onProgress ? { onProgress } : {}),
   });
 
@@ -91,6 +92,46 @@ describe('runEval when Ollama goes away', () => {
     const report = await evalOver({ ...GRID, chatModels: [], ks: [3] });
     expect(report.stopped).toBeUndefined();
     expect(report.configs.map((c) => [c.mode, c.errors, c.metrics.hit1])).toEqual([['lexical', 0, 1]]);
+  });
+});
+
+describe('runEval when a shared Ollama stops answering', () => {
+  // A server that hangs is found by timeouts; short ones here (every request, and the quick check, give up after 300 ms).
+  const impatient = () => new OllamaGateway({ host: ollama.url, retries: 0, timeoutMs: 300 });
+  const RETRIEVAL = { ...GRID, chatModels: [], modes: ['hybrid'] } satisfies EvalGrid;
+
+  it('stops once a question times out and so does the quick check, keeps what was measured, and says it timed out, with the host', async () => {
+    // The server hangs once the second configuration's first question is done: its second waits for the question's vector in vain.
+    const report = await evalOver(RETRIEVAL, (done) => {
+      if (done === 4) ollama.faults.hang = true;
+    }, impatient());
+    expect(report.stopped?.reason).toBe('ollama-timeout');
+    expect(report.configs.map((c) => [c.k, c.errors])).toEqual([[3, 0], [5, 1]]);
+    expect(report.perQuestion).toHaveLength(5);
+    expect(report.perQuestion[4]!.error?.code).toBe('OLLAMA_TIMEOUT');
+    const sentence = `The evaluation stopped because Ollama at ${ollama.url} stopped answering (a question timed out, and so did a quick check that Ollama still answers): 4 of 9 question runs were not done (“retrieval only · embeddinggemma · heading:256 · k=5 · hybrid · rrf:60” ran 2 of its 3).`;
+    expect(report.stopped?.message).toBe(sentence);
+    expect(report.warnings).toContain(sentence);
+    expect(EvalReportSchema.safeParse(report).success).toBe(true);
+  });
+
+  it('goes on when one question times out while Ollama still answers the check', async () => {
+    // One question's vector is stuck (a wedged runner); the server answers its version, and the next question's vector comes.
+    const report = await evalOver(RETRIEVAL, (done) => {
+      if (done === 4) ollama.faults.hang = ['/api/embed'];
+      if (done === 5) ollama.faults.hang = false;
+    }, impatient());
+    expect(report.stopped).toBeUndefined();
+    expect(report.configs.map((c) => [c.k, c.errors])).toEqual([[3, 0], [5, 1], [6, 0]]);
+    expect(report.perQuestion[4]!.error?.code).toBe('OLLAMA_TIMEOUT');
+  });
+
+  it('measured nothing when the server hung from the start: no report, and the error says it timed out', async () => {
+    ollama.faults.hang = true;
+    await expect(evalOver(GRID, undefined, impatient())).rejects.toMatchObject({
+      code: 'OLLAMA_TIMEOUT',
+      message: `The evaluation stopped because Ollama at ${ollama.url} stopped answering (a question timed out, and so did a quick check that Ollama still answers) before any configuration was measured, so no report was written. Once the server at ${ollama.url} answers again, run it again.`,
+    });
   });
 });
 

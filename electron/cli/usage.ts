@@ -71,7 +71,7 @@ const COMMANDS: CommandHelp[] = [
       '    --chat-models a,b --embed-models x,y --chunkers heading:256,fixed:128/25',
       '    --k 3,5 --modes lexical,hybrid --fusion rrf:60,weighted:0.3 --repeat N --out report.json',
       '    (no --chat-models: retrieval metrics only; exit 1 when nothing was measured, or when',
-      '    Ollama went away and the run stopped: the configurations measured are kept)',
+      '    Ollama went away or stopped answering and the run stopped: what was measured is kept)',
       '    --fresh-index     build the indexes anew rather than reuse those an earlier run built',
       'eval --rerun report.json   repeat a saved run and show what changed (exit 3 if anything did)',
     ],

@@ -230,6 +230,10 @@ describe('Evaluate in a browser', () => {
     const select = page.getByTestId('eval-compare-select');
     expect(await select.inputValue()).not.toBe('');
     expect(await page.getByTestId('eval-run-again').isDisabled()).toBe(false);
+    // It ran in the indexes the first run built, and says so as quire eval does.
+    expect(await page.getByTestId('eval-index-reuse').innerText()).toBe(
+      'Reused all 2 indexes an earlier run built: no document had changed, so none was read or embedded again. To build them anew, remove the evaluation indexes (“Remove all” under Evaluation indexes, beside the form) before running again.',
+    );
     await scrollToTop(page.getByTestId('eval-results'));
     await shot('evaluate-rerun');
   });
@@ -394,7 +398,9 @@ describe('Evaluate in a browser', () => {
     }
     const error = page.locator('.error-note[data-code="OLLAMA_UNREACHABLE"]');
     await error.waitFor();
-    expect(await error.innerText()).toMatch(/The evaluation stopped because Ollama could not be reached at http:\/\/127\.0\.0\.1:\d+: \d+ of 42 question runs were not done \(“retrieval only · embeddinggemma · heading:256 · k=2 · hybrid · rrf:60” ran \d of its 7\)\./);
+    // The run's own sentence leads (what stopped it, what was not done); the general help follows.
+    expect(await error.locator('p').first().innerText()).toMatch(/^The evaluation stopped because Ollama could not be reached at http:\/\/127\.0\.0\.1:\d+: \d+ of 42 question runs were not done \(“retrieval only · embeddinggemma · heading:256 · k=2 · hybrid · rrf:60” ran \d of its 7\)\.$/);
+    expect(await error.locator('p').nth(1).innerText()).toMatch(/^Ollama is not running or cannot be reached/);
     expect(await page.getByTestId('eval-table').locator('tbody tr').count()).toBe(2);
     expect(await page.getByTestId('eval-warning').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^The evaluation stopped because Ollama could not be reached/)]));
     await shot('evaluate-ollama-gone');

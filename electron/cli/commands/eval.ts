@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { EvalGridSchema, EvalReportSchema, failedConfigs, metricsChangeSentence, type EvalGrid, type EvalReport } from '../../../shared/eval';
+import { EvalGridSchema, EvalReportSchema, failedConfigs, indexReuseSentence, metricsChangeSentence, type EvalGrid, type EvalReport } from '../../../shared/eval';
 import { QuireError } from '../../../shared/errors';
 import { DEFAULT_FUSION, formatFusion, FUSION_USAGE, parseFusion } from '../../../shared/fusion';
 import { SEARCH_MODES, type SearchMode } from '../../../shared/search';
@@ -127,10 +127,10 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
     onProgress: (done, total, label) => ctx.out.progress(total ? done / total : 0, `${done}/${total} · ${label}`),
   });
   if (flags.out) fs.writeFileSync(flags.out, `${JSON.stringify(report, null, 2)}\n`);
-  const reused = reuseNote(report.run.indexes ?? []);
+  const reused = indexReuseSentence(report.run.indexes, (them) => `--fresh-index builds ${them} anew.`);
   if (reused) ctx.out.note(reused);
-  // Ollama went away mid-run: the run stopped rather than fail every question left, and says so.
-  const ollamaGone = report.stopped?.reason === 'ollama-unreachable';
+  // Ollama went away (or stopped answering) mid-run: the run stopped rather than fail every question left, and says so.
+  const ollamaGone = report.stopped !== undefined && report.stopped.reason !== 'cancelled';
   if (ollamaGone) ctx.out.note(report.stopped!.message);
 
   // Every question run of every configuration failed (Ollama gone, no model it was asked for): the
@@ -151,25 +151,6 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
   ctx.out.result({ ...report, diff }, () => `${evalTable(report, apply)}\n\n${describeDiff(diff, flags.rerun!)}`);
   noteNothingMeasured();
   return nothingMeasured || ollamaGone ? 1 : diff.same ? 0 : EXIT_DIFFERENT;
-}
-
-/**
- * One line on the indexes an earlier run built, or null when this run built them all: a second
- * run over unchanged notes takes seconds where the first took minutes, and should say why.
- */
-export function reuseNote(indexes: NonNullable<EvalReport['run']['indexes']>): string | null {
-  const reused = indexes.filter((i) => i.reused);
-  if (reused.length === 0) return null;
-  const which =
-    reused.length === indexes.length
-      ? reused.length === 1
-        ? 'the index'
-        : `all ${reused.length} indexes`
-      : `${reused.length} of ${indexes.length} indexes (${reused.map((i) => `${i.embedModel}, ${i.chunker}`).join('; ')})`;
-  // Every index holds the same documents, so each read the same changed ones again.
-  const read = Math.max(...reused.map((i) => i.documentsRead));
-  const since = read === 0 ? 'no document had changed, so none was read or embedded again' : `only the ${read === 1 ? 'document' : `${read} documents`} changed since ${read === 1 ? 'was' : 'were'} read and embedded again`;
-  return `Reused ${which} an earlier run built: ${since}. --fresh-index builds ${reused.length === 1 ? 'it' : 'them'} anew.`;
 }
 
 const num = (v: number | null) => (v === null ? '—' : Number.isInteger(v) ? String(v) : v.toFixed(3));

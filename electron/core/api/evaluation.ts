@@ -81,13 +81,13 @@ export function createEvaluation({ db, emit, job, evaluate, evalDir }: Evaluatio
             emit({ type: 'job.progress', jobId, kind: 'eval', progress: { done, total, label } });
           },
         });
-        // Cut short (a cancel, Ollama gone): the configurations measured are kept, and the report says what was not done.
+        // Cut short (a cancel, Ollama gone or not answering): the configurations measured are kept, and the report says what was not done.
         const { stopped } = report;
         const error = !stopped
           ? null
           : stopped.reason === 'cancelled'
             ? { code: 'CANCELLED', message: 'Evaluation cancelled; the configurations that finished are kept.' }
-            : { code: 'OLLAMA_UNREACHABLE', message: stopped.message };
+            : { code: stopped.reason === 'ollama-timeout' ? 'OLLAMA_TIMEOUT' : 'OLLAMA_UNREACHABLE', message: stopped.message };
         emit({ type: 'job.done', jobId, kind: 'eval', result: { reportId }, error });
       } catch (e) {
         emit({ type: 'job.done', jobId, kind: 'eval', result: null, error: signal.aborted ? { code: 'CANCELLED', message: 'Evaluation cancelled.' } : toErrorShape(e) });

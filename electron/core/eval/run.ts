@@ -14,7 +14,7 @@ import { importFolder, type ImportOptions } from '../ingest/pipeline';
 import type { ImportReport } from '../ingest/types';
 import { getActiveEmbeddingModel } from '../db/embedding-models';
 import type { ModelInfo, OllamaGateway } from '../ollama/gateway';
-import { ollamaGone } from '../ollama/state';
+import { ollamaGone, ollamaNotAnswering } from '../ollama/state';
 import { search } from '../retrieve/search';
 import { configLabel } from './diff';
 import { failureWarnings } from './failure-warnings';
@@ -54,17 +54,25 @@ const PREVIEW_CHARS = 280;
 /** How long an Ollama that failed as unreachable is given to come back before the run stops (ollamaGone). */
 const OLLAMA_GONE_PAUSE_MS = 1000;
 
+/** Why Ollama's absence stopped a run: not reachable, or reached but no longer answering. */
+type OllamaStop = Exclude<NonNullable<EvalReport['stopped']>['reason'], 'cancelled'>;
+
 /**
  * Ollama is gone: thrown inside the run, caught by runEval, which keeps what was measured and says
  * what was not. `cutShort`: the configuration it left in the middle of, kept with the runs it had done.
  */
 class OllamaGone extends Error {
-  constructor(readonly cutShort: { label: string; ran: number; planned: number } | null = null) {
+  constructor(
+    readonly reason: OllamaStop,
+    readonly cutShort: { label: string; ran: number; planned: number } | null = null,
+  ) {
     super('Ollama is gone.');
   }
 }
 
-const isUnreachable = (error: { code: string } | null | undefined) => error?.code === 'OLLAMA_UNREACHABLE';
+/** The failures that may mean Ollama itself is gone (past the gateway's own retry), rather than one model or question failing. */
+const OLLAMA_AWAY = new Set(['OLLAMA_UNREACHABLE', 'OLLAMA_TIMEOUT']);
+const ollamaAwayCode = (error: { code: string } | null | undefined): string | null => (error && OLLAMA_AWAY.has(error.code) ? error.code : null);
 
 /**
  * Runs every question through the same search and ask paths as the app, for every point of the
@@ -108,8 +116,15 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   const ollamaVersion = opts.gateway.version(AbortSignal.timeout(3000)).catch(() => null);
   fs.mkdirSync(opts.workDir, { recursive: true });
   const lock = acquireRunLock(opts.workDir, docs);
-  const stopIfOllamaGone = async () => {
-    if (await ollamaGone(opts.gateway, OLLAMA_GONE_PAUSE_MS, opts.signal)) throw new OllamaGone();
+  /**
+   * After a failure that may mean Ollama is gone: why the run must stop, or null when Ollama is
+   * still there. Unreachable: still so a moment later. Timed out: its quick version check times
+   * out too (a slow model, or one stuck request, leaves the check answered and the run going).
+   */
+  const ollamaStopped = async (code: string | null): Promise<OllamaStop | null> => {
+    if (code === 'OLLAMA_UNREACHABLE') return (await ollamaGone(opts.gateway, OLLAMA_GONE_PAUSE_MS, opts.signal)) ? 'ollama-unreachable' : null;
+    if (code === 'OLLAMA_TIMEOUT') return (await ollamaNotAnswering(opts.gateway, undefined, opts.signal)) ? 'ollama-timeout' : null;
+    return null;
   };
 
   const runGrid = async () => {
@@ -130,7 +145,10 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
           opts.signal?.throwIfAborted();
           indexes.push({ embedModel, chunker: chunker.spec, reused: builtEarlier, documentsRead: imported.documents.added + imported.documents.updated });
           // Ollama went while the import embedded: every configuration of this index would wait on it for nothing.
-          if (imported.embedding.status === 'unavailable' && isUnreachable(imported.embedding.error)) await stopIfOllamaGone();
+          if (imported.embedding.status === 'unavailable') {
+            const stop = await ollamaStopped(ollamaAwayCode(imported.embedding.error));
+            if (stop) throw new OllamaGone(stop);
+          }
           // The import awaited the keyword statistics' rebuild; when it failed (a full disk) keyword
           // and hybrid rows score on the older statistics, which changes their numbers: said, not hidden.
           for (const w of imported.warnings) warnings.push(`The index for ${embedModel}, ${chunker.spec} ranks keyword matches with statistics not rebuilt after its import: ${w.message}`);
@@ -174,7 +192,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
                     // earlier answer taught the estimate would change how many sources later ones get,
                     // and repeats and reruns would not send the same prompts.
                     clearCalibration.run();
-                    const { outcome, run, unreachable } = await runQuestion(db, opts.gateway, q, {
+                    const { outcome, run, ollamaFailure } = await runQuestion(db, opts.gateway, q, {
                       chatModel,
                       k,
                       mode,
@@ -187,12 +205,13 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
                     outcomes.push(outcome);
                     runs.push(run);
                     opts.onProgress?.(++done, total, configLabel(setting));
-                    if (unreachable && (await ollamaGone(opts.gateway, OLLAMA_GONE_PAUSE_MS, opts.signal))) {
+                    const stop = await ollamaStopped(ollamaFailure);
+                    if (stop) {
                       // What ran before Ollama went was measured: kept, with this run as the error it is
                       // (so the row is never a best value beside whole ones). A first run alone measured nothing.
-                      if (outcomes.length === 1) throw new OllamaGone();
+                      if (outcomes.length === 1) throw new OllamaGone(stop);
                       keep();
-                      throw new OllamaGone({ label: configLabel(setting), ran: outcomes.length, planned: grid.repeats * questions.length });
+                      throw new OllamaGone(stop, { label: configLabel(setting), ran: outcomes.length, planned: grid.repeats * questions.length });
                     }
                   }
                 }
@@ -213,13 +232,18 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   } catch (e) {
     if (e instanceof OllamaGone) {
       const notDone = total - perQuestion.length;
-      const sentence = `The evaluation stopped because Ollama could not be reached at ${opts.gateway.host}`;
+      const host = opts.gateway.host;
+      const hung = e.reason === 'ollama-timeout';
+      const sentence = hung
+        ? `The evaluation stopped because Ollama at ${host} stopped answering (a question timed out, and so did a quick check that Ollama still answers)`
+        : `The evaluation stopped because Ollama could not be reached at ${host}`;
       if (configs.length === 0) {
-        throw new QuireError('OLLAMA_UNREACHABLE', `${sentence} before any configuration was measured, so no report was written. Start it with "ollama serve", or set OLLAMA_HOST, and run it again.`);
+        const help = hung ? `Once the server at ${host} answers again, run it again.` : 'Start it with "ollama serve", or set OLLAMA_HOST, and run it again.';
+        throw new QuireError(hung ? 'OLLAMA_TIMEOUT' : 'OLLAMA_UNREACHABLE', `${sentence} before any configuration was measured, so no report was written. ${help}`);
       }
       const under = e.cutShort;
       const message = `${sentence}: ${notDone} of ${total} question runs were not done${under ? ` (“${under.label}” ran ${under.ran} of its ${under.planned})` : ''}.`;
-      stopped = { reason: 'ollama-unreachable', notDone, message };
+      stopped = { reason: e.reason, notDone, message };
       warnings.push(message);
     } else {
       // Cancelled with whole configurations done: keep them (the one under way is dropped), and say so.
@@ -233,8 +257,8 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   }
   warnings.push(...failureWarnings(configs, perQuestion, (i, error) => error.code === 'NO_EMBEDDINGS' && withoutVectors.has(`${configs[i]!.embedModel}\0${configs[i]!.chunker}`)));
 
-  // Ollama gone: not asked again (each ask would wait out its retries).
-  const gone = stopped?.reason === 'ollama-unreachable';
+  // Ollama gone or not answering: not asked again (each ask would wait out its retries).
+  const gone = stopped !== undefined && stopped.reason !== 'cancelled';
   const models: Record<string, string | null> = {};
   for (const model of [...grid.chatModels, ...grid.embedModels]) {
     models[model] = known.get(model)?.digest ?? indexDigests.get(model) ?? (gone ? null : await opts.gateway.modelInfo(model, AbortSignal.timeout(5000)).then((m) => m.digest, () => null));
@@ -267,7 +291,7 @@ async function runQuestion(
   gateway: OllamaGateway,
   q: Question,
   o: { chatModel: string | null; k: number; mode: SearchMode; fusion: Fusion; repeat: number; numCtxCap: number; noVectors: string | null; signal?: AbortSignal },
-): Promise<{ outcome: QuestionOutcome; run: Omit<EvalQuestionRun, 'score' | 'config'>; unreachable: boolean }> {
+): Promise<{ outcome: QuestionOutcome; run: Omit<EvalQuestionRun, 'score' | 'config'>; ollamaFailure: string | null }> {
   const chunkText = stmt(db, 'SELECT text FROM chunks WHERE id = ?').pluck();
   const textOf = (id: string) => (chunkText.get(id) as string | undefined) ?? '';
   // A result is a passage (its chunk and neighbours): it is scored and shown as the passage. An
@@ -292,17 +316,17 @@ async function runQuestion(
       // The same search an answer makes, so hit@n, fact sent and tokens describe what ask would send.
       const res = await search(db, q.question, { gateway, k: retrievalDepth(o.k), mode: o.mode, fusion: o.fusion, ...(o.signal ? { signal: o.signal } : {}) });
       if (res.mode !== o.mode) {
-        return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, res.mode, o.noVectors, res.fallback) }, unreachable: isUnreachable(res.fallback) };
+        return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, res.mode, o.noVectors, res.fallback) }, ollamaFailure: ollamaAwayCode(res.fallback) };
       }
       return {
         outcome: { ...base, retrieveMs: res.ms, retrieved: res.results.map((r) => ({ chunkId: r.chunkId, text: r.text })), ...withSent(wouldSend(q.question, res.results, o)) },
         run: { answer: null, retrieved: describe(res.results), citations: [], error: null },
-        unreachable: false,
+        ollamaFailure: null,
       };
     } catch (e) {
       if (o.signal?.aborted) throw e;
       const error = toErrorShape(e);
-      return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error }, unreachable: isUnreachable(error) };
+      return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error }, ollamaFailure: ollamaAwayCode(error) };
     }
   }
 
@@ -314,11 +338,11 @@ async function runQuestion(
   }
   if (!result) throw new Error(`ask ended without a result for question ${q.id}`);
   if (result.status === 'cancelled') throw new QuireError('CANCELLED', 'Evaluation cancelled.');
-  // The chat model's lookup or answer found Ollama unreachable (the search's fallback reason, if any, has no code here).
-  const unreachable = isUnreachable(result.error);
+  // The chat model's lookup or answer found Ollama unreachable or not answering (the search's fallback reason, if any, has no code here).
+  const ollamaFailure = ollamaAwayCode(result.error);
   // A dense or hybrid row must never be lexical results under another name.
   if (result.retrievalMode !== o.mode) {
-    return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, result.retrievalMode, o.noVectors, fallback) }, unreachable };
+    return { outcome: { ...base, retrieveMs: null, retrieved: [], searchFailed: true }, run: { answer: null, retrieved: [], citations: [], error: modeNotHonoured(o.mode, result.retrievalMode, o.noVectors, fallback) }, ollamaFailure };
   }
   const modelCalled = !result.refusedWithoutModel;
   const answered = result.status === 'answered' || result.status === 'refused';
@@ -357,7 +381,7 @@ async function runQuestion(
       citations: result.citations.map((c) => ({ chunkId: c.chunkId, check: c.check })),
       error: answered ? null : (result.error ?? { code: 'INTERNAL', message: 'The question ended without an answer.' }),
     },
-    unreachable,
+    ollamaFailure,
   };
 }
 

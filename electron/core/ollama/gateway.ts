@@ -105,9 +105,14 @@ export class OllamaGateway {
     this.cache = cache ?? new ModelCache(options.modelListTtlMs ?? 30_000);
   }
 
-  /** The same Ollama with other patience: interactive calls should fail fast, batch work may wait. */
+  /**
+   * The same Ollama with other patience (fewer retries, a shorter timeout: interactive calls fail
+   * fast), never more: a timeout longer than this gateway's own is not taken, so a caller who made
+   * a gateway to give up sooner (on a server known to hang) is not kept waiting by a quick call.
+   */
   withOptions(overrides: Omit<GatewayOptions, 'host' | 'modelListTtlMs'>): OllamaGateway {
-    return new OllamaGateway({ ...this.options, host: this.host, ...overrides }, this.cache);
+    const timeoutMs = Math.min(overrides.timeoutMs ?? this.timeoutMs, this.timeoutMs);
+    return new OllamaGateway({ ...this.options, host: this.host, ...overrides, timeoutMs }, this.cache);
   }
 
   /** The names of the headers every request carries (their values stay in here). */

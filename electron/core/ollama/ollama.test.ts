@@ -4,8 +4,9 @@ import { startStandin, type Standin } from '../../../test/support/ollama-standin
 import { standinVocabulary } from '../../../test/support/ollama-standin/vocabularies';
 import { countEmbeddingInputs, ModelTokens } from '../tokens/model-tokens';
 import { Embedder, halves } from './embedder';
-import { OllamaGateway, withTag } from './gateway';
+import { OllamaGateway, PERSON_WAITING, withTag } from './gateway';
 import { resolveOllamaHost } from './host';
+import { ollamaState } from './state';
 import { taskPrefixesFor } from './prefixes';
 
 describe('resolveOllamaHost (OLLAMA_HOST as Ollama reads it)', () => {
@@ -124,6 +125,26 @@ describe('OllamaGateway against the stand-in', () => {
       await expect(codeOf(g.embed('embeddinggemma', ['x']))).resolves.toBe('OLLAMA_TIMEOUT');
     } finally {
       ollama.faults.latencyMs = 0;
+    }
+  });
+
+  it('never makes a quick call more patient than its gateway: one made to give up after 1 s does, for a person waiting too', async () => {
+    ollama.faults.hang = true;
+    try {
+      const quick = new OllamaGateway({ host: ollama.url, timeoutMs: 1000, retries: 0 }).withOptions(PERSON_WAITING);
+      await expect(quick.listModels()).rejects.toMatchObject({ code: 'OLLAMA_TIMEOUT', message: `Ollama at ${ollama.url} did not answer within 1 s.` });
+    } finally {
+      ollama.faults.hang = false;
+    }
+  });
+
+  it('says a server that hangs did not answer, not that something was cancelled (the status bar, quire status)', async () => {
+    ollama.faults.hang = true;
+    try {
+      const state = await ollamaState(new OllamaGateway({ host: ollama.url }));
+      expect(state).toMatchObject({ connected: false, errorCode: 'OLLAMA_TIMEOUT', error: `Ollama at ${ollama.url} did not answer within 2 s.` });
+    } finally {
+      ollama.faults.hang = false;
     }
   });
 

@@ -13,7 +13,8 @@ export async function ollamaState(g: OllamaGateway): Promise<OllamaState> {
   let version: string | null = null;
   let error: { code: string; message: string } | null = null;
   try {
-    version = await g.version(AbortSignal.timeout(2000));
+    // The gateway's own timeout, not an aborting signal: a server that hangs is OLLAMA_TIMEOUT, not a cancellation.
+    version = await g.withOptions({ timeoutMs: 2000, retries: 0 }).version();
   } catch (e) {
     error = toErrorShape(e);
   }
@@ -30,4 +31,20 @@ export async function ollamaGone(g: OllamaGateway, pauseMs = 1000, signal?: Abor
   if (!ollamaNotRunning(await ollamaState(g))) return false;
   await sleep(pauseMs, undefined, signal ? { signal } : {});
   return ollamaNotRunning(await ollamaState(g));
+}
+
+/**
+ * Whether Ollama has stopped answering rather than been slow, asked after a request timed out
+ * (past the gateway's own retry): its cheapest request, the version, gets no answer within
+ * `checkMs` either. A slow model that answers in the end, or one request stuck while Ollama still
+ * answers, is not that. Long work (an evaluation) then stops instead of waiting out every request left.
+ */
+export async function ollamaNotAnswering(g: OllamaGateway, checkMs = 5000, signal?: AbortSignal): Promise<boolean> {
+  try {
+    await g.withOptions({ timeoutMs: checkMs, retries: 0 }).version(signal);
+    return false;
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    return true;
+  }
 }

@@ -44,6 +44,13 @@ export class Faults {
    * published vocabulary and template say (a patched build, a template edited after the fact).
    */
   promptEvalOffset = 0;
+  /**
+   * A hung Ollama (a team's server wedged, a runner stuck): the connection is accepted and the
+   * request read and logged, but no reply ever comes, not even headers. `true` hangs every request;
+   * a list of paths hangs only those (a stuck runner while the server still answers /api/version).
+   * Requests already hanging stay unanswered when it is switched off, as a client that gave up on them would find.
+   */
+  hang: boolean | readonly string[] = false;
   #failNth: FailNth | null = null;
   #seen = 0;
   get failNth(): FailNth | null {
@@ -53,6 +60,10 @@ export class Faults {
   set failNth(f: FailNth | null) {
     this.#failNth = f;
     this.#seen = 0;
+  }
+  /** @internal Whether a request to `path` gets no reply. */
+  hangs(path: string): boolean {
+    return typeof this.hang === 'boolean' ? this.hang : this.hang.includes(path);
   }
   /** @internal Called once per request; returns the fault if this request is the nth. */
   take(path: string): FailNth | null {

@@ -16,6 +16,8 @@
  *                                  (null = honour the request): silent truncation on demand
  *   s.faults.promptEvalOffset      added to chat prompt_eval_count (0): a runner that counts
  *                                  otherwise than its vocabulary and template say
+ *   s.faults.hang                  true: every request is accepted and never answered (a hung
+ *                                  server); a list of paths: only those hang (a stuck runner)
  *   s.faults.failNth = { path, n, status?, message? }
  *                                  the nth call to `path`, counted from this assignment, gets
  *                                  HTTP `status` (500) {"error": message}; then the switch clears
@@ -133,6 +135,8 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       body = raw;
     }
     calls.entries.push({ method, path, body, at: Date.now() });
+    // Hung: the response is left open until the client gives up (or stop() destroys the socket).
+    if (faults.hangs(path)) return;
     if (faults.latencyMs > 0) await sleep(faults.latencyMs);
     if (res.destroyed) return;
     const fault = faults.take(path);

@@ -45,6 +45,7 @@ afterEach(() => {
   s.faults.failNth = null;
   s.faults.latencyMs = 0;
   s.faults.streamDelayMs = 0;
+  s.faults.hang = false;
 });
 
 describe('basics', () => {
@@ -395,6 +396,22 @@ describe('faults', () => {
     await client.embed({ model: 'nomic-embed-text', input: 'three' });
     expect(s.calls.count('/api/embed')).toBe(3);
     expect(s.faults.failNth).toBeNull();
+  });
+
+  it('hangs: takes the request and never answers it, every path or only those listed', async () => {
+    // A client that gives up after 300 ms, as Quire's timeouts do.
+    const patient = new Ollama({ host: s.url, fetch: (url, init) => fetch(url, { ...init, signal: AbortSignal.timeout(300) }) });
+    s.calls.reset();
+    s.faults.hang = true;
+    expect((await rejection(patient.version())).name).toBe('TimeoutError');
+    // The stand-in had the request (logged) and said nothing.
+    expect(s.calls.count('/api/version')).toBe(1);
+    // A stuck runner: embedding hangs while the server still answers its version.
+    s.faults.hang = ['/api/embed'];
+    expect((await patient.version()).version).toBe('0.12.6');
+    expect((await rejection(patient.embed({ model: 'nomic-embed-text', input: 'one' }))).name).toBe('TimeoutError');
+    s.faults.hang = false;
+    expect((await patient.embed({ model: 'nomic-embed-text', input: 'one' })).embeddings).toHaveLength(1);
   });
 
   it('adds latency', async () => {

@@ -282,6 +282,28 @@ describe('Evaluate', () => {
     expect(alert.textContent).toContain('model "llama3.2" not found');
   });
 
+  it('leads a run that Ollama stopped with what stopped it and what was not done, the general help under it, and opens what it measured', async () => {
+    const h = await openEvaluate();
+    fireEvent.click(screen.getByTestId('eval-run'));
+    await screen.findByTestId('eval-progress');
+    const stopped = 'The evaluation stopped because Ollama could not be reached at http://gpu-box:11434: 6 of 8 question runs were not done.';
+    act(() => h.emit({ type: 'job.done', jobId: 'ev-1', kind: 'eval', result: { reportId: 7 }, error: { code: 'OLLAMA_UNREACHABLE', message: stopped } }));
+    await screen.findByTestId('eval-results');
+    const note = document.querySelector('.error-note[data-code="OLLAMA_UNREACHABLE"]')!;
+    expect([...note.querySelectorAll('p')].map((p) => p.textContent)).toEqual([stopped, messageFor('OLLAMA_UNREACHABLE')]);
+  });
+
+  it('leads a run stopped by a server that stopped answering with its sentence alone: "may still be loading" is not the help', async () => {
+    const h = await openEvaluate();
+    fireEvent.click(screen.getByTestId('eval-run'));
+    await screen.findByTestId('eval-progress');
+    const stopped = 'The evaluation stopped because Ollama at http://gpu-box:11434 stopped answering (a question timed out, and so did a quick check that Ollama still answers): 6 of 8 question runs were not done.';
+    act(() => h.emit({ type: 'job.done', jobId: 'ev-1', kind: 'eval', result: { reportId: 7 }, error: { code: 'OLLAMA_TIMEOUT', message: stopped } }));
+    await screen.findByTestId('eval-results');
+    const note = document.querySelector('.error-note[data-code="OLLAMA_TIMEOUT"]')!;
+    expect([...note.querySelectorAll('p')].map((p) => p.textContent)).toEqual([stopped]);
+  });
+
   it('shows a refused start next to the Run button', async () => {
     await openEvaluate({
       startEval: () => {

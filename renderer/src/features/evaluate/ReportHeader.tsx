@@ -1,4 +1,4 @@
-import type { EvalReport } from '../../../../shared/eval';
+import { indexReuseSentence, type EvalReport } from '../../../../shared/eval';
 import { shortHash, shortModel } from './eval-metrics';
 import { formatDuration } from '../../common/format';
 import { plural } from '../../common/format';
@@ -9,6 +9,8 @@ export function ReportHeader({ report }: { report: EvalReport }) {
   const repeats = run.grid.repeats;
   const models = Object.entries(run.models);
   const errors = report.configs.reduce((n, c) => n + c.errors, 0);
+  // As `quire eval` says it; here the way to build them anew is the Evaluation indexes card's Remove all (there is no --fresh-index on a run).
+  const reuse = indexReuseSentence(run.indexes, (them) => `To build ${them} anew, remove the evaluation indexes (“Remove all” under Evaluation indexes, beside the form) before running again.`);
   return (
     <header className="eval-report-head">
       <p className="muted small mono eval-report-head__docs" title={run.docs}>
@@ -66,6 +68,11 @@ export function ReportHeader({ report }: { report: EvalReport }) {
         Answers asked with num_ctx up to {run.answerSettings.numCtxCap.toLocaleString('en-US')}, at most {run.answerSettings.numPredict.toLocaleString('en-US')} tokens each,
         temperature {run.answerSettings.temperature}, seed {run.answerSettings.seed}; meaning matches farther than {run.answerSettings.maxDistance} (L2 distance) left out.
       </p>
+      {reuse && (
+        <p className="muted small" data-testid="eval-index-reuse">
+          {reuse}
+        </p>
+      )}
       {errors > 0 && (
         <p className="warning small" data-testid="eval-errors">
           {plural(errors, 'question run')} failed (see the Errors column; the drill-down shows each error). What they retrieved still counts; their answers are left out of

@@ -159,6 +159,33 @@ describe('report warnings', () => {
   });
 });
 
+describe('indexes an earlier run built', () => {
+  const index = (chunker: string, reused: boolean, documentsRead: number) => ({ embedModel: 'embeddinggemma', chunker, reused, documentsRead });
+
+  it('says they were reused and how many changed documents were read again, as quire eval does, and how to build them anew here', async () => {
+    const base = report();
+    const first = await show({ ...base, run: { ...base.run, indexes: [index('heading:256', true, 2), index('fixed:128/25', true, 2)] } });
+    expect(screen.getByTestId('eval-index-reuse').textContent).toBe(
+      'Reused all 2 indexes an earlier run built: only the 2 documents changed since were read and embedded again. To build them anew, remove the evaluation indexes (“Remove all” under Evaluation indexes, beside the form) before running again.',
+    );
+    first.unmount();
+    await show({ ...base, run: { ...base.run, indexes: [index('heading:256', true, 0), index('fixed:128/25', false, 5)] } });
+    expect(screen.getByTestId('eval-index-reuse').textContent).toBe(
+      'Reused 1 of 2 indexes (embeddinggemma, heading:256) an earlier run built: no document had changed, so none was read or embedded again. To build it anew, remove the evaluation indexes (“Remove all” under Evaluation indexes, beside the form) before running again.',
+    );
+  });
+
+  it('says nothing when the run built every index itself, or the report does not record them', async () => {
+    const base = report();
+    const first = await show({ ...base, run: { ...base.run, indexes: [index('heading:256', false, 4)] } });
+    expect(screen.queryByTestId('eval-index-reuse')).toBeNull();
+    first.unmount();
+    const { indexes: _, ...older } = base.run;
+    await show({ ...base, run: older });
+    expect(screen.queryByTestId('eval-index-reuse')).toBeNull();
+  });
+});
+
 describe('the results table\'s settings', () => {
   const headers = () => [...screen.getByTestId('eval-table').querySelectorAll('thead tr:last-child th')].map((th) => th.textContent?.replace(/[▲▼↕]/g, '').trim());
 

@@ -35,6 +35,18 @@ export interface EvalJobOptions {
   pollMs?: number;
 }
 
+/**
+ * A run that stopped part way and saved what it measured (Ollama gone, or no longer answering)
+ * ended with its own sentence: what stopped it, at which host, how many question runs were not
+ * done. That leads, rather than the code's general sentence; the general one follows where it is
+ * help (start `ollama serve`), not for a timeout, whose "may still be loading the model" the run's
+ * own quick check has already ruled out.
+ */
+export function stoppedRunError(error: DescribedError): DescribedError {
+  if (error.detail === null) return error;
+  return { code: error.code, sentence: error.detail, detail: error.code === 'OLLAMA_UNREACHABLE' ? error.sentence : null };
+}
+
 /** Every few seconds while a run goes on: often enough to notice a lost ending soon, rarely enough to cost nothing. */
 export const EVAL_POLL_MS = 3000;
 
@@ -200,6 +212,8 @@ export function useEvalJob(onDone?: (reportId: number | null) => void, { pollMs 
   );
 
   const cancelled = job.error?.code === 'CANCELLED';
+  // An error that came with a report is a run that stopped part way (a cancel aside): its own sentence leads.
+  const failure = job.error && job.result ? stoppedRunError(job.error) : job.error;
   return {
     jobId: job.jobId,
     running: job.running,
@@ -208,7 +222,7 @@ export function useEvalJob(onDone?: (reportId: number | null) => void, { pollMs 
     startError,
     reportId: job.result?.reportId ?? null,
     // A refused start (no job id) is startError; a cancel is `cancelled`.
-    error: job.error && !cancelled && job.jobId !== null ? job.error : null,
+    error: failure && !cancelled && job.jobId !== null ? failure : null,
     cancelled,
     lost,
     finishedRuns,

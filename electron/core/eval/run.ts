@@ -122,9 +122,12 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
    * out too (a slow model, or one stuck request, leaves the check answered and the run going).
    */
   const ollamaStopped = async (code: string | null): Promise<OllamaStop | null> => {
-    if (code === 'OLLAMA_UNREACHABLE') return (await ollamaGone(opts.gateway, OLLAMA_GONE_PAUSE_MS, opts.signal)) ? 'ollama-unreachable' : null;
-    if (code === 'OLLAMA_TIMEOUT') return (await ollamaNotAnswering(opts.gateway, undefined, opts.signal)) ? 'ollama-timeout' : null;
-    return null;
+    const gone = async () => ((await ollamaGone(opts.gateway, OLLAMA_GONE_PAUSE_MS, opts.signal)) ? 'ollama-unreachable' : null);
+    if (code === 'OLLAMA_UNREACHABLE') return gone();
+    if (code !== 'OLLAMA_TIMEOUT') return null;
+    const check = await ollamaNotAnswering(opts.gateway, undefined, opts.signal);
+    // A refused check is an Ollama gone or being restarted: given its moment to come back, as above.
+    return check === 'timeout' ? 'ollama-timeout' : check === 'unreachable' ? gone() : null;
   };
 
   const runGrid = async () => {

@@ -6,7 +6,7 @@ import { countEmbeddingInputs, ModelTokens } from '../tokens/model-tokens';
 import { Embedder, halves } from './embedder';
 import { OllamaGateway, PERSON_WAITING, withTag } from './gateway';
 import { resolveOllamaHost } from './host';
-import { ollamaState } from './state';
+import { ollamaNotAnswering, ollamaState } from './state';
 import { taskPrefixesFor } from './prefixes';
 
 describe('resolveOllamaHost (OLLAMA_HOST as Ollama reads it)', () => {
@@ -146,6 +146,21 @@ describe('OllamaGateway against the stand-in', () => {
     } finally {
       ollama.faults.hang = false;
     }
+  });
+
+  it('tells an Ollama that stopped answering (its version check hangs) from one that refuses it or answers', async () => {
+    const g = new OllamaGateway({ host: ollama.url });
+    expect(await ollamaNotAnswering(g, 300)).toBeNull();
+    ollama.faults.hang = true;
+    try {
+      expect(await ollamaNotAnswering(g, 300)).toBe('timeout');
+    } finally {
+      ollama.faults.hang = false;
+    }
+    // A refused connection is an Ollama gone or being restarted, not one that hangs.
+    const closed = await startStandin();
+    await closed.close();
+    expect(await ollamaNotAnswering(new OllamaGateway({ host: closed.url }), 300)).toBe('unreachable');
   });
 
   it('retries a 500 and succeeds; gives up with OLLAMA_ERROR when out of retries', async () => {

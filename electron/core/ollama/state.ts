@@ -36,15 +36,18 @@ export async function ollamaGone(g: OllamaGateway, pauseMs = 1000, signal?: Abor
 /**
  * Whether Ollama has stopped answering rather than been slow, asked after a request timed out
  * (past the gateway's own retry): its cheapest request, the version, gets no answer within
- * `checkMs` either. A slow model that answers in the end, or one request stuck while Ollama still
- * answers, is not that. Long work (an evaluation) then stops instead of waiting out every request left.
+ * `checkMs` either ('timeout'). A slow model that answers in the end, or one request stuck while
+ * Ollama still answers, is not that (null). An Ollama that refuses the check instead (being
+ * restarted, or gone) is 'unreachable', for the caller to treat as such (ollamaGone), not as a hang.
+ * Long work (an evaluation) then stops instead of waiting out every request left.
  */
-export async function ollamaNotAnswering(g: OllamaGateway, checkMs = 5000, signal?: AbortSignal): Promise<boolean> {
+export async function ollamaNotAnswering(g: OllamaGateway, checkMs = 5000, signal?: AbortSignal): Promise<'timeout' | 'unreachable' | null> {
   try {
     await g.withOptions({ timeoutMs: checkMs, retries: 0 }).version(signal);
-    return false;
+    return null;
   } catch (e) {
     if (signal?.aborted) throw e;
-    return true;
+    const code = toErrorShape(e).code;
+    return code === 'OLLAMA_TIMEOUT' ? 'timeout' : code === 'OLLAMA_UNREACHABLE' ? 'unreachable' : null;
   }
 }

@@ -304,6 +304,17 @@ describe('Evaluate', () => {
     expect([...note.querySelectorAll('p')].map((p) => p.textContent)).toEqual([stopped]);
   });
 
+  it('leads a run that a hung server stopped before it measured anything (no report) with its sentence, not "may still be loading"', async () => {
+    const h = await openEvaluate();
+    fireEvent.click(screen.getByTestId('eval-run'));
+    await screen.findByTestId('eval-progress');
+    const stopped = 'The evaluation stopped because Ollama at http://gpu-box:11434 stopped answering (a question timed out, and so did a quick check that Ollama still answers) before any configuration was measured, so no report was written.';
+    act(() => h.emit({ type: 'job.done', jobId: 'ev-1', kind: 'eval', result: null, error: { code: 'OLLAMA_TIMEOUT', message: stopped } }));
+    const note = (await screen.findByRole('alert')).closest('.error-note') ?? (await screen.findByRole('alert'));
+    expect([...note.querySelectorAll('p')].map((p) => p.textContent)).toEqual([stopped]);
+    expect(document.body.textContent).not.toContain(messageFor('OLLAMA_TIMEOUT'));
+  });
+
   it('shows a refused start next to the Run button', async () => {
     await openEvaluate({
       startEval: () => {

@@ -212,8 +212,11 @@ export function useEvalJob(onDone?: (reportId: number | null) => void, { pollMs 
   );
 
   const cancelled = job.error?.code === 'CANCELLED';
-  // An error that came with a report is a run that stopped part way (a cancel aside): its own sentence leads.
-  const failure = job.error && job.result ? stoppedRunError(job.error) : job.error;
+  // An error that came with a report is a run that stopped part way (a cancel aside), and a run's
+  // Ollama error is the run stopping before it measured anything (a question's own Ollama error
+  // fails only that question): its own sentence leads.
+  const stoppedRun = job.error && (job.result || job.error.code === 'OLLAMA_UNREACHABLE' || job.error.code === 'OLLAMA_TIMEOUT');
+  const failure = job.error && stoppedRun ? stoppedRunError(job.error) : job.error;
   return {
     jobId: job.jobId,
     running: job.running,

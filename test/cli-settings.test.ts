@@ -29,17 +29,19 @@ describe('quire settings', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toMatch(/^setting +value +in the app$/);
-    // A table a 100-column terminal shows whole: the default is said only where it differs (here the host, OLLAMA_HOST's).
+    // Within 100 columns here: the default is said only where the value differs, and an unsaved host says it came from OLLAMA_HOST.
     for (const line of r.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
     for (const key of SETTING_KEYS) expect(lines.some((l) => l.startsWith(`${key} `)), key).toBe(true);
     expect(r.stdout).toMatch(/^searchMode +hybrid +Search mode$/m);
-    expect(r.stdout).toMatch(/^ollamaHost +http:\/\/127\.0\.0\.1:\d+ +Ollama host \(default http:\/\/127\.0\.0\.1:11434\)$/m);
+    expect(r.stdout).toMatch(/^ollamaHost +http:\/\/127\.0\.0\.1:\d+ +Ollama host \(from OLLAMA_HOST\)$/m);
+    expect(r.stdout).toContain('When no Ollama host is saved, OLLAMA_HOST (if set) is used.');
     expect(r.stdout).toMatch(/^k +6 +Passages per answer \(k\)$/m);
     expect(r.stdout).toContain('Change one: quire settings set <setting> <value>\n  e.g. quire settings set searchMode lexical\n');
 
-    const json = JSON.parse((await quire(['settings', '--json'])).stdout) as { settings: Array<{ key: string; label: string; value: unknown; default: unknown }> };
+    const json = JSON.parse((await quire(['settings', '--json'])).stdout) as { settings: Array<{ key: string; label: string; value: unknown; default: unknown; source: string }> };
     expect(json.settings.map((s) => s.key)).toEqual([...SETTING_KEYS]);
-    expect(json.settings.find((s) => s.key === 'searchMode')).toEqual({ key: 'searchMode', label: SETTINGS.searchMode.label, value: 'hybrid', default: 'hybrid' });
+    expect(json.settings.find((s) => s.key === 'searchMode')).toEqual({ key: 'searchMode', label: SETTINGS.searchMode.label, value: 'hybrid', default: 'hybrid', source: 'default' });
+    expect(json.settings.find((s) => s.key === 'ollamaHost')).toMatchObject({ value: ollama.url, source: 'environment' });
   });
 
   it('set saves what the settings table accepts, several pairs at once, and the list shows it beside the default', async () => {

@@ -88,7 +88,7 @@ const COMMANDS: CommandHelp[] = [
   {
     command: 'settings',
     lines: [
-      "settings [set <key> <value>…]  every setting with its value and default, or change some (the app's Settings)",
+      "settings [set <key> <value>…]  every setting with its value (and default where it differs), or change some (the app's Settings)",
       '    set <key> <value> checked as Settings checks it, e.g. settings set searchMode lexical; several pairs are',
       '                      saved together; a changed model only once Ollama lists it (--force: one to pull later)',
     ],

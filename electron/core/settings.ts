@@ -61,15 +61,25 @@ export class SettingsStore {
   ) {}
 
   get<K extends SettingKey>(key: K): Settings[K] {
-    const spec = SETTINGS[key];
-    const raw = getSetting(this.db, spec.storageKey);
-    if (raw !== null) {
-      const value = NUMERIC_SETTINGS.includes(key) ? Number(raw) : raw;
-      const parsed = spec.schema.safeParse(value);
-      if (parsed.success && (key !== 'ollamaHost' || usableHost(parsed.data as string))) return normalise(key, parsed.data as Settings[K]);
-    }
+    const saved = this.saved(key);
+    if (saved !== undefined) return normalise(key, saved);
     if (key === 'ollamaHost') return hostFromEnvironment(this.env.OLLAMA_HOST) as Settings[K];
-    return spec.fallback as Settings[K];
+    return SETTINGS[key].fallback as Settings[K];
+  }
+
+  /** Where a setting's value comes from: saved, the environment (an unsaved host from OLLAMA_HOST) or its default. */
+  source(key: SettingKey): 'saved' | 'environment' | 'default' {
+    if (this.saved(key) !== undefined) return 'saved';
+    return key === 'ollamaHost' && this.env.OLLAMA_HOST?.trim() ? 'environment' : 'default';
+  }
+
+  /** The stored value when it is one the table accepts (a damaged or outgrown one reads as unsaved). */
+  private saved<K extends SettingKey>(key: K): Settings[K] | undefined {
+    const raw = getSetting(this.db, SETTINGS[key].storageKey);
+    if (raw === null) return undefined;
+    const parsed = SETTINGS[key].schema.safeParse(NUMERIC_SETTINGS.includes(key) ? Number(raw) : raw);
+    if (!parsed.success || (key === 'ollamaHost' && !usableHost(parsed.data as string))) return undefined;
+    return parsed.data as Settings[K];
   }
 
   all(): Settings {

@@ -49,19 +49,20 @@ function patchFrom(pairs: readonly string[], program: string): SettingsPatch {
 }
 
 function list(ctx: CliContext, view: SettingsView): number {
-  const rows = SETTING_KEYS.map((key) => ({ key, label: SETTINGS[key].label, value: view[key], default: SETTINGS[key].fallback }));
+  const rows = SETTING_KEYS.map((key) => ({ key, label: SETTINGS[key].label, value: view[key], default: SETTINGS[key].fallback, source: ctx.engine.settings.source(key) }));
   ctx.out.result({ settings: rows, ollamaHeaders: view.ollamaHeaders.map((h) => ({ name: h.name, source: h.source })) }, () => {
     // The default is said only where the value differs from it, beside the setting's name in the
     // app: a changed setting stands out, and a column of defaults (the host's address as wide as
     // the value's) does not push the table past 100 columns.
-    const described = (r: (typeof rows)[number]) => (r.value === r.default ? r.label : `${r.label} (default ${String(r.default)})`);
+    const described = (r: (typeof rows)[number]) =>
+      r.source === 'environment' ? `${r.label} (from OLLAMA_HOST)` : r.value === r.default ? r.label : `${r.label} (default ${String(r.default)})`;
     const lines = columns(['setting', 'value', 'in the app'], rows.map((r) => [r.key, String(r.value), described(r)]), 0);
     const headers = view.ollamaHeaders.map((h) => `${h.name} (${h.source === 'settings' ? 'saved' : 'QUIRE_OLLAMA_HEADERS'})`);
     return [
       ...lines,
       '',
       `Ollama request headers: ${headers.length > 0 ? `${headers.join(', ')}; values are never shown` : 'none'}.`,
-      'OLLAMA_HOST, when set, is the Ollama host for a setting never saved.',
+      'When no Ollama host is saved, OLLAMA_HOST (if set) is used.',
       `Change one: ${ctx.program} settings set <setting> <value>`,
       `  e.g. ${ctx.program} settings set searchMode lexical`,
     ].join('\n');

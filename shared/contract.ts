@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EMBED_BATCH } from './embed-batch';
 import { DOCUMENT_TYPES, DOCUMENT_TYPE_LABELS, type DocumentType } from './document-types';
-import { EvalGridSchema, EvalReportSchema, EvalReportSummarySchema, EvalStorageSchema, ReportDiffSchema, QuestionSetRefSchema, QuestionSetSummarySchema, SavedQuestionSchema } from './eval';
+import { EvalGridInputSchema, EvalReportSchema, EvalReportSummarySchema, EvalStorageSchema, ReportDiffSchema, QuestionSetRefSchema, QuestionSetSummarySchema, SavedQuestionSchema } from './eval';
 import { AnswerResultSchema, AskEventSchema, AskStepSchema, BudgetSchema, CandidateSchema, CitationSchema } from './answer';
 import { ErrorShape, Lines, Pages } from './common-schemas';
 import { SearchModeSchema, SearchResponseSchema, SearchResultSchema } from './search';
@@ -348,7 +348,7 @@ export const API = {
   savedQuestions: method(Empty, z.object({ questions: z.array(SavedQuestionSchema) })),
   deleteSavedQuestion: method(z.object({ id: z.string().min(1).max(200) }).strict(), z.object({ deleted: z.boolean() })),
   /** Runs a question set over a grid of models and settings; progress and the result arrive as events. */
-  startEval: method(z.object({ collectionId: z.string().min(1).max(64), questionSet: QuestionSetRefSchema, grid: EvalGridSchema }).strict(), JobRef),
+  startEval: method(z.object({ collectionId: z.string().min(1).max(64), questionSet: QuestionSetRefSchema, grid: EvalGridInputSchema }).strict(), JobRef),
   evalReports: method(Empty, z.object({ reports: z.array(EvalReportSummarySchema) })),
   getEvalReport: method(z.object({ id: z.number().int().min(1) }).strict(), EvalReportSchema),
   deleteEvalReport: method(z.object({ id: z.number().int().min(1) }).strict(), z.object({ deleted: z.boolean() })),

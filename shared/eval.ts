@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BOUNDS } from './settings';
-import { FUSION_USAGE, parseFusion } from './fusion';
+import { DEFAULT_FUSION, formatFusion, FUSION_USAGE, parseFusion } from './fusion';
 import { Lines } from './common-schemas';
 import { SEARCH_MODES, type SearchMode } from './search';
 
@@ -118,6 +118,11 @@ export const EvalGridSchema = z.object({
   /** How hybrid search joins its two rankings (shared/fusion.ts); grids saved before this axis ran rrf:60. */
   fusions: z.array(z.string().refine((s) => parseFusion(s) !== null, { error: FUSION_USAGE })).min(1).max(4).default(['rrf:60']),
   repeats: z.number().int().min(1).max(20),
+});
+
+/** A grid to run (startEval): one sent without fusions runs today's default, not what old grids ran. */
+export const EvalGridInputSchema = EvalGridSchema.extend({
+  fusions: EvalGridSchema.shape.fusions.unwrap().default([formatFusion(DEFAULT_FUSION)]),
 });
 
 export const EvalConfigSchema = z.object({

@@ -2,21 +2,22 @@
  * How hybrid search joins its keyword and vector rankings, written as a short spec so settings, the
  * CLI and an evaluation's grid can all name it:
  *
- * - `weighted:0.3` (the default) — 0.3 × the vector similarity plus 0.7 × the keyword score, each
- *   scaled over its own list for the query (best 1, last 0): a convex combination, which lets a
- *   strong embedding model count for more, or a weak one for less, than keywords.
+ * - `weighted:0.2` (the default) — 0.2 × the vector score plus 0.8 × the keyword score, each scaled
+ *   to [0, 1] for the query (retrieve/fusion.ts): a convex combination, which lets a strong
+ *   embedding model count for more, or a weak one for less, than keywords.
  * - `rrf:60` — reciprocal rank fusion with constant 60: each list adds 1/(k + rank), whatever its
  *   scores. It gives a weak list the same say as a strong one.
  *
- * Why the default is weighted:0.3 (test/bench/retrieval.ts, docs/ARCHITECTURE.md "Hybrid fusion"):
- * with a real but weak model (the Universal Sentence Encoder lite) rrf:60 ranked far below keyword
- * search alone (Rust book hit@1 39% against 70%), while 0.15 to 0.3 of the vectors' scaled score
- * stayed level with keywords on the tuned sets and gained on the held-out ones; 0.4 and 0.5 began
- * to lose. Published comparisons with strong models also find a convex combination ahead of RRF.
+ * Why the default is weighted:0.2 (test/bench/retrieval.ts, docs/ARCHITECTURE.md): with a real but
+ * weak model (the Universal Sentence Encoder lite) rrf:60 ranked far below keyword search alone
+ * (Rust book hit@1 39% against 70%), while a share of 0.1 to 0.2 stayed level with keywords on the
+ * tuned sets and gained on the held-out ones; 0.25 and more began to lose. The largest share before
+ * that, since a stronger model deserves more. Published comparisons with strong models also find a
+ * convex combination ahead of RRF.
  */
 export type Fusion = { kind: 'rrf'; k: number } | { kind: 'weighted'; dense: number };
 
-export const DEFAULT_FUSION: Fusion = { kind: 'weighted', dense: 0.3 };
+export const DEFAULT_FUSION: Fusion = { kind: 'weighted', dense: 0.2 };
 
 /**
  * Each kind's number and its bounds: what parseFusion accepts, what FUSION_USAGE says and what the
@@ -25,7 +26,8 @@ export const DEFAULT_FUSION: Fusion = { kind: 'weighted', dense: 0.3 };
  */
 export const FUSION_KINDS = {
   rrf: { label: 'Reciprocal rank', number: 'Rank constant (k)', min: 1, max: 1000, step: 1, example: 60 },
-  weighted: { label: 'Weighted', number: "Vectors' share (w)", min: 0, max: 1, step: 0.05, example: 0.3 },
+  // Weighted's example is the default share, offered when the method is chosen.
+  weighted: { label: 'Weighted', number: "Vectors' share (w)", min: 0, max: 1, step: 0.05, example: 0.2 },
 } as const;
 export type FusionKind = keyof typeof FUSION_KINDS;
 

@@ -75,7 +75,7 @@ export const SETTINGS = {
     fallback: 'hybrid' as SearchMode,
     label: 'Search mode',
   },
-  /** How hybrid search joins keyword and vector rankings: weighted:0.3 (default) or rrf:60 (shared/fusion.ts). */
+  /** How hybrid search joins keyword and vector rankings: weighted:0.2 (default) or rrf:60 (shared/fusion.ts). */
   fusion: { storageKey: 'fusion', schema: z.string().max(40).refine((s) => parseFusion(s) !== null, { error: FUSION_USAGE }), fallback: formatFusion(DEFAULT_FUSION), label: 'Hybrid fusion' },
 } as const;
 

@@ -268,7 +268,7 @@ describe('quire CLI', () => {
     for (const c of report.configs) {
       expect(c.metrics.factSent).toBe(1);
       expect(c.metrics.sourceTokensP50).toBeGreaterThan(0);
-      expect(c.fusion).toBe('weighted:0.3');
+      expect(c.fusion).toBe('weighted:0.2');
     }
     expect(JSON.parse(fs.readFileSync(out, 'utf8'))).toEqual(report);
     expect(report.run.indexes).toEqual([

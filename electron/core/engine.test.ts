@@ -48,7 +48,7 @@ describe('settings: one table, one store', () => {
   });
 
   it('reads defaults, the environment host, then what was saved; refuses a bad value and keeps the old one', async () => {
-    expect(engine.settings.all()).toEqual({ ollamaHost: ollama.url, chatModel: 'llama3.2', embedModel: 'embeddinggemma', k: 6, chunkTokens: 256, numCtx: 8192, searchMode: 'hybrid', fusion: 'weighted:0.3', denseQuantizeAbove: 20_000, embedBatchesInFlight: 2, maxFileMb: 20 });
+    expect(engine.settings.all()).toEqual({ ollamaHost: ollama.url, chatModel: 'llama3.2', embedModel: 'embeddinggemma', k: 6, chunkTokens: 256, numCtx: 8192, searchMode: 'hybrid', fusion: 'weighted:0.2', denseQuantizeAbove: 20_000, embedBatchesInFlight: 2, maxFileMb: 20 });
     engine.settings.set({ k: 3, fusion: 'weighted:0.30' });
     expect(engine.settings.get('k')).toBe(3);
     expect(engine.settings.get('fusion')).toBe('weighted:0.3');

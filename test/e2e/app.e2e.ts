@@ -177,7 +177,7 @@ describe('Quire in a browser', () => {
     const method = page.getByLabel('Hybrid fusion: method');
     await method.selectOption({ label: 'Weighted' });
     const share = page.getByLabel("Vectors' share (w)");
-    expect(await share.inputValue()).toBe('0.3');
+    expect(await share.inputValue()).toBe('0.2');
     await share.fill('0.4');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect.poll(async () => (await engine.call('getSettings', {})).fusion, { timeout: 10_000 }).toBe('weighted:0.4');

@@ -121,8 +121,8 @@ describe('evaluation jobs', () => {
     const same = await value<{ same: boolean; metrics: unknown[] }>('compareEvalReports', { before: done.reportId, after: againDone.reportId });
     expect(same).toMatchObject({ same: true, metrics: [], questions: [], corpus: null });
     const rerun = await value<{ run: { grid: unknown; answerSettings: { numCtxCap: number } } }>('getEvalReport', { id: againDone.reportId });
-    // A grid sent without fusions runs rrf:60, as grids saved before the fusion axis did, and the report says so.
-    expect(rerun.run.grid).toEqual({ ...grid, fusions: ['rrf:60'] });
+    // A grid sent without fusions runs today's default fusion (not rrf:60, which old saved grids ran), and the report says so.
+    expect(rerun.run.grid).toEqual({ ...grid, fusions: ['weighted:0.2'] });
     expect(rerun.run.answerSettings.numCtxCap).toBe(4096);
 
     f.notes.write('ops/keys.md', '# Keys\n\nThe deploy keys are rotated when someone remembers.\n');

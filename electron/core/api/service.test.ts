@@ -122,9 +122,9 @@ describe('opening a cited file hands the OS only a note, never a program', () =>
 });
 
 describe('the fusion setting', () => {
-  it('defaults to weighted:0.3, keeps a valid spec in canonical form, refuses nonsense and keeps the old value', async () => {
+  it('defaults to weighted:0.2, keeps a valid spec in canonical form, refuses nonsense and keeps the old value', async () => {
     const { handlers } = service();
-    expect(await dispatch(handlers, 'getSettings', {})).toMatchObject({ ok: true, value: { fusion: 'weighted:0.3' } });
+    expect(await dispatch(handlers, 'getSettings', {})).toMatchObject({ ok: true, value: { fusion: 'weighted:0.2' } });
     expect(await dispatch(handlers, 'setSettings', { fusion: 'weighted:0.50' })).toMatchObject({ ok: true, value: { fusion: 'weighted:0.5' } });
     expect(await dispatch(handlers, 'setSettings', { fusion: 'blend:2' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
     expect(await dispatch(handlers, 'getSettings', {})).toMatchObject({ ok: true, value: { fusion: 'weighted:0.5' } });

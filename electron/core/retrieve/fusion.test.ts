@@ -44,15 +44,32 @@ describe('reciprocalRankFusion', () => {
 describe('weightedFusion', () => {
   const scored = (...pairs: Array<[number, number]>) => pairs.map(([rowid, score], i) => ({ rowid, rank: i + 1, score }));
 
-  it('mixes each list scaled over itself (best 1, last 0), by the given share', () => {
+  it('mixes keyword scores over their best (from a floor of 0) and vector scores min–max over their list, by the given share', () => {
     const fused = weightedFusion(scored([1, 10], [2, 6], [4, 2]), scored([2, 0.8], [3, 0.6], [5, 0.4]), 0.3);
     const by = new Map(fused.map((f) => [f.rowid, f.score]));
     expect(by.get(1)).toBeCloseTo(0.7 * 1, 12);
-    expect(by.get(2)).toBeCloseTo(0.7 * 0.5 + 0.3 * 1, 12);
+    expect(by.get(2)).toBeCloseTo(0.7 * 0.6 + 0.3 * 1, 12);
     expect(by.get(3)).toBeCloseTo(0.3 * 0.5, 12);
-    expect(by.get(4)).toBeCloseTo(0, 12);
+    expect(by.get(4)).toBeCloseTo(0.7 * 0.2, 12);
     expect(by.get(5)).toBeCloseTo(0, 12);
-    expect(fused.map((f) => f.rowid).slice(0, 3)).toEqual([1, 2, 3]);
+    expect(fused.map((f) => f.rowid)).toEqual([2, 1, 3, 4, 5]);
+  });
+
+  it('keeps the last match of a short keyword list above the chunks it did not match', () => {
+    // Two keyword matches and five vector neighbours: the second match (also a neighbour) is no
+    // weaker than a chunk the keywords missed, as min–max over the keyword list would make it.
+    const fused = weightedFusion(scored([1, 1], [2, 0.97]), scored([9, 0.62], [8, 0.6], [7, 0.58], [2, 0.55], [6, 0.5]), 0.3);
+    const order = fused.map((f) => f.rowid);
+    expect(order.slice(0, 2)).toEqual([2, 1]);
+    expect(order.indexOf(2)).toBeLessThan(order.indexOf(9));
+  });
+
+  it('reads a missing vector score as the lowest of its list, not as 0 (cosines may be negative)', () => {
+    const dense = [{ rowid: 5, rank: 1, score: -0.1 }, { rowid: 6, rank: 2 }, { rowid: 7, rank: 3, score: -0.3 }];
+    const by = new Map(weightedFusion([], dense, 1).map((f) => [f.rowid, f.score]));
+    expect(by.get(5)).toBeCloseTo(1, 12);
+    expect(by.get(6)).toBeCloseTo(0, 12);
+    expect(by.get(7)).toBeCloseTo(0, 12);
   });
 
   it('lets vector scores crowded in a narrow band still reorder the keyword ranking', () => {

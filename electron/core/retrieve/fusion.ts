@@ -29,34 +29,36 @@ export function reciprocalRankFusion(lexical: readonly Ranked[], dense: readonly
 
 /**
  * Weighted fusion, a convex combination: `dense` × the vector score plus (1 − dense) × the keyword
- * score, each min–max scaled over its own list for this query (its best 1, its last 0). A chunk
- * missing from a list scores 0 there, as it ranks below that list's last.
+ * score, each scaled to [0, 1] for this query. A chunk missing from a list scores 0 there.
  *
- * Min–max rather than dividing by the best: cosine similarities crowd a narrow band (a list may run
- * from 0.62 to 0.48), so divided by the best they all land between 0.77 and 1 and the vectors'
- * share barely reorders the chunks they found, while one they did not list falls from 0.77 to 0. Scaled
- * over the list, each list spreads its own evidence across the same [0, 1] whatever its model's
- * habits, which is what lets one share mean the same for different models. (Bruch et al., "An
- * Analysis of Fusion Functions for Hybrid Retrieval", TOIS 2023: a convex combination beats
- * reciprocal rank fusion in and out of domain; measured here in test/bench/retrieval.ts.)
+ * Keyword scores are shares of their best (lexical.ts) over a floor of 0, which is what every chunk
+ * the query's words miss scores: divided by the best, a list of two matches keeps its second at its
+ * own share instead of at the floor. Vector scores are min–max scaled over the list (its best 1,
+ * its last 0): every chunk has a cosine similarity, and they crowd a narrow band (a list may run
+ * from 0.62 to 0.48), so divided by the best they would all land between 0.77 and 1 and the
+ * vectors' share would barely reorder what they found, while one they did not list fell from 0.77
+ * to 0; the list's last is the floor the rest of the folder lies under. (Bruch et al., "An Analysis
+ * of Fusion Functions for Hybrid Retrieval", TOIS 2023: a convex combination beats reciprocal rank
+ * fusion in and out of domain; measured here in test/bench/retrieval.ts.)
  */
 export function weightedFusion(lexical: readonly Ranked[], dense: readonly Ranked[], denseWeight: number): Fused[] {
-  const lex = minMax(lexical);
+  const lex = overFloor(lexical);
   const vec = minMax(dense);
   return fuse(lexical, dense, (list, r) => (list === 'lexicalRank' ? (1 - denseWeight) * lex(r) : denseWeight * vec(r)));
 }
 
-/** A list's scores scaled to [0, 1] over the list; a list whose scores are all equal scores 1 throughout. */
+/** Each score over the list's best, from a floor of 0 (a missing score is the floor). */
+function overFloor(list: readonly Ranked[]): (r: Ranked) => number {
+  const best = Math.max(0, ...list.map((r) => r.score ?? 0));
+  return (r) => (best > 0 ? Math.max(0, r.score ?? 0) / best : 0);
+}
+
+/** A list's scores scaled to [0, 1] over the list (a missing score is the list's lowest); all equal scores are all 1. */
 function minMax(list: readonly Ranked[]): (r: Ranked) => number {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const r of list) {
-    const s = r.score ?? 0;
-    if (s < lo) lo = s;
-    if (s > hi) hi = s;
-  }
-  const span = hi - lo;
-  return (r) => (span > 0 ? ((r.score ?? 0) - lo) / span : 1);
+  const scores = list.flatMap((r) => (r.score === undefined ? [] : [r.score]));
+  const lo = Math.min(...scores);
+  const span = Math.max(...scores) - lo;
+  return (r) => (span > 0 ? ((r.score ?? lo) - lo) / span : 1);
 }
 
 export function fuseWith(fusion: Fusion, lexical: readonly Ranked[], dense: readonly Ranked[]): Fused[] {

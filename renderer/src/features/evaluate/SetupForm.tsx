@@ -217,7 +217,7 @@ export function SetupForm({ draft, onDraft, running, onStart, startError, savedV
           </label>
           <input id="eval-fusions" type="text" value={grid.fusions} disabled={running} onChange={(e) => setGrid({ fusions: e.target.value })} aria-describedby="eval-fusions-hint" spellCheck={false} />
           <span id="eval-fusions-hint" className="muted small">
-            How hybrid joins keywords and vectors: weighted:0.3 (30% vectors), rrf:60 (rank fusion). Several: weighted:0.3, weighted:0.5, rrf:60.
+            How hybrid joins keywords and vectors: weighted:0.2 (20% vectors, the default), rrf:60 (rank fusion). Several: weighted:0.2, weighted:0.4, rrf:60.
           </span>
         </div>
         <div className="eval-field">

@@ -49,10 +49,10 @@ describe('Use these settings', () => {
   it('offers the configurations that measured something, the report’s leader first', () => {
     show();
     expect([...select().options].map((o) => o.textContent)).toEqual([
-      // The fusion is named only when it is not the default (weighted:0.3).
+      // A hybrid row names its fusion, the default too.
       'llama3.2 · embeddinggemma · heading:256 · k=5 · hybrid · rrf:60',
       'llama3.2 · heading:512 · k=4 · lexical — best answers and retrieval',
-      'llama3.2 · nomic-embed-text · fixed:128/25 · k=5 · hybrid',
+      'llama3.2 · nomic-embed-text · fixed:128/25 · k=5 · hybrid · weighted:0.3',
     ]);
     expect(select().value).toBe('1');
   });

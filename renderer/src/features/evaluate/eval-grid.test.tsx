@@ -24,9 +24,9 @@ describe('fusion in the grid', () => {
     expect(checkGrid(draft({ modes: ['lexical', 'hybrid'], fusions: 'rrf:60, weighted:0.3' })).configs).toBe(3);
   });
 
-  it('names a spec it does not know, and defaults to the default fusion, weighted:0.3, when left empty', () => {
+  it('names a spec it does not know, and defaults to the default fusion, weighted:0.2, when left empty', () => {
     expect(checkGrid(draft({ fusions: 'rrf:60, blend:2' })).problems).toEqual([expect.stringMatching(/^"blend:2" is not a fusion Quire knows; expected rrf/)]);
-    expect(checkGrid(draft({ fusions: '  ' })).grid?.fusions).toEqual(['weighted:0.3']);
+    expect(checkGrid(draft({ fusions: '  ' })).grid?.fusions).toEqual(['weighted:0.2']);
   });
 });
 

@@ -76,9 +76,10 @@ describe('metric formatting and labels', () => {
     expect(varyingDimensions(CONFIGS)).toEqual(['chatModel', 'mode']);
     expect(CONFIGS.map((c) => configLabel(c, varyingDimensions(CONFIGS)))).toEqual(['llama3.2 · hybrid', 'qwen2.5:0.5b · hybrid', 'retrieval only · lexical']);
     const one = CONFIGS[0] as EvalConfigResult;
-    // The fusion is named only when it is not the default (weighted:0.3).
+    // A hybrid row names its fusion, the default too: reports outlive a default.
     expect(configLabel(one, varyingDimensions([one]))).toBe('llama3.2 · embeddinggemma · heading:256 · k=5 · hybrid · rrf:60');
-    expect(configLabel(cfg(null, {}), [])).toBe('retrieval only · embeddinggemma · heading:256 · k=5 · hybrid');
+    expect(configLabel(cfg(null, {}), [])).toBe('retrieval only · embeddinggemma · heading:256 · k=5 · hybrid · weighted:0.2');
+    expect(configLabel(cfg(null, {}, { mode: 'lexical' }), [])).toBe('retrieval only · heading:256 · k=5 · lexical');
   });
 
   it('gives a keyword row no embedding model: one row stands for all of them, and alone it makes no column', () => {

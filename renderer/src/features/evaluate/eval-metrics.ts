@@ -1,5 +1,4 @@
 import { evalModelName, type EvalConfigResult, type RateMetric } from '../../../../shared/eval';
-import { DEFAULT_FUSION, formatFusion } from '../../../../shared/fusion';
 
 /**
  * An evaluation's numbers for people: which columns a report has, how each value reads, what
@@ -457,11 +456,12 @@ export function configLabel(config: EvalConfigResult, varying: readonly Dimensio
   return varying.length > 0 ? varying.map((k) => dimensionText(config, k)).join(' · ') : fullConfigLabel(config);
 }
 
-/** Every dimension it has: the fusion only when it is not the default (and the search hybrid), no embedding model for keyword search. */
+/**
+ * Every dimension it has: the fusion for hybrid search only, named even when it is today's default
+ * (the default has changed, and a report outlives it); no embedding model for keyword search.
+ */
 export function fullConfigLabel(config: EvalConfigResult): string {
-  const shown = DIMENSIONS.filter(
-    (d) => (d.key !== 'fusion' || (config.mode === 'hybrid' && config.fusion !== formatFusion(DEFAULT_FUSION))) && (d.key !== 'embedModel' || config.mode !== 'lexical'),
-  );
+  const shown = DIMENSIONS.filter((d) => (d.key !== 'fusion' || config.mode === 'hybrid') && (d.key !== 'embedModel' || config.mode !== 'lexical'));
   return shown.map((d) => dimensionText(config, d.key)).join(' · ');
 }
 

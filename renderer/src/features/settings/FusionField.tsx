@@ -71,7 +71,7 @@ export function FusionField({
       <span id="setting-fusion-hint" className="muted small">
         {kind === 'rrf'
           ? `Joins keyword and meaning rankings by rank alone: each adds 1/(k + rank), so a weak embedding model counts as much as keywords. k from ${k.min} to ${k.max}; ${FUSION_KINDS.rrf.example} is usual.`
-          : `Adds the two scores, each scaled over its own results, the meaning score counting for w of the whole: from ${k.min} to ${k.max} (${FUSION_KINDS.weighted.example}, the default, is 30% meaning; more suits a strong embedding model).`}
+          : `Adds the two scores, each scaled to 0–1 for the question, the meaning score counting for w of the whole: from ${k.min} to ${k.max} (the default, ${FUSION_KINDS.weighted.example}, is ${Math.round(FUSION_KINDS.weighted.example * 100)}% meaning; more suits a strong embedding model).`}
       </span>
     </div>
   );

@@ -74,7 +74,7 @@ describe('Use these settings', () => {
     ]);
     expect(screen.getByTestId('eval-apply-not-applied').textContent).toBe('Your embedding model (embeddinggemma) is left as it is: keyword search uses none.');
     // Cancel has the focus: Enter on a stray focus does not apply anything.
-    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' })));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(setCalls(h)).toEqual([]);

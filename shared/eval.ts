@@ -224,10 +224,11 @@ const EvalReportShape = z.object({
   /**
    * Set when the run ended before its grid was done: cancelled, or Ollama could not be reached any
    * more (`ollama-unreachable`) or stopped answering (`ollama-timeout`: a question and a quick check
-   * both timed out); the run stops then rather than fail every question left. `notDone`: question
+   * both timed out; `ollama-stuck`: questions timed out one after another while Ollama still answered
+   * the check); the run stops then rather than fail every question left. `notDone`: question
    * runs planned but not done; `message`: that in a sentence, also among the warnings.
    */
-  stopped: z.object({ reason: z.enum(['cancelled', 'ollama-unreachable', 'ollama-timeout']), notDone: z.number().int(), message: z.string() }).optional(),
+  stopped: z.object({ reason: z.enum(['cancelled', 'ollama-unreachable', 'ollama-timeout', 'ollama-stuck']), notDone: z.number().int(), message: z.string() }).optional(),
 });
 
 /** A report as read anywhere (the database, a --rerun file, the contract): always with its metricsVersion. */

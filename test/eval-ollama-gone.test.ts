@@ -126,6 +126,21 @@ describe('runEval when a shared Ollama stops answering', () => {
     expect(report.perQuestion[4]!.error?.code).toBe('OLLAMA_TIMEOUT');
   });
 
+  it('stops once questions time out one after another while Ollama still answers its version (a stuck runner), and says so', async () => {
+    // Every question's vector is stuck from the second question on; the server still answers its version.
+    const report = await evalOver(RETRIEVAL, (done) => {
+      if (done === 1) ollama.faults.hang = ['/api/embed'];
+    }, impatient());
+    expect(report.stopped?.reason).toBe('ollama-stuck');
+    // The first configuration with its two timed-out questions; the second's first question alone measured nothing.
+    expect(report.configs.map((c) => [c.k, c.errors])).toEqual([[3, 2]]);
+    expect(report.perQuestion.map((p) => p.error?.code ?? null)).toEqual([null, 'OLLAMA_TIMEOUT', 'OLLAMA_TIMEOUT']);
+    expect(report.stopped?.message).toBe(
+      `The evaluation stopped because 3 questions in a row timed out at ${ollama.url} while Ollama still answered (a model stuck, or too slow for the timeout; \`ollama ps\` there shows what is loaded): 6 of 9 question runs were not done.`,
+    );
+    expect(EvalReportSchema.safeParse(report).success).toBe(true);
+  });
+
   it('measured nothing when the server hung from the start: no report, and the error says it timed out', async () => {
     ollama.faults.hang = true;
     await expect(evalOver(GRID, undefined, impatient())).rejects.toMatchObject({

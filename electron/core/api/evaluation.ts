@@ -87,7 +87,7 @@ export function createEvaluation({ db, emit, job, evaluate, evalDir }: Evaluatio
           ? null
           : stopped.reason === 'cancelled'
             ? { code: 'CANCELLED', message: 'Evaluation cancelled; the configurations that finished are kept.' }
-            : { code: stopped.reason === 'ollama-timeout' ? 'OLLAMA_TIMEOUT' : 'OLLAMA_UNREACHABLE', message: stopped.message };
+            : { code: stopped.reason === 'ollama-unreachable' ? 'OLLAMA_UNREACHABLE' : 'OLLAMA_TIMEOUT', message: stopped.message };
         emit({ type: 'job.done', jobId, kind: 'eval', result: { reportId }, error });
       } catch (e) {
         emit({ type: 'job.done', jobId, kind: 'eval', result: null, error: signal.aborted ? { code: 'CANCELLED', message: 'Evaluation cancelled.' } : toErrorShape(e) });

@@ -54,6 +54,13 @@ const PREVIEW_CHARS = 280;
 /** How long an Ollama that failed as unreachable is given to come back before the run stops (ollamaGone). */
 const OLLAMA_GONE_PAUSE_MS = 1000;
 
+/**
+ * Questions that time out one after another, while Ollama still answers its version, before the run
+ * stops: a runner stuck (or a model far too slow for the timeout) fails every question left after
+ * minutes each. One or two are a slow answer or a request stuck alone, and the run goes on.
+ */
+export const STUCK_AFTER_TIMEOUTS = 3;
+
 /** Why Ollama's absence stopped a run: not reachable, or reached but no longer answering. */
 type OllamaStop = Exclude<NonNullable<EvalReport['stopped']>['reason'], 'cancelled'>;
 
@@ -121,13 +128,17 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
    * still there. Unreachable: still so a moment later. Timed out: its quick version check times
    * out too (a slow model, or one stuck request, leaves the check answered and the run going).
    */
+  let timeoutsInARow = 0;
   const ollamaStopped = async (code: string | null): Promise<OllamaStop | null> => {
+    timeoutsInARow = code === 'OLLAMA_TIMEOUT' ? timeoutsInARow + 1 : 0;
     const gone = async () => ((await ollamaGone(opts.gateway, OLLAMA_GONE_PAUSE_MS, opts.signal)) ? 'ollama-unreachable' : null);
     if (code === 'OLLAMA_UNREACHABLE') return gone();
     if (code !== 'OLLAMA_TIMEOUT') return null;
     const check = await ollamaNotAnswering(opts.gateway, undefined, opts.signal);
     // A refused check is an Ollama gone or being restarted: given its moment to come back, as above.
-    return check === 'timeout' ? 'ollama-timeout' : check === 'unreachable' ? gone() : null;
+    if (check === 'timeout') return 'ollama-timeout';
+    if (check === 'unreachable') return gone();
+    return timeoutsInARow >= STUCK_AFTER_TIMEOUTS ? 'ollama-stuck' : null;
   };
 
   const runGrid = async () => {
@@ -236,10 +247,13 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
     if (e instanceof OllamaGone) {
       const notDone = total - perQuestion.length;
       const host = opts.gateway.host;
-      const hung = e.reason === 'ollama-timeout';
-      const sentence = hung
-        ? `The evaluation stopped because Ollama at ${host} stopped answering (a question timed out, and so did a quick check that Ollama still answers)`
-        : `The evaluation stopped because Ollama could not be reached at ${host}`;
+      const hung = e.reason !== 'ollama-unreachable';
+      const sentence =
+        e.reason === 'ollama-timeout'
+          ? `The evaluation stopped because Ollama at ${host} stopped answering (a question timed out, and so did a quick check that Ollama still answers)`
+          : e.reason === 'ollama-stuck'
+            ? `The evaluation stopped because ${STUCK_AFTER_TIMEOUTS} questions in a row timed out at ${host} while Ollama still answered (a model stuck, or too slow for the timeout; \`ollama ps\` there shows what is loaded)`
+            : `The evaluation stopped because Ollama could not be reached at ${host}`;
       if (configs.length === 0) {
         const help = hung ? `Once the server at ${host} answers again, run it again.` : 'Start it with "ollama serve", or set OLLAMA_HOST, and run it again.';
         throw new QuireError(hung ? 'OLLAMA_TIMEOUT' : 'OLLAMA_UNREACHABLE', `${sentence} before any configuration was measured, so no report was written. ${help}`);

@@ -399,7 +399,7 @@ describe('Evaluate in a browser', () => {
     const error = page.locator('.error-note[data-code="OLLAMA_UNREACHABLE"]');
     await error.waitFor();
     // The run's own sentence leads (what stopped it, what was not done); the general help follows.
-    expect(await error.locator('p').first().innerText()).toMatch(/^The evaluation stopped because Ollama could not be reached at http:\/\/127\.0\.0\.1:\d+: \d+ of 42 question runs were not done \(“retrieval only · embeddinggemma · heading:256 · k=2 · hybrid · rrf:60” ran \d of its 7\)\.$/);
+    expect(await error.locator('p').first().innerText()).toMatch(/^The evaluation stopped because Ollama could not be reached at http:\/\/127\.0\.0\.1:\d+: \d+ of 42 question runs were not done \(“retrieval only · embeddinggemma · heading:256 · k=2 · hybrid · weighted:0\.2” ran \d of its 7\)\.$/);
     expect(await error.locator('p').nth(1).innerText()).toMatch(/^Ollama is not running or cannot be reached/);
     expect(await page.getByTestId('eval-table').locator('tbody tr').count()).toBe(2);
     expect(await page.getByTestId('eval-warning').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^The evaluation stopped because Ollama could not be reached/)]));

@@ -36,8 +36,8 @@ export interface EvalJobOptions {
 }
 
 /**
- * A run that stopped part way and saved what it measured (Ollama gone, or no longer answering)
- * ended with its own sentence: what stopped it, at which host, how many question runs were not
+ * A run that Ollama stopped (gone, or no longer answering), part way with what it measured saved
+ * or before it measured anything, ended with its own sentence: what stopped it, at which host, how many question runs were not
  * done. That leads, rather than the code's general sentence; the general one follows where it is
  * help (start `ollama serve`), not for a timeout, whose "may still be loading the model" the run's
  * own quick check has already ruled out.

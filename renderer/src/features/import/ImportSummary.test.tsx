@@ -14,6 +14,24 @@ const skipped: ImportReport['skipped'] = [
   { path: 'huge.txt', reason: 'too-large', message: '40 MB' },
 ];
 
+/** A finished import of three notes with nothing skipped or failed; each test changes what it is about. */
+const reportWith = (over: Partial<Omit<ImportReport, 'documents'>> & { documents?: Partial<ImportReport['documents']> } = {}): ImportReport => ({
+  collection: { id: 'c1', root: '/home/me/notes' },
+  indexedByType: { markdown: 3 },
+  warnings: [],
+  notices: [],
+  chunks: 9,
+  embedded: 9,
+  embedRequests: 1,
+  errors: [],
+  skipped: [],
+  embedding: { model: 'embeddinggemma', status: 'ok' },
+  cancelled: false,
+  ms: 900,
+  ...over,
+  documents: { added: 3, updated: 0, unchanged: 0, moved: 0, deleted: 0, skipped: 0, failed: 0, ...over.documents },
+});
+
 describe('skipped files in an import summary', () => {
   it('groups them by reason and kind, largest first, with extensions by count', () => {
     const groups = groupSkipped(skipped);
@@ -27,21 +45,7 @@ describe('skipped files in an import summary', () => {
   });
 
   it('shows one line per group with its file list one click away', () => {
-    const report: ImportReport = {
-      collection: { id: 'c1', root: '/home/me/notes' },
-      documents: { added: 3, updated: 0, unchanged: 0, moved: 0, deleted: 0, skipped: skipped.length, failed: 0 },
-      indexedByType: { markdown: 3 },
-      warnings: [],
-      notices: [],
-      chunks: 9,
-      embedded: 9,
-      embedRequests: 1,
-      errors: [],
-      skipped,
-      embedding: { model: 'embeddinggemma', status: 'ok' },
-      cancelled: false,
-      ms: 900,
-    };
+    const report = reportWith({ documents: { skipped: skipped.length }, skipped });
     render(<ImportSummary report={report} />);
     const groups = within(screen.getByTestId('skip-groups')).getAllByRole('group');
     expect(groups).toHaveLength(4);
@@ -57,21 +61,11 @@ describe('skipped files in an import summary', () => {
 
 describe('failed files in an import summary', () => {
   it('come first, under their own heading, not under "Skipped"', () => {
-    const report: ImportReport = {
-      collection: { id: 'c1', root: '/home/me/notes' },
-      documents: { added: 3, updated: 0, unchanged: 0, moved: 0, deleted: 0, skipped: skipped.length, failed: 1 },
-      indexedByType: { markdown: 3 },
-      warnings: [],
-      notices: [],
-      chunks: 9,
-      embedded: 9,
-      embedRequests: 1,
+    const report = reportWith({
+      documents: { skipped: skipped.length, failed: 1 },
       errors: [{ path: 'rust-book/broken.pdf', code: 'CORRUPT_FILE', message: 'Invalid PDF structure.' }],
       skipped,
-      embedding: { model: 'embeddinggemma', status: 'ok' },
-      cancelled: false,
-      ms: 900,
-    };
+    });
     render(<ImportSummary report={report} />);
     const headings = screen.getAllByRole('heading', { level: 4 }).map((h) => h.textContent);
     expect(headings).toEqual(['Failed', 'Skipped']);
@@ -85,21 +79,7 @@ describe('failed files in an import summary', () => {
 describe('a warning after the import', () => {
   it('shows the import as finished, and the warning beside it', () => {
     const message = "Keyword search's statistics could not be rebuilt after this import: the disk is full [SQLITE_FULL].";
-    const report: ImportReport = {
-      collection: { id: 'c1', root: '/home/me/notes' },
-      documents: { added: 0, updated: 0, unchanged: 3, moved: 0, deleted: 2, skipped: 0, failed: 0 },
-      indexedByType: { markdown: 3 },
-      warnings: [{ code: 'WRITE_FAILED', message }],
-      notices: [],
-      chunks: 0,
-      embedded: 0,
-      embedRequests: 0,
-      errors: [],
-      skipped: [],
-      embedding: { model: 'embeddinggemma', status: 'ok' },
-      cancelled: false,
-      ms: 900,
-    };
+    const report = reportWith({ documents: { added: 0, unchanged: 3, deleted: 2 }, warnings: [{ code: 'WRITE_FAILED', message }], chunks: 0, embedded: 0, embedRequests: 0 });
     render(<ImportSummary report={report} />);
     expect(screen.getByRole('heading', { level: 3 }).textContent).toBe('Import finished');
     expect(screen.getByTestId('import-warning').textContent).toBe(message);
@@ -108,21 +88,15 @@ describe('a warning after the import', () => {
 
 describe('a file read in a guessed encoding', () => {
   it('is counted as added and listed with the encoding it was read in, apart from failures', () => {
-    const report: ImportReport = {
+    const report = reportWith({
       collection: { id: 'c1', root: '/home/me/notas' },
-      documents: { added: 2, updated: 0, unchanged: 0, moved: 0, deleted: 0, skipped: 0, failed: 0 },
+      documents: { added: 2 },
       indexedByType: { markdown: 2 },
-      warnings: [],
       notices: [{ path: 'viejas/receta.md', code: 'GUESSED_ENCODING', message: 'Not UTF-8: read as windows-1252, the encoding its bytes point to. If its text looks wrong in a source (letters replaced by other signs), re-save it as UTF-8.', encoding: 'windows-1252' }],
       chunks: 4,
       embedded: 0,
       embedRequests: 0,
-      errors: [],
-      skipped: [],
-      embedding: { model: 'embeddinggemma', status: 'ok' },
-      cancelled: false,
-      ms: 900,
-    };
+    });
     render(<ImportSummary report={report} />);
     const notes = screen.getByTestId('import-notices');
     expect(notes.textContent).toContain('viejas/receta.md');

@@ -39,6 +39,7 @@ import { buildBaseline } from './baseline';
 import { diagnose, type Diagnosis } from './diagnose';
 import { SET_FILES } from './sets';
 import { DEFAULT_FUSION, formatFusion } from '../../shared/fusion';
+import { checkTargets, targetsLine } from './targets';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 
@@ -136,7 +137,10 @@ async function main() {
       const diagnosis: Diagnosis[] = report.configs.map((_, i) => diagnose(report, i, questions, workDir));
       console.log(`\n${table(`${name}: ${report.questions.answerable} answerable, ${report.questions.unanswerable} unanswerable questions over ${report.corpus.documents} documents (k=${values.k})`, rows)}`);
       for (const d of diagnosis) console.log(`  misses (${d.config}): ${d.summary}\n  first passage (${d.config}): ${d.firstSummary}`);
-      (out.sets as Record<string, unknown>)[name] = { rows, diagnosis, report };
+      // #11's targets are for keyword search at default settings; every row is checked, so a hybrid row can be read beside them.
+      const targets = rows.slice(1).map((r) => ({ name: r.name, checks: checkTargets(r, rows[0]!) }));
+      for (const t of targets) console.log(`  targets (${t.name}): ${targetsLine(t.checks)}`);
+      (out.sets as Record<string, unknown>)[name] = { rows, diagnosis, targets, report };
     }
   } finally {
     await ollama.close();

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../electron/core/engine';
 import type { Standin } from '../support/ollama-standin/server';
+import { runCli } from '../support/cli-run';
 import { NotesFolder } from '../support/notes';
 import { importAndWait, ROOT, useBrowserApp, type BrowserApp } from './browser-app';
 
@@ -187,6 +188,29 @@ describe('Quire in a browser', () => {
     expect(await page.getByLabel('Rank constant (k)').inputValue()).toBe('60');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect.poll(async () => (await engine.call('getSettings', {})).fusion, { timeout: 10_000 }).toBe('rrf:60');
+    await page.getByTestId('nav-ask').click();
+  });
+
+  it('Settings open while `quire settings set` changes them: shown once the window is back in front, and a save sends what was typed, never the old values back', async () => {
+    await page.getByTestId('nav-settings').click();
+    const k = page.getByLabel('Passages per answer (k)');
+    const mode = page.getByLabel('Search mode', { exact: true });
+    await expect.poll(() => k.inputValue()).toBe('6');
+    expect(await mode.inputValue()).toBe('hybrid');
+    // The CLI on the same database, as a person would run it in a terminal: its own engine and connection.
+    const cli = await runCli(['settings', 'set', 'k', '3', 'searchMode', 'lexical'], { QUIRE_DB: web.db.name, OLLAMA_HOST: ollama.url });
+    expect(cli.code).toBe(0);
+    // Back to the window. Headless Chromium counts every page as focused and sends none, so the event is sent here.
+    await page.evaluate("window.dispatchEvent(new FocusEvent('focus'))");
+    await expect.poll(() => k.inputValue(), { timeout: 10_000 }).toBe('3');
+    expect(await mode.inputValue()).toBe('lexical');
+    await shot('08d-settings-changed-by-cli', k);
+    // Typing back what the form showed before is a change now, and is saved.
+    await k.fill('6');
+    await mode.selectOption('hybrid');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(async () => (await engine.call('getSettings', {})).k, { timeout: 10_000 }).toBe(6);
+    expect((await engine.call('getSettings', {})).searchMode).toBe('hybrid');
     await page.getByTestId('nav-ask').click();
   });
 

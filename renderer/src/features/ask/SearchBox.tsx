@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { scopeInput } from './scope';
 import { SEARCH_MODE_LABELS, SEARCH_MODES, type SearchMode } from '../../../../shared/search';
 import type { Output } from '../../../../shared/contract';
 import { describeError, type DescribedError } from '../../api/messages';
-import { useClient } from '../../app/client';
+import { useClient, useSettings } from '../../app/client';
 import { formatPlace } from '../../common/format';
 import { formatWhere } from '../../../../shared/pages';
 import { ErrorNote } from '../../common/ErrorNote';
@@ -25,17 +25,7 @@ export function SearchBox({ onOpenSource }: SearchBoxProps) {
   const [query, setQuery] = useState('');
   const [mode, setMode] = useState<Mode>('setting');
   /** The saved search mode, to name in the default choice; null until known (or when it cannot be read). */
-  const [saved, setSaved] = useState<SearchMode | null>(null);
-  useEffect(() => {
-    let live = true;
-    client.getSettings({}).then(
-      (s) => live && setSaved(s.searchMode),
-      () => live && setSaved(null),
-    );
-    return () => {
-      live = false;
-    };
-  }, [client]);
+  const saved: SearchMode | null = useSettings().settings?.searchMode ?? null;
   const [busy, setBusy] = useState(false);
   /** The result with the query it answers (the box may have changed since), whose words it marks. */
   const [res, setRes] = useState<(Output<'search'> & { query: string }) | null>(null);

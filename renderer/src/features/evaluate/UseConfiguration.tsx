@@ -3,7 +3,7 @@ import { OLLAMA_ERROR_CODES } from '../../../../shared/errors';
 import type { EvalReport } from '../../../../shared/eval';
 import { configAsSettings, settingValueText, type ConfigAsSettings, type SettingChange } from '../../../../shared/eval-settings';
 import { describeError, type DescribedError } from '../../api/messages';
-import { useClient } from '../../app/client';
+import { useClient, useSettingsStore } from '../../app/client';
 import { ConfirmDialog } from '../../common/ConfirmDialog';
 import { ErrorNote } from '../../common/ErrorNote';
 import { ReembedBox } from '../settings/ReembedBox';
@@ -30,10 +30,12 @@ type Outcome = { kind: 'saved'; changes: SettingChange[]; reembed: string | null
  * "Use these settings": makes the app answer and search as one configuration of the report did.
  * Two steps, so it is never done by a stray click: the button reads the saved settings and shows
  * each one that would change (old → new), with what it costs (vectors computed again, documents
- * cut again) and what cannot be a setting; only the dialog's confirmation saves, through setSettings.
+ * cut again) and what cannot be a setting; only the dialog's confirmation saves, through the settings
+ * store (so every view shows the new settings at once).
  */
 export function UseConfiguration({ report, failed }: UseConfigurationProps) {
   const client = useClient();
+  const settingsStore = useSettingsStore();
   const { choices, preferred } = useMemo(() => configChoices(report, failed), [report, failed]);
   const [chosen, setChosen] = useState<number | null>(preferred);
   const [loading, setLoading] = useState(false);
@@ -54,7 +56,8 @@ export function UseConfiguration({ report, failed }: UseConfigurationProps) {
     setOutcome(null);
     setRefused(null);
     try {
-      const [settings, facts] = await Promise.all([client.getSettings({}), indexFacts()]);
+      // Read afresh, not the copy views show: the dialog's "Now" column must be what is saved.
+      const [settings, facts] = await Promise.all([settingsStore.refresh(), indexFacts()]);
       const mapped = configAsSettings(config, settings);
       if (mapped.changes.length === 0) return setOutcome({ kind: 'same', notApplied: mapped.notApplied });
       const embed = mapped.changes.find((c) => c.key === 'embedModel');
@@ -82,7 +85,7 @@ export function UseConfiguration({ report, failed }: UseConfigurationProps) {
     setBusy(true);
     setError(null);
     try {
-      await client.setSettings({ ...r.patch, ...(force ? { force: true } : {}) });
+      await settingsStore.save({ ...r.patch, ...(force ? { force: true } : {}) });
       setOutcome({ kind: 'saved', changes: r.changes, reembed: r.reembed, recut: r.changes.some((c) => c.key === 'chunkTokens') });
       setRefused(null);
     } catch (e) {

@@ -2,11 +2,12 @@ import { useEffect, useState } from 'react';
 import type { Output } from '../../../../shared/contract';
 import type { QuestionSetSummary } from '../../../../shared/eval';
 import { describeError, type DescribedError } from '../../api/messages';
-import { useClient } from '../../app/client';
+import { useClient, useSettings } from '../../app/client';
+import type { Settings } from '../../app/settings-store';
 
 export type Collection = Output<'library'>['collections'][number];
 export type Model = Output<'listModels'>['models'][number];
-export type Settings = Output<'getSettings'>;
+export type { Settings };
 
 export interface EvalSetupData {
   /** The imported folders; null while loading. */
@@ -24,17 +25,18 @@ export interface EvalSetupData {
 }
 
 /**
- * What the Evaluate form offers: the folders, the installed models and settings (for the defaults),
+ * What the Evaluate form offers: the folders, the installed models and the saved settings (for the defaults),
  * and the question sets of the chosen folder, reloaded when the folder or the saved questions
  * (`savedVersion`) change. An answer for a folder no longer chosen is dropped.
  */
 export function useEvalSetupData(collectionId: string | null, savedVersion: number): EvalSetupData {
   const client = useClient();
+  const saved = useSettings();
+  const settings = saved.settings ?? (saved.error ? null : undefined);
   const [collections, setCollections] = useState<Collection[] | null>(null);
   const [loadError, setLoadError] = useState<DescribedError | null>(null);
   const [models, setModels] = useState<Model[] | null>(null);
   const [modelsError, setModelsError] = useState<DescribedError | null>(null);
-  const [settings, setSettings] = useState<Settings | null | undefined>(undefined);
   const [sets, setSets] = useState<{ collectionId: string; sets: QuestionSetSummary[]; error: DescribedError | null } | null>(null);
 
   useEffect(() => {
@@ -42,10 +44,6 @@ export function useEvalSetupData(collectionId: string | null, savedVersion: numb
     client.library({}).then(
       (l) => live && setCollections(l.collections),
       (e: unknown) => live && setLoadError(describeError(e)),
-    );
-    client.getSettings({}).then(
-      (s) => live && setSettings(s),
-      () => live && setSettings(null),
     );
     client.listModels({}).then(
       (r) => live && setModels(r.models),

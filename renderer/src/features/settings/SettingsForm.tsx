@@ -3,7 +3,7 @@ import { OLLAMA_ERROR_CODES } from '../../../../shared/errors';
 import type { Input, Output } from '../../../../shared/contract';
 import { BOUNDS, DEFAULT_OLLAMA_HOST, SETTINGS } from '../../../../shared/settings';
 import { describeError, type DescribedError } from '../../api/messages';
-import { useClient } from '../../app/client';
+import { useSettingsStore } from '../../app/client';
 import { ErrorNote } from '../../common/ErrorNote';
 import { recutSentence } from '../../common/recut';
 import { FusionField, splitFusion } from './FusionField';
@@ -48,10 +48,16 @@ interface SettingsFormProps {
   indexed?: { documents: number; chunks: number } | null;
 }
 
-/** The editable settings; only changed fields are sent. */
+/**
+ * The editable settings; only changed fields are sent. A field shows what was typed in it, else
+ * the saved value: `settings` can change while the form is open (a save made elsewhere, read again
+ * by the settings store), and a field nobody touched follows it rather than sending its old value back.
+ */
 export function SettingsForm({ settings, models, onSaved, hostProblem = null, indexed = null }: SettingsFormProps) {
-  const client = useClient();
-  const [draft, setDraft] = useState<Record<Field, string>>(() => toDraft(settings));
+  const store = useSettingsStore();
+  const [edits, setEdits] = useState<Partial<Record<Field, string>>>({});
+  const draft: Record<Field, string> = { ...toDraft(settings), ...edits };
+  const edit = (key: Field, value: string) => setEdits((e) => ({ ...e, [key]: value }));
   const [headers, setHeaders] = useState<HeadersDraft>(EMPTY_HEADERS);
   const [error, setError] = useState<DescribedError | null>(null);
   const [saved, setSaved] = useState(false);
@@ -83,8 +89,8 @@ export function SettingsForm({ settings, models, onSaved, hostProblem = null, in
     if (Object.keys(patch).length === 0) return setSaved(true);
     setBusy(true);
     try {
-      const after = await client.setSettings(force ? { ...patch, force: true } : patch);
-      setDraft(toDraft(after));
+      const after = await store.save(force ? { ...patch, force: true } : patch);
+      setEdits({});
       setHeaders(EMPTY_HEADERS); // the value typed is gone from the page once saved
       setSaved(true);
       onSaved(settings, after);
@@ -115,7 +121,7 @@ export function SettingsForm({ settings, models, onSaved, hostProblem = null, in
             key={f.key}
             label={f.label}
             value={draft[f.key]}
-            onChange={(value) => setDraft({ ...draft, [f.key]: value })}
+            onChange={(value) => edit(f.key, value)}
             error={invalid[f.key]}
             // Only hybrid search fuses: said where the choice is made, so nobody tunes a number that does nothing.
             unusedBecause={draft.searchMode !== 'hybrid' ? SEARCH_MODE_LABELS[draft.searchMode as SearchMode] ?? draft.searchMode : null}
@@ -126,7 +132,7 @@ export function SettingsForm({ settings, models, onSaved, hostProblem = null, in
             <select
               id={`setting-${f.key}`}
               value={draft[f.key]}
-              onChange={(e) => setDraft({ ...draft, [f.key]: e.target.value })}
+              onChange={(e) => edit(f.key, e.target.value)}
               aria-describedby={invalid[f.key] ? `setting-${f.key}-error setting-${f.key}-hint` : `setting-${f.key}-hint`}
               {...(invalid[f.key] ? { 'aria-invalid': true } : {})}
             >
@@ -147,7 +153,7 @@ export function SettingsForm({ settings, models, onSaved, hostProblem = null, in
               min={f.min}
               max={f.max}
               value={draft[f.key]}
-              onChange={(e) => setDraft({ ...draft, [f.key]: e.target.value })}
+              onChange={(e) => edit(f.key, e.target.value)}
               aria-describedby={invalid[f.key] ? `setting-${f.key}-error setting-${f.key}-hint` : `setting-${f.key}-hint`}
               {...(invalid[f.key] ? { 'aria-invalid': true } : {})}
               spellCheck={false}

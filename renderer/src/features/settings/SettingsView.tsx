@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Output } from '../../../../shared/contract';
+import type { Settings } from '../../app/settings-store';
 import { describeError, type DescribedError } from '../../api/messages';
-import { useClient } from '../../app/client';
+import { useClient, useSettings } from '../../app/client';
 import { ErrorNote } from '../../common/ErrorNote';
 import { ModelList } from './ModelList';
 import { PullBox } from './PullBox';
@@ -9,14 +10,12 @@ import { ReembedBox } from './ReembedBox';
 import { SettingsForm } from './SettingsForm';
 import { VectorStores } from './VectorStores';
 
-type Settings = Output<'getSettings'>;
 type Model = Output<'listModels'>['models'][number];
 
 /** Settings, installed models, pulling a model, re-embedding after a model switch, and the vectors kept. */
 export function SettingsView() {
   const client = useClient();
-  const [settings, setSettings] = useState<Settings | null>(null);
-  const [error, setError] = useState<DescribedError | null>(null);
+  const { settings, error } = useSettings();
   const [models, setModels] = useState<Model[] | null>(null);
   const [modelError, setModelError] = useState<DescribedError | null>(null);
   const [reembed, setReembed] = useState<string | null>(null);
@@ -44,7 +43,6 @@ export function SettingsView() {
   /** What a new chunk size would cut again and re-embed; unknown (null) until status answers. */
   const [indexed, setIndexed] = useState<{ documents: number; chunks: number } | null>(null);
   useEffect(() => {
-    client.getSettings({}).then(setSettings, (e: unknown) => setError(describeError(e)));
     client.status({}).then(
       (s) => setIndexed({ documents: s.documents.ready + s.documents.needsEmbedding, chunks: s.chunks }),
       () => setIndexed(null),
@@ -53,7 +51,6 @@ export function SettingsView() {
   }, [client, loadModels]);
 
   const onSaved = (before: Settings, after: Settings) => {
-    setSettings(after);
     if (after.embedModel !== before.embedModel) setReembed(after.embedModel);
     if (after.ollamaHost !== before.ollamaHost) setSavedHost(after.ollamaHost);
     // A new host or header (a token replaced keeps its name) may change what Ollama lists.

@@ -119,8 +119,9 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   const known = new Map<string, ModelInfo>();
   // Each embedding model's digest as its index recorded it (the vectors searched were made by it).
   const indexDigests = new Map<string, string>();
-  // Asked now: the Ollama the run talks to, which may be gone by its end.
-  const ollamaVersion = opts.gateway.version(AbortSignal.timeout(3000)).catch(() => null);
+  // Asked now: the Ollama the run talks to, which may be gone by its end. Briefly, by the gateway's
+  // own timeout (withOptions never waits longer than the gateway would), not a deadline signal.
+  const ollamaVersion = opts.gateway.withOptions({ timeoutMs: 3000, retries: 0 }).version().catch(() => null);
   fs.mkdirSync(opts.workDir, { recursive: true });
   const lock = acquireRunLock(opts.workDir, docs);
   /**
@@ -278,7 +279,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   const gone = stopped !== undefined && stopped.reason !== 'cancelled';
   const models: Record<string, string | null> = {};
   for (const model of [...grid.chatModels, ...grid.embedModels]) {
-    models[model] = known.get(model)?.digest ?? indexDigests.get(model) ?? (gone ? null : await opts.gateway.modelInfo(model, AbortSignal.timeout(5000)).then((m) => m.digest, () => null));
+    models[model] = known.get(model)?.digest ?? indexDigests.get(model) ?? (gone ? null : await opts.gateway.withOptions({ timeoutMs: 5000, retries: 0 }).modelInfo(model).then((m) => m.digest, () => null));
   }
   return {
     metricsVersion: METRICS_VERSION,

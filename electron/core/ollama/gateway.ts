@@ -26,6 +26,14 @@ export interface GatewayOptions {
  */
 export const PERSON_WAITING = { retries: 1, backoffMs: 100, timeoutMs: 30_000 } as const satisfies Omit<GatewayOptions, 'host' | 'modelListTtlMs'>;
 
+/**
+ * For a person waiting at a form on what Ollama has (Settings' model list, a model confirmed before
+ * it is saved): a list or a model's details come at once from a server that answers, so a hung one
+ * is told in about 10 s (two tries of 5 s) by the gateway's own timeout, OLLAMA_TIMEOUT naming the
+ * host. Not a deadline signal of the caller's: the gateway would read its abort as a cancellation.
+ */
+export const MODEL_LOOKUP = { ...PERSON_WAITING, timeoutMs: 5_000 } as const satisfies Omit<GatewayOptions, 'host' | 'modelListTtlMs'>;
+
 /** One model as /api/tags lists it. */
 export interface ModelListing {
   name: string;

@@ -223,8 +223,9 @@ const EvalReportShape = z.object({
   warnings: z.array(z.string()).optional(),
   /**
    * Set when the run ended before its grid was done: cancelled, or Ollama could not be reached any
-   * more (`ollama-unreachable`) or stopped answering (`ollama-timeout`: a question and a quick check
-   * both timed out; `ollama-stuck`: questions timed out one after another while Ollama still answered
+   * more (`ollama-unreachable`) or stopped answering (`ollama-timeout`: a question, an index's
+   * embedding or a chat model's warm-up, and a quick check, all timed out; `ollama-stuck`: questions
+   * timed out one after another, or a chat model did not load in time, while Ollama still answered
    * the check); the run stops then rather than fail every question left. `notDone`: question
    * runs planned but not done; `message`: that in a sentence, also among the warnings.
    */

@@ -97,8 +97,10 @@ export interface ModelInfo {
  */
 export class OllamaGateway {
   readonly host: string;
-  private readonly timeoutMs: number;
-  private readonly retries: number;
+  /** How long one request is given (a sentence about a timeout names it). */
+  readonly timeoutMs: number;
+  /** Attempts after the first for a request that failed as Ollama being away. */
+  readonly retries: number;
   private readonly backoffMs: number;
   private readonly cache: ModelCache;
 

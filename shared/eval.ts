@@ -223,8 +223,9 @@ const EvalReportShape = z.object({
   warnings: z.array(z.string()).optional(),
   /**
    * Set when the run ended before its grid was done: cancelled, or Ollama could not be reached any
-   * more (`ollama-unreachable`) or stopped answering (`ollama-timeout`: a question and a quick check
-   * both timed out; `ollama-stuck`: questions timed out one after another while Ollama still answered
+   * more (`ollama-unreachable`) or stopped answering (`ollama-timeout`: a question, an index's
+   * embedding or a chat model's warm-up, and a quick check, all timed out; `ollama-stuck`: questions
+   * timed out one after another, or a chat model did not load in time, while Ollama still answered
    * the check); the run stops then rather than fail every question left. `notDone`: question
    * runs planned but not done; `message`: that in a sentence, also among the warnings.
    */
@@ -326,21 +327,29 @@ export function runsPerConfig(report: Pick<EvalReport, 'configs' | 'perQuestion'
  * One sentence on the indexes an earlier run built, or null when this run built them all: a second
  * run over unchanged notes takes seconds where the first took minutes, and should say why. Said
  * alike by `quire eval` and the Evaluate view; `anew` ends it with how that shell builds the
- * indexes anew, given "it" or "them" (`--fresh-index builds them anew.`).
+ * indexes anew, given "it" or "them" (`--fresh-index builds them anew.`). A run of keyword search
+ * alone builds its indexes without vectors (one per chunker: modesIn), so what it redid for a changed
+ * document is indexing, not embedding; any other mode runs in every index, so either all of a run's
+ * indexes hold vectors or none does.
  */
-export function indexReuseSentence(indexes: EvalRunInfo['indexes'], anew: (them: 'it' | 'them') => string): string | null {
-  const all = indexes ?? [];
+export function indexReuseSentence(run: Pick<EvalRunInfo, 'indexes' | 'grid'>, anew: (them: 'it' | 'them') => string): string | null {
+  const all = run.indexes ?? [];
   const reused = all.filter((i) => i.reused);
   if (reused.length === 0) return null;
+  const keywordOnly = run.grid.modes.every((m) => m === 'lexical');
+  const kind = (n: number) => (keywordOnly ? (n === 1 ? 'keyword index' : 'keyword indexes') : n === 1 ? 'index' : 'indexes');
+  // A keyword index is named by its chunker alone: the embedding model whose name its file carries is never used.
+  const named = (i: (typeof reused)[number]) => (keywordOnly ? i.chunker : `${i.embedModel}, ${i.chunker}`);
   const which =
     reused.length === all.length
       ? reused.length === 1
-        ? 'the index'
-        : `all ${reused.length} indexes`
-      : `${reused.length} of ${all.length} indexes (${reused.map((i) => `${i.embedModel}, ${i.chunker}`).join('; ')})`;
+        ? `the ${kind(1)}`
+        : `all ${reused.length} ${kind(2)}`
+      : `${reused.length} of ${all.length} ${kind(all.length)} (${reused.map(named).join('; ')})`;
+  const redone = keywordOnly ? 'indexed' : 'embedded';
   // Every index holds the same documents, so each read the same changed ones again.
   const read = Math.max(...reused.map((i) => i.documentsRead));
-  const since = read === 0 ? 'no document had changed, so none was read or embedded again' : `only the ${read === 1 ? 'document' : `${read} documents`} changed since ${read === 1 ? 'was' : 'were'} read and embedded again`;
+  const since = read === 0 ? `no document had changed, so none was read or ${redone} again` : `only the ${read === 1 ? 'document' : `${read} documents`} changed since ${read === 1 ? 'was' : 'were'} read and ${redone} again`;
   return `Reused ${which} an earlier run built: ${since}. ${anew(reused.length === 1 ? 'it' : 'them')}`;
 }
 

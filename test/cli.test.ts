@@ -338,6 +338,21 @@ describe('quire CLI', () => {
     expect(noDocs.stderr).toMatch(/needs --docs/);
   });
 
+  it('eval of keyword search alone says its reused index was indexed again, not embedded: it holds no vectors', async () => {
+    const own = tempDbPath('quire-cli-keyword-');
+    try {
+      const questions = path.join(path.dirname(own.file), 'questions.json');
+      fs.writeFileSync(questions, JSON.stringify([{ id: 'keys', question: 'How often are the deploy keys rotated?', chunk_fact: 'every ninety days', answerable: true }]));
+      const keyword = () => quire(['eval', questions, '--docs', notes.root, '--modes', 'lexical', '--k', '3'], { QUIRE_DB: own.file });
+      expect((await keyword()).stderr).not.toMatch(/Reused/);
+      const again = await keyword();
+      expect(again.code).toBe(0);
+      expect(again.stderr).toMatch(/^Reused the keyword index an earlier run built: no document had changed, so none was read or indexed again\. --fresh-index builds it anew\.$/m);
+    } finally {
+      own.dispose();
+    }
+  });
+
   it('leaves no signal listeners behind, and cancels when the caller aborts', async () => {
     const before = { int: process.listenerCount('SIGINT'), term: process.listenerCount('SIGTERM') };
     for (let i = 0; i < 12; i++) expect((await quire(['status', '--json'])).code).toBe(0);

@@ -45,6 +45,7 @@ afterEach(async () => {
   stopAtAnswer = null;
   ollama.faults.hang = false;
   await ollama.start();
+  ollama.calls.reset();
 });
 afterAll(async () => {
   await ollama?.close();
@@ -141,12 +142,72 @@ describe('runEval when a shared Ollama stops answering', () => {
     expect(EvalReportSchema.safeParse(report).success).toBe(true);
   });
 
-  it('measured nothing when the server hung from the start: no report, and the error says it timed out', async () => {
+  it('measured nothing when the server hung from the start: no report, and the error says loading the chat model timed out', async () => {
     ollama.faults.hang = true;
     await expect(evalOver(GRID, undefined, impatient())).rejects.toMatchObject({
       code: 'OLLAMA_TIMEOUT',
-      message: `The evaluation stopped because Ollama at ${ollama.url} stopped answering (a question timed out, and so did a quick check that Ollama still answers) before any configuration was measured, so no report was written. Once the server at ${ollama.url} answers again, run it again.`,
+      message: `The evaluation stopped because Ollama at ${ollama.url} stopped answering (loading llama3.2 timed out, and so did a quick check that Ollama still answers) before any configuration was measured, so no report was written. Once the server at ${ollama.url} answers again, run it again.`,
     });
+    // Stopped at the warm-up: no question was asked (each asks for the model's vocabulary first).
+    expect(ollama.calls.entries.filter((c) => c.path === '/api/show' && (c.body as { verbose?: boolean })?.verbose === true)).toEqual([]);
+  });
+
+  it("says the index's embedding timed out when that is what found the server hung", async () => {
+    ollama.faults.hang = true;
+    // Built afresh, so the import has vectors to make (an earlier test's index has them all).
+    const fresh = runEval({ docs: notes.root, questions, questionSetName: 'test set', grid: RETRIEVAL, gateway: impatient(), version: '9.9.9', workDir: path.dirname(work.file), freshIndexes: true });
+    await expect(fresh).rejects.toMatchObject({
+      code: 'OLLAMA_TIMEOUT',
+      message: expect.stringMatching(
+        /^The evaluation stopped because Ollama at \S+ stopped answering \(embedding the index for embeddinggemma, heading:256 timed out, and so did a quick check that Ollama still answers\) before any configuration was measured/,
+      ),
+    });
+  });
+
+  // A load that times out: a second's patience, so the sentence can say how long.
+  const loadTimesOut = (retries = 0) => new OllamaGateway({ host: ollama.url, retries, timeoutMs: 1000, backoffMs: 10 });
+
+  it("stops when the next chat model does not load in time while Ollama still answers, keeps what the first measured, and says so", async () => {
+    // The first chat model's nine question runs are done; then every chat (so the second model's load) hangs.
+    const report = await evalOver({ ...GRID, chatModels: ['llama3.2', 'qwen2.5:0.5b'] }, (done) => {
+      if (done === 9) ollama.faults.hang = ['/api/chat'];
+    }, loadTimesOut());
+    expect(report.stopped?.reason).toBe('ollama-stuck');
+    expect(report.configs.map((c) => [c.chatModel, c.k, c.errors])).toEqual([['llama3.2', 3, 0], ['llama3.2', 5, 0], ['llama3.2', 6, 0]]);
+    // None of the second model's questions was asked: its load was the last chat request.
+    expect(ollama.calls.entries.filter((c) => c.path === '/api/chat').at(-1)?.body).toMatchObject({ model: 'qwen2.5:0.5b', messages: [] });
+    const sentence = `The evaluation stopped because qwen2.5:0.5b did not load at ${ollama.url} within 1 s, while Ollama still answered (a model too large or too slow to load there, or a runner stuck; \`ollama ps\` there shows what is loaded): 9 of 18 question runs were not done.`;
+    expect(report.stopped?.message).toBe(sentence);
+    expect(report.warnings).toContain(sentence);
+    expect(EvalReportSchema.safeParse(report).success).toBe(true);
+  });
+
+  it('a chat model that never loads, before anything was measured: the error names the model, the tries and the host', async () => {
+    ollama.faults.hang = ['/api/chat'];
+    await expect(evalOver(GRID, undefined, loadTimesOut(1))).rejects.toMatchObject({
+      code: 'OLLAMA_TIMEOUT',
+      message: `The evaluation stopped because llama3.2 did not load at ${ollama.url} in 2 tries of 1 s each, while Ollama still answered (a model too large or too slow to load there, or a runner stuck; \`ollama ps\` there shows what is loaded) before any configuration was measured, so no report was written. Run it again once llama3.2 loads there, or with a chat model that does.`,
+    });
+  });
+
+  it('goes on when a slow load times out once and loads when asked again', async () => {
+    // The first load is taken and never answered (the model still loading); the gateway's retry finds
+    // it loaded: the hang ends as the second chat request is logged, before the stand-in would hang it.
+    ollama.faults.hang = ['/api/chat'];
+    const log = ollama.calls.entries;
+    const push = log.push.bind(log);
+    log.push = (...calls) => {
+      if (calls.some((c) => c.path === '/api/chat') && ollama.calls.count('/api/chat') === 1) ollama.faults.hang = false;
+      return push(...calls);
+    };
+    try {
+      const report = await evalOver(GRID, undefined, new OllamaGateway({ host: ollama.url, retries: 1, timeoutMs: 300, backoffMs: 10 }));
+      expect(report.stopped).toBeUndefined();
+      expect(report.configs.map((c) => [c.k, c.errors])).toEqual([[3, 0], [5, 0], [6, 0]]);
+      expect(log.filter((c) => c.path === '/api/chat' && (c.body as { messages: unknown[] }).messages.length === 0)).toHaveLength(2);
+    } finally {
+      delete (log as { push?: unknown }).push;
+    }
   });
 });
 

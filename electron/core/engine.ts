@@ -38,7 +38,7 @@ import { parseChunkerSpec } from './ingest/chunkers/index';
 import { EmbeddingSession, hasMissingVectors } from './ingest/embedding-session';
 import { importFolder } from './ingest/pipeline';
 import type { ImportProgress, ImportReport } from './ingest/types';
-import { OllamaGateway } from './ollama/gateway';
+import { MODEL_LOOKUP, OllamaGateway } from './ollama/gateway';
 import { ollamaState, type OllamaState } from './ollama/state';
 import { ModelTokens } from './tokens/model-tokens';
 import { VocabularyStore } from './tokens/vocabulary-store';
@@ -117,6 +117,11 @@ export interface EngineOptions {
   backgroundUpkeep?: boolean;
   /** The gateway's first retry backoff (doubling each retry; 500 ms unless given), for tests of an Ollama that is down. */
   ollamaBackoffMs?: number;
+  /**
+   * The gateway's timeout per request (120 s unless given), for tests of a server that hangs:
+   * every call made through the engine gives up by then, quick ones too (withOptions never waits longer).
+   */
+  ollamaTimeoutMs?: number;
 }
 
 export interface RunOptions<P> {
@@ -256,7 +261,11 @@ export function createEngine(options: EngineOptions): Engine {
   const gatewayFor = (host: string, saved: Record<string, string>) => {
     const headers = mergeHeaders(saved, options.ollamaHeaders ?? {});
     const key = JSON.stringify([host, Object.entries(headers).sort()]);
-    return { key, make: () => new OllamaGateway({ host, headers, ...(options.ollamaBackoffMs !== undefined ? { backoffMs: options.ollamaBackoffMs } : {}) }) };
+    const patience = {
+      ...(options.ollamaBackoffMs !== undefined ? { backoffMs: options.ollamaBackoffMs } : {}),
+      ...(options.ollamaTimeoutMs !== undefined ? { timeoutMs: options.ollamaTimeoutMs } : {}),
+    };
+    return { key, make: () => new OllamaGateway({ host, headers, ...patience }) };
   };
   const currentGateway = () => {
     const wanted = gatewayFor(settings.get('ollamaHost'), settings.headers());
@@ -278,13 +287,13 @@ export function createEngine(options: EngineOptions): Engine {
     const changed = (['chatModel', 'embedModel'] as const).filter((k) => values[k] !== undefined && values[k] !== settings.get(k));
     if (changed.length === 0) return;
     const target = gatewayFor(values.ollamaHost ?? settings.get('ollamaHost'), headers ? mergeHeaders(settings.headers(), headers) : settings.headers());
-    const g = target.key === gateway?.key ? gateway.gateway : target.make();
+    // The gateway's own patience, and only the caller's signal: a server that hangs is OLLAMA_TIMEOUT, not a cancellation.
+    const g = (target.key === gateway?.key ? gateway.gateway : target.make()).withOptions(MODEL_LOOKUP);
     for (const key of changed) {
       let capabilities: string[];
       try {
-        const limit = signal ? AbortSignal.any([signal, AbortSignal.timeout(10_000)]) : AbortSignal.timeout(10_000);
-        await g.requireListed(values[key]!, limit);
-        capabilities = (await g.modelInfo(values[key]!, limit)).capabilities;
+        await g.requireListed(values[key]!, signal);
+        capabilities = (await g.modelInfo(values[key]!, signal)).capabilities;
       } catch (e) {
         if (e instanceof QuireError && (e.code === 'MODEL_NOT_FOUND' || e.code === 'CANCELLED')) throw new QuireError(e.code, `${SETTINGS[key].label} "${values[key]}" was not saved: ${e.message}`);
         const reason = e instanceof QuireError ? e.message : String(e);

@@ -127,7 +127,7 @@ export async function evalCommand(ctx: CliContext, questionsFile: string | null,
     onProgress: (done, total, label) => ctx.out.progress(total ? done / total : 0, `${done}/${total} · ${label}`),
   });
   if (flags.out) fs.writeFileSync(flags.out, `${JSON.stringify(report, null, 2)}\n`);
-  const reused = indexReuseSentence(report.run.indexes, (them) => `--fresh-index builds ${them} anew.`);
+  const reused = indexReuseSentence(report.run, (them) => `--fresh-index builds ${them} anew.`);
   if (reused) ctx.out.note(reused);
   // Ollama went away (or stopped answering) mid-run: the run stopped rather than fail every question left, and says so.
   const ollamaGone = report.stopped !== undefined && report.stopped.reason !== 'cancelled';

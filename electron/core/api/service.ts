@@ -14,7 +14,7 @@ import { openableSourceFile } from './source-file';
 import { folderCompletions } from './folder-completions';
 import { chunkView, libraryDocuments, vectorStores } from './views';
 import { dropEmbeddingModel, listEmbeddingModels } from '../db/embedding-models';
-import { PERSON_WAITING, withTag } from '../ollama/gateway';
+import { MODEL_LOOKUP, withTag } from '../ollama/gateway';
 import { ollamaState } from '../ollama/state';
 import { loadQuestionSet } from '../eval/question-sets';
 import { requireQuestion } from '../answer/ask';
@@ -225,13 +225,13 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
 
     async listModels() {
       // The gateway asked, kept: a host saved while its retries run must not be named in its failure.
-      const asked = gateway().withOptions(PERSON_WAITING);
+      // Its own patience, not a deadline signal: a server that hangs then reads as OLLAMA_TIMEOUT, not "Cancelled".
+      const asked = gateway().withOptions(MODEL_LOOKUP);
       try {
-        const limit = AbortSignal.timeout(10_000);
-        const models = await asked.listModels(limit, { fresh: true });
+        const models = await asked.listModels(undefined, { fresh: true });
         // What each model does, so a form offers embedding models as such whatever their names (the
         // gateway keeps each digest's /api/show); one that cannot be asked is listed without it.
-        const capabilities = await Promise.all(models.map((m) => asked.modelInfo(m.name, limit).then((i) => i.capabilities, () => [])));
+        const capabilities = await Promise.all(models.map((m) => asked.modelInfo(m.name).then((i) => i.capabilities, () => [])));
         return {
           models: models.map((m, i) => ({
             name: m.name, size: m.size, family: m.family, parameterSize: m.parameterSize, quantization: m.quantization, digest: m.digest,

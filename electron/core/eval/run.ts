@@ -13,7 +13,7 @@ import { formatChunkerSpec, parseChunkerSpec } from '../ingest/chunkers/index';
 import { importFolder, type ImportOptions } from '../ingest/pipeline';
 import type { ImportReport } from '../ingest/types';
 import { getActiveEmbeddingModel } from '../db/embedding-models';
-import type { ModelInfo, OllamaGateway } from '../ollama/gateway';
+import { PERSON_WAITING, type ModelInfo, type OllamaGateway } from '../ollama/gateway';
 import { ollamaGone, ollamaNotAnswering } from '../ollama/state';
 import { search } from '../retrieve/search';
 import { configLabel } from './diff';
@@ -65,12 +65,19 @@ export const STUCK_AFTER_TIMEOUTS = 3;
 type OllamaStop = Exclude<NonNullable<EvalReport['stopped']>['reason'], 'cancelled'>;
 
 /**
+ * What failed when Ollama was found away: a question, the embedding of an index, or a chat model's
+ * warm-up (its details, or its load), so the sentence says which.
+ */
+type StoppedAt = { kind: 'question' } | { kind: 'index'; embedModel: string; chunker: string } | ({ kind: 'warm-up'; model: string } & WarmUpFailure);
+
+/**
  * Ollama is gone: thrown inside the run, caught by runEval, which keeps what was measured and says
  * what was not. `cutShort`: the configuration it left in the middle of, kept with the runs it had done.
  */
 class OllamaGone extends Error {
   constructor(
     readonly reason: OllamaStop,
+    readonly at: StoppedAt = { kind: 'question' },
     readonly cutShort: { label: string; ran: number; planned: number } | null = null,
   ) {
     super('Ollama is gone.');
@@ -119,8 +126,9 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   const known = new Map<string, ModelInfo>();
   // Each embedding model's digest as its index recorded it (the vectors searched were made by it).
   const indexDigests = new Map<string, string>();
-  // Asked now: the Ollama the run talks to, which may be gone by its end.
-  const ollamaVersion = opts.gateway.version(AbortSignal.timeout(3000)).catch(() => null);
+  // Asked now: the Ollama the run talks to, which may be gone by its end. Briefly, by the gateway's
+  // own timeout (withOptions never waits longer than the gateway would), not a deadline signal.
+  const ollamaVersion = opts.gateway.withOptions({ timeoutMs: 3000, retries: 0 }).version().catch(() => null);
   fs.mkdirSync(opts.workDir, { recursive: true });
   const lock = acquireRunLock(opts.workDir, docs);
   /**
@@ -129,7 +137,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
    * out too (a slow model, or one stuck request, leaves the check answered and the run going).
    */
   let timeoutsInARow = 0;
-  const ollamaStopped = async (code: string | null): Promise<OllamaStop | null> => {
+  const ollamaStopped = async (code: string | null, stuckAfter = STUCK_AFTER_TIMEOUTS): Promise<OllamaStop | null> => {
     timeoutsInARow = code === 'OLLAMA_TIMEOUT' ? timeoutsInARow + 1 : 0;
     const gone = async () => ((await ollamaGone(opts.gateway, OLLAMA_GONE_PAUSE_MS, opts.signal)) ? 'ollama-unreachable' : null);
     if (code === 'OLLAMA_UNREACHABLE') return gone();
@@ -138,7 +146,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
     // A refused check is an Ollama gone or being restarted: given its moment to come back, as above.
     if (check === 'timeout') return 'ollama-timeout';
     if (check === 'unreachable') return gone();
-    return timeoutsInARow >= STUCK_AFTER_TIMEOUTS ? 'ollama-stuck' : null;
+    return timeoutsInARow >= stuckAfter ? 'ollama-stuck' : null;
   };
 
   const runGrid = async () => {
@@ -161,7 +169,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
           // Ollama went while the import embedded: every configuration of this index would wait on it for nothing.
           if (imported.embedding.status === 'unavailable') {
             const stop = await ollamaStopped(ollamaAwayCode(imported.embedding.error));
-            if (stop) throw new OllamaGone(stop);
+            if (stop) throw new OllamaGone(stop, { kind: 'index', embedModel, chunker: chunker.spec });
           }
           // The import awaited the keyword statistics' rebuild; when it failed (a full disk) keyword
           // and hybrid rows score on the older statistics, which changes their numbers: said, not hidden.
@@ -185,7 +193,16 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
           if (corpus.fingerprint === '') corpus = seen;
           const clearCalibration = db.prepare('DELETE FROM calibration');
           for (const chatModel of chatModels) {
-            if (chatModel !== null) await warmUp(opts.gateway, chatModel, answerSettings.numCtxCap, known, opts.signal);
+            if (chatModel !== null) {
+              const failed = await warmUp(opts.gateway, chatModel, answerSettings.numCtxCap, known, opts.signal);
+              if (failed) {
+                // Checked as a question's failure is, except that one timeout is enough while Ollama
+                // still answers its version: the load has had the gateway's retries, and every
+                // question would wait as long again for a model that does not load, then fail.
+                const stop = await ollamaStopped(failed.code, 1);
+                if (stop) throw new OllamaGone(stop, { kind: 'warm-up', model: chatModel, ...failed });
+              }
+            }
             for (const k of grid.ks) {
               for (const mode of modes) {
                for (const fusionSpec of fusionsFor(mode, grid.fusions)) {
@@ -225,7 +242,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
                       // (so the row is never a best value beside whole ones). A first run alone measured nothing.
                       if (outcomes.length === 1) throw new OllamaGone(stop);
                       keep();
-                      throw new OllamaGone(stop, { label: configLabel(setting), ran: outcomes.length, planned: grid.repeats * questions.length });
+                      throw new OllamaGone(stop, { kind: 'question' }, { label: configLabel(setting), ran: outcomes.length, planned: grid.repeats * questions.length });
                     }
                   }
                 }
@@ -248,14 +265,14 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       const notDone = total - perQuestion.length;
       const host = opts.gateway.host;
       const hung = e.reason !== 'ollama-unreachable';
-      const sentence =
-        e.reason === 'ollama-timeout'
-          ? `The evaluation stopped because Ollama at ${host} stopped answering (a question timed out, and so did a quick check that Ollama still answers)`
-          : e.reason === 'ollama-stuck'
-            ? `The evaluation stopped because ${STUCK_AFTER_TIMEOUTS} questions in a row timed out at ${host} while Ollama still answered (a model stuck, or too slow for the timeout; \`ollama ps\` there shows what is loaded)`
-            : `The evaluation stopped because Ollama could not be reached at ${host}`;
+      const sentence = `The evaluation stopped because ${stopCause(e, opts.gateway)}`;
       if (configs.length === 0) {
-        const help = hung ? `Once the server at ${host} answers again, run it again.` : 'Start it with "ollama serve", or set OLLAMA_HOST, and run it again.';
+        const help =
+          e.reason === 'ollama-stuck' && e.at.kind === 'warm-up'
+            ? `Run it again once ${e.at.model} loads there, or with a chat model that does.`
+            : hung
+              ? `Once the server at ${host} answers again, run it again.`
+              : 'Start it with "ollama serve", or set OLLAMA_HOST, and run it again.';
         throw new QuireError(hung ? 'OLLAMA_TIMEOUT' : 'OLLAMA_UNREACHABLE', `${sentence} before any configuration was measured, so no report was written. ${help}`);
       }
       const under = e.cutShort;
@@ -278,7 +295,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   const gone = stopped !== undefined && stopped.reason !== 'cancelled';
   const models: Record<string, string | null> = {};
   for (const model of [...grid.chatModels, ...grid.embedModels]) {
-    models[model] = known.get(model)?.digest ?? indexDigests.get(model) ?? (gone ? null : await opts.gateway.modelInfo(model, AbortSignal.timeout(5000)).then((m) => m.digest, () => null));
+    models[model] = known.get(model)?.digest ?? indexDigests.get(model) ?? (gone ? null : await opts.gateway.withOptions({ timeoutMs: 5000, retries: 0 }).modelInfo(model).then((m) => m.digest, () => null));
   }
   return {
     metricsVersion: METRICS_VERSION,
@@ -422,18 +439,59 @@ function wouldSend(question: string, results: SearchResult[], o: { k: number; nu
 const withSent = (sent: SentSources | undefined): { sent?: SentSources } => (sent ? { sent } : {});
 
 /**
- * Loads the chat model before its questions are timed, so the first answer's generate time is an
- * answer, not a model load. A failure here is left for the questions to record, one by one.
+ * What stopped the run, after "The evaluation stopped because": what failed, at which host, and
+ * (for a hang) what was still answering. Said in the report, on stderr and as the job's error.
  */
-async function warmUp(gateway: OllamaGateway, model: string, numCtxCap: number, known: Map<string, ModelInfo>, signal?: AbortSignal): Promise<void> {
+function stopCause(e: OllamaGone, gateway: OllamaGateway): string {
+  const host = gateway.host;
+  const at = e.at;
+  if (e.reason === 'ollama-unreachable') return `Ollama could not be reached at ${host}`;
+  if (e.reason === 'ollama-timeout') {
+    const what = at.kind === 'warm-up' ? `loading ${at.model}` : at.kind === 'index' ? `embedding the index for ${at.embedModel}, ${at.chunker}` : 'a question';
+    return `Ollama at ${host} stopped answering (${what} timed out, and so did a quick check that Ollama still answers)`;
+  }
+  if (at.kind === 'warm-up') {
+    const within = at.tries > 1 ? `in ${at.tries} tries of ${seconds(at.timeoutMs)} s each` : `within ${seconds(at.timeoutMs)} s`;
+    const failed = at.step === 'load' ? `${at.model} did not load at ${host} ${within}` : `Ollama at ${host} did not describe ${at.model} ${within}`;
+    return `${failed}, while Ollama still answered (a model too large or too slow to load there, or a runner stuck; \`ollama ps\` there shows what is loaded)`;
+  }
+  return `${STUCK_AFTER_TIMEOUTS} questions in a row timed out at ${host} while Ollama still answered (a model stuck, or too slow for the timeout; \`ollama ps\` there shows what is loaded)`;
+}
+
+const seconds = (ms: number) => Math.round(ms / 1000);
+
+/**
+ * Loads the chat model before its questions are timed, so the first answer's generate time is an
+ * answer, not a model load. A failure that may mean Ollama is away (unreachable, timed out) is
+ * returned, with the step it failed at, for the run to check as it checks a question's; any other
+ * (a model Ollama does not have) is left for the questions to record, one by one.
+ */
+async function warmUp(gateway: OllamaGateway, model: string, numCtxCap: number, known: Map<string, ModelInfo>, signal?: AbortSignal): Promise<WarmUpFailure | null> {
+  // The model's details are a quick request, asked as an answer asks them (PERSON_WAITING): a server
+  // that hangs is found in two tries, not in the four of a load, which may take minutes.
+  const quick = gateway.withOptions(PERSON_WAITING);
+  let step: { step: WarmUpFailure['step']; asked: OllamaGateway } = { step: 'details', asked: quick };
   try {
     // Asked once per run: the same model is warmed again for every index, and its digest goes in the report.
-    const info = known.get(model) ?? (await gateway.modelInfo(model, signal));
+    const info = known.get(model) ?? (await quick.modelInfo(model, signal));
     known.set(model, info);
+    step = { step: 'load', asked: gateway };
     await gateway.load(model, answerWindow(info.contextLength, numCtxCap), signal);
+    return null;
   } catch (e) {
     if (signal?.aborted) throw e;
+    const code = ollamaAwayCode(toErrorShape(e));
+    // How long it was given, for the sentence: as many tries as the gateway retries, each for its timeout.
+    return code ? { code, step: step.step, timeoutMs: step.asked.timeoutMs, tries: step.asked.retries + 1 } : null;
   }
+}
+
+/** A warm-up that failed as Ollama being away would: the code, the step, and how long that step was given. */
+interface WarmUpFailure {
+  code: string;
+  step: 'details' | 'load';
+  timeoutMs: number;
+  tries: number;
 }
 
 function modeNotHonoured(asked: SearchMode, used: SearchMode, noVectors: string | null, fallback?: { reason: string; code: string }): { code: string; message: string } {

@@ -26,6 +26,14 @@ export interface GatewayOptions {
  */
 export const PERSON_WAITING = { retries: 1, backoffMs: 100, timeoutMs: 30_000 } as const satisfies Omit<GatewayOptions, 'host' | 'modelListTtlMs'>;
 
+/**
+ * For a person waiting at a form on what Ollama has (Settings' model list, a model confirmed before
+ * it is saved): a list or a model's details come at once from a server that answers, so a hung one
+ * is told in about 10 s (two tries of 5 s) by the gateway's own timeout, OLLAMA_TIMEOUT naming the
+ * host. Not a deadline signal of the caller's: the gateway would read its abort as a cancellation.
+ */
+export const MODEL_LOOKUP = { ...PERSON_WAITING, timeoutMs: 5_000 } as const satisfies Omit<GatewayOptions, 'host' | 'modelListTtlMs'>;
+
 /** One model as /api/tags lists it. */
 export interface ModelListing {
   name: string;
@@ -89,8 +97,10 @@ export interface ModelInfo {
  */
 export class OllamaGateway {
   readonly host: string;
-  private readonly timeoutMs: number;
-  private readonly retries: number;
+  /** How long one request is given (a sentence about a timeout names it). */
+  readonly timeoutMs: number;
+  /** Attempts after the first for a request that failed as Ollama being away. */
+  readonly retries: number;
   private readonly backoffMs: number;
   private readonly cache: ModelCache;
 

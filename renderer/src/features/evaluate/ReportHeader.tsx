@@ -10,7 +10,7 @@ export function ReportHeader({ report }: { report: EvalReport }) {
   const models = Object.entries(run.models);
   const errors = report.configs.reduce((n, c) => n + c.errors, 0);
   // As `quire eval` says it; here the way to build them anew is the Evaluation indexes card's Remove all (there is no --fresh-index on a run).
-  const reuse = indexReuseSentence(run.indexes, (them) => `To build ${them} anew, remove the evaluation indexes (“Remove all” under Evaluation indexes, beside the form) before running again.`);
+  const reuse = indexReuseSentence(run, (them) => `To build ${them} anew, remove the evaluation indexes (“Remove all” under Evaluation indexes, beside the form) before running again.`);
   return (
     <header className="eval-report-head">
       <p className="muted small mono eval-report-head__docs" title={run.docs}>

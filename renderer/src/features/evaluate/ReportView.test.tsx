@@ -175,6 +175,20 @@ describe('indexes an earlier run built', () => {
     );
   });
 
+  it('calls a keyword-only run\'s indexes keyword indexes, read and indexed again, never embedded: they hold no vectors', async () => {
+    const base = report();
+    const keyword = { ...base.run, grid: { ...base.run.grid, modes: ['lexical' as const] } };
+    const first = await show({ ...base, run: { ...keyword, indexes: [index('heading:256', true, 1)] } });
+    expect(screen.getByTestId('eval-index-reuse').textContent).toBe(
+      'Reused the keyword index an earlier run built: only the document changed since was read and indexed again. To build it anew, remove the evaluation indexes (“Remove all” under Evaluation indexes, beside the form) before running again.',
+    );
+    first.unmount();
+    await show({ ...base, run: { ...keyword, indexes: [index('heading:256', true, 0), index('fixed:128/25', false, 3)] } });
+    expect(screen.getByTestId('eval-index-reuse').textContent).toBe(
+      'Reused 1 of 2 keyword indexes (heading:256) an earlier run built: no document had changed, so none was read or indexed again. To build it anew, remove the evaluation indexes (“Remove all” under Evaluation indexes, beside the form) before running again.',
+    );
+  });
+
   it('says nothing when the run built every index itself, or the report does not record them', async () => {
     const base = report();
     const first = await show({ ...base, run: { ...base.run, indexes: [index('heading:256', false, 4)] } });

@@ -38,11 +38,13 @@ export function parseMarkdown(source: string): ReadResult {
   const bodyStart = frontMatterEnd(lines);
   const frontTitle = bodyStart > 0 ? frontMatterTitle(lines.slice(1, bodyStart - 1)) : null;
   const { text, firstH1, firstHeading } = rewrite(blankBlockComments(lines.slice(bodyStart)));
-  const title = frontTitle ?? pagePropertyTitle(lines.slice(bodyStart)) ?? firstH1 ?? firstHeading;
+  const declared = frontTitle ?? pagePropertyTitle(lines.slice(bodyStart));
+  const title = declared ?? firstH1 ?? firstHeading;
+  const named = { title, ...(declared === null && title !== null ? { titleIsHeading: true } : {}) };
   const front = frontMatterText(lines, bodyStart);
   const from = front.findIndex((l) => l !== '');
-  if (from < 0) return { text, title, firstLine: bodyStart + 1 };
-  return { text: [...front.slice(from), text].join('\n'), title, firstLine: from + 1 };
+  if (from < 0) return { text, ...named, firstLine: bodyStart + 1 };
+  return { text: [...front.slice(from), text].join('\n'), ...named, firstLine: from + 1 };
 }
 
 interface Rewritten {

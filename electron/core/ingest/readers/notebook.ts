@@ -43,7 +43,10 @@ export function readNotebook(source: string): ReadResult {
   }
   // Markdown cells may hold HTML and setext headings: the Markdown reader reduces them as in any note.
   const read = parseMarkdown(parts.join('\n\n'));
-  return { ...read, title: notebook.metadata?.title ?? read.title };
+  const title = notebook.metadata?.title;
+  if (!title) return read;
+  const { titleIsHeading: _heading, ...rest } = read;
+  return { ...rest, title };
 }
 
 interface Notebook {

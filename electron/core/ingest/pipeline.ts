@@ -268,6 +268,9 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
       if (passedOver(doc.relPath) && existsSync(path.join(root, ...doc.relPath.split('/')))) {
         if (deleteDocument(db, doc.id, { reason: 'a name the walk passes over (hidden, or a Logseq copy of a page)' })) {
           report.documents.skipped++;
+          // Said once, in these words rather than the walk's (hidden-name): it also left the index.
+          const walkSaid = report.skipped.findIndex((s) => s.path === doc.relPath && s.reason === 'hidden-name');
+          if (walkSaid >= 0) report.skipped.splice(walkSaid, 1);
           report.skipped.push({ path: doc.relPath, reason: 'passed-over-name' });
         }
         continue;

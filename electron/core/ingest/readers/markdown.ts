@@ -47,6 +47,21 @@ export function parseMarkdown(source: string): ReadResult {
   return { text: [...front.slice(from), text].join('\n'), ...named, firstLine: from + 1 };
 }
 
+/**
+ * The fence that would close a code fence this Markdown leaves open at its end (```` ``` ```` for
+ * ```` ```bash ```` and a last line of code), or null when none is open: for a text read as one of
+ * several (a notebook's cells, each rendered alone), whose open fence would swallow the rest.
+ */
+export function closingFence(markdown: string): string | null {
+  const lines = markdown.split('\n');
+  const fence = parser.parse(markdown, {}).findLast((t) => t.type === 'fence');
+  if (!fence?.map || fence.map[1] < lines.length) return null;
+  const [from, to] = fence.map;
+  const last = lines[to - 1]!.trim();
+  const closed = to - 1 > from && last.length >= fence.markup.length && [...last].every((c) => c === fence.markup[0]);
+  return closed ? null : fence.markup;
+}
+
 interface Rewritten {
   text: string;
   firstH1: string | null;

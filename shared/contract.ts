@@ -68,7 +68,7 @@ export const ImportReportSchema = z.object({
   embedRequests: z.number(),
   errors: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })),
   skipped: z.array(
-    z.object({ path: z.string(), reason: z.enum(['unsupported-type', 'too-large', 'symlink-outside-root', 'symlink-loop', 'unreadable', 'not-a-regular-file', 'unsupported-file-name', 'no-text-layer', 'password-protected', 'passed-over-name']), message: z.string().optional() }),
+    z.object({ path: z.string(), reason: z.enum(['unsupported-type', 'too-large', 'symlink-outside-root', 'symlink-loop', 'unreadable', 'not-a-regular-file', 'unsupported-file-name', 'no-text-layer', 'password-protected', 'passed-over-name', 'hidden-name']), message: z.string().optional() }),
   ),
   /** ok: vectors written; off: not asked for; unavailable: Ollama or the model could not be used. */
   embedding: z.object({ model: z.string(), status: z.enum(['ok', 'off', 'unavailable']), error: ErrorShape.optional() }),

@@ -14,7 +14,8 @@ const SKIP_REASONS: Record<string, string> = {
   'unsupported-file-name': 'a name that is not valid UTF-8 (rename it to index it)',
   'no-text-layer': 'a PDF without a text layer (scanned pages or images)',
   'password-protected': 'a PDF protected by a password',
-  // Said only of a document an older Quire imported; a new file under such a name is passed over without a word.
+  'hidden-name': 'a hidden name (it starts with a dot), which notes apps do not show either: not read (rename it to index it)',
+  // Said only of a document an older Quire imported; a new file under such a name is passed over (a hidden note with hidden-name).
   'passed-over-name': 'a hidden name or a Logseq copy of a page (logseq/bak, logseq/version-files), no longer read: taken out of the index (rename it to index it)',
 };
 

@@ -23,7 +23,7 @@ export function ignoredDirs(parts: readonly string[]): boolean {
 }
 
 /**
- * Files the walk passes over without a word, as it does hidden folders.
+ * Files the walk passes over, as it does hidden folders (a hidden note is named in the report: hiddenNote).
  *
  * A name that starts with a dot is hidden: file managers, Obsidian and Logseq do not show it, and
  * the notes apps neither list nor link it. What such a file is in a notes folder is mostly a
@@ -38,6 +38,18 @@ export function ignoredDirs(parts: readonly string[]): boolean {
  */
 export function ignoredFile(name: string): boolean {
   return name.startsWith('.') || name.startsWith('~$');
+}
+
+/**
+ * A file passed over that the import report names all the same (`hidden-name`), as it names other
+ * files it does not read: a note someone hid (`.draft.md`, tldr's `..md`), so its absence is no
+ * mystery. Not a program's file beside a note (macOS's `._name`, an editor's `.#name` or `.~name`
+ * lock: one beside every note on a USB stick would bury the report), nor a file of a type Quire
+ * does not read (`.DS_Store`), nor anything in a hidden folder (`.git`, `.obsidian`, `.trash`),
+ * which the walk never enters.
+ */
+export function hiddenNote(name: string): boolean {
+  return name.startsWith('.') && !/^\.[_#~]/.test(name) && documentTypeOf(name) !== null;
 }
 
 /**

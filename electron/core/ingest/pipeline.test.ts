@@ -50,6 +50,8 @@ describe('walkFolder', () => {
       'secret-link.md': 'symlink-outside-root',
       'dangling.md': 'unreadable',
     });
+    // A hidden note is named in the report; a program's hidden file, a hidden folder and what it holds are not.
+    expect(w.skipped.filter((s) => s.reason === 'hidden-name').map((s) => s.relPath)).toEqual(['..md', '.draft.md']);
   });
 });
 
@@ -61,19 +63,24 @@ describe('importFolder', () => {
     expect(r.embedding.status).toBe('off');
     expect(r.embedRequests).toBe(0);
     expect(r.documents.added).toBe(1);
-    expect(r.skipped).toEqual([]); // dotfiles are not reported as skipped notes
+    expect(r.skipped).toEqual([]); // a program's dotfile is no note: not reported as skipped
     expect(db.prepare('SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?').pluck().get('aardvark')).toBe(1); // porter stemming
   });
 
-  it('leaves out hidden files, as hidden folders, in a whole import and a watched path\'s', async () => {
+  it('leaves out hidden files, as hidden folders, in a whole import and a watched path\'s, and names a hidden note in the report', async () => {
     notes.write('a.md', '# Alpha\n\nAardvarks dig at night.\n');
     notes.write('.draft.md', '# Draft\n\nBadgers, not yet.\n');
     notes.write('sub/.#a.md', '# Emacs lock\n');
+    notes.write('sub/._a.md', 'AppleDouble');
+    notes.write('.obsidian/notes.md', '# In a hidden folder\n');
     const r = await importFolder(db, notes.root, { embedding: null });
-    expect(r.documents).toMatchObject({ added: 1, failed: 0, skipped: 0 });
-    expect(r.skipped).toEqual([]);
+    expect(r.documents).toMatchObject({ added: 1, failed: 0 });
+    // A note someone hid is said, as other skips are; an editor's lock, macOS's ._ file and a hidden folder are not notes.
+    expect(r.skipped).toEqual([{ path: '.draft.md', reason: 'hidden-name' }]);
     expect(db.prepare('SELECT rel_path FROM documents').pluck().all()).toEqual(['a.md']);
-    expect((await walkPaths(notes.root, ['.draft.md', 'sub/.#a.md', 'a.md'])).files.map((f) => f.relPath)).toEqual(['a.md']);
+    const watched = await walkPaths(notes.root, ['.draft.md', 'sub/.#a.md', 'a.md']);
+    expect(watched.files.map((f) => f.relPath)).toEqual(['a.md']);
+    expect(watched.skipped).toEqual([{ relPath: '.draft.md', reason: 'hidden-name' }]);
     expect((await importFolder(db, notes.root, { embedding: null, only: ['.draft.md'] })).documents.added).toBe(0);
   });
 
@@ -112,8 +119,8 @@ describe('importFolder', () => {
       { path: '.draft.md', reason: 'passed-over-name' },
       { path: 'logseq/bak/Budget.md', reason: 'passed-over-name' },
     ]);
-    // Said once: the next import has nothing more to say.
-    expect((await importFolder(db, notes.root, { embedding: null })).skipped).toEqual([]);
+    // Said once: the next import names the hidden note as it names any, and nothing more.
+    expect((await importFolder(db, notes.root, { embedding: null })).skipped).toEqual([{ path: '.draft.md', reason: 'hidden-name' }]);
   });
 
   it("leaves out macOS's AppleDouble `._` files beside notes on a USB stick or a share, in a whole import and a watched path's", async () => {

@@ -8,7 +8,7 @@ import { QuireError, toErrorShape } from '../../../shared/errors';
 import { DOCUMENT_TYPES } from '../../../shared/contract';
 import { passedOver } from '../../../shared/walk-names';
 import { refreshAfterWrites } from '../db/keyword-statistics';
-import { logseqNameFormat, type LogseqNameFormat } from './logseq-names';
+import { logseqGraph, logseqRecipe, type LogseqGraph } from './logseq-names';
 import { ensureCollection, findCollectionByRoot, folderRoot } from '../db/collections';
 import { countDocumentsMissingModel, deleteDocument, documentIdFor, pathsMissingModel, getDocument, listDocuments, moveDocument, recordFailure, touchDocument, writeDocumentVersion, type DocumentRow, type DocumentVersion } from '../db/documents';
 import type { Db } from '../db/open';
@@ -66,8 +66,8 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
   // A Logseq graph's pages titled by their file names read by its format: part of how a document
   // is cut (the title heads its chunks), so a graph imported before, or one whose format changes,
   // is cut again once.
-  const logseqNames = await logseqNameFormat(root);
-  const chunkerSpec = chunkerRecipe(chunker) + (logseqNames ? `+logseq-names:${logseqNames}` : '');
+  const logseq = await logseqGraph(root);
+  const chunkerSpec = chunkerRecipe(chunker) + (logseq ? logseqRecipe(logseq) : '');
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const signal = options.signal;
   const collection = ensureCollection(db, root);
@@ -174,7 +174,7 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
       if (same) same.push(d);
       else bySha256.set(d.sha256, [d]);
     }
-    const ctx: FileContext = { db, root, parse: options.parse ?? parseFile, collectionId: collection.id, chunkerSpec, chunker, logseqNames, maxBytes, signal, known, bySha256 };
+    const ctx: FileContext = { db, root, parse: options.parse ?? parseFile, collectionId: collection.id, chunkerSpec, chunker, logseq, maxBytes, signal, known, bySha256 };
     let checkedForgotten = performance.now();
     const readAhead = new ReadAhead(walk.files.map((f) => f.absPath), (i) => needsRead(ctx, walk.files[i]!), {
       maxBytes,
@@ -268,6 +268,9 @@ export async function importFolder(db: Db, folder: string, options: ImportOption
       if (passedOver(doc.relPath) && existsSync(path.join(root, ...doc.relPath.split('/')))) {
         if (deleteDocument(db, doc.id, { reason: 'a name the walk passes over (hidden, or a Logseq copy of a page)' })) {
           report.documents.skipped++;
+          // Said once, in these words rather than the walk's (hidden-name): it also left the index.
+          const walkSaid = report.skipped.findIndex((s) => s.path === doc.relPath && s.reason === 'hidden-name');
+          if (walkSaid >= 0) report.skipped.splice(walkSaid, 1);
           report.skipped.push({ path: doc.relPath, reason: 'passed-over-name' });
         }
         continue;
@@ -325,7 +328,7 @@ interface FileContext {
   parse: (req: ParseRequest) => Promise<Parsed>;
   collectionId: string;
   chunkerSpec: string;
-  logseqNames: LogseqNameFormat | null;
+  logseq: LogseqGraph | null;
   chunker: ChunkerConfig;
   maxBytes: number;
   signal: AbortSignal | undefined;
@@ -443,7 +446,7 @@ async function prepareFile(ctx: FileContext, file: WalkedFile, readBytes: () => 
     return null;
   }
   try {
-    const { title, chunks, guessedEncoding } = await ctx.parse({ relPath: file.relPath, bytes, chunker: ctx.chunker, ...(ctx.logseqNames ? { logseqNames: ctx.logseqNames } : {}) });
+    const { title, chunks, guessedEncoding } = await ctx.parse({ relPath: file.relPath, bytes, chunker: ctx.chunker, ...(ctx.logseq ? { logseq: ctx.logseq } : {}) });
     if (guessedEncoding) report.notices.push({ path: file.relPath, code: 'GUESSED_ENCODING', message: guessedEncodingNotice(guessedEncoding), encoding: guessedEncoding });
     const movedFrom = existing?.sha256 === sha256 ? null : renamedFrom(ctx, sha256, reader, id, chunks);
     if (movedFrom) {

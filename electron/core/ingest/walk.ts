@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ignoredDir, ignoredDirs, ignoredFile } from '../../../shared/walk-names';
+import { hiddenNote, ignoredDir, ignoredDirs, ignoredFile } from '../../../shared/walk-names';
 import { fsErrorSentence } from './fs-errors';
 import { kindOf } from './read-file';
 import { statFiles, type FileStat } from './stat-worker';
@@ -15,7 +15,7 @@ export interface WalkedFile {
 
 export interface WalkSkip {
   relPath: string;
-  reason: 'symlink-outside-root' | 'symlink-loop' | 'unreadable' | 'not-a-regular-file' | 'unsupported-file-name';
+  reason: 'symlink-outside-root' | 'symlink-loop' | 'unreadable' | 'not-a-regular-file' | 'unsupported-file-name' | 'hidden-name';
   message?: string;
 }
 
@@ -28,7 +28,7 @@ export interface WalkResult {
   unreadableFiles: string[];
 }
 
-// Which names the walk passes over without a word: written once, with the watcher's and the Library's.
+// Which names the walk passes over (naming a hidden note as skipped): written once, with the watcher's and the Library's.
 export { ignoredDir, ignoredFile };
 
 /**
@@ -83,7 +83,11 @@ export async function walkPaths(root: string, relPaths: readonly string[]): Prom
   for (const rel of [...new Set(relPaths)].sort()) {
     const parts = rel.split('/');
     // Not a path inside the folder, or inside a folder the walk never enters.
-    if (rel === '' || parts.some((p) => p === '' || p === '.' || p === '..') || ignoredDirs(parts.slice(0, -1)) || ignoredFile(parts.at(-1)!)) continue;
+    if (rel === '' || parts.some((p) => p === '' || p === '.' || p === '..') || ignoredDirs(parts.slice(0, -1))) continue;
+    if (ignoredFile(parts.at(-1)!)) {
+      if (hiddenNote(parts.at(-1)!) && (await walker.exists(path.join(root, ...parts)))) walker.result.skipped.push({ relPath: rel, reason: 'hidden-name' });
+      continue;
+    }
     const abs = path.join(root, ...parts);
     let isLink: boolean;
     try {
@@ -130,12 +134,25 @@ class Walker {
     const stats = new Map<number, FileStat>();
     (await statFiles(plain.map((i) => path.join(dirAbs, entries[i]!.name)))).forEach((s, k) => s && stats.set(plain[k]!, s));
     for (const [i, entry] of entries.entries()) {
-      if (entry.isDirectory() ? ignoredDir(entry.name, path.posix.basename(dirRel)) : ignoredFile(entry.name)) continue;
-      const abs = path.join(dirAbs, entry.name);
       const rel = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`;
+      if (entry.isDirectory() ? ignoredDir(entry.name, path.posix.basename(dirRel)) : ignoredFile(entry.name)) {
+        if (!entry.isDirectory() && hiddenNote(entry.name)) this.result.skipped.push({ relPath: rel, reason: 'hidden-name' });
+        continue;
+      }
+      const abs = path.join(dirAbs, entry.name);
       const stat = stats.get(i);
       if (stat) this.file(abs, rel, stat);
       else await this.entry(abs, rel, entry.name, entry.isSymbolicLink());
+    }
+  }
+
+  /** Whether something is at this path (a watched hidden note may be gone already). */
+  async exists(abs: string): Promise<boolean> {
+    try {
+      await fs.lstat(abs);
+      return true;
+    } catch {
+      return false;
     }
   }
 

@@ -5,7 +5,7 @@ import type { Reader, ReadResult } from '../readers/types';
 import { documentTypeOf } from '../../../../shared/document-types';
 import { pagesOfLines } from '../pages';
 import { detectInjection } from '../../text/injection';
-import { logseqPageName, type LogseqNameFormat } from '../logseq-names';
+import { logseqPageTitle, type LogseqGraph } from '../logseq-names';
 import type { StoredChunk } from '../../db/documents';
 import { guessEncoding, isNotUtf8Refusal, notUtf8Nor } from '../readers/decode';
 
@@ -14,8 +14,8 @@ export interface ParseRequest {
   relPath: string;
   bytes: Uint8Array;
   chunker: ChunkerConfig;
-  /** The file is a page of a Logseq graph written in this file-name format (logseq-names.ts): a title from its file name reads as Logseq's. */
-  logseqNames?: LogseqNameFormat;
+  /** The file is in a Logseq graph named so (logseq-names.ts): a Markdown or Org page is named as Logseq names it. */
+  logseq?: LogseqGraph;
 }
 
 export interface Parsed {
@@ -34,7 +34,8 @@ export async function parseFile(req: ParseRequest): Promise<Parsed> {
   const reader = readerFor(req.relPath);
   if (!reader) throw new Error(`No reader for ${req.relPath}.`);
   const { read, guessedEncoding } = await readGuessing(reader, req.bytes);
-  const title = read.title ?? fileNameTitle(req);
+  // Logseq names a page by its title:: (or front matter, #+TITLE:) else its file, never by a first heading block.
+  const title = read.title !== null && !(read.titleIsHeading && logseqPage(req)) ? read.title : fileNameTitle(req);
   const chunks = chunkDocument({ text: read.text, title, firstLine: read.firstLine }, req.chunker).map((c) => ({
     ...c,
     // A paged document (PDF): each chunk gets the pages its lines fall on.
@@ -62,8 +63,11 @@ async function readGuessing(reader: Reader, bytes: Uint8Array): Promise<{ read: 
 /** A document without a title of its own is named by its file, as its app names it: Logseq's pages and journals are read by Logseq's rule. */
 function fileNameTitle(req: ParseRequest): string {
   const body = path.posix.basename(req.relPath, path.posix.extname(req.relPath));
+  return req.logseq && logseqPage(req) ? logseqPageTitle(body, req.logseq) || body : body;
+}
+
+/** A page of a Logseq graph: a file in one of the formats Logseq writes pages in. */
+function logseqPage(req: ParseRequest): boolean {
   const type = documentTypeOf(req.relPath);
-  // Logseq names pages so only in the formats it writes pages in.
-  if (req.logseqNames && (type === 'markdown' || type === 'org')) return logseqPageName(body, req.logseqNames) || body;
-  return body;
+  return req.logseq !== undefined && (type === 'markdown' || type === 'org');
 }

@@ -32,6 +32,24 @@ describe('htmlToText', () => {
     expect(htmlToText('<title>Readline | Node.js v20 Documentation</title><header><h1>Node.js v20 documentation</h1></header><h2>Readline</h2><p>Text.</p>').title).toBe('Readline');
   });
 
+  it("names a generated book's page by its h1, not the chapter's name and the book's (mdBook, Docusaurus)", () => {
+    // mdBook: <title> is the SUMMARY's chapter name and the book's; the menu bar shows the book's name alone.
+    const mdbook = (main: string, title = 'Arc - The Rustonomicon') =>
+      `<html><head><!-- Book generated using mdBook --><title>${title}</title></head><body><div id="menu-bar"><h1 class="menu-title">The Rustonomicon</h1></div>` +
+      `<div id="content"><main>${main}</main></div></body></html>`;
+    const page = htmlToText(mdbook('<h1 id="implementing-arc"><a class="header" href="#implementing-arc">Implementing Arc</a></h1><p>Text.</p><h2>Base Code</h2><p>More.</p>'));
+    expect(page.title).toBe('Implementing Arc');
+    expect(parseOutline(page.text, page.title!).headings.map((h) => h.path.join(' > '))).toEqual(['Implementing Arc', 'Implementing Arc > Base Code']);
+    // No h1: the chapter's name without the book's.
+    expect(htmlToText(mdbook('<p>Text.</p>')).title).toBe('Arc');
+    // A title that is only the book's name stays the title.
+    expect(htmlToText(mdbook('<p>Text.</p>', 'The Rustonomicon')).title).toBe('The Rustonomicon');
+    // Docusaurus: the navbar shows the site's name.
+    expect(htmlToText('<title>Tabs | Docusaurus</title><nav><b class="navbar__title">Docusaurus</b></nav><main><h1>Tabs and tab groups</h1></main>').title).toBe('Tabs and tab groups');
+    // A site whose name is not shown alone on the page keeps its title (the name may be the page's).
+    expect(htmlToText('<title>Arc - The Rustonomicon</title><main><h1>Implementing Arc</h1></main>').title).toBe('Arc - The Rustonomicon');
+  });
+
   it('decodes entities in text and title', () => {
     const r = htmlToText('<title>Tea &amp; Biscuits</title><p>95&nbsp;&deg;C &mdash; not &lt;boiling&gt; &#x1F375;</p>');
     expect(r.title).toBe('Tea & Biscuits');

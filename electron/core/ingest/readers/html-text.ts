@@ -310,11 +310,31 @@ function convert(html: string, mainOnly: boolean, options: HtmlTextOptions): Htm
     needBlank = true;
   };
 
+  /**
+   * Texts that stand alone between two tags anywhere on the page, banners and menus included
+   * (mdBook's menu bar names the book, a Docusaurus navbar the site), lower-cased: a part of the
+   * <title> found here is a name the page shows by itself, the site's.
+   */
+  const shown = new Set<string>();
+  let run = '';
+  const endRun = () => {
+    const text = collapseWhitespace(run);
+    if (text !== '' && text.length <= MAX_NAME) shown.add(text.toLowerCase());
+    run = '';
+  };
+
   const parser = new Parser(
     {
-      onopentag: (name, attrs) => open(name, attrs),
-      onclosetag: (name) => close(name),
+      onopentag: (name, attrs) => {
+        endRun();
+        open(name, attrs);
+      },
+      onclosetag: (name) => {
+        endRun();
+        close(name);
+      },
       ontext: (data) => {
+        if (!inTitle && run.length <= MAX_NAME) run += data;
         if (dropped > 0) return;
         if (inTitle) titleText += data;
         else if (!mainOnly || main > 0) inline.push(data);
@@ -329,7 +349,8 @@ function convert(html: string, mainOnly: boolean, options: HtmlTextOptions): Htm
 
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   if (options.promoteHeadings && topLevel > 1) for (const at of headingLines) lines[at] = lines[at]!.slice(topLevel - 1);
-  return { text: lines.join('\n'), title: pageTitle(found.titleTag, found.h1 ?? found.heading, found.afterH1) ?? found.heading };
+  const title = pageTitle(found.titleTag, found.h1 ?? found.heading, found.afterH1);
+  return { text: lines.join('\n'), title: (title === found.titleTag && title !== null ? withoutSiteName(title, found.h1, shown) : title) ?? found.heading };
 }
 
 function drops(name: string, attrs: Record<string, string>, sectioning: number): boolean {
@@ -337,6 +358,28 @@ function drops(name: string, attrs: Record<string, string>, sectioning: number):
   if ((name === 'header' || name === 'footer') && sectioning === 0) return true;
   if ('hidden' in attrs) return true;
   return attrs.role !== undefined && DROPPED_ROLES.has(attrs.role.trim().toLowerCase());
+}
+
+/** Longest text taken for a site's name. */
+const MAX_NAME = 200;
+/** What sets a site's name off in a <title>: a bar, a dot or a dash between spaces. */
+const SEPARATOR = String.raw`\s+[|·–—-]\s+`;
+const SITE_LAST = new RegExp(`^(.*\\S)${SEPARATOR}(.+)$`);
+const SITE_FIRST = new RegExp(`^(.+?)${SEPARATOR}(.*\\S)$`);
+
+/**
+ * A <title> whose last part (or first) is a name the page shows by itself elsewhere is the page's
+ * name and the site's: mdBook writes "Arc - The Rustonomicon" over a chapter whose h1 is
+ * "Implementing Arc", its menu bar showing "The Rustonomicon". The page is then named by its h1,
+ * else by the title without the site's name, so no passage's heading path carries the site's. A
+ * title that is only the site's name has no part to take, and stays.
+ */
+function withoutSiteName(title: string, h1: string | null, shown: ReadonlySet<string>): string {
+  const last = SITE_LAST.exec(title);
+  if (last && shown.has(last[2]!.toLowerCase())) return h1 ?? last[1]!;
+  const first = SITE_FIRST.exec(title);
+  if (first && shown.has(first[1]!.toLowerCase())) return h1 ?? first[2]!;
+  return title;
 }
 
 function isBlockish(name: string): boolean {

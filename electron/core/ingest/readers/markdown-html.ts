@@ -4,7 +4,9 @@ import { collapseWhitespace } from '../../text/normalise';
  * go; a tag goes but the words it carries for people stay (a listing's caption, an image's alt
  * text, a title). Every newline is kept, so the lines around it keep their numbers for citations.
  */
-const TEXT_ATTRIBUTES = /\b(?:caption|alt|title|aria-label)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
+/** Attributes whose values people read: a listing's caption, an image's alt text, a tooltip, a label. */
+export const TEXT_ATTRIBUTE_NAMES: readonly string[] = ['caption', 'alt', 'title', 'aria-label'];
+const TEXT_ATTRIBUTES = new RegExp(`\\b(?:${TEXT_ATTRIBUTE_NAMES.join('|')})\\s*=\\s*(?:"([^"]*)"|'([^']*)')`, 'gi');
 const SCRIPT_OR_STYLE = /<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
 const COMMENT = /<!--[\s\S]*?-->/g;
 const TAG = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/g;

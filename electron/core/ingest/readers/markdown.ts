@@ -38,11 +38,28 @@ export function parseMarkdown(source: string): ReadResult {
   const bodyStart = frontMatterEnd(lines);
   const frontTitle = bodyStart > 0 ? frontMatterTitle(lines.slice(1, bodyStart - 1)) : null;
   const { text, firstH1, firstHeading } = rewrite(blankBlockComments(lines.slice(bodyStart)));
-  const title = frontTitle ?? pagePropertyTitle(lines.slice(bodyStart)) ?? firstH1 ?? firstHeading;
+  const declared = frontTitle ?? pagePropertyTitle(lines.slice(bodyStart));
+  const title = declared ?? firstH1 ?? firstHeading;
+  const named = { title, ...(declared === null && title !== null ? { titleIsHeading: true } : {}) };
   const front = frontMatterText(lines, bodyStart);
   const from = front.findIndex((l) => l !== '');
-  if (from < 0) return { text, title, firstLine: bodyStart + 1 };
-  return { text: [...front.slice(from), text].join('\n'), title, firstLine: from + 1 };
+  if (from < 0) return { text, ...named, firstLine: bodyStart + 1 };
+  return { text: [...front.slice(from), text].join('\n'), ...named, firstLine: from + 1 };
+}
+
+/**
+ * The fence that would close a code fence this Markdown leaves open at its end (```` ``` ```` for
+ * ```` ```bash ```` and a last line of code), or null when none is open: for a text read as one of
+ * several (a notebook's cells, each rendered alone), whose open fence would swallow the rest.
+ */
+export function closingFence(markdown: string): string | null {
+  const lines = markdown.split('\n');
+  const fence = parser.parse(markdown, {}).findLast((t) => t.type === 'fence');
+  if (!fence?.map || fence.map[1] < lines.length) return null;
+  const [from, to] = fence.map;
+  const last = lines[to - 1]!.trim();
+  const closed = to - 1 > from && last.length >= fence.markup.length && [...last].every((c) => c === fence.markup[0]);
+  return closed ? null : fence.markup;
 }
 
 interface Rewritten {

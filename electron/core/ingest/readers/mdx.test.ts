@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chunkDocument } from '../chunkers/index';
+import { parseOutline } from '../chunkers/markdown';
 import { readerFor } from './index';
 import { bracketBalance, mdxAsMarkdown, mdxReader } from './mdx';
 
@@ -77,5 +78,56 @@ describe('mdx reader', () => {
   it("reads the text after a comment's close, and a comment that closes mid-line ends there", () => {
     const source = ['{/* prettier-ignore */} The table below is generated.', '', '# Next', 'More text.', '{/* two', 'lines */}', 'Text.'].join('\n');
     expect(mdxAsMarkdown(source).split('\n')).toEqual(['The table below is generated.', '', '# Next', 'More text.', '', '', 'Text.']);
+  });
+
+  it('reads a JSX element whose opening tag spans lines as its text, its attributes left out', () => {
+    const source = [
+      '# Install',
+      '',
+      '<Tabs',
+      '  groupId="package-manager"',
+      "  items={['npm', 'yarn']}",
+      '>',
+      '  <TabItem value="npm" label="npm">',
+      '    Run the installer with **npm**.',
+      '  </TabItem>',
+      '</Tabs>',
+      '',
+      'Press the <Button',
+      '  variant="primary"',
+      '  onClick={() => save()}>Save</Button> button.',
+      '',
+      '<Card icon={<Rocket size={16} />} title="Quick start" />',
+    ].join('\n');
+    const read = mdxReader.read(utf8(source));
+    const lines = read.text.split('\n');
+    expect(lines).toHaveLength(source.split('\n').length);
+    expect(read.text).not.toMatch(/groupId|items|yarn|variant|onClick|save\(|Rocket|size|[<>{}]/);
+    expect(lines[6]!.trim()).toBe('npm'); // a tab's label is read, as an image's alt text is
+    expect(lines[7]!.trim()).toBe('Run the installer with **npm**.');
+    expect(lines.slice(11, 14).join(' ').replace(/\s+/g, ' ').trim()).toBe('Press the Save button.');
+    expect(lines[15]).toBe('Quick start');
+    const chunks = chunkDocument({ title: read.title ?? 'x', text: read.text, firstLine: read.firstLine });
+    expect(chunks.map((c) => c.headingPath)).toEqual(['Install']);
+  });
+
+  it('blanks an export whose template literal spans lines, and keeps the headings after it', () => {
+    const source = ['# A', '', 'export const snippet = `', 'function x() {', '  if (a) {', '`;', '', 'Text after.', '', '## B', '', 'More.'].join('\n');
+    const out = mdxAsMarkdown(source).split('\n');
+    expect(out).toEqual(['# A', '', '', '', '', '', '', 'Text after.', '', '## B', '', 'More.']);
+  });
+
+  it('reads the content of a JSX element indented past four columns as MDX does (no indented code), its fence a fence', () => {
+    const source = ['# Setup', '', '<Steps>', '    ## Configure', '', '    Set the host first.', '', '    ```sh', '    # not a heading', '    quire import ~/notes', '    ```', '</Steps>', '', 'Done.'].join('\n');
+    const read = mdxReader.read(utf8(source));
+    const lines = read.text.split('\n');
+    expect(lines.slice(3, 11)).toEqual(['## Configure', '', 'Set the host first.', '', '```sh', '# not a heading', 'quire import ~/notes', '```']);
+    expect(parseOutline(read.text, read.title!).headings.map((h) => h.path.join(' > '))).toEqual(['Setup', 'Setup > Configure']);
+  });
+
+  it('reads MDX 1, which MDX 3 refuses (an HTML comment, an unclosed <br>), line by line as before', () => {
+    const source = ["import Tabs from '@theme/Tabs';", '', '# Upgrade', '', '<!-- truncate -->', 'Back up first.<br>', 'Then run the installer.'].join('\n');
+    const read = mdxReader.read(utf8(source));
+    expect(read.text.split('\n')).toEqual(['', '', '# Upgrade', '', '', 'Back up first.', 'Then run the installer.']);
   });
 });

@@ -1,6 +1,7 @@
 import { decodeText } from './decode';
 import { frontMatterEnd } from './front-matter';
 import { parseMarkdown } from './markdown';
+import { admonitionText, mdxBodyLines } from './mdx-syntax';
 import type { Reader } from './types';
 
 export const mdxReader = {
@@ -8,27 +9,42 @@ export const mdxReader = {
   // 2: brackets counted in one pass (a run of backslashes in a string backtracked exponentially); a
   // line starting `import` that continues a paragraph is prose; text after a comment's `*/}` is read.
   // 3: the Markdown reader's 3 (front matter's aliases and tags; wikilinks and callouts as text).
-  version: 3,
+  // 4: parsed by MDX's own parser where it accepts the file: a tag over several lines, an attribute
+  // holding `>` or an element, an export's template literal no longer read as text.
+  version: 4,
   read(bytes) {
     return parseMarkdown(mdxAsMarkdown(decodeText(bytes)));
   },
 } satisfies Reader;
 
 /**
- * MDX (Docusaurus, Next.js and Storybook docs) is Markdown with JavaScript around it: ESM
- * `import`/`export` statements, which a reader never sees, and JSX, whose tags the Markdown reader
- * already reduces to their text as it does HTML. The statements are blanked line for line (front
- * matter and fenced code left alone), so every line keeps its number for citations, and the rest is
- * read as Markdown. A `{/* comment *\/}` at a line's start is blanked too (to its `*\/}`), and an admonition's `:::`
- * fences keep only their title.
+ * MDX (Docusaurus, Next.js, Astro and Storybook docs) is Markdown with JavaScript around it: ESM
+ * `import`/`export` statements and `{expressions}`, which a reader never sees, and JSX elements,
+ * whose text children are what a reader sees of them. Rewritten line for line into the Markdown
+ * the Markdown reader reads (front matter left to it), so every line keeps its number for
+ * citations: by MDX's own parser (`mdx-syntax.ts`) where it accepts the file, else line by line
+ * (`mdxLines`).
  */
 export function mdxAsMarkdown(source: string): string {
   const lines = source.split('\n');
+  const bodyFrom = frontMatterEnd(lines);
+  const body = mdxBodyLines(lines, bodyFrom) ?? mdxLines(lines, bodyFrom);
+  return [...lines.slice(0, bodyFrom), ...body].join('\n');
+}
+
+/**
+ * What MDX 1 files and others MDX's parser refuses (`<!-- comments -->`, `<br>`, a stray `{`) are
+ * read as: ESM statements blanked line for line (front matter and fenced code left alone), a
+ * `{/* comment *\/}` at a line's start blanked to its `*\/}`, admonition fences reduced to their
+ * title; JSX tags are left to the Markdown reader, which reduces a tag on one line to its text as
+ * it does HTML's. Returns the body's lines.
+ */
+function mdxLines(source: readonly string[], bodyFrom: number): string[] {
+  const lines = [...source];
   let fence: string | null = null;
   let statement = false;
   let depth = 0;
   let comment = false;
-  const bodyFrom = frontMatterEnd(lines);
   for (let i = bodyFrom; i < lines.length; i++) {
     const line = lines[i]!;
     if (fence !== null) {
@@ -51,16 +67,11 @@ export function mdxAsMarkdown(source: string): string {
       lines[i] = close ? line.slice(close.index + close[0].length).trimStart() : '';
       continue;
     }
-    // A Docusaurus admonition's fences (`:::tip[Title]`, `:::`): its title is read, its keyword is markup.
-    const admonition = /^\s*:::\s*[\w-]*\s*(?:\[(.*)\]|(.*))$/.exec(line);
-    if (admonition) {
-      lines[i] = (admonition[1] ?? admonition[2] ?? '').trim();
-      continue;
-    }
+    lines[i] = admonitionText(line);
     const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
     if (open) fence = open[1]!;
   }
-  return lines.join('\n');
+  return lines.slice(bodyFrom);
 }
 
 /** An ESM statement at the start of a line (MDX allows them only there, outside JSX and code). */

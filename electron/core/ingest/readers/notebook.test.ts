@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QuireError } from '../../../../shared/errors';
+import { parseOutline } from '../chunkers/markdown';
 import { readerFor } from './index';
 import { notebookReader, readNotebook } from './notebook';
 
@@ -32,6 +33,16 @@ describe('notebook reader', () => {
     expect(read.text).toContain('````python\nprint("```")\n````');
     expect(read.text).toContain('## Findings');
     expect(read.text).not.toContain('iVBORw0KGgo');
+  });
+
+  it("ends a Markdown cell's unclosed fence with the cell, as Jupyter renders each cell alone", () => {
+    const cells = [
+      { cell_type: 'markdown', source: '# Setup\n\nInstall:\n\n~~~~bash\npip install pandas' },
+      { cell_type: 'markdown', source: '## Results\n\nThe north region grew fastest.' },
+    ];
+    const read = readNotebook(JSON.stringify({ cells }));
+    expect(read.text).toContain('~~~~bash\npip install pandas\n~~~~\n\n## Results');
+    expect(parseOutline(read.text, read.title!).headings.map((h) => h.path.join(' > '))).toEqual(['Setup', 'Setup > Results']);
   });
 
   it('fails as a damaged file, with a sentence, when the JSON is broken or holds no cells', () => {

@@ -1,13 +1,14 @@
 import { QuireError } from '../../../../shared/errors';
 import { decodeText } from './decode';
-import { parseMarkdown } from './markdown';
+import { closingFence, parseMarkdown } from './markdown';
 import { fenceAround } from './markdown-lines';
 import type { Reader, ReadResult } from './types';
 
 export const notebookReader = {
   name: 'notebook',
   // 2: its Markdown cells read by the Markdown reader's 3 (wikilinks and callouts as text).
-  version: 2,
+  // 3: a Markdown cell's unclosed fence ends with the cell.
+  version: 3,
   read(bytes) {
     return readNotebook(decodeText(bytes));
   },
@@ -34,7 +35,11 @@ export function readNotebook(source: string): ReadResult {
   const parts: string[] = [];
   for (const cell of notebook.cells) {
     const text = joined(cell?.source).replace(/\s+$/, '');
-    if (cell?.cell_type === 'markdown' && text !== '') parts.push(text);
+    if (cell?.cell_type === 'markdown' && text !== '') {
+      // Jupyter renders each cell alone: a fence left open ends with its cell, not at the notebook's end.
+      const close = closingFence(text);
+      parts.push(close === null ? text : `${text}\n${close}`);
+    }
     else if (cell?.cell_type === 'code') {
       if (text !== '') parts.push(fenced(text, language));
       const output = (cell.outputs ?? []).map(outputText).filter((t) => t !== '').join('\n');
@@ -43,7 +48,10 @@ export function readNotebook(source: string): ReadResult {
   }
   // Markdown cells may hold HTML and setext headings: the Markdown reader reduces them as in any note.
   const read = parseMarkdown(parts.join('\n\n'));
-  return { ...read, title: notebook.metadata?.title ?? read.title };
+  const title = notebook.metadata?.title;
+  if (!title) return read;
+  const { titleIsHeading: _heading, ...rest } = read;
+  return { ...rest, title };
 }
 
 interface Notebook {

@@ -104,7 +104,7 @@ export function parseOrg(source: string): ReadResult {
     }
     lines[i] = asTextLine(linksAsMarkdown(line));
   }
-  return { text: lines.join('\n'), title: title ?? firstHeading, firstLine: 1 };
+  return { text: lines.join('\n'), title: title ?? firstHeading, ...(title === null && firstHeading !== null ? { titleIsHeading: true } : {}), firstLine: 1 };
 }
 
 const HEADING = /^(\*+)\s+(.*)$/;

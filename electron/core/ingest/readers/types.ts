@@ -5,6 +5,11 @@ export interface ReadResult {
   text: string;
   /** A title the format declares (front matter, first H1), or null to fall back to the file name. */
   title: string | null;
+  /**
+   * The title is the document's first heading, not one it declares (front matter, a Logseq
+   * `title::`, Org's `#+TITLE:`): in a Logseq graph, where a page is named by its file, it is not the name.
+   */
+  titleIsHeading?: boolean;
   /** 1-based line in the file where `text` begins. */
   firstLine: number;
   /**

@@ -7,7 +7,6 @@ import type { Settings } from '../../app/settings-store';
 
 export type Collection = Output<'library'>['collections'][number];
 export type Model = Output<'listModels'>['models'][number];
-export type { Settings };
 
 export interface EvalSetupData {
   /** The imported folders; null while loading. */

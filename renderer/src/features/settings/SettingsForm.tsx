@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { OLLAMA_ERROR_CODES } from '../../../../shared/errors';
-import type { Input, Output } from '../../../../shared/contract';
+import type { Input } from '../../../../shared/contract';
 import { BOUNDS, DEFAULT_OLLAMA_HOST, SETTINGS } from '../../../../shared/settings';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useSettingsStore } from '../../app/client';
+import type { Settings } from '../../app/settings-store';
 import { ErrorNote } from '../../common/ErrorNote';
 import { recutSentence } from '../../common/recut';
 import { FusionField, splitFusion } from './FusionField';
@@ -11,7 +12,6 @@ import { FUSION_KINDS, fusionNumberRule } from '../../../../shared/fusion';
 import { SEARCH_MODE_LABELS, SEARCH_MODES, type SearchMode } from '../../../../shared/search';
 import { EMPTY_HEADERS, HeadersFields, headersPatch, type HeadersDraft } from './HeadersFields';
 
-type Settings = Output<'getSettings'>;
 type Field = keyof typeof SETTINGS & Exclude<keyof Settings, 'ollamaHeaders' | 'ollamaHeaderStorage'>;
 
 

@@ -137,7 +137,7 @@ describe('runEval when a shared Ollama stops answering', () => {
     expect(report.configs.map((c) => [c.k, c.errors])).toEqual([[3, 2]]);
     expect(report.perQuestion.map((p) => p.error?.code ?? null)).toEqual([null, 'OLLAMA_TIMEOUT', 'OLLAMA_TIMEOUT']);
     expect(report.stopped?.message).toBe(
-      `The evaluation stopped because 3 questions in a row timed out at ${ollama.url} while Ollama still answered (a model stuck, or too slow for the timeout; \`ollama ps\` there shows what is loaded): 6 of 9 question runs were not done.`,
+      `The evaluation stopped because 3 questions in a row timed out at ${ollama.url} while Ollama still answered (a model stuck, or too slow for the timeout; "ollama ps" there shows what is loaded): 6 of 9 question runs were not done.`,
     );
     expect(EvalReportSchema.safeParse(report).success).toBe(true);
   });
@@ -176,7 +176,7 @@ describe('runEval when a shared Ollama stops answering', () => {
     expect(report.configs.map((c) => [c.chatModel, c.k, c.errors])).toEqual([['llama3.2', 3, 0], ['llama3.2', 5, 0], ['llama3.2', 6, 0]]);
     // None of the second model's questions was asked: its load was the last chat request.
     expect(ollama.calls.entries.filter((c) => c.path === '/api/chat').at(-1)?.body).toMatchObject({ model: 'qwen2.5:0.5b', messages: [] });
-    const sentence = `The evaluation stopped because qwen2.5:0.5b did not load at ${ollama.url} within 1 s, while Ollama still answered (a model too large or too slow to load there, or a runner stuck; \`ollama ps\` there shows what is loaded): 9 of 18 question runs were not done.`;
+    const sentence = `The evaluation stopped because qwen2.5:0.5b did not load at ${ollama.url} within 1 s, while Ollama still answered (a model too large or too slow to load there, or a runner stuck; "ollama ps" there shows what is loaded): 9 of 18 question runs were not done.`;
     expect(report.stopped?.message).toBe(sentence);
     expect(report.warnings).toContain(sentence);
     expect(EvalReportSchema.safeParse(report).success).toBe(true);
@@ -186,7 +186,7 @@ describe('runEval when a shared Ollama stops answering', () => {
     ollama.faults.hang = ['/api/chat'];
     await expect(evalOver(GRID, undefined, loadTimesOut(1))).rejects.toMatchObject({
       code: 'OLLAMA_TIMEOUT',
-      message: `The evaluation stopped because llama3.2 did not load at ${ollama.url} in 2 tries of 1 s each, while Ollama still answered (a model too large or too slow to load there, or a runner stuck; \`ollama ps\` there shows what is loaded) before any configuration was measured, so no report was written. Run it again once llama3.2 loads there, or with a chat model that does.`,
+      message: `The evaluation stopped because llama3.2 did not load at ${ollama.url} in 2 tries of 1 s each, while Ollama still answered (a model too large or too slow to load there, or a runner stuck; "ollama ps" there shows what is loaded) before any configuration was measured, so no report was written. Run it again once llama3.2 loads there, or with a chat model that does.`,
     });
   });
 

@@ -57,7 +57,10 @@ describe('install scripts', () => {
 
 describe('the renderer bundle', () => {
   /** Every module the production build puts in a chunk, with its code as bundled, plus the other files. */
-  async function buildRenderer(): Promise<{ modules: Array<{ id: string; code: string }>; files: Array<{ name: string; text: string }> }> {
+  let built: Promise<{ modules: Array<{ id: string; code: string }>; files: Array<{ name: string; text: string }> }> | undefined;
+  /** Built once for the tests that read it. */
+  const buildRenderer = () => (built ??= buildOnce());
+  async function buildOnce(): Promise<{ modules: Array<{ id: string; code: string }>; files: Array<{ name: string; text: string }> }> {
     const { build } = await import('vite');
     const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bundle-'));
     // The shipped build: vitest's NODE_ENV=test would make Vite bundle React's development build.
@@ -116,6 +119,16 @@ describe('the renderer bundle', () => {
     expect(remote).toEqual([]);
     // Nothing loaded from elsewhere by the page itself: no protocol-relative src/href, no @import url(http...).
     for (const f of files) expect(f.text, f.name).not.toMatch(/(?:src|href)\s*=\s*["']?\/\/|url\(\s*["']?(?:https?:)?\/\//i);
+  }, 60_000);
+
+  // Vite warns past 500 kB a chunk; `npm start` builds the renderer in front of a person, who should
+  // not be shown a bundler's advice.
+  it('splits the bundle so no chunk passes the 500 kB Vite warns about', async () => {
+    const { files } = await buildRenderer();
+    const chunks = files.filter((f) => f.name.endsWith('.js'));
+    expect(chunks.length).toBeGreaterThan(1);
+    const large = chunks.filter((f) => Buffer.byteLength(f.text) > 500 * 1000).map((f) => `${f.name}: ${Buffer.byteLength(f.text)} bytes`);
+    expect(large).toEqual([]);
   }, 60_000);
 
   it('the renderer turns zod\'s JIT off first, before anything parses (renderer/src/zod-jitless.test.tsx checks it does)', () => {

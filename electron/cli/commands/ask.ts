@@ -29,10 +29,15 @@ export async function askCommand(ctx: CliContext, question: string, flags: AskFl
   const stream = !ctx.out.json;
   let streamed = false;
   let result: AnswerResult | null = null;
+  // The search's note that vectors could not be used often has the same cause as the answer's failure.
+  const noted: string[] = [];
   for await (const event of ctx.engine.ask(input, ctx.signal)) {
     // A follow-up is searched as the model rewrote it: show what was searched, so a poor rewrite can be seen.
     if (event.type === 'rewrite' && event.standaloneQuery !== question) ctx.out.note(`Searched for: ${event.standaloneQuery}`);
-    if (event.type === 'retrieval' && event.note) ctx.out.note(`Note: ${event.note}`);
+    if (event.type === 'retrieval' && event.note) {
+      ctx.out.note(`Note: ${event.note}`);
+      noted.push(event.note);
+    }
     if (event.type === 'waiting') ctx.out.note(event.note);
     if (event.type === 'token' && stream) {
       ctx.out.stream(event.text);
@@ -43,7 +48,10 @@ export async function askCommand(ctx: CliContext, question: string, flags: AskFl
   if (!result) throw new Error('ask ended without a result');
   const r = result;
   if (r.refusedWithoutModel) noteEmptyIndex(ctx);
-  if (r.error && r.status !== 'cancelled' && !ctx.out.json) ctx.out.note(`No answer (${r.error.code}): ${r.error.message}`);
+  if (r.error && r.status !== 'cancelled' && !ctx.out.json) {
+    const message = r.error.message;
+    ctx.out.note(`No answer (${r.error.code}): ${noted.includes(message) ? 'the chat model could not be asked either, for the reason in the note above.' : message}`);
+  }
   ctx.out.result(toJson(r), () => human(r, streamed, input.conversationId));
   return r.status === 'cancelled' ? 130 : r.status === 'error' ? 1 : 0;
 }

@@ -453,9 +453,9 @@ function stopCause(e: OllamaGone, gateway: OllamaGateway): string {
   if (at.kind === 'warm-up') {
     const within = at.tries > 1 ? `in ${at.tries} tries of ${seconds(at.timeoutMs)} s each` : `within ${seconds(at.timeoutMs)} s`;
     const failed = at.step === 'load' ? `${at.model} did not load at ${host} ${within}` : `Ollama at ${host} did not describe ${at.model} ${within}`;
-    return `${failed}, while Ollama still answered (a model too large or too slow to load there, or a runner stuck; \`ollama ps\` there shows what is loaded)`;
+    return `${failed}, while Ollama still answered (a model too large or too slow to load there, or a runner stuck; "ollama ps" there shows what is loaded)`;
   }
-  return `${STUCK_AFTER_TIMEOUTS} questions in a row timed out at ${host} while Ollama still answered (a model stuck, or too slow for the timeout; \`ollama ps\` there shows what is loaded)`;
+  return `${STUCK_AFTER_TIMEOUTS} questions in a row timed out at ${host} while Ollama still answered (a model stuck, or too slow for the timeout; "ollama ps" there shows what is loaded)`;
 }
 
 const seconds = (ms: number) => Math.round(ms / 1000);

@@ -5,7 +5,7 @@ import type { ErrorCode } from '../../../shared/errors';
 type TransportCode = 'UNAUTHORIZED' | 'UNREACHABLE' | 'FORBIDDEN' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'UNSUPPORTED_MEDIA_TYPE';
 
 export const ERROR_MESSAGES: Record<ErrorCode | TransportCode, string> = {
-  OLLAMA_UNREACHABLE: 'Ollama is not running or cannot be reached. Start it with `ollama serve`.',
+  OLLAMA_UNREACHABLE: 'Ollama is not running or cannot be reached. Start it with "ollama serve".',
   OLLAMA_TIMEOUT: 'Ollama took too long to answer. It may still be loading the model; try again in a moment.',
   OLLAMA_ERROR: 'Ollama reported an error.',
   MODEL_NOT_FOUND: 'That model is not installed in Ollama. Pull it in Settings first.',
@@ -58,10 +58,22 @@ export interface DescribedError {
   detail: string | null;
 }
 
-/** Anything thrown by the client, turned into what the UI shows. */
+/**
+ * What a code's sentence tells a person to do, by code: where the engine's own message already
+ * says it (naming the host as well), the general sentence above it would say the same thing twice.
+ */
+const ADVICE: Partial<Record<ErrorCode, RegExp>> = { OLLAMA_UNREACHABLE: /\bollama serve\b/i };
+
+/**
+ * Anything thrown by the client, turned into what the UI shows: the code's sentence with the
+ * engine's words under it when they add something, or the engine's words alone where they only
+ * say the same more exactly.
+ */
 export function describeError(e: unknown): DescribedError {
   const code = e instanceof ApiError ? e.code : typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : 'INTERNAL';
   const raw = e instanceof Error ? e.message : typeof e === 'object' && e !== null && 'message' in e ? String((e as { message: unknown }).message) : String(e);
-  const sentence = messageFor(code) ?? raw;
-  return { code, sentence, detail: raw && raw !== sentence ? raw : null };
+  const general = messageFor(code);
+  if (general === null || !raw || raw === general) return { code, sentence: general ?? raw, detail: null };
+  if (ADVICE[code as ErrorCode]?.test(raw)) return { code, sentence: raw, detail: null };
+  return { code, sentence: general, detail: raw };
 }

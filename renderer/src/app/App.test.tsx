@@ -85,7 +85,8 @@ describe('App', () => {
     expect(bar.textContent).toContain('Embedding model embeddinggemma');
     up = false;
     act(() => h.emit({ type: 'library.changed' }));
-    await waitFor(() => expect(bar.textContent).toContain('Keyword search only: Ollama is not running at http://127.0.0.1:11434. Start it with ollama serve, or correct the Ollama host in Settings.'));
+    await waitFor(() => expect(bar.textContent).toContain('Keyword search only · Ollama not running at 127.0.0.1:11434'));
+    expect(bar.querySelector('[data-ollama="down"]')!.getAttribute('title')).toMatch(/^Keyword search only: Ollama is not running at http:\/\/127\.0\.0\.1:11434\. Start it with "ollama serve", or correct the Ollama host in Settings\./);
   });
 
   it('status bar: a connected Ollama is named with its version as its tooltip, and without a stray "version" when it sent none', async () => {
@@ -104,8 +105,8 @@ describe('App', () => {
     const ollama: Status['ollama'] = { ...status(false).ollama, host: 'http://127.0.0.1:9', errorCode: 'OLLAMA_UNREACHABLE' };
     renderWithFake(<App />, { library: () => ({ collections: [collection] }), status: () => ({ ...status(false), ollama }), search: () => ({}) });
     const bar = await screen.findByTestId('status-bar');
-    await waitFor(() => expect(bar.textContent).toContain('Ollama is not running at http://127.0.0.1:9'));
-    expect(bar.textContent).toContain('correct the Ollama host in Settings');
+    await waitFor(() => expect(bar.textContent).toContain('Ollama not running at 127.0.0.1:9'));
+    expect(bar.querySelector('[data-ollama="down"]')!.getAttribute('title')).toContain('correct the Ollama host in Settings');
   });
 
   it('status bar: an Ollama that answers but fails (a certificate not trusted) is named as such, not "start ollama serve"', async () => {
@@ -163,7 +164,7 @@ describe('App', () => {
     const libraryCalls = h.transport.calls.filter((c) => c.method === 'library').length;
     up = false;
     act(() => h.emit({ type: 'events.gap' }));
-    await waitFor(() => expect(bar.textContent).toContain('Ollama is not running'));
+    await waitFor(() => expect(bar.textContent).toContain('Ollama not running'));
     expect(h.transport.calls.filter((c) => c.method === 'library').length).toBeGreaterThan(libraryCalls);
   });
 

@@ -27,12 +27,12 @@ export function StatusBar() {
             {countsText(status)}
           </Item>
           <Item minor text={`Chat model ${status.chatModel}`}>
-            Chat model <span className="mono">{status.chatModel}</span>
+            Chat<span className="status-bar__wide"> model</span> <span className="mono">{shortModelName(status.chatModel)}</span>
           </Item>
           <Item minor text={embeddingText(status)}>
             {status.activeModel ? (
               <>
-                Embedding model <span className="mono">{status.activeModel.name}</span>
+                Embedding<span className="status-bar__wide"> model</span> <span className="mono">{shortModelName(status.activeModel.name)}</span>
                 <DenseIndexNote dense={status.activeModel.dense} />
                 {status.migration ? (
                   <span data-migration="">
@@ -82,13 +82,13 @@ function OllamaState({ ollama }: { ollama: Status['ollama'] }) {
     );
   }
   if (ollamaNotRunning(ollama)) {
-    // What a person can still do comes first: a narrow window cuts the end of the line.
-    const sentence = `Keyword search only: Ollama is not running at ${ollama.host}. Start it with ollama serve, or correct the Ollama host in Settings.`;
+    // The bar says what a person can still do and where Ollama was looked for, short enough to leave
+    // room for what is indexed; what to do about it is the tooltip's (and the welcome's) longer sentence.
+    const sentence = `Keyword search only: Ollama is not running at ${ollama.host}. Start it with "ollama serve", or correct the Ollama host in Settings.`;
     return (
-      <Item className="status--bad" data-ollama="down" text={ollama.error ? `${sentence}\n${ollama.error}` : sentence}>
+      <Item className="status--bad status-bar__item--whole" data-ollama="down" text={ollama.error ? `${sentence}\n${ollama.error}` : sentence}>
         {/* Named, since nothing answering at a mistyped host reads the same as Ollama being down. */}
-        <span className="dot dot--bad" aria-hidden="true" /> Keyword search only: Ollama is not running at <span className="mono">{ollama.host}</span>. Start it with{' '}
-        <code>ollama serve</code>, or correct the Ollama host in Settings.
+        <span className="dot dot--bad" aria-hidden="true" /> Keyword search only · Ollama not running at <span className="mono">{hostName(ollama.host)}</span>
       </Item>
     );
   }
@@ -97,6 +97,16 @@ function OllamaState({ ollama }: { ollama: Status['ollama'] }) {
       <span className="dot dot--bad" aria-hidden="true" /> Keyword search only: Ollama is not connected. {ollama.error}
     </Item>
   );
+}
+
+/** Ollama's own shorthand: `name` is `name:latest`, so the bar need not spend room on the tag. */
+export function shortModelName(name: string): string {
+  return name.endsWith(':latest') ? name.slice(0, -':latest'.length) : name;
+}
+
+/** A host without its scheme (`127.0.0.1:11434`): the address a person recognises, in less room. */
+function hostName(host: string): string {
+  return host.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/$/, '');
 }
 
 /** What is indexed, counted as the Library's folder cards count (failed and skipped files apart). */

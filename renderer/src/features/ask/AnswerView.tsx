@@ -1,7 +1,7 @@
 import { scopeLabel } from '../../../../shared/scope-path';
 import type { CiteNode } from './remark-cites';
 import { chipInfo, type ChipInfo } from './citations';
-import type { Turn } from './turn';
+import { unanswered, type Turn } from './turn';
 import { ErrorNote } from '../../common/ErrorNote';
 import { AnswerFlags } from './AnswerFlags';
 import { BudgetMeter } from './BudgetMeter';
@@ -14,10 +14,12 @@ import { SaveAsTest } from './SaveAsTest';
 interface AnswerViewProps {
   turn: Turn;
   onOpenSource: (info: ChipInfo, chip: HTMLButtonElement) => void;
+  /** Asks this turn's question again; offered when it got no answer. */
+  onRetry?: (() => void) | undefined;
 }
 
 /** One exchange: the question, the streamed answer with its chips, warnings, budget and trace. */
-export function AnswerView({ turn, onOpenSource }: AnswerViewProps) {
+export function AnswerView({ turn, onOpenSource, onRetry }: AnswerViewProps) {
   const result = turn.result;
   const refused = result?.refused ?? false;
   const renderCite = (c: CiteNode) => <CitationChip key={c.index} info={chipInfo(c, result?.citations ?? null, turn.candidates, result?.sources)} onOpen={onOpenSource} />;
@@ -40,6 +42,14 @@ export function AnswerView({ turn, onOpenSource }: AnswerViewProps) {
       </div>
       {result?.status === 'cancelled' && <p className="muted">Cancelled.</p>}
       {turn.error && <ErrorNote error={turn.error} />}
+      {onRetry && unanswered(turn) && (
+        <div className="row turn__retry">
+          <button type="button" className="button" data-testid="retry" onClick={onRetry}>
+            Retry
+          </button>
+          <span className="muted small">Not added to the conversation: there was no complete answer.</span>
+        </div>
+      )}
       {result && result.scope.length > 0 && (
         <p className="muted small" data-testid="answer-scope">
           Asked of {result.scope.map(scopeLabel).join(', ')} only.

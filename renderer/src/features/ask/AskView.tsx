@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Conversation } from './conversation';
 import type { ChipInfo } from './citations';
+import { unanswered } from './turn';
 import { AnswerView } from './AnswerView';
 import { ExportConversation } from './ExportConversation';
 import { QuestionBox } from './QuestionBox';
@@ -31,6 +32,8 @@ export function AskView({ conversation, suggestions, focusTick }: AskViewProps) 
   // answers that may fill it; opening a stored conversation (no turn running) leaves it be. Not
   // scrollIntoView: that also scrolls the window, shifting the whole shell up.
   const last = turns.at(-1);
+  // The question of a last turn that got no answer goes back into the box, to edit or ask again.
+  const failedLast = last && unanswered(last) && last.result?.status !== 'cancelled' ? last : null;
   const asked = last?.running ? last.id : null;
   useEffect(() => {
     const box = scrollRef.current;
@@ -48,7 +51,13 @@ export function AskView({ conversation, suggestions, focusTick }: AskViewProps) 
         <div className="ask__scroll" data-testid="ask-scroll" ref={scrollRef}>
           {turns.length === 0 && <Suggestions questions={suggestions} onPick={(q) => void conversation.ask(q)} />}
           <div className="turns" ref={turnsRef}>
-            {turns.map((t) => (t.removed ? <RemovedTurn key={t.id} question={t.question} /> : <AnswerView key={t.id} turn={t} onOpenSource={open} />))}
+            {turns.map((t) =>
+              t.removed ? (
+                <RemovedTurn key={t.id} question={t.question} />
+              ) : (
+                <AnswerView key={t.id} turn={t} onOpenSource={open} onRetry={conversation.running ? undefined : () => void conversation.retry(t.id)} />
+              ),
+            )}
           </div>
           {turns.length > 0 && !conversation.running && (
             <div className="row ask__actions">
@@ -58,7 +67,15 @@ export function AskView({ conversation, suggestions, focusTick }: AskViewProps) 
           <SearchBox onOpenSource={openResult} />
         </div>
         <ScopePicker />
-        <QuestionBox running={conversation.running} onAsk={(q) => void conversation.ask(q)} onCancel={conversation.cancel} focusTick={focusTick} followUp={turns.length > 0} />
+        <QuestionBox
+          running={conversation.running}
+          onAsk={(q) => void conversation.ask(q)}
+          onCancel={conversation.cancel}
+          focusTick={focusTick}
+          // A follow-up continues answers; a question that got none leaves nothing to follow.
+          followUp={conversation.id !== null || turns.some((t) => !t.removed && !t.running && !unanswered(t))}
+          restore={failedLast ? { text: failedLast.question, key: failedLast.id } : null}
+        />
       </div>
       {source && <SourcePanel request={source} onClose={close} />}
     </div>

@@ -7,12 +7,21 @@ interface QuestionBoxProps {
   /** Changes when something (Ctrl/Cmd+K) asks for focus. */
   focusTick: number;
   followUp: boolean;
+  /** A question to put back in an empty box (one that got no answer); `key` changes once per question. */
+  restore?: { text: string; key: number } | null;
 }
 
 /** The question field: Enter asks, Shift+Enter adds a line, Esc cancels a running answer. */
-export function QuestionBox({ running, onAsk, onCancel, focusTick, followUp }: QuestionBoxProps) {
+export function QuestionBox({ running, onAsk, onCancel, focusTick, followUp, restore = null }: QuestionBoxProps) {
   const [text, setText] = useState('');
   const ref = useRef<HTMLTextAreaElement>(null);
+
+  // Never over what is being typed: a new question already begun stays.
+  const restoreKey = restore?.key ?? null;
+  const restoreText = restore?.text ?? '';
+  useEffect(() => {
+    if (restoreKey !== null) setText((current) => (current.trim() ? current : restoreText));
+  }, [restoreKey, restoreText]);
 
   useEffect(() => {
     if (focusTick > 0) ref.current?.focus();

@@ -3,7 +3,7 @@ import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
 import { useJob } from '../../app/job';
 import { useThrottledState } from '../../common/throttle';
-import { applyAskStep, finishTurn, historyOf, newTurn, type Turn } from './turn';
+import { applyAskStep, finishTurn, historyOf, newTurn, unanswered, type Turn } from './turn';
 import { followConversationScope, restoreChosenScope, scopeInput } from './scope';
 import { readOpenConversation, rememberOpenConversation } from '../conversations/open-conversation';
 import { turnsOf } from '../conversations/stored-turns';
@@ -18,6 +18,8 @@ export interface Conversation {
   /** Why the stored conversation could not be opened. */
   openError: DescribedError | null;
   ask(question: string): Promise<void>;
+  /** Asks a question that got no answer again, in its place (it was never a turn of the stored conversation). */
+  retry(turnId: number): Promise<void>;
   cancel(): void;
   clear(): void;
   /** Shows a stored conversation as it was; follow-ups continue it. */
@@ -94,6 +96,16 @@ export function useConversation(): Conversation {
     [client, start, setNow, update],
   );
 
+  const retry = useCallback(
+    async (turnId: number) => {
+      const failed = ref.current.find((t) => t.id === turnId);
+      if (!failed || !unanswered(failed) || ref.current.some((t) => t.running)) return;
+      ref.current = ref.current.filter((t) => t.id !== turnId);
+      await ask(failed.question);
+    },
+    [ask],
+  );
+
   const clear = useCallback(() => {
     if (ref.current.some((t) => t.running)) return;
     ref.current = [];
@@ -133,5 +145,5 @@ export function useConversation(): Conversation {
     if (remembered !== null) void open(remembered);
   }, [open]);
 
-  return { turns, running: turns.some((t) => t.running), id, savedTick, openError, ask, cancel, clear, open };
+  return { turns, running: turns.some((t) => t.running), id, savedTick, openError, ask, retry, cancel, clear, open };
 }

@@ -59,6 +59,14 @@ export function finishTurn(turn: Turn, result: AnswerResult | null, error: Descr
   };
 }
 
+/**
+ * A turn that ended without an answer to keep: failed (Ollama gone, a prompt that does not fit) or
+ * stopped. Its question is not part of the stored conversation, so it can be asked again.
+ */
+export function unanswered(turn: Turn): boolean {
+  return !turn.running && !turn.removed && (turn.result === null || !keepsTurn(turn.result));
+}
+
 const MAX_HISTORY = 50;
 
 /** Previous finished exchanges, as the `history` of a follow-up question. */

@@ -73,7 +73,7 @@ describe('setupStatus, each state', () => {
     const s = await engine.call('setupStatus', {});
     expect(s).toMatchObject({ state: 'no-models', ollama: { version: '0.12.6', error: null }, chat: { installed: false, alternatives: [] }, embedding: { installed: false, alternatives: [] } });
     expect(setupHeadline(s)).toBe(`Ollama 0.12.6 is running at ${ollama.url} (from OLLAMA_HOST), but has no models yet.`);
-    expect(setupSteps(s)[0]).toMatch(/^Pull llama3\.2 \(2\.0 GB\), which answers questions: Quire's default/);
+    expect(setupSteps(s)[0]).toMatch(/^Pull llama3\.2, which answers questions: Quire's default \(2\.0 GB download\)/);
   });
 
   it('the chat model only: the embedding model missing, the installed ones that could stand in named', async () => {

@@ -46,7 +46,7 @@ export function setupHeadline(s: SetupStatus): string {
       if (!s.ollama.host) return `The Ollama host could not be read: ${s.ollama.error?.message ?? 'no address'}`;
       // Only "nothing answers" is fixed by installing or starting it; a certificate, a proxy, a hang is not.
       return s.ollama.error && s.ollama.error.code !== 'OLLAMA_UNREACHABLE'
-        ? `Ollama at ${at} answered, but could not be used: ${s.ollama.error.message}`
+        ? `Ollama at ${at} could not be used: ${s.ollama.error.message}`
         : `Ollama is not running at ${at}, or is not installed.`;
     case 'no-models':
       return `Ollama${version} is running at ${at}, but has no models yet.`;

@@ -89,7 +89,7 @@ async function nextStep(ctx: CliContext, s: SetupStatus, v: SetupVerify | null):
     const names = [s.chat, s.embedding].flatMap((m) => (!m.installed && m.recommended ? [m.recommended.name] : []));
     return names.length > 0 ? `Next: ${p} setup --yes pulls ${names.join(' and ')} (or pull ${names.length > 1 ? 'them' : 'it'} yourself: ollama pull ${names.join(', ollama pull ')}).` : `Next: free some disk space, then run ${p} setup again.`;
   }
-  if (v && !(v.embedding.ok && v.chat.ok)) return 'Next: fix what failed above, then run setup again.';
+  if (v && !(v.embedding.ok && v.chat.ok)) return `Next: fix what failed above, then run ${p} setup again.`;
   const sample = await ctx.engine.call('sampleNotes', {});
   const question = sample.questions[0] ?? 'What do my notes say about …?';
   if (s.documents > 0) return `Ready. Ask: ${p} ask ${JSON.stringify(question)}`;

@@ -142,6 +142,18 @@ describe('quire setup, each state', () => {
   });
 });
 
+describe('quire setup when a check fails', () => {
+  it('says which and why, and exits 1', async () => {
+    // An embedding model saved as the chat model (--force skips the check that would refuse it).
+    expect((await quire(['settings', 'set', 'chatModel', 'nomic-embed-text', '--force'])).code).toBe(0);
+    const r = await quire(['setup']);
+    expect(r.stdout).toMatch(/^Embedding: embeddinggemma gave a vector of 768 numbers/m);
+    expect(r.stdout).toMatch(/^Answer with nomic-embed-text failed \(OLLAMA_ERROR\): .*does not support chat/m);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('Next: fix what failed above, then run quire setup again.');
+    expect(r.code).toBe(1);
+  });
+});
+
 describe('quire setup --check and --json', () => {
   it('--check only reports: exit 0 when ready, 1 otherwise, and neither pulls nor tries a model', async () => {
     const ready = await quire(['setup', '--check']);

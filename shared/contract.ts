@@ -7,6 +7,7 @@ import { ErrorShape, Lines, Pages } from './common-schemas';
 import { SearchModeSchema, SearchResponseSchema, SearchResultSchema } from './search';
 import { BOUNDS, SettingsPatchSchema, SettingsSchema, SettingsViewSchema } from './settings';
 import { ConversationSchema, ConversationSummarySchema, TITLE_MAX } from './conversations';
+import { SetupStatusSchema, SetupVerifySchema } from './setup';
 
 // The renderer reads these shapes through the contract, whichever file declares them.
 export { AnswerResultSchema, AskEventSchema, AskStepSchema, BudgetSchema, CandidateSchema, CitationSchema, ErrorShape, SearchResponseSchema, SearchResultSchema, SettingsSchema };
@@ -313,7 +314,15 @@ export const API = {
    */
   setSettings: method(SettingsPatchSchema.extend({ force: z.boolean().optional() }).strict(), SettingsViewSchema),
   listModels: method(Empty, z.object({ models: z.array(ModelSchema) })),
-  pullModel: method(z.object({ model: z.string().min(1).max(200) }).strict(), JobRef),
+  /**
+   * Downloads a model as a job. `saveAs`: once it is pulled, save it as that setting too (first
+   * run pulling a model other than the one Settings name); a failed save fails the job, saying so.
+   */
+  pullModel: method(z.object({ model: z.string().min(1).max(200), saveAs: z.enum(['chatModel', 'embedModel']).optional() }).strict(), JobRef),
+  /** First run: Ollama's state, the two models Settings name, what this machine fits (shared/setup.ts). */
+  setupStatus: method(Empty, SetupStatusSchema),
+  /** First run's last step: one embedding and one short answer with the models Settings name. */
+  verifySetup: method(Empty, SetupVerifySchema),
   /** Adds vectors for documents that lack them for the embedding model (no file is re-read). */
   embedMissing: method(z.object({ batch: z.number().int().min(EMBED_BATCH.min).max(EMBED_BATCH.max).optional() }).strict(), JobRef),
   /** Every embedding model with vectors stored: the one searches use, the one being built, earlier ones kept for an instant switch back. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_NAMES } from '../electron/cli/usage';
 import { parseQuestionSet } from '../electron/core/eval/questions';
+import { READ_EXTENSIONS } from '../shared/document-types';
 import {
   brokenLinks,
   codeTexts,
@@ -130,6 +131,13 @@ describe('the README and docs/ say only what the CLI takes', () => {
     const start = gettingIt.find((h) => h.text === 'Getting the command')!.line;
     const end = gettingIt.find((h) => h.line > start)!.line;
     expect(where.filter(({ f, n }) => f !== 'docs/cli.md' || n < start || n > end).map(({ f, n, line }) => `${f}:${n}: ${line}`)).toEqual([]);
+  });
+
+  it('docs/formats.md and docs/security.md name every extension Quire reads', () => {
+    for (const file of ['docs/formats.md', 'docs/security.md']) {
+      const spans = new Set(codeTexts(read(file)).inline.map((c) => c.text));
+      expect(READ_EXTENSIONS.filter((ext) => !spans.has(ext)), file).toEqual([]);
+    }
   });
 
   it('the question set in docs/formats.md is one Quire reads', () => {

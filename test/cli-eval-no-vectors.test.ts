@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 describe('quire eval with an embedding model Ollama does not have', () => {
-  // The README's model comparison names three models; one not pulled used to give its dense and
+  // docs/evaluation.md's model comparison names three models; one not pulled used to give its dense and
   // hybrid rows 0% and "errors 4" with no warning, and each question's error advised "quire embed".
   it('says once, with Ollama\'s reason, that the index has no vectors; the lexical row still runs', async () => {
     for (const attempt of ['first', 'reused index']) {

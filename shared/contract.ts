@@ -129,6 +129,8 @@ export const StatusSchema = z.object({
     remote: z.boolean(),
     /** The names (never the values) of the request headers sent to it. */
     headers: z.array(z.string()),
+    /** Where the host came from (OLLAMA_HOST over the saved host over the default); absent from older engines. */
+    hostSource: z.enum(['saved', 'environment', 'default']).optional(),
   }),
   /** The chat model in Settings: the one answers use. */
   chatModel: z.string(),

@@ -1,5 +1,6 @@
 import { formatSize } from './setup-models';
 import type { SetupStatus } from './setup';
+import { hostOrigin } from './ollama-state';
 
 /**
  * First run's words, said the same way by the app's welcome and `quire setup`: what stands in the
@@ -22,10 +23,6 @@ export function installSteps(platform: Platform): string {
   }
 }
 
-/** Where the host came from, as a parenthesis after it. */
-export function hostOrigin(source: SetupStatus['ollama']['hostSource']): string {
-  return source === 'saved' ? 'the Ollama host saved in Settings' : source === 'environment' ? 'from OLLAMA_HOST' : "Ollama's default address";
-}
 
 /** "http://127.0.0.1:11434 (Ollama's default address)". */
 export function hostPhrase(ollama: SetupStatus['ollama']): string {

@@ -121,7 +121,7 @@ describe('quire import, read by a person', () => {
       expect(r.code).toBe(0);
       const embedded = Number(/embedded: (\d+) in/.exec(r.stdout)?.[1]);
       expect(embedded).toBeLessThan(12);
-      expect(r.stdout).toContain(`\n  embeddings: stopped after ${embedded} vectors: Ollama is not reachable at ${ollama.url}.`);
+      expect(r.stdout).toContain(`\n  embeddings: stopped after ${embedded} vectors: Ollama is not reachable at ${ollama.url} (from OLLAMA_HOST).`);
       const missing = 12 - embedded;
       const listed = new RegExp(`\\n  ${missing} of the 12 documents here have no vectors \\(((?:n\\d\\d\\.md, ){${Math.min(missing, 10) - 1}}n\\d\\d\\.md)${missing > 10 ? `, … and ${missing - 10} more` : ''}\\): keyword search still finds them, meaning search does not yet\\.\\n`);
       expect(r.stdout).toMatch(listed);
@@ -169,7 +169,7 @@ describe('quire import, read by a person', () => {
       const into = `${damaged.file}.new`;
       const r = await runCli(['rebuild', folder.root, '--into', into], { OLLAMA_HOST: 'http://127.0.0.1:9', QUIRE_DB: damaged.file });
       expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(new RegExp(`\\n {4}2 documents have no vectors \\(Ollama is not reachable at http://127\\.0\\.0\\.1:9\\.[^)]*\\): keyword search finds them; run "quire embed --db ${into.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" once that is put right\\.\\n`));
+      expect(r.stdout).toMatch(new RegExp(`\\n {4}2 documents have no vectors \\(Ollama is not reachable at http://127\\.0\\.0\\.1:9 \\(from OLLAMA_HOST\\)\\. [^\\n]*\\): keyword search finds them; run "quire embed --db ${into.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" once that is put right\\.\\n`));
     } finally {
       folder.dispose();
       damaged.dispose();

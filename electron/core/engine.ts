@@ -15,6 +15,7 @@ import type { EvalGrid, EvalReport, Question } from '../../shared/eval';
 import { keepsTurn } from '../../shared/conversations';
 import { OLLAMA_ERROR_CODES, QuireError, type QuireErrorShape } from '../../shared/errors';
 import type { SearchResponse } from '../../shared/search';
+import type { HostSource } from '../../shared/ollama-state';
 import { ask } from './answer/ask';
 import { dispatch, type DispatchResult, type Handlers } from './api/dispatch';
 import { createService, type ShellActions } from './api/service';
@@ -269,17 +270,17 @@ export function createEngine(options: EngineOptions): Engine {
   const parse = parser ? { parse: (req: ParseRequest) => parser.parse(req) } : {};
 
   let gateway: { key: string; gateway: OllamaGateway } | null = null;
-  const gatewayFor = (host: string, saved: Record<string, string>) => {
+  const gatewayFor = (host: string, saved: Record<string, string>, hostSource: HostSource) => {
     const headers = mergeHeaders(saved, options.ollamaHeaders ?? {});
-    const key = JSON.stringify([host, Object.entries(headers).sort()]);
+    const key = JSON.stringify([host, hostSource, Object.entries(headers).sort()]);
     const patience = {
       ...(options.ollamaBackoffMs !== undefined ? { backoffMs: options.ollamaBackoffMs } : {}),
       ...(options.ollamaTimeoutMs !== undefined ? { timeoutMs: options.ollamaTimeoutMs } : {}),
     };
-    return { key, make: () => new OllamaGateway({ host, headers, ...patience }) };
+    return { key, make: () => new OllamaGateway({ host, hostSource, headers, ...patience }) };
   };
   const currentGateway = () => {
-    const wanted = gatewayFor(settings.get('ollamaHost'), settings.headers());
+    const wanted = gatewayFor(settings.get('ollamaHost'), settings.headers(), settings.source('ollamaHost'));
     if (gateway?.key !== wanted.key) gateway = { key: wanted.key, gateway: wanted.make() };
     return gateway.gateway;
   };
@@ -297,7 +298,8 @@ export function createEngine(options: EngineOptions): Engine {
     const { values, headers } = settings.check(patch);
     const changed = (['chatModel', 'embedModel'] as const).filter((k) => values[k] !== undefined && values[k] !== settings.get(k));
     if (changed.length === 0) return;
-    const target = gatewayFor(values.ollamaHost ?? settings.get('ollamaHost'), headers ? mergeHeaders(settings.headers(), headers) : settings.headers());
+    const host = values.ollamaHost !== undefined ? { host: values.ollamaHost, source: 'saved' as const } : { host: settings.get('ollamaHost'), source: settings.source('ollamaHost') };
+    const target = gatewayFor(host.host, headers ? mergeHeaders(settings.headers(), headers) : settings.headers(), host.source);
     // The gateway's own patience, and only the caller's signal: a server that hangs is OLLAMA_TIMEOUT, not a cancellation.
     const g = (target.key === gateway?.key ? gateway.gateway : target.make()).withOptions(MODEL_LOOKUP);
     for (const key of changed) {

@@ -1,3 +1,4 @@
+import type { HostSource } from '../../shared/ollama-state';
 import { QuireError, toErrorShape, type QuireErrorShape } from '../../shared/errors';
 import { formatFusion, parseFusion } from '../../shared/fusion';
 import {
@@ -68,7 +69,7 @@ export class SettingsStore {
   }
 
   /** Where a setting's value comes from: saved, the environment (an unsaved host from OLLAMA_HOST) or its default. */
-  source(key: SettingKey): 'saved' | 'environment' | 'default' {
+  source(key: SettingKey): HostSource {
     if (this.saved(key) !== undefined) return 'saved';
     return key === 'ollamaHost' && this.env.OLLAMA_HOST?.trim() ? 'environment' : 'default';
   }

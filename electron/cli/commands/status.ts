@@ -1,4 +1,4 @@
-import { ollamaNotRunning } from '../../../shared/ollama-state';
+import { hostOrigin, ollamaNotRunning, unreachableAdvice } from '../../../shared/ollama-state';
 import type { CliContext } from '../context';
 import type { IndexStatus } from '../../core/engine';
 
@@ -20,7 +20,7 @@ export async function statusCommand(ctx: CliContext): Promise<number> {
     const d = status.documents;
     const lines = [
       `Database:    ${ctx.dbPath} (schema v${status.schemaVersion}${status.sizeBytes !== null ? `, ${(status.sizeBytes / 1024 / 1024).toFixed(1)} MB` : ''})`,
-      `Ollama:      ${ollama.version ? `connected at ${ollama.host} (version ${ollama.version})` : ollamaNotRunning(ollama) ? `not running at ${ollama.host} — keyword search only. Start it with "ollama serve", or set OLLAMA_HOST to where it runs.` : `not connected — keyword search only. ${ollama.error ?? ''}`.trimEnd()}`,
+      `Ollama:      ${ollama.version ? `connected at ${ollama.host} (version ${ollama.version})` : ollamaNotRunning(ollama) ? `not running at ${ollama.host}${ollama.hostSource ? ` (${hostOrigin(ollama.hostSource)})` : ''} — keyword search only. ${unreachableAdvice(ollama.hostSource)}` : `not connected — keyword search only. ${ollama.error ?? ''}`.trimEnd()}`,
       ...(ollama.remote ? [`             another machine: questions and document text are sent to ${ollama.host}`] : []),
       ...(ollama.headers.length > 0 ? [`             request headers: ${ollama.headers.join(', ')} (values not shown)`] : []),
       ...(saved.length > 0 ? [`             saved headers: ${headerStorage.detail}`] : []),

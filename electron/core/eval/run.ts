@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { unreachableAdvice } from '../../../shared/ollama-state';
 import path from 'node:path';
 import { configCount, evalModelName, fusionsFor, METRICS_VERSION, modesIn, searchesPerPoint, type EvalConfigResult, type EvalGrid, type EvalQuestionRun, type EvalReport, type EvalRunInfo, type Question } from '../../../shared/eval';
 import { QuireError, toErrorShape } from '../../../shared/errors';
@@ -272,7 +273,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
             ? `Run it again once ${e.at.model} loads there, or with a chat model that does.`
             : hung
               ? `Once the server at ${host} answers again, run it again.`
-              : 'Start it with "ollama serve", or set OLLAMA_HOST, and run it again.';
+              : `${unreachableAdvice(opts.gateway.hostSource)} Then run it again.`;
         throw new QuireError(hung ? 'OLLAMA_TIMEOUT' : 'OLLAMA_UNREACHABLE', `${sentence} before any configuration was measured, so no report was written. ${help}`);
       }
       const under = e.cutShort;

@@ -84,7 +84,7 @@ export async function* streamChat(
     } catch (e) {
       if (signal?.aborted) throw new QuireError('CANCELLED', 'Cancelled.', { cause: e });
       const cause = stall.signal.aborted ? stall.signal.reason : e;
-      const mapped = mapOllamaError(cause, { host: gateway.host, model: name, timeoutMs: started ? idleMs : firstTokenMs });
+      const mapped = mapOllamaError(cause, { host: gateway.host, hostSource: gateway.hostSource, model: name, timeoutMs: started ? idleMs : firstTokenMs });
       if (started || attempt >= 1 || mapped.code === 'CANCELLED' || !isRetryable(mapped)) throw mapped;
     } finally {
       clearTimeout(timer);

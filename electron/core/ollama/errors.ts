@@ -1,7 +1,8 @@
 import { QuireError } from '../../../shared/errors';
+import { unreachableSentence, type HostSource } from '../../../shared/ollama-state';
 
 /** What went wrong talking to Ollama, as one of our codes, with a sentence a person can act on. */
-export function mapOllamaError(e: unknown, context: { host: string; model?: string; timeoutMs?: number }): QuireError {
+export function mapOllamaError(e: unknown, context: { host: string; hostSource?: HostSource | undefined; model?: string; timeoutMs?: number }): QuireError {
   if (e instanceof QuireError) return e;
   const err = e as { name?: string; message?: string; status_code?: number; cause?: { code?: string } };
   if (err?.name === 'TimeoutError') {
@@ -37,7 +38,7 @@ export function mapOllamaError(e: unknown, context: { host: string; model?: stri
   const tls = tlsProblem(e, context.host);
   if (tls) return new QuireError('OLLAMA_ERROR', tls, { cause: e });
   if (isConnectionError(e)) {
-    return new QuireError('OLLAMA_UNREACHABLE', `Ollama is not reachable at ${context.host}. Start it with "ollama serve", or set OLLAMA_HOST.`, { cause: e });
+    return new QuireError('OLLAMA_UNREACHABLE', unreachableSentence(context.host, context.hostSource), { cause: e });
   }
   return new QuireError('OLLAMA_ERROR', `Talking to Ollama failed: ${err?.message ?? String(e)}`, { cause: e });
 }

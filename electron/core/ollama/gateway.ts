@@ -2,9 +2,12 @@ import { Ollama } from 'ollama';
 import { QuireError } from '../../../shared/errors';
 import { isRetryable, mapOllamaError } from './errors';
 import { resolveOllamaHost } from './host';
+import type { HostSource } from '../../../shared/ollama-state';
 
 export interface GatewayOptions {
   host?: string;
+  /** Where the host came from, so a sentence about it not answering gives advice that fits. */
+  hostSource?: HostSource;
   /**
    * Sent with every request (a reverse proxy's Authorization in front of a shared Ollama). Kept
    * only here and handed to the client: never logged, never in an error or a status.
@@ -97,6 +100,7 @@ export interface ModelInfo {
  */
 export class OllamaGateway {
   readonly host: string;
+  readonly hostSource: HostSource | undefined;
   /** How long one request is given (a sentence about a timeout names it). */
   readonly timeoutMs: number;
   /** Attempts after the first for a request that failed as Ollama being away. */
@@ -109,6 +113,7 @@ export class OllamaGateway {
     cache?: ModelCache,
   ) {
     this.host = resolveOllamaHost(options.host);
+    this.hostSource = options.hostSource;
     this.timeoutMs = options.timeoutMs ?? 120_000;
     this.retries = options.retries ?? 3;
     this.backoffMs = options.backoffMs ?? 500;
@@ -275,7 +280,7 @@ export class OllamaGateway {
       if (/file does not exist|manifest unknown/i.test((e as Error)?.message ?? '')) {
         throw new QuireError('MODEL_NOT_FOUND', `Ollama's library has no model "${name}": check its name at https://ollama.com/library.`, { cause: e });
       }
-      throw mapOllamaError(e, { host: this.host, model: name, timeoutMs: this.timeoutMs });
+      throw mapOllamaError(e, { host: this.host, hostSource: this.hostSource, model: name, timeoutMs: this.timeoutMs });
     } finally {
       this.cache.invalidate();
     }
@@ -303,7 +308,7 @@ export class OllamaGateway {
         // Whatever reason the caller aborted with, it is a cancellation, not an Ollama failure.
         if (opts.signal?.aborted) throw new QuireError('CANCELLED', 'Cancelled.', { cause: e });
         const cause = timeout.aborted ? timeout.reason : e;
-        const mapped = mapOllamaError(cause, { host: this.host, model: opts.model, timeoutMs: this.timeoutMs });
+        const mapped = mapOllamaError(cause, { host: this.host, hostSource: this.hostSource, model: opts.model, timeoutMs: this.timeoutMs });
         if (mapped.code === 'CANCELLED' || attempt >= retries || !isRetryable(mapped)) throw mapped;
         await sleep(this.backoffMs * 2 ** attempt, opts.signal);
       }

@@ -18,7 +18,7 @@ export async function ollamaState(g: OllamaGateway): Promise<OllamaState> {
   } catch (e) {
     error = toErrorShape(e);
   }
-  return { host: g.host, connected: version !== null, version, error: error?.message ?? null, errorCode: error?.code ?? null, remote: !isLoopbackHost(g.host), headers: [...g.headerNames] };
+  return { host: g.host, connected: version !== null, version, error: error?.message ?? null, errorCode: error?.code ?? null, remote: !isLoopbackHost(g.host), headers: [...g.headerNames], ...(g.hostSource ? { hostSource: g.hostSource } : {}) };
 }
 
 /**

@@ -86,7 +86,7 @@ describe('App', () => {
     up = false;
     act(() => h.emit({ type: 'library.changed' }));
     await waitFor(() => expect(bar.textContent).toContain('Keyword search only · Ollama not running at 127.0.0.1:11434'));
-    expect(bar.querySelector('[data-ollama="down"]')!.getAttribute('title')).toMatch(/^Keyword search only: Ollama is not running at http:\/\/127\.0\.0\.1:11434\. Start it with "ollama serve", or correct the Ollama host in Settings\./);
+    expect(bar.querySelector('[data-ollama="down"]')!.getAttribute('title')).toMatch(/^Keyword search only: Ollama is not running at http:\/\/127\.0\.0\.1:11434\. Start it there with "ollama serve", or correct the Ollama host in Settings/);
   });
 
   it('status bar: a connected Ollama is named with its version as its tooltip, and without a stray "version" when it sent none', async () => {

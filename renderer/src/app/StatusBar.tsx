@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { Output } from '../../../shared/contract';
 import { useStatus } from './status';
 import { formatNumber } from '../common/format';
-import { ollamaNotRunning } from '../../../shared/ollama-state';
+import { hostOrigin, ollamaNotRunning, unreachableAdvice } from '../../../shared/ollama-state';
 
 /** Always at the bottom: Ollama's state (and where it is, when not this machine), the models, and what is indexed. */
 export function StatusBar() {
@@ -84,7 +84,7 @@ function OllamaState({ ollama }: { ollama: Status['ollama'] }) {
   if (ollamaNotRunning(ollama)) {
     // The bar says what a person can still do and where Ollama was looked for, short enough to leave
     // room for what is indexed; what to do about it is the tooltip's (and the welcome's) longer sentence.
-    const sentence = `Keyword search only: Ollama is not running at ${ollama.host}. Start it with "ollama serve", or correct the Ollama host in Settings.`;
+    const sentence = `Keyword search only: Ollama is not running at ${ollama.host}${ollama.hostSource ? ` (${hostOrigin(ollama.hostSource)})` : ''}. ${unreachableAdvice(ollama.hostSource ?? 'saved')}`;
     return (
       <Item className="status--bad status-bar__item--whole" data-ollama="down" text={ollama.error ? `${sentence}\n${ollama.error}` : sentence}>
         {/* Named, since nothing answering at a mistyped host reads the same as Ollama being down. */}

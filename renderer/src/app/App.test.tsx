@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest';
 import type { Output } from '../../../shared/contract';
 import { renderWithFake } from '../test/harness';
+import { setupStatus, setupVerify } from '../test/setup-fixtures';
 import { App } from './App';
 
 type Status = Output<'status'>;
@@ -31,22 +32,27 @@ const collection = {
 };
 
 describe('App', () => {
-  it('first run: sample notes are imported, then their questions are offered and asked', async () => {
+  it('first run: the check passes, sample notes are imported, then their questions are offered and asked', async () => {
+    let documents = 0;
     const h = renderWithFake(<App />, {
       library: () => ({ collections: [] }),
       status: () => status(true),
+      setupStatus: () => setupStatus('ready', { documents, canAnswer: documents > 0 }),
+      verifySetup: () => setupVerify(),
       sampleNotes: () => ({ path: '/app/resources/sample-notes', questions: ['How often are the deploy keys rotated?', 'When does the beta start?'] }),
       importFolder: () => ({ jobId: 'imp-1' }),
       ask: () => ({ jobId: 'ask-1' }),
       search: () => ({}),
     });
     await screen.findByTestId('first-run');
+    fireEvent.click(await screen.findByRole('button', { name: 'Next: add your notes' }, { timeout: 5000 }));
     fireEvent.click(screen.getByRole('button', { name: 'Try the sample notes' }));
     await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'importFolder')?.input).toEqual({ path: '/app/resources/sample-notes' }));
     const sampleIdx = h.transport.calls.findIndex((c) => c.method === 'sampleNotes');
     expect(sampleIdx).toBeGreaterThanOrEqual(0);
     expect(sampleIdx).toBeLessThan(h.transport.calls.findIndex((c) => c.method === 'importFolder'));
     await screen.findByTestId('import-progress');
+    documents = 4;
     act(() =>
       h.emit({
         type: 'job.done',

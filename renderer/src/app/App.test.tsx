@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Output } from '../../../shared/contract';
-import { renderWithFake } from '../test/harness';
+import { importDone, renderWithFake } from '../test/harness';
 import { setupStatus, setupVerify } from '../test/setup-fixtures';
 import { App } from './App';
 
@@ -53,29 +53,7 @@ describe('App', () => {
     expect(sampleIdx).toBeLessThan(h.transport.calls.findIndex((c) => c.method === 'importFolder'));
     await screen.findByTestId('import-progress');
     documents = 4;
-    act(() =>
-      h.emit({
-        type: 'job.done',
-        jobId: 'imp-1',
-        kind: 'import',
-        error: null,
-        result: {
-          collection: { id: 'c1', root: '/app/resources/sample-notes' },
-          documents: { added: 4, updated: 0, unchanged: 0, moved: 0, deleted: 0, skipped: 0, failed: 0 },
-          indexedByType: { markdown: 4 },
-          warnings: [],
-          notices: [],
-          chunks: 12,
-          embedded: 12,
-          embedRequests: 1,
-          errors: [],
-          skipped: [],
-          embedding: { model: 'embeddinggemma', status: 'ok' },
-          cancelled: false,
-          ms: 800,
-        },
-      }),
-    );
+    act(() => h.emit(importDone('imp-1', '/app/resources/sample-notes', 4)));
     fireEvent.click(await screen.findByRole('button', { name: 'When does the beta start?' }));
     await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'ask')?.input).toEqual({ question: 'When does the beta start?', collections: [] }));
     expect(screen.queryByTestId('first-run')).toBeNull();
@@ -92,6 +70,22 @@ describe('App', () => {
     up = false;
     act(() => h.emit({ type: 'library.changed' }));
     await waitFor(() => expect(bar.textContent).toContain('Keyword search only: Ollama is not running at http://127.0.0.1:11434. Start it with ollama serve, or correct the Ollama host in Settings.'));
+  });
+
+  it('status bar: with Ollama down, Set up Ollama opens the setup steps, which lead back to asking', async () => {
+    renderWithFake(<App />, {
+      library: () => ({ collections: [collection] }),
+      status: () => status(false),
+      setupStatus: () => setupStatus('unreachable', { documents: 4 }),
+      search: () => ({}),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Set up Ollama…' }));
+    expect(await screen.findByRole('heading', { name: 'Set up Ollama' })).toBeTruthy();
+    await screen.findByRole('heading', { name: 'Install and start Ollama' });
+    // The notes are in already: going on without Ollama is going back to them.
+    fireEvent.click(screen.getByRole('button', { name: 'Continue with keyword search only' }));
+    await waitFor(() => expect(screen.queryByTestId('first-run')).toBeNull());
+    expect(screen.getByTestId('question')).toBeTruthy();
   });
 
   it('status bar: a connected Ollama is named with its version as its tooltip, and without a stray "version" when it sent none', async () => {

@@ -314,7 +314,11 @@ export const API = {
    */
   setSettings: method(SettingsPatchSchema.extend({ force: z.boolean().optional() }).strict(), SettingsViewSchema),
   listModels: method(Empty, z.object({ models: z.array(ModelSchema) })),
-  pullModel: method(z.object({ model: z.string().min(1).max(200) }).strict(), JobRef),
+  /**
+   * Downloads a model as a job. `saveAs`: once it is pulled, save it as that setting too (first
+   * run pulling a model other than the one Settings name); a failed save fails the job, saying so.
+   */
+  pullModel: method(z.object({ model: z.string().min(1).max(200), saveAs: z.enum(['chatModel', 'embedModel']).optional() }).strict(), JobRef),
   /** First run: Ollama's state, the two models Settings name, what this machine fits (shared/setup.ts). */
   setupStatus: method(Empty, SetupStatusSchema),
   /** First run's last step: one embedding and one short answer with the models Settings name. */

@@ -142,9 +142,11 @@ export const IMPORT_RULES: Record<string, readonly string[]> = {
   'electron/core/answer': ['electron/core/answer', 'electron/core/retrieve', 'electron/core/db', 'electron/core/ollama', 'electron/core/tokens', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
   // Folder watching: a watcher's changes become imports of only those paths.
   'electron/core/watch': ['electron/core/watch', 'electron/core/ingest', 'electron/core/db', 'shared'],
+  // First run: Ollama's state, this machine, and one check of each model.
+  'electron/core/setup': ['electron/core/setup', 'electron/core/ollama', 'shared'],
   'electron/core/eval': ['electron/core/eval', 'electron/core/answer', 'electron/core/retrieve', 'electron/core/ingest', 'electron/core/db', 'electron/core/ollama', 'electron/core/tokens', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
   // The contract's handlers: jobs over the engine's operations (the Engine type, for its deps).
-  'electron/core/api': ['electron/core/api', 'electron/core/engine.ts', 'electron/core/eval', 'electron/core/answer', 'electron/core/retrieve', 'electron/core/ingest', 'electron/core/db', 'electron/core/ollama', 'electron/core/tokens', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
+  'electron/core/api': ['electron/core/api', 'electron/core/engine.ts', 'electron/core/setup', 'electron/core/eval', 'electron/core/answer', 'electron/core/retrieve', 'electron/core/ingest', 'electron/core/db', 'electron/core/ollama', 'electron/core/tokens', 'electron/core/text', 'electron/core/settings.ts', 'shared'],
   // The front door sees the whole core.
   'electron/core/engine.ts': ['electron/core', 'shared'],
   // Shells: the front door (and what serving the bundle or IPC needs), never each other.

@@ -38,8 +38,9 @@ import { parseChunkerSpec } from './ingest/chunkers/index';
 import { EmbeddingSession, hasMissingVectors } from './ingest/embedding-session';
 import { importFolder } from './ingest/pipeline';
 import type { ImportProgress, ImportReport } from './ingest/types';
-import { MODEL_LOOKUP, OllamaGateway } from './ollama/gateway';
+import { MODEL_LOOKUP, OllamaGateway, type PullProgress } from './ollama/gateway';
 import { ollamaState, type OllamaState } from './ollama/state';
+import { machineFacts } from './setup/machine';
 import { ModelTokens } from './tokens/model-tokens';
 import { VocabularyStore } from './tokens/vocabulary-store';
 import { evalIndexDir, vocabularyDir } from './paths';
@@ -52,6 +53,7 @@ import { dropIdleBits, maintainQuantization, type QuantizationProgress } from '.
 import type { QuantizationState } from './db/bit-vectors';
 import { mergeHeaders, NUMERIC_SETTINGS, OLLAMA_HEADERS, SETTING_KEYS, SETTINGS, type Settings, type SettingsView } from '../../shared/settings';
 import { packageVersion } from './version';
+import type { MachineFacts } from '../../shared/setup-models';
 
 export type { ShellActions } from './api/service';
 export type { SecretBox } from './secrets/secret-box';
@@ -59,6 +61,7 @@ export type { DispatchResult, Handlers } from './api/dispatch';
 export type { IndexStatus } from './db/health';
 export type { Salvage } from './db/salvage';
 export type { ImportReport } from './ingest/types';
+export type { PullProgress } from './ollama/gateway';
 export { parseQuestionSet } from './eval/questions';
 export { parseChunkerSpec } from './ingest/chunkers/index';
 export { diffReports, type ReportDiff } from './eval/diff';
@@ -78,8 +81,10 @@ export interface EngineOptions {
   evalDir?: string;
   /** What only a desktop shell can do. */
   shell?: ShellActions;
-  /** OLLAMA_HOST, QUIRE_OLLAMA_HEADERS; process.env unless given. */
-  env?: { OLLAMA_HOST?: string | undefined; QUIRE_OLLAMA_HEADERS?: string | undefined };
+  /** OLLAMA_HOST, QUIRE_OLLAMA_HEADERS, OLLAMA_MODELS (where first run measures the free disk); process.env unless given. */
+  env?: { OLLAMA_HOST?: string | undefined; QUIRE_OLLAMA_HEADERS?: string | undefined; OLLAMA_MODELS?: string | undefined };
+  /** This computer's memory and free disk as first run sees them, in place of the measured ones (tests). */
+  machine?: Partial<MachineFacts>;
   /** Request headers for this engine's life only, over the saved and environment ones (the CLI's --ollama-header). */
   ollamaHeaders?: Readonly<Record<string, string>>;
   /**
@@ -198,6 +203,12 @@ export interface Engine {
   indexStatus(): IndexStatus;
   /** Whether Ollama answers at the saved host (the status bar's and `quire status`'s one check). */
   ollamaState(): Promise<OllamaState>;
+  /**
+   * Downloads a model through Ollama with its progress (the whole download's bytes). With `saveAs`,
+   * the model is then saved as that setting (checked as Settings checks it); a pull that fails or
+   * is cancelled saves nothing.
+   */
+  pullModel(model: string, run?: RunOptions<PullProgress> & { saveAs?: 'chatModel' | 'embedModel' | undefined }): Promise<{ model: string; saved: boolean }>;
   /** The folders a question's scope names (ids, names or paths, subfolders among them); COLLECTION_NOT_FOUND for an unknown one. */
   resolveScope(refs: readonly ScopeRef[] | undefined): ResolvedScope;
   /** Checks the index is whole. */
@@ -522,6 +533,13 @@ export function createEngine(options: EngineOptions): Engine {
     maintainVectors,
     indexStatus: () => indexStatus(db, dbPath, settings.get('denseQuantizeAbove')),
     ollamaState: () => ollamaState(currentGateway()),
+
+    async pullModel(model, run = {}) {
+      for await (const progress of currentGateway().pull(model, run.signal)) run.onProgress?.(progress);
+      if (!run.saveAs || settings.get(run.saveAs) === model.trim()) return { model, saved: false };
+      await engine.saveSettings({ [run.saveAs]: model.trim() }, run.signal);
+      return { model, saved: true };
+    },
     doctor: () => runDoctor(db),
 
     async setWatch(collectionId, state) {
@@ -595,6 +613,7 @@ export function createEngine(options: EngineOptions): Engine {
     emit,
     sampleNotesDir: options.sampleNotesDir ?? '',
     evalDir,
+    machine: async (host) => ({ ...(await machineFacts({ host, env: options.env ?? process.env, dataDir: path.dirname(path.resolve(dbPath)) })), ...options.machine }),
     ...(options.shell ? { shell: options.shell } : {}),
   });
   const watches = options.watch

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiEvent } from '../../../shared/contract';
-import { QuireError, toErrorShape } from '../../../shared/errors';
+import { QuireError, toErrorShape, type QuireErrorShape } from '../../../shared/errors';
+import type { MachineFacts } from '../../../shared/setup-models';
 import { getCollection, listCollections, renameCollection } from '../db/collections';
 import { deleteConversation, getConversation, listConversations, renameConversation, requireConversation } from '../db/conversations';
 import { indexStatus } from '../db/health';
@@ -18,6 +19,8 @@ import { MODEL_LOOKUP, withTag } from '../ollama/gateway';
 import { ollamaState } from '../ollama/state';
 import { loadQuestionSet } from '../eval/question-sets';
 import { requireQuestion } from '../answer/ask';
+import { setupStatus } from '../setup/status';
+import { verifySetup } from '../setup/verify';
 
 export interface ServiceDeps {
   db: Db;
@@ -33,6 +36,8 @@ export interface ServiceDeps {
   evalDir: string;
   /** What only a desktop shell can do; absent in browser mode. */
   shell?: ShellActions;
+  /** This computer's memory and the free disk where models from `host` would land (first run). */
+  machine(host: string): Promise<MachineFacts>;
 }
 
 export interface ShellActions {
@@ -247,15 +252,38 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
       }
     },
 
-    async pullModel({ model }) {
+    async pullModel({ model, saveAs }) {
       return job(async (jobId, signal) => {
         try {
-          for await (const progress of gateway().pull(model, signal)) emit({ type: 'job.progress', jobId, kind: 'pull', progress });
+          const { saved } = await engine.pullModel(model, { signal, saveAs, onProgress: (progress) => emit({ type: 'job.progress', jobId, kind: 'pull', progress }) });
           emit({ type: 'job.done', jobId, kind: 'pull', result: { model }, error: null });
+          // What the status bar shows changed.
+          if (saved) emit({ type: 'library.changed' });
         } catch (e) {
           emit({ type: 'job.done', jobId, kind: 'pull', result: null, error: toErrorShape(e) });
         }
       });
+    },
+
+    async setupStatus() {
+      let g: ReturnType<typeof gateway> | QuireErrorShape;
+      try {
+        g = gateway();
+      } catch (e) {
+        g = toErrorShape(e); // a bad OLLAMA_HOST: said as why Ollama cannot be reached
+      }
+      return setupStatus({
+        gateway: g,
+        hostSource: engine.settings.source('ollamaHost'),
+        chatModel: engine.settings.get('chatModel'),
+        embedModel: engine.settings.get('embedModel'),
+        documents: indexStatus(db, undefined, engine.settings.get('denseQuantizeAbove')).documents.total,
+        machine: deps.machine,
+      });
+    },
+
+    async verifySetup() {
+      return verifySetup(gateway(), { chatModel: engine.settings.get('chatModel'), embedModel: engine.settings.get('embedModel') });
     },
 
     async embedMissing(input) {

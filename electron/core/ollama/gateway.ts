@@ -253,16 +253,28 @@ export class OllamaGateway {
   }
 
   /**
-   * Downloads a model, yielding Ollama's progress. No retry: a pull resumes where it stopped when
-   * asked again, so the person decides. The model list is refreshed when it ends, either way.
+   * Downloads a model, yielding Ollama's progress. Ollama reports each layer (blob) of the model
+   * on its own, several at once, each from 0 to its size; what is yielded is the whole download:
+   * the bytes of every layer announced so far, so a bar never runs back when the next layer starts.
+   * No retry: a pull resumes where it stopped when asked again, so the person decides. The model
+   * list is refreshed when it ends, either way.
    */
   async *pull(model: string, signal?: AbortSignal): AsyncGenerator<PullProgress> {
     const name = model.trim();
+    const layers = new Map<string, { completed: number; total: number }>();
     try {
       const stream = await this.client(signal).pull({ model: name, stream: true });
-      for await (const p of stream) yield { status: p.status, completed: p.completed ?? null, total: p.total ?? null };
+      for await (const p of stream) {
+        if (p.digest && typeof p.total === 'number') layers.set(p.digest, { completed: p.completed ?? 0, total: p.total });
+        const sum = (k: 'completed' | 'total') => [...layers.values()].reduce((n, l) => n + l[k], 0);
+        yield { status: p.status, completed: layers.size > 0 ? sum('completed') : null, total: layers.size > 0 ? sum('total') : null };
+      }
     } catch (e) {
-      if (signal?.aborted) throw new QuireError('CANCELLED', 'Download cancelled.', { cause: e });
+      if (signal?.aborted) throw new QuireError('CANCELLED', `Download of ${name} cancelled; pulling it again resumes where it stopped.`, { cause: e });
+      // The registry has no such model (Ollama's words for it, sent in the stream).
+      if (/file does not exist|manifest unknown/i.test((e as Error)?.message ?? '')) {
+        throw new QuireError('MODEL_NOT_FOUND', `Ollama's library has no model "${name}": check its name at https://ollama.com/library.`, { cause: e });
+      }
       throw mapOllamaError(e, { host: this.host, model: name, timeoutMs: this.timeoutMs });
     } finally {
       this.cache.invalidate();

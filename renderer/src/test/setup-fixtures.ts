@@ -3,8 +3,8 @@ import type { SetupStatus, SetupVerify } from '../../../shared/setup';
 /** The states a test drives the setup steps through: the contract's four, "missing" either way. */
 export type SetupCase = 'unreachable' | 'no-models' | 'chat-only' | 'embedding-only' | 'ready';
 
-const CHAT_REC = { name: 'qwen3:4b', downloadBytes: 2_500_000_000, memoryBytes: 5_500_000_000, why: 'Fits the 16 GB of memory here with room for your other programs.' };
-const EMBED_REC = { name: 'embeddinggemma', downloadBytes: 622_000_000, memoryBytes: 1_000_000_000, why: 'Small and good at finding passages in many languages.' };
+const CHAT_REC = { name: 'qwen3:4b', downloadBytes: 2_500_000_000, memoryBytes: 5_500_000_000, why: "Quire's default (2.5 GB download); it fits this computer's 16.0 GB of memory." };
+const EMBED_REC = { name: 'embeddinggemma', downloadBytes: 622_000_000, memoryBytes: 1_000_000_000, why: "Quire's default (622 MB download); it fits this computer's 16.0 GB of memory." };
 
 /** setupStatus as the engine answers it in each case, on Linux with 16 GB; `over` replaces whole fields. */
 export function setupStatus(c: SetupCase, over: Partial<SetupStatus> = {}): SetupStatus {

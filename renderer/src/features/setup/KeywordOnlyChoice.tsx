@@ -1,3 +1,5 @@
+import { KEYWORD_ONLY } from '../../../../shared/setup-sentences';
+
 interface KeywordOnlyChoiceProps {
   onContinue: () => void;
 }
@@ -7,8 +9,7 @@ export function KeywordOnlyChoice({ onContinue }: KeywordOnlyChoiceProps) {
   return (
     <aside className="setup-aside" aria-label="Without Ollama">
       <p>
-        <strong>Not now?</strong> You can import your notes and search them by keywords without Ollama. Answers and search by meaning start working once
-        Ollama and its models are here.
+        <strong>Not now?</strong> {KEYWORD_ONLY}
       </p>
       <button type="button" className="button" onClick={onContinue} data-testid="keyword-only">
         Continue with keyword search only

@@ -1,5 +1,5 @@
 import type { SetupStatus } from '../../../../shared/setup';
-import { formatBytes } from '../../common/format';
+import { formatSize } from '../../../../shared/setup-models';
 
 type SetupModel = SetupStatus['chat'];
 
@@ -38,12 +38,7 @@ export function ModelCard({ kind, model, busy, onPull, onUse }: ModelCardProps) 
         <div className="model-card__body">
           <p>
             <span className="mono model-card__name">{name}</span>
-            {rec && (
-              <span className="muted">
-                {' '}
-                · {formatBytes(rec.downloadBytes)} download · needs about {formatBytes(rec.memoryBytes)} of memory
-              </span>
-            )}
+            {rec && <span className="model-card__size"> {formatSize(rec.downloadBytes)}</span>}
           </p>
           <p className="small">{rec ? rec.why : `Settings name ${model.name}, which Ollama does not have yet.`}</p>
           <button type="button" className="button" onClick={() => onPull(name)} disabled={busy} aria-label={`Download ${name}`}>

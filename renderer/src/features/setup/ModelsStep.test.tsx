@@ -24,7 +24,7 @@ describe('ModelsStep: downloads', () => {
   it('shows bytes, percentage and a bar, and Cancel stops this download and the rest', async () => {
     const h = renderStep();
     fireEvent.click(screen.getByRole('button', { name: 'Download both (3.1 GB)' }));
-    await waitFor(() => expect(h.inputs('pullModel')).toEqual([{ model: 'embeddinggemma' }]));
+    await waitFor(() => expect(h.inputs('pullModel')).toEqual([{ model: 'embeddinggemma', saveAs: 'embedModel' }]));
     const box = await screen.findByTestId('pull-progress');
     expect(box.textContent).toContain('Downloading embeddinggemma (1 of 2)');
     expect(box.textContent).toContain('Starting…');
@@ -46,24 +46,24 @@ describe('ModelsStep: downloads', () => {
     expect(screen.getByRole('button', { name: 'Download both (3.1 GB)' })).toHaveProperty('disabled', false);
   });
 
-  it('downloads one after the other; a model of another name than Settings give is then saved in Settings', async () => {
-    const base = setupStatus('no-models');
-    // Settings name llama3.2; this machine is better served by the recommended qwen3:4b.
-    const status = { ...base, chat: { ...base.chat, name: 'llama3.2' } };
-    const h = renderStep(status, { setSettings: (p: unknown) => p });
+  it('downloads one after the other, each saved as its setting, then reads Settings again', async () => {
+    const h = renderStep(setupStatus('no-models'), { getSettings: () => ({ chatModel: 'qwen3:4b' }) });
     fireEvent.click(screen.getByRole('button', { name: 'Download both (3.1 GB)' }));
     await screen.findByTestId('pull-progress');
     act(() => h.emit(done('pull-1', 'embeddinggemma')));
-    await waitFor(() => expect(h.inputs('pullModel')).toEqual([{ model: 'embeddinggemma' }, { model: 'qwen3:4b' }]));
-    // embeddinggemma is the name Settings already give: nothing to save for it.
-    expect(h.inputs('setSettings')).toEqual([]);
+    await waitFor(() =>
+      expect(h.inputs('pullModel')).toEqual([
+        { model: 'embeddinggemma', saveAs: 'embedModel' },
+        { model: 'qwen3:4b', saveAs: 'chatModel' },
+      ]),
+    );
     await waitFor(() => expect(screen.getByTestId('pull-progress').textContent).toContain('Downloading qwen3:4b (2 of 2)'));
     act(() => h.emit(progress('pull-2', 2_500_000_000, 2_500_000_000, 'verifying sha256 digest')));
     await waitFor(() => expect(screen.getByTestId('pull-progress').textContent).toContain('Checking the download…'));
     act(() => h.emit(done('pull-2', 'qwen3:4b')));
-    await waitFor(() => expect(h.inputs('setSettings')).toEqual([{ chatModel: 'qwen3:4b' }]));
     await waitFor(() => expect(screen.queryByTestId('pull-progress')).toBeNull());
     expect(h.onChanged).toHaveBeenCalledTimes(2);
+    expect(h.inputs('getSettings')).toHaveLength(2);
   });
 
   it('says why a download failed, as a sentence, and does not go on to the next', async () => {

@@ -3,7 +3,8 @@ import type { SetupStatus } from '../../../../shared/setup';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useSettingsStore } from '../../app/client';
 import { ErrorNote } from '../../common/ErrorNote';
-import { formatBytes } from '../../common/format';
+import { formatSize } from '../../../../shared/setup-models';
+import { setupHeadline } from '../../../../shared/setup-sentences';
 import { KeywordOnlyChoice } from './KeywordOnlyChoice';
 import { ModelCard } from './ModelCard';
 import { downloadBytes, modelsToPull, pullItem } from './models-to-pull';
@@ -35,9 +36,10 @@ export function ModelsStep({ status, onChanged, onKeywordOnly }: ModelsStepProps
       onChanged();
     }
   };
-  const pulls = usePullQueue(async (item) => {
-    if (item.name !== item.setting) await choose(item.kind, item.name);
-    else onChanged();
+  // The engine saved the model as the setting: the views that show Settings read them again.
+  const pulls = usePullQueue(async () => {
+    onChanged();
+    await settings.refresh().catch(() => {});
   });
 
   const missing = modelsToPull(status);
@@ -47,10 +49,10 @@ export function ModelsStep({ status, onChanged, onKeywordOnly }: ModelsStepProps
   return (
     <div className="setup-step" data-testid="setup-models">
       <h2 className="setup-step__title">{missing.length > 1 ? 'Download two models' : 'Download one more model'}</h2>
-      <p>
-        Ollama is running{status.ollama.version ? ` (version ${status.ollama.version})` : ''}. Quire needs two models from it; these suit this computer’s{' '}
-        {formatBytes(status.machine.memoryBytes)} of memory.
+      <p className="setup-step__state" data-testid="setup-headline">
+        {setupHeadline(status)}
       </p>
+      <p>Quire needs two models: one to find passages by meaning, one to write answers. These suit this computer.</p>
       <ul className="model-cards">
         {(['embedding', 'chat'] as const).map((kind) => (
           <ModelCard
@@ -66,13 +68,13 @@ export function ModelsStep({ status, onChanged, onKeywordOnly }: ModelsStepProps
       {missing.length > 1 && !pulls.running && (
         <div className="row setup-step__actions">
           <button type="button" className="button button--primary" onClick={() => pulls.start(missing)} disabled={busy} data-testid="pull-all">
-            Download both{bytes !== null ? ` (${formatBytes(bytes)})` : ''}
+            Download both{bytes !== null ? ` (${formatSize(bytes)})` : ''}
           </button>
         </div>
       )}
       {bytes !== null && free !== null && bytes > free && (
         <p className="warning">
-          These downloads need {formatBytes(bytes)}, and only {formatBytes(free)} is free on the disk where Ollama keeps its models.
+          These downloads need {formatSize(bytes)}, and only {formatSize(free)} is free on the disk where Ollama keeps its models.
         </p>
       )}
       {pulls.current && <PullProgress name={pulls.current.item.name} n={pulls.current.n} of={pulls.current.of} progress={pulls.progress} onCancel={pulls.cancel} />}

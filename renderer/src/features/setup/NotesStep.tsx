@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { KEYWORD_ONLY } from '../../../../shared/setup-sentences';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
 import { ErrorNote } from '../../common/ErrorNote';
@@ -54,7 +55,7 @@ export function NotesStep({ keywordOnly, canAnswer, onSetup, onDone, onSampleQue
       <h2 className="setup-step__title">Add your notes</h2>
       {keywordOnly && (
         <div className="setup-keyword-only" role="note">
-          <p>Without Ollama, Quire finds passages by keywords; it answers questions once Ollama and its models are set up.</p>
+          <p>{KEYWORD_ONLY}</p>
           <button type="button" className="button button--small" onClick={onSetup}>
             Set up Ollama
           </button>

@@ -19,7 +19,7 @@ const ticked = () =>
     .getAllByRole('listitem')
     .filter((li) => li.hasAttribute('data-done'))
     .map((li) => li.getAttribute('data-step'));
-const calls = (h: { transport: { calls: Array<{ method: string }> } }, method: string) => h.transport.calls.filter((c) => c.method === method);
+const calls = (h: { transport: { calls: Array<{ method: string; input: unknown }> } }, method: string) => h.transport.calls.filter((c) => c.method === method);
 
 describe('SetupFlow: each state', () => {
   it('unreachable: says how to install or start Ollama on Linux, with a command to copy, Check again and a way on without it', async () => {
@@ -28,14 +28,13 @@ describe('SetupFlow: each state', () => {
     await screen.findByRole('heading', { name: 'Install and start Ollama' });
     expect(current()).toBe('ollama');
     expect(ticked()).toEqual([]);
-    expect(screen.getByText('http://127.0.0.1:11434')).toBeTruthy();
-    expect(screen.getByText('curl -fsSL https://ollama.com/install.sh | sh')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Copy the command to install Ollama' })).toBeTruthy();
-    // The command in the sentence is code, not Markdown.
-    const serve = screen.getByText('ollama serve');
-    expect(serve.tagName).toBe('CODE');
-    expect(serve.parentElement?.textContent).toBe('Already installed? Start it with ollama serve.');
-    expect(screen.getByText(/search them by keywords without Ollama/)).toBeTruthy();
+    expect(screen.getByTestId('setup-headline').textContent).toBe("Ollama is not running at http://127.0.0.1:11434 (Ollama's default address), or is not installed.");
+    // The install step's commands are code to copy, not text to retype.
+    expect(screen.getByText('curl -fsSL https://ollama.com/install.sh | sh').tagName).toBe('CODE');
+    expect(screen.getByRole('button', { name: 'Copy curl -fsSL https://ollama.com/install.sh | sh' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy ollama serve' })).toBeTruthy();
+    expect(screen.getByText(/If Ollama runs on another computer, set OLLAMA_HOST/)).toBeTruthy();
+    expect(screen.getByRole('complementary', { name: 'Without Ollama' }).textContent).toContain('Without Ollama, Quire still imports your notes and finds passages by their words (keyword search)');
 
     const asked = calls(h, 'setupStatus').length;
     fireEvent.click(screen.getByRole('button', { name: 'Check again' }));
@@ -50,33 +49,33 @@ describe('SetupFlow: each state', () => {
     expect(ticked()).toEqual(['ollama']);
   });
 
-  it('unreachable on a Mac or Windows: a download link instead of a command', async () => {
-    renderFlow(() => setupStatus('unreachable', { platform: 'darwin' }));
-    const link = await screen.findByRole('link', { name: /Download Ollama for Mac/ });
-    expect(link.getAttribute('href')).toBe('https://ollama.com/download/mac');
+  it('unreachable on Windows: the download page as a link, no command', async () => {
+    renderFlow(() => setupStatus('unreachable', { platform: 'win32' }));
+    const link = await screen.findByRole('link', { name: 'ollama.com/download' });
+    expect(link.getAttribute('href')).toBe('https://ollama.com/download');
     expect(link.getAttribute('target')).toBe('_blank');
-    expect(screen.queryByRole('button', { name: /Copy/ })).toBeNull();
+    expect(link.parentElement?.textContent).toBe('Install Ollama with the installer from ollama.com/download; it starts by itself and waits in the taskbar.');
+    expect(screen.queryByRole('button', { name: /^Copy/ })).toBeNull();
   });
 
   it('unreachable for another reason (a certificate): the error as a sentence, not how to install', async () => {
     const base = setupStatus('unreachable');
     renderFlow(() => ({ ...base, ollama: { ...base.ollama, host: 'https://gpu.example.org', hostSource: 'saved', error: { code: 'OLLAMA_ERROR', message: 'self-signed certificate' } } }));
-    const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('Ollama reported an error.');
-    expect(alert.textContent).toContain('self-signed certificate');
+    expect((await screen.findByTestId('setup-headline')).textContent).toBe('Ollama at https://gpu.example.org (the Ollama host saved in Settings) answered, but could not be used: self-signed certificate');
     expect(screen.queryByText(/install\.sh/)).toBeNull();
-    expect(screen.getByText(/correct its address in Settings/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Copy/ })).toBeNull();
   });
 
   it('no models: recommends both, with each download size and why, and offers to download both', async () => {
     renderFlow(() => setupStatus('no-models'));
     await screen.findByRole('heading', { name: 'Download two models' });
+    expect(screen.getByTestId('setup-headline').textContent).toBe("Ollama 0.12.6 is running at http://127.0.0.1:11434 (Ollama's default address), but has no models yet.");
     const embed = screen.getByTestId('model-embedding');
-    expect(embed.textContent).toContain('embeddinggemma · 622 MB download · needs about 1.0 GB of memory');
-    expect(embed.textContent).toContain('Small and good at finding passages in many languages.');
+    expect(embed.textContent).toContain('embeddinggemma 622 MB');
+    expect(embed.textContent).toContain(setupStatus('no-models').embedding.recommended!.why);
     const chat = screen.getByTestId('model-chat');
-    expect(chat.textContent).toContain('qwen3:4b · 2.5 GB download');
-    expect(chat.textContent).toContain('Fits the 16 GB of memory here');
+    expect(chat.textContent).toContain('qwen3:4b 2.5 GB');
+    expect(chat.textContent).toContain(setupStatus('no-models').chat.recommended!.why);
     expect(screen.getByRole('button', { name: 'Download both (3.1 GB)' })).toBeTruthy();
     expect(screen.queryByText(/only .* is free/)).toBeNull();
   });
@@ -125,7 +124,7 @@ describe('SetupFlow: each state', () => {
     renderFlow(() => setupStatus('unreachable'));
     fireEvent.click(await screen.findByRole('button', { name: 'Continue with keyword search only' }));
     await screen.findByRole('heading', { name: 'Add your notes' });
-    expect(screen.getByRole('note').textContent).toContain('Without Ollama, Quire finds passages by keywords');
+    expect(screen.getByRole('note').textContent).toContain('Without Ollama, Quire still imports your notes');
     expect(ticked()).toEqual([]);
     fireEvent.click(screen.getByRole('button', { name: 'Set up Ollama' }));
     await screen.findByRole('heading', { name: 'Install and start Ollama' });
@@ -141,7 +140,7 @@ describe('SetupFlow: each state', () => {
       },
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Use qwen2.5:0.5b' }));
-    await waitFor(() => expect(calls(h, 'setSettings').map((c) => (c as { input: unknown }).input)).toEqual([{ chatModel: 'qwen2.5:0.5b' }]));
+    await waitFor(() => expect(calls(h, 'setSettings').map((c) => c.input)).toEqual([{ chatModel: 'qwen2.5:0.5b' }]));
     await screen.findByRole('heading', { name: 'Check that it works' });
   });
 

@@ -6,7 +6,7 @@ const KINDS = ['embedding', 'chat'] as const;
 /** What one download of `kind`'s model fetches: the recommended one, else the one Settings name. */
 export function pullItem(status: SetupStatus, kind: PullItem['kind']): PullItem {
   const model = status[kind];
-  return { kind, name: model.recommended?.name ?? model.name, setting: model.name, bytes: model.recommended?.downloadBytes ?? null };
+  return { kind, name: model.recommended?.name ?? model.name, bytes: model.recommended?.downloadBytes ?? null };
 }
 
 /** The models still missing, the embedding model first: it is the smaller, and importing needs it. */

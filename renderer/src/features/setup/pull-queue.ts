@@ -8,8 +8,6 @@ import { useJob } from '../../app/job';
 export interface PullItem {
   kind: 'chat' | 'embedding';
   name: string;
-  /** The model Settings name now; when it differs from `name`, Settings take `name` once it is here. */
-  setting: string;
   bytes: number | null;
 }
 
@@ -26,8 +24,9 @@ export interface PullQueue {
 }
 
 /**
- * Downloads models one after another with the pullModel job (Ollama pulls one at a time best);
- * `onPulled` runs after each, before the next starts. An error or Cancel stops the rest.
+ * Downloads models one after another with the pullModel job, each saved as its setting once it is
+ * here (saveAs: the one recommended may not be the one Settings name); `onPulled` runs after each,
+ * before the next starts. An error or Cancel stops the rest.
  */
 export function usePullQueue(onPulled: (item: PullItem) => Promise<void>): PullQueue {
   const client = useClient();
@@ -66,7 +65,7 @@ export function usePullQueue(onPulled: (item: PullItem) => Promise<void>): PullQ
     }
     active.current = item;
     setCurrent({ item, n: total.current - waiting.current.length, of: total.current });
-    void startJob(() => client.pullModel({ model: item.name })).then((s) => {
+    void startJob(() => client.pullModel({ model: item.name, saveAs: item.kind === 'chat' ? 'chatModel' : 'embedModel' })).then((s) => {
       if (s.started) return;
       active.current = null;
       waiting.current = [];

@@ -1,14 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { copyText } from './clipboard';
 
-interface CommandBlockProps {
-  command: string;
-  /** What the command does, for the Copy button's accessible name. */
-  label: string;
-}
-
-/** A command to paste into a terminal: shown as code, with a Copy button that says when it worked. */
-export function CommandBlock({ command, label }: CommandBlockProps) {
+/**
+ * A command to paste into a terminal, inside the sentence that gives it: its code and a Copy
+ * button kept together as one box, which says when the copy worked.
+ */
+export function CopyCommand({ command }: { command: string }) {
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
@@ -21,16 +18,14 @@ export function CommandBlock({ command, label }: CommandBlockProps) {
   };
 
   return (
-    <div className="command-block">
-      <pre>
-        <code>{command}</code>
-      </pre>
-      <button type="button" className="button button--small" onClick={() => void copy()} aria-label={`Copy the command to ${label}`}>
+    <span className="copy-command">
+      <code>{command}</code>
+      <button type="button" className="copy-command__button" onClick={() => void copy()} aria-label={`Copy ${command}`}>
         {copied === 'yes' ? 'Copied' : 'Copy'}
       </button>
       <span className="visually-hidden" role="status">
         {copied === 'yes' ? 'Copied to the clipboard.' : copied === 'no' ? 'Could not copy; select the command and copy it by hand.' : ''}
       </span>
-    </div>
+    </span>
   );
 }

@@ -73,7 +73,7 @@ describe('App', () => {
   });
 
   it('status bar: with Ollama down, Set up Ollama opens the setup steps, which lead back to asking', async () => {
-    renderWithFake(<App />, {
+    const h = renderWithFake(<App />, {
       library: () => ({ collections: [collection] }),
       status: () => status(false),
       setupStatus: () => setupStatus('unreachable', { documents: 4 }),
@@ -82,6 +82,11 @@ describe('App', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Set up Ollama…' }));
     expect(await screen.findByRole('heading', { name: 'Set up Ollama' })).toBeTruthy();
     await screen.findByRole('heading', { name: 'Install and start Ollama' });
+    // Check again has the status bar look again too, not only the steps.
+    const asked = (m: string) => h.transport.calls.filter((c) => c.method === m).length;
+    const [bar, steps] = [asked('status'), asked('setupStatus')];
+    fireEvent.click(screen.getByRole('button', { name: 'Check again' }));
+    await waitFor(() => expect([asked('status'), asked('setupStatus')]).toEqual([bar + 1, steps + 1]));
     // The notes are in already: going on without Ollama is going back to them.
     fireEvent.click(screen.getByRole('button', { name: 'Continue with keyword search only' }));
     await waitFor(() => expect(screen.queryByTestId('first-run')).toBeNull());

@@ -24,37 +24,41 @@ export function ModelCard({ kind, model, busy, onPull, onUse }: ModelCardProps) 
   const name = rec?.name ?? model.name;
   return (
     <li className={model.installed ? 'model-card model-card--done' : 'model-card'} data-testid={`model-${kind}`}>
-      <p className="model-card__title">
-        <span className="model-card__mark" aria-hidden="true">
-          {model.installed ? '✓' : '↓'}
-        </span>
-        <strong>{role.title}</strong> <span className="muted">— {role.does}</span>
-      </p>
-      {model.installed ? (
-        <p className="model-card__body">
-          <span className="mono">{model.name}</span> is installed.
+      <span className="model-card__mark" aria-hidden="true">
+        {model.installed ? '✓' : '↓'}
+      </span>
+      <div className="model-card__main">
+        <p className="model-card__title">
+          <strong>{role.title}</strong> <span className="muted">— {role.does}</span>
         </p>
-      ) : (
-        <div className="model-card__body">
+        {model.installed ? (
           <p>
-            <span className="mono model-card__name">{name}</span>
-            {rec && <span className="model-card__size"> {formatSize(rec.downloadBytes)}</span>}
+            <span className="mono">{model.name}</span> is installed.
           </p>
-          <p className="small">{rec ? rec.why : `Settings name ${model.name}, which Ollama does not have yet.`}</p>
-          <button type="button" className="button" onClick={() => onPull(name)} disabled={busy} aria-label={`Download ${name}`}>
-            Download
-          </button>
-          {model.alternatives.length > 0 && (
-            <div className="model-card__alternatives">
-              <span className="small muted">Or use one you already have:</span>
-              {model.alternatives.map((alt) => (
-                <button key={alt} type="button" className="button button--small button--quiet" onClick={() => onUse(alt)} disabled={busy} aria-label={`Use ${alt}`}>
-                  Use <span className="mono">{alt}</span>
-                </button>
-              ))}
-            </div>
-          )}
-        </div>
+        ) : (
+          <>
+            <p>
+              <span className="mono model-card__name">{name}</span>
+              {rec && <span className="model-card__size"> {formatSize(rec.downloadBytes)}</span>}
+            </p>
+            <p className="small">{rec ? rec.why : `Settings name ${model.name}, which Ollama does not have yet.`}</p>
+            {model.alternatives.length > 0 && (
+              <div className="model-card__alternatives">
+                <span className="small muted">Or use one you already have:</span>
+                {model.alternatives.map((alt) => (
+                  <button key={alt} type="button" className="button button--small button--quiet" onClick={() => onUse(alt)} disabled={busy} aria-label={`Use ${alt}`}>
+                    Use <span className="mono">{alt}</span>
+                  </button>
+                ))}
+              </div>
+            )}
+          </>
+        )}
+      </div>
+      {!model.installed && (
+        <button type="button" className="button model-card__pull" onClick={() => onPull(name)} disabled={busy} aria-label={`Download ${name}`}>
+          Download
+        </button>
       )}
     </li>
   );

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { KEYWORD_ONLY } from '../../../../shared/setup-sentences';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
@@ -50,6 +50,11 @@ export function NotesStep({ keywordOnly, canAnswer, onSetup, onDone, onSampleQue
   };
 
   const finished = job.report !== null && !job.running;
+  // The first question is what comes next: bring it into view below the import's summary.
+  const next = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (finished) next.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+  }, [finished]);
   return (
     <div className="setup-step" data-testid="setup-notes">
       <h2 className="setup-step__title">Add your notes</h2>
@@ -75,7 +80,7 @@ export function NotesStep({ keywordOnly, canAnswer, onSetup, onDone, onSampleQue
         <ImportPanel job={job} />
       </div>
       {finished && (
-        <div className="first-run__next">
+        <div className="first-run__next" ref={next}>
           {sample && <Suggestions questions={sample} canAnswer={canAnswer} onPick={(q) => onDone(q)} onSetup={onSetup} />}
           <button type="button" className="button button--primary" onClick={() => onDone(null)} data-testid="start-asking">
             {canAnswer === false ? 'Start searching' : 'Start asking'}

@@ -38,7 +38,7 @@ export function PullProgress({ name, n, of, progress, onCancel }: PullProgressPr
         <span className="num" data-testid="pull-bytes">
           {pct === null ? phase(progress?.status) : `${formatBytes(done)} of ${formatBytes(total)} · ${pct}%`}
         </span>
-        {pct !== null && <span className="muted small">{phase(progress?.status)}</span>}
+        {pct !== null && phase(progress?.status) !== 'Downloading' && <span className="muted small">{phase(progress?.status)}</span>}
         <button type="button" className="button button--small setup-pull__cancel" onClick={onCancel}>
           Cancel
         </button>

@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { SetupStatus } from '../../../../shared/setup';
 import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
+import { announceRecheck, useRecheck } from '../../app/recheck';
 import { useReloadOn } from '../../app/reload';
 
 export interface SetupStatusState {
@@ -15,9 +16,9 @@ export interface SetupStatusState {
 }
 
 /**
- * setupStatus, asked now, on Check again, whenever the window comes back to the front (a person
- * went to a terminal to start Ollama), and after what changes its answer: a model pulled, notes
- * imported, the library changed.
+ * setupStatus, asked now, on Check again and whenever the window comes back to the front (see
+ * useRecheck), and after what changes its answer: a model pulled, notes imported, the library changed.
+ * Check again also has the status bar look again.
  */
 export function useSetupStatus(): SetupStatusState {
   const client = useClient();
@@ -44,12 +45,6 @@ export function useSetupStatus(): SetupStatusState {
 
   useReloadOn(load, (e) => e.type === 'library.changed' || (e.type === 'job.done' && (e.kind === 'pull' || e.kind === 'import' || e.kind === 'embed')));
 
-  useEffect(() => {
-    const onFocus = () => void load();
-    window.addEventListener('focus', onFocus);
-    return () => window.removeEventListener('focus', onFocus);
-  }, [load]);
-
-  const recheck = useCallback(() => void load(), [load]);
-  return { status, error, checking, recheck };
+  useRecheck(() => void load());
+  return { status, error, checking, recheck: announceRecheck };
 }

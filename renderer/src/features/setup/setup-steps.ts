@@ -3,9 +3,9 @@ import type { SetupState } from '../../../../shared/setup';
 export type StepId = 'ollama' | 'models' | 'check' | 'notes';
 
 export const STEPS: ReadonlyArray<{ id: StepId; label: string; hint: string }> = [
-  { id: 'ollama', label: 'Ollama', hint: 'Install and start it' },
-  { id: 'models', label: 'Models', hint: 'Download two models' },
-  { id: 'check', label: 'Check', hint: 'One question, one answer' },
+  { id: 'ollama', label: 'Ollama', hint: 'Install, start' },
+  { id: 'models', label: 'Models', hint: 'Two downloads' },
+  { id: 'check', label: 'Check', hint: 'A test answer' },
   { id: 'notes', label: 'Your notes', hint: 'Import a folder' },
 ];
 

@@ -74,7 +74,7 @@ describe('first run', () => {
   it('only the chat model: coming back to the window finds it, and the embedding model downloads with progress', async () => {
     ollama.addModel('llama3.2');
     // Installed from a terminal meanwhile; the window coming back to the front checks again.
-    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await page.evaluate("window.dispatchEvent(new FocusEvent('focus'))");
     await page.getByRole('heading', { name: 'Download one more model' }).waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('model-chat').innerText()).toMatch(/llama3\.2(:latest)? is installed/);
     await shot('first-run-3-chat-only');

@@ -13,8 +13,8 @@ interface ModelCardProps {
 }
 
 const ROLE = {
-  embedding: { title: 'Embedding model', does: 'finds the passages that match a question by meaning' },
-  chat: { title: 'Chat model', does: 'writes the answers from those passages' },
+  embedding: { title: 'Embedding model', does: 'finds passages by meaning' },
+  chat: { title: 'Chat model', does: 'writes the answers' },
 };
 
 /** One of the two models: installed, or the one to download (its size and why it fits), or one already here to use instead. */

@@ -52,7 +52,7 @@ export function ModelsStep({ status, onChanged, onKeywordOnly }: ModelsStepProps
       <p className="setup-step__state" data-testid="setup-headline">
         {setupHeadline(status)}
       </p>
-      <p>Quire needs two models: one to find passages by meaning, one to write answers. These suit this computer.</p>
+      <p>Quire needs the two models below; these suit this computer, and Settings can change them later.</p>
       <ul className="model-cards">
         {(['embedding', 'chat'] as const).map((kind) => (
           <ModelCard

@@ -46,7 +46,7 @@ export function setupHeadline(s: SetupStatus): string {
       if (!s.ollama.host) return `The Ollama host could not be read: ${s.ollama.error?.message ?? 'no address'}`;
       // Only "nothing answers" is fixed by installing or starting it; a certificate, a proxy, a hang is not.
       return s.ollama.error && s.ollama.error.code !== 'OLLAMA_UNREACHABLE'
-        ? `Ollama at ${at} answered, but could not be used: ${s.ollama.error.message}`
+        ? `Ollama at ${at} could not be used: ${s.ollama.error.message}`
         : `Ollama is not running at ${at}, or is not installed.`;
     case 'no-models':
       return `Ollama${version} is running at ${at}, but has no models yet.`;
@@ -73,9 +73,10 @@ export function setupSteps(s: SetupStatus): string[] {
     const role = kind === 'chat' ? 'answers questions' : 'lets search find passages by meaning';
     if (m.recommended) {
       const differs = m.recommended.name !== m.name.replace(/:latest$/, '');
-      steps.push(`Pull ${m.recommended.name} (${formatSize(m.recommended.downloadBytes)}), which ${role}${differs ? ` in place of ${m.name}` : ''}: ${m.recommended.why}`);
+      // The why names the download's size.
+      steps.push(`Pull ${m.recommended.name}, which ${role}${differs ? ` in place of ${m.name}` : ''}: ${m.recommended.why}`);
     } else {
-      steps.push(`Pull a ${kind} model: ${s.machine.freeDiskBytes !== null ? `only ${formatSize(s.machine.freeDiskBytes)} is free on disk, not enough for the smallest Quire suggests; free some space, or ` : ''}pull one yourself with: ollama pull <model>`);
+      steps.push(`Pull ${kind === 'chat' ? 'a chat' : 'an embedding'} model: ${s.machine.freeDiskBytes !== null ? `only ${formatSize(s.machine.freeDiskBytes)} is free on disk, not enough for the smallest Quire suggests; free some space, or ` : ''}pull one yourself with: ollama pull <model>`);
     }
     if (m.alternatives.length > 0) steps.push(`Or use one already installed: ${m.alternatives.join(', ')} (as the ${kind} model in Settings).`);
   }

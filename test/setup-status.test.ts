@@ -51,6 +51,14 @@ describe('setupStatus, each state', () => {
     expect(setupSteps(s).join('\n')).toContain('keyword search');
   });
 
+  it('an Ollama that hangs is not told to be installed: the failure is said as it is', async () => {
+    ollama.faults.hang = true;
+    const s = await engine.call('setupStatus', {});
+    expect(s).toMatchObject({ state: 'unreachable', ollama: { error: { code: 'OLLAMA_TIMEOUT' } } });
+    expect(setupHeadline(s)).toMatch(new RegExp(`^Ollama at ${ollama.url} \\(from OLLAMA_HOST\\) could not be used: .*did not answer`));
+    expect(setupSteps(s).join(' ')).not.toContain('install');
+  });
+
   it('a saved host is named as such; with none, the default', async () => {
     await engine.call('setSettings', { ollamaHost: ollama.url });
     expect((await engine.call('setupStatus', {})).ollama.hostSource).toBe('saved');
@@ -58,6 +66,17 @@ describe('setupStatus, each state', () => {
     engine = open({});
     const s = await engine.call('setupStatus', {});
     expect(s.ollama).toMatchObject({ host: ollama.url, hostSource: 'saved' });
+    const fresh = tempDbPath('quire-setup-default-');
+    const bare = createEngine({ dbPath: fresh.file, env: {}, machine: ROOMY });
+    try {
+      // Nothing saved, no OLLAMA_HOST: the default address, said as such (whether or not an Ollama answers there).
+      const d = await bare.call('setupStatus', {});
+      expect(d.ollama).toMatchObject({ host: 'http://127.0.0.1:11434', hostSource: 'default' });
+      expect(setupHeadline(d)).toContain("http://127.0.0.1:11434 (Ollama's default address)");
+    } finally {
+      await bare.close();
+      fresh.dispose();
+    }
   });
 
   it('an OLLAMA_HOST that is no address: unreachable, saying why, not a failed call', async () => {
@@ -73,7 +92,7 @@ describe('setupStatus, each state', () => {
     const s = await engine.call('setupStatus', {});
     expect(s).toMatchObject({ state: 'no-models', ollama: { version: '0.12.6', error: null }, chat: { installed: false, alternatives: [] }, embedding: { installed: false, alternatives: [] } });
     expect(setupHeadline(s)).toBe(`Ollama 0.12.6 is running at ${ollama.url} (from OLLAMA_HOST), but has no models yet.`);
-    expect(setupSteps(s)[0]).toMatch(/^Pull llama3\.2 \(2\.0 GB\), which answers questions: Quire's default/);
+    expect(setupSteps(s)[0]).toMatch(/^Pull llama3\.2, which answers questions: Quire's default \(2\.0 GB download\)/);
   });
 
   it('the chat model only: the embedding model missing, the installed ones that could stand in named', async () => {

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createEngine, defaultDatabasePath, type Engine } from '../core/engine';
 import { QuireError } from '../../shared/errors';
 import { parseHeaderLine } from '../../shared/settings';
@@ -23,13 +26,23 @@ export interface ContextOptions {
   ollamaHeaders?: readonly string[] | undefined;
   /** The bundled parse worker beside the built `quire`; from source the engine finds its own. */
   parseWorker?: URL | undefined;
+  /** This computer's memory and free disk as setup sees them (tests). */
+  machine?: { memoryBytes?: number; freeDiskBytes?: number | null } | undefined;
 }
 
 /** `env` is where QUIRE_DB (the database when --db is not given), OLLAMA_HOST and QUIRE_OLLAMA_HEADERS are read: process.env for the real CLI. */
 export function createContext(opts: ContextOptions, out: Output, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): CliContext {
   const dbPath = opts.db ?? defaultDatabasePath(env);
   const ollamaHeaders = headerFlags(opts.ollamaHeaders ?? []);
-  const engine = createEngine({ dbPath, env, backgroundUpkeep: false, ...(ollamaHeaders ? { ollamaHeaders } : {}), ...(opts.parseWorker ? { parseWorker: opts.parseWorker } : {}) });
+  const engine = createEngine({
+    dbPath,
+    env,
+    backgroundUpkeep: false,
+    sampleNotesDir: sampleNotesFolder() ?? '',
+    ...(ollamaHeaders ? { ollamaHeaders } : {}),
+    ...(opts.parseWorker ? { parseWorker: opts.parseWorker } : {}),
+    ...(opts.machine ? { machine: opts.machine } : {}),
+  });
   noteUnsentHeaders(engine, out);
   return {
     dbPath,
@@ -99,4 +112,17 @@ export async function settleVectorSearch(ctx: CliContext): Promise<void> {
  */
 export function noteEmptyIndex(ctx: CliContext): void {
   if (ctx.engine.indexStatus().collections.length === 0) ctx.out.note(`Note: nothing is imported in ${ctx.dbPath} yet. Try: ${ctx.program} import ~/notes`);
+}
+
+/**
+ * The sample notes shipped with Quire (resources/sample-notes), found from this file: three folders
+ * up from source (electron/cli/), two from the built `quire` (dist/cli/); null when not shipped.
+ */
+export function sampleNotesFolder(): string | null {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let up = 0; up < 4; up++, dir = path.dirname(dir)) {
+    const folder = path.join(dir, 'resources', 'sample-notes');
+    if (fs.existsSync(folder)) return folder;
+  }
+  return null;
 }

@@ -21,6 +21,8 @@ export interface Output {
   stream(text: string): void;
   /** Progress and notes for people: stderr, never stdout. */
   note(line: string): void;
+  /** A question whose answer is typed on the same line (stderr, no line break). */
+  prompt(text: string): void;
   /** A bar redrawn in place on a terminal; elsewhere a line every few seconds (PROGRESS_LINE_EVERY_MS). */
   progress(fraction: number, label: string): void;
   endProgress(): void;
@@ -56,6 +58,10 @@ export function createOutput(json: boolean, stdout: TextSink = process.stdout, s
     note(line) {
       if (drawn) this.endProgress();
       stderr.write(`${terminalSafe(line)}\n`);
+    },
+    prompt(text) {
+      if (drawn) this.endProgress();
+      stderr.write(terminalSafe(text));
     },
     progress(fraction, label) {
       const f = Math.max(0, Math.min(1, Number.isFinite(fraction) ? fraction : 0));

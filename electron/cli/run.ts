@@ -15,6 +15,7 @@ import { rebuildCommand } from './commands/rebuild';
 import { searchCommand } from './commands/search';
 import { settingsCommand } from './commands/settings';
 import { statusCommand } from './commands/status';
+import { setupCommand } from './commands/setup';
 import { COMMAND_NAMES, commandUsage, missingValue, OPTIONS, seeHelp, unusedOption, usage } from './usage';
 
 
@@ -35,6 +36,10 @@ export interface CliIo {
   parseWorker?: URL;
   /** The clock that spaces progress lines when stderr is not a terminal (tests); performance.now otherwise. */
   now?: () => number;
+  /** Where a yes or no is read (setup asks before a download): process.stdin unless given. Asked only when it is a terminal. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean | undefined };
+  /** This computer's memory and free disk as setup sees them, in place of the measured ones (tests). */
+  machine?: { memoryBytes?: number; freeDiskBytes?: number | null };
 }
 
 /** What a command keeps when it is cancelled, said as Ctrl-C is taken; the others keep nothing worth a word. */
@@ -42,6 +47,7 @@ const CANCEL_KEEPS: Partial<Record<string, string>> = {
   import: 'documents already written stay in the index',
   embed: 'documents already embedded keep their vectors',
   eval: 'configurations already finished are printed and kept',
+  setup: 'a download stopped part way resumes when it is pulled again',
 };
 
 /** Errors in what was typed (a flag, a file, a --model of the wrong kind): exit 2, as a usage error. */
@@ -105,7 +111,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
     };
     // The damaged database cannot be opened: rebuild never opens it as an engine.
     if (command === 'rebuild') return await rebuildCommand({ dbPath: v.db ?? defaultDatabasePath(env), out, signal: controller.signal, env, parseWorker: io.parseWorker }, rest, { into: v.into });
-    ctx = createContext({ db: v.db, force: v.force, ollamaHeaders: v['ollama-header'], parseWorker: io.parseWorker }, out, controller.signal, env);
+    ctx = createContext({ db: v.db, force: v.force, ollamaHeaders: v['ollama-header'], parseWorker: io.parseWorker, machine: io.machine }, out, controller.signal, env);
     switch (command) {
       case 'import':
         return await importCommand(ctx, needsArg('folder'), {
@@ -137,6 +143,8 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
         return await embedCommand(ctx, { model: v.model, batch: v.batch });
       case 'status':
         return await statusCommand(ctx);
+      case 'setup':
+        return await setupCommand(ctx, { yes: v.yes, check: v.check }, io.stdin ?? process.stdin);
       case 'doctor':
         return await doctorCommand(ctx);
       case 'conversations':

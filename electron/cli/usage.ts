@@ -24,6 +24,16 @@ const BATCH_LINE = `    --batch N         texts per embedding request (${EMBED_B
 
 const COMMANDS: CommandHelp[] = [
   {
+    command: 'setup',
+    options: ['yes', 'check'],
+    lines: [
+      'setup             first run: checks Ollama and the two models Quire needs, and says what to do; pulls',
+      '                  what is missing once you say yes (sizes shown; Ctrl-C cancels), then tries both models',
+      '    --yes             pull the missing models without asking (for scripts)',
+      '    --check           only say where things stand: exit 0 when ready, 1 if not (nothing pulled or tried)',
+    ],
+  },
+  {
     command: 'import',
     options: ['model', 'no-embed', 'chunker', 'max-file-mb', 'batch'],
     lines: [
@@ -162,6 +172,8 @@ export const OPTIONS = {
   out: { type: 'string' },
   rerun: { type: 'string' },
   'fresh-index': { type: 'boolean', default: false },
+  yes: { type: 'boolean', default: false },
+  check: { type: 'boolean', default: false },
   into: { type: 'string' },
   collection: { type: 'string', multiple: true },
   conversation: { type: 'string' },

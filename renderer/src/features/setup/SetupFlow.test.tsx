@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { SetupStatus } from '../../../../shared/setup';
+import { KEYWORD_ONLY, setupHeadline, setupSteps } from '../../../../shared/setup-sentences';
 import { importDone, renderWithFake } from '../../test/harness';
 import { setupStatus, setupVerify, type SetupCase } from '../../test/setup-fixtures';
 import { SetupFlow } from './SetupFlow';
@@ -28,13 +29,17 @@ describe('SetupFlow: each state', () => {
     await screen.findByRole('heading', { name: 'Install and start Ollama' });
     expect(current()).toBe('ollama');
     expect(ticked()).toEqual([]);
-    expect(screen.getByTestId('setup-headline').textContent).toBe("Ollama is not running at http://127.0.0.1:11434 (Ollama's default address), or is not installed.");
+    expect(screen.getByTestId('setup-headline').textContent).toBe(setupHeadline(setupStatus('unreachable')));
+    expect(screen.getByTestId('setup-headline').textContent).toContain('http://127.0.0.1:11434');
     // The install step's commands are code to copy, not text to retype.
     expect(screen.getByText('curl -fsSL https://ollama.com/install.sh | sh').tagName).toBe('CODE');
     expect(screen.getByRole('button', { name: 'Copy curl -fsSL https://ollama.com/install.sh | sh' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Copy ollama serve' })).toBeTruthy();
-    expect(screen.getByText(/If Ollama runs on another computer, set OLLAMA_HOST/)).toBeTruthy();
-    expect(screen.getByRole('complementary', { name: 'Without Ollama' }).textContent).toContain('Without Ollama, Quire still imports your notes and finds passages by their words (keyword search)');
+    // Every step the shared sentences give is said (what works without Ollama beside its button).
+    // (Read without the Copy buttons' labels, which sit beside each command.)
+    const said = document.body.textContent!.replaceAll('Copy', '');
+    for (const step of setupSteps(setupStatus('unreachable'))) expect(said).toContain(step);
+    expect(screen.getByRole('complementary', { name: 'Without Ollama' }).textContent).toContain(KEYWORD_ONLY);
 
     const asked = calls(h, 'setupStatus').length;
     fireEvent.click(screen.getByRole('button', { name: 'Check again' }));
@@ -60,8 +65,12 @@ describe('SetupFlow: each state', () => {
 
   it('unreachable for another reason (a certificate): the error as a sentence, not how to install', async () => {
     const base = setupStatus('unreachable');
-    renderFlow(() => ({ ...base, ollama: { ...base.ollama, host: 'https://gpu.example.org', hostSource: 'saved', error: { code: 'OLLAMA_ERROR', message: 'self-signed certificate' } } }));
-    expect((await screen.findByTestId('setup-headline')).textContent).toBe('Ollama at https://gpu.example.org (the Ollama host saved in Settings) answered, but could not be used: self-signed certificate');
+    const status = { ...base, ollama: { ...base.ollama, host: 'https://gpu.example.org', hostSource: 'saved' as const, error: { code: 'OLLAMA_ERROR', message: 'self-signed certificate' } } };
+    renderFlow(() => status);
+    const headline = (await screen.findByTestId('setup-headline')).textContent;
+    expect(headline).toBe(setupHeadline(status));
+    expect(headline).toContain('https://gpu.example.org');
+    expect(headline).toMatch(/: self-signed certificate$/);
     expect(screen.queryByText(/install\.sh/)).toBeNull();
     expect(screen.queryByRole('button', { name: /^Copy/ })).toBeNull();
   });
@@ -69,7 +78,7 @@ describe('SetupFlow: each state', () => {
   it('no models: recommends both, with each download size and why, and offers to download both', async () => {
     renderFlow(() => setupStatus('no-models'));
     await screen.findByRole('heading', { name: 'Download two models' });
-    expect(screen.getByTestId('setup-headline').textContent).toBe("Ollama 0.12.6 is running at http://127.0.0.1:11434 (Ollama's default address), but has no models yet.");
+    expect(screen.getByTestId('setup-headline').textContent).toBe(setupHeadline(setupStatus('no-models')));
     const embed = screen.getByTestId('model-embedding');
     expect(embed.textContent).toContain('embeddinggemma 622 MB');
     expect(embed.textContent).toContain(setupStatus('no-models').embedding.recommended!.why);
@@ -124,7 +133,7 @@ describe('SetupFlow: each state', () => {
     renderFlow(() => setupStatus('unreachable'));
     fireEvent.click(await screen.findByRole('button', { name: 'Continue with keyword search only' }));
     await screen.findByRole('heading', { name: 'Add your notes' });
-    expect(screen.getByRole('note').textContent).toContain('Without Ollama, Quire still imports your notes');
+    expect(screen.getByRole('note').textContent).toContain(KEYWORD_ONLY);
     expect(ticked()).toEqual([]);
     fireEvent.click(screen.getByRole('button', { name: 'Set up Ollama' }));
     await screen.findByRole('heading', { name: 'Install and start Ollama' });

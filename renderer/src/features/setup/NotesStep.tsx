@@ -52,9 +52,10 @@ export function NotesStep({ keywordOnly, canAnswer, onSetup, onDone, onSampleQue
   const finished = job.report !== null && !job.running;
   // The first question is what comes next: bring it into view below the import's summary.
   const next = useRef<HTMLDivElement>(null);
+  // Again once it is known whether questions can be answered: the suggestions then push it down.
   useEffect(() => {
     if (finished) next.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
-  }, [finished]);
+  }, [finished, canAnswer]);
   return (
     <div className="setup-step" data-testid="setup-notes">
       <h2 className="setup-step__title">Add your notes</h2>

@@ -11,6 +11,7 @@ import './styles/conversations.css';
 import './styles/evidence.css';
 import './styles/views.css';
 import './styles/evaluate.css';
+import './styles/setup.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');

@@ -1,7 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Output } from '../../../shared/contract';
-import { renderWithFake } from '../test/harness';
+import { importDone, renderWithFake } from '../test/harness';
+import { setupStatus, setupVerify } from '../test/setup-fixtures';
 import { App } from './App';
 
 type Status = Output<'status'>;
@@ -31,45 +32,28 @@ const collection = {
 };
 
 describe('App', () => {
-  it('first run: sample notes are imported, then their questions are offered and asked', async () => {
+  it('first run: the check passes, sample notes are imported, then their questions are offered and asked', async () => {
+    let documents = 0;
     const h = renderWithFake(<App />, {
       library: () => ({ collections: [] }),
       status: () => status(true),
+      setupStatus: () => setupStatus('ready', { documents, canAnswer: documents > 0 }),
+      verifySetup: () => setupVerify(),
       sampleNotes: () => ({ path: '/app/resources/sample-notes', questions: ['How often are the deploy keys rotated?', 'When does the beta start?'] }),
       importFolder: () => ({ jobId: 'imp-1' }),
       ask: () => ({ jobId: 'ask-1' }),
       search: () => ({}),
     });
     await screen.findByTestId('first-run');
+    fireEvent.click(await screen.findByRole('button', { name: 'Next: add your notes' }, { timeout: 5000 }));
     fireEvent.click(screen.getByRole('button', { name: 'Try the sample notes' }));
     await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'importFolder')?.input).toEqual({ path: '/app/resources/sample-notes' }));
     const sampleIdx = h.transport.calls.findIndex((c) => c.method === 'sampleNotes');
     expect(sampleIdx).toBeGreaterThanOrEqual(0);
     expect(sampleIdx).toBeLessThan(h.transport.calls.findIndex((c) => c.method === 'importFolder'));
     await screen.findByTestId('import-progress');
-    act(() =>
-      h.emit({
-        type: 'job.done',
-        jobId: 'imp-1',
-        kind: 'import',
-        error: null,
-        result: {
-          collection: { id: 'c1', root: '/app/resources/sample-notes' },
-          documents: { added: 4, updated: 0, unchanged: 0, moved: 0, deleted: 0, skipped: 0, failed: 0 },
-          indexedByType: { markdown: 4 },
-          warnings: [],
-          notices: [],
-          chunks: 12,
-          embedded: 12,
-          embedRequests: 1,
-          errors: [],
-          skipped: [],
-          embedding: { model: 'embeddinggemma', status: 'ok' },
-          cancelled: false,
-          ms: 800,
-        },
-      }),
-    );
+    documents = 4;
+    act(() => h.emit(importDone('imp-1', '/app/resources/sample-notes', 4)));
     fireEvent.click(await screen.findByRole('button', { name: 'When does the beta start?' }));
     await waitFor(() => expect(h.transport.calls.find((c) => c.method === 'ask')?.input).toEqual({ question: 'When does the beta start?', collections: [] }));
     expect(screen.queryByTestId('first-run')).toBeNull();
@@ -87,6 +71,27 @@ describe('App', () => {
     act(() => h.emit({ type: 'library.changed' }));
     await waitFor(() => expect(bar.textContent).toContain('Keyword search only · Ollama not running at 127.0.0.1:11434'));
     expect(bar.querySelector('[data-ollama="down"]')!.getAttribute('title')).toMatch(/^Keyword search only: Ollama is not running at http:\/\/127\.0\.0\.1:11434\. Start it there with "ollama serve", or correct the Ollama host in Settings/);
+  });
+
+  it('status bar: with Ollama down, Set up Ollama opens the setup steps, which lead back to asking', async () => {
+    const h = renderWithFake(<App />, {
+      library: () => ({ collections: [collection] }),
+      status: () => status(false),
+      setupStatus: () => setupStatus('unreachable', { documents: 4 }),
+      search: () => ({}),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Set up Ollama…' }));
+    expect(await screen.findByRole('heading', { name: 'Set up Ollama' })).toBeTruthy();
+    await screen.findByRole('heading', { name: 'Install and start Ollama' });
+    // Check again has the status bar look again too, not only the steps.
+    const asked = (m: string) => h.transport.calls.filter((c) => c.method === m).length;
+    const [bar, steps] = [asked('status'), asked('setupStatus')];
+    fireEvent.click(screen.getByRole('button', { name: 'Check again' }));
+    await waitFor(() => expect([asked('status'), asked('setupStatus')]).toEqual([bar + 1, steps + 1]));
+    // The notes are in already: going on without Ollama is going back to them.
+    fireEvent.click(screen.getByRole('button', { name: 'Continue with keyword search only' }));
+    await waitFor(() => expect(screen.queryByTestId('first-run')).toBeNull());
+    expect(screen.getByTestId('question')).toBeTruthy();
   });
 
   it('status bar: a connected Ollama is named with its version as its tooltip, and without a stray "version" when it sent none', async () => {

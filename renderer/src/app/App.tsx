@@ -17,7 +17,8 @@ export function App() {
   const conversation = useConversation();
   const evalSession = useEvalSession();
   const [view, setView] = useState<View>('ask');
-  const [firstRun, setFirstRun] = useState(false);
+  /** The setup steps in place of the view: as the welcome while the library is empty, or opened later (status bar, Settings). */
+  const [setup, setSetup] = useState<'welcome' | 'later' | null>(null);
   const [suggestions, setSuggestions] = useState<string[]>([]);
   const [focusTick, setFocusTick] = useState(0);
 
@@ -25,7 +26,7 @@ export function App() {
     () =>
       client.library({}).then(
         (l) => {
-          if (l.collections.length === 0) setFirstRun(true);
+          if (l.collections.length === 0) setSetup('welcome');
         },
         () => {},
       ),
@@ -37,7 +38,7 @@ export function App() {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
         e.preventDefault();
-        setFirstRun(false);
+        setSetup(null);
         setView('ask');
         setFocusTick((n) => n + 1);
       }
@@ -47,34 +48,35 @@ export function App() {
   }, []);
 
   const leaveFirstRun = (question: string | null) => {
-    setFirstRun(false);
+    setSetup(null);
     setView('ask');
     if (question) void conversation.ask(question);
     else setFocusTick((n) => n + 1);
   };
 
   const go = (v: View) => {
-    setFirstRun(false);
+    setSetup(null);
     setView(v);
   };
+  const openSetup = () => setSetup((s) => s ?? 'later');
 
   return (
     <div className="app">
       <Nav view={view} onChange={go} />
       <main className="main" id="main">
-        {firstRun ? (
-          <FirstRun onDone={leaveFirstRun} onSampleQuestions={setSuggestions} />
+        {setup ? (
+          <FirstRun welcome={setup === 'welcome'} onDone={leaveFirstRun} onSampleQuestions={setSuggestions} />
         ) : view === 'ask' ? (
-          <AskView conversation={conversation} suggestions={suggestions} focusTick={focusTick} />
+          <AskView conversation={conversation} suggestions={suggestions} focusTick={focusTick} onSetup={openSetup} />
         ) : view === 'library' ? (
           <LibraryView />
         ) : view === 'evaluate' ? (
           <EvaluateView session={evalSession} />
         ) : (
-          <SettingsView />
+          <SettingsView onSetup={openSetup} />
         )}
       </main>
-      <StatusBar />
+      <StatusBar onSetup={openSetup} />
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { formatNumber } from '../common/format';
 import { hostOrigin, ollamaNotRunning, unreachableAdvice } from '../../../shared/ollama-state';
 
 /** Always at the bottom: Ollama's state (and where it is, when not this machine), the models, and what is indexed. */
-export function StatusBar() {
+export function StatusBar({ onSetup }: { onSetup?: () => void }) {
   const { status, error } = useStatus();
   return (
     <footer className="status-bar" data-testid="status-bar" role="status" aria-live="polite">
@@ -18,6 +18,12 @@ export function StatusBar() {
       ) : (
         <>
           <OllamaState ollama={status.ollama} />
+          {!status.ollama.connected && onSetup && (
+            // Its own part of the bar, never cut: the sentence before it may end in an ellipsis.
+            <button type="button" className="button button--small status-bar__setup" onClick={onSetup} data-testid="status-setup">
+              Set up Ollama…
+            </button>
+          )}
           {status.ollama.remote && (
             <Item className="status--warn" data-remote="" text={`Questions and document text go to ${status.ollama.host}`}>
               Questions and document text go to <span className="mono">{status.ollama.host}</span>

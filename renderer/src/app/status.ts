@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import { useRecheck } from './recheck';
 import { useReloadOn } from './reload';
 import type { JobKind, Output } from '../../../shared/contract';
 import { describeError, type DescribedError } from '../api/messages';
@@ -9,7 +10,7 @@ export type Status = Output<'status'>;
 /** Jobs whose ending changes what `status` says (an evaluation's does not). */
 const AFTER_JOBS = new Set<JobKind>(['import', 'embed', 'pull', 'ask']);
 
-/** `status` every `intervalMs`, and again whenever a job finishes or the library changes. */
+/** `status` every `intervalMs`, and again whenever a job finishes, the library changes, or Ollama is checked again (useRecheck). */
 export function useStatus(intervalMs = 5000): { status: Status | null; error: DescribedError | null } {
   const client = useClient();
   const [status, setStatus] = useState<Status | null>(null);
@@ -28,6 +29,8 @@ export function useStatus(intervalMs = 5000): { status: Status | null; error: De
   );
 
   useReloadOn(poll, (e) => e.type === 'library.changed' || (e.type === 'job.done' && AFTER_JOBS.has(e.kind)), intervalMs);
+  // Check again in the setup steps, or back from a terminal: the bar must not say Ollama is down for 5 s more.
+  useRecheck(() => void poll());
 
   return { status, error };
 }

@@ -3,7 +3,7 @@ import type { ReactElement } from 'react';
 import type { ApiEvent, MethodName } from '../../../shared/contract';
 import { createFakeClient, type FakeTransport } from '../api/fake-transport';
 import { ClientProvider } from '../app/client';
-import type { AnswerResult, AskEvent, Budget, Candidate } from '../common/types';
+import type { AnswerResult, AskEvent, Budget, Candidate, ImportReport } from '../common/types';
 
 type Handlers = Partial<Record<MethodName, (input: never) => unknown>>;
 
@@ -63,4 +63,24 @@ export function answerResult(over: Partial<AnswerResult> = {}): AnswerResult {
     scope: [],
     ...over,
   };
+}
+
+/** The job.done of an import of `added` Markdown notes, nothing skipped or failed. */
+export function importDone(jobId: string, root: string, added: number): ApiEvent {
+  const result: ImportReport = {
+    collection: { id: 'c1', root },
+    documents: { added, updated: 0, unchanged: 0, moved: 0, deleted: 0, skipped: 0, failed: 0 },
+    indexedByType: { markdown: added },
+    warnings: [],
+    notices: [],
+    chunks: added * 3,
+    embedded: added * 3,
+    embedRequests: 1,
+    errors: [],
+    skipped: [],
+    embedding: { model: 'embeddinggemma', status: 'ok' },
+    cancelled: false,
+    ms: 800,
+  };
+  return { type: 'job.done', jobId, kind: 'import', error: null, result };
 }

@@ -8,7 +8,7 @@ import { QuestionBox } from './QuestionBox';
 import { ScopePicker } from './ScopePicker';
 import { SearchBox } from './SearchBox';
 import { SourcePanel, citationTarget, type SourceRequest, type SourceTarget } from './SourcePanel';
-import { Suggestions } from './Suggestions';
+import { TryAsking } from './TryAsking';
 import { ErrorNote } from '../../common/ErrorNote';
 import { ConversationSidebar } from '../conversations/ConversationSidebar';
 import { RemovedTurn } from '../conversations/RemovedTurn';
@@ -17,10 +17,12 @@ interface AskViewProps {
   conversation: Conversation;
   suggestions: string[];
   focusTick: number;
+  /** Opens the setup steps, from the note that says no answer can be given yet. */
+  onSetup?: () => void;
 }
 
 /** The stored conversations, the open one, the question box, passage search, and the source panel beside them. */
-export function AskView({ conversation, suggestions, focusTick }: AskViewProps) {
+export function AskView({ conversation, suggestions, focusTick, onSetup }: AskViewProps) {
   const [source, setSource] = useState<SourceRequest | null>(null);
   const open = useCallback((info: ChipInfo, chip: HTMLButtonElement) => setSource({ info: citationTarget(info), opener: chip }), []);
   const openResult = useCallback((info: SourceTarget, opener: HTMLButtonElement) => setSource({ info, opener }), []);
@@ -49,7 +51,7 @@ export function AskView({ conversation, suggestions, focusTick }: AskViewProps) 
         {conversation.openError && <ErrorNote error={conversation.openError} />}
         {/* The conversation scrolls on its own, above the question box, which so never covers it. */}
         <div className="ask__scroll" data-testid="ask-scroll" ref={scrollRef}>
-          {turns.length === 0 && <Suggestions questions={suggestions} onPick={(q) => void conversation.ask(q)} />}
+          {turns.length === 0 && suggestions.length > 0 && <TryAsking questions={suggestions} onPick={(q) => void conversation.ask(q)} onSetup={onSetup} />}
           <div className="turns" ref={turnsRef}>
             {turns.map((t) =>
               t.removed ? (

@@ -13,7 +13,7 @@ import { VectorStores } from './VectorStores';
 type Model = Output<'listModels'>['models'][number];
 
 /** Settings, installed models, pulling a model, re-embedding after a model switch, and the vectors kept. */
-export function SettingsView() {
+export function SettingsView({ onSetup }: { onSetup?: () => void }) {
   const client = useClient();
   const { settings, error } = useSettings();
   const [models, setModels] = useState<Model[] | null>(null);
@@ -59,7 +59,14 @@ export function SettingsView() {
 
   return (
     <div className="settings">
-      <h1>Settings</h1>
+      <header className="settings__head">
+        <h1>Settings</h1>
+        {onSetup && (
+          <button type="button" className="button" onClick={onSetup} data-testid="open-setup">
+            Check Ollama and models…
+          </button>
+        )}
+      </header>
       {error && <ErrorNote error={error} />}
       {settings && (
         <SettingsForm

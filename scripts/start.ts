@@ -1,19 +1,19 @@
 /**
  * `npm start`: the desktop app. Builds the renderer (when its sources changed), main and preload, makes sure better-sqlite3
- * exists for Electron's ABI, and launches Electron. When the Electron runtime cannot be had
- * (offline, or its download blocked), says so in one sentence and starts browser mode instead.
+ * exists for Electron's ABI, and launches Electron. The runtime is fetched on the first start
+ * (ensure-electron.ts); when it cannot be had, one sentence says why and browser mode starts instead.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { buildRendererIfChanged } from '../electron/web/renderer-build';
 import { buildElectron } from './build-electron';
-import { electronBinary } from './electron-runtime';
+import { ensureElectronRuntime } from './ensure-electron';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const runtime = electronBinary();
+const runtime = await ensureElectronRuntime();
 
 if (runtime.path === null) {
-  process.stderr.write(`Quire: ${runtime.reason}, so Quire opens in your browser instead (browser mode).\n`);
+  process.stderr.write(`${runtime.sentence}\n`);
   await import('../electron/web/main');
 } else {
   // Only when the renderer's sources changed since the last build (electron/web/renderer-build.ts).

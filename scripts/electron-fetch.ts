@@ -115,6 +115,7 @@ async function unpackInPlace(zip: string, distDir: string, executable: string): 
   try {
     await extract(zip, { dir: staging });
     if (!fs.existsSync(path.join(staging, executable))) throw new Error(`the release zip holds no ${executable}`);
+    fs.chmodSync(staging, 0o755); // mkdtemp's folder is private; the runtime's is not.
     // What was there holds no runtime (else nothing would be fetched), but it goes back if the swap fails.
     if (fs.existsSync(distDir)) fs.renameSync(distDir, previous);
     try {

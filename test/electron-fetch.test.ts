@@ -106,7 +106,10 @@ describe('fetching the runtime from a mirror', () => {
 
     expect(binary).toBe(path.join(work, 'electron', 'dist', 'electron'));
     expect(fs.readFileSync(binary, 'utf8')).toBe('#!/bin/sh\necho stand-in\n');
-    if (process.platform !== 'win32') expect(fs.statSync(binary).mode & 0o111).not.toBe(0);
+    if (process.platform !== 'win32') {
+      expect(fs.statSync(binary).mode & 0o111).not.toBe(0);
+      expect(fs.statSync(path.dirname(binary)).mode & 0o777).toBe(0o755);
+    }
     expect(fs.readFileSync(path.join(work, 'electron', 'path.txt'), 'utf8')).toBe('electron');
     expect(path.join(work, 'electron', 'dist', fs.readFileSync(path.join(work, 'electron', 'path.txt'), 'utf8'))).toBe(binary);
     expect(fs.readdirSync(path.join(work, 'electron')).sort()).toEqual(['dist', 'path.txt']);

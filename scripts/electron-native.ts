@@ -16,6 +16,8 @@ export async function ensureElectronSqlite(root: string, electronVersion: string
     const copy = path.join(work, 'node_modules', 'better-sqlite3');
     fs.cpSync(path.join(root, 'node_modules', 'better-sqlite3'), copy, { recursive: true });
     fs.writeFileSync(path.join(work, 'package.json'), JSON.stringify({ name: 'quire-native', private: true, dependencies: { 'better-sqlite3': '*' } }));
+    // A nodedir in npm's config is for Node builds: node-gyp would take Node's headers for Electron's.
+    for (const key of Object.keys(process.env)) if (key.toLowerCase() === 'npm_config_nodedir') delete process.env[key];
     const { rebuild } = await import('@electron/rebuild');
     await rebuild({ buildPath: work, electronVersion, onlyModules: ['better-sqlite3'], force: true });
     fs.mkdirSync(path.dirname(target), { recursive: true });

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { electronBinary } from '../scripts/electron-runtime';
@@ -116,12 +117,24 @@ describe('finding the Electron runtime', () => {
 });
 
 describe('npm start without the Electron runtime', () => {
-  it('says so in one sentence and starts browser mode, printing the URL', async () => {
+  it('tries to fetch it, says in one sentence why it could not, and starts browser mode, printing the URL', async () => {
     const db = tempDbPath('quire-start-');
+    // A loopback port with nobody listening: the mirror the fetch is sent to, so it fails at once, offline.
+    const closed = net.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/electron_(?:mirror|custom|nightly)|proxy/i.test(k)));
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/start.ts'), '--no-build', '--port', '0'], {
       cwd: ROOT,
-      // Electron's own override sends the lookup to an empty place: no runtime, whatever this machine has.
-      env: { ...process.env, QUIRE_DB: db.file, ELECTRON_OVERRIDE_DIST_PATH: path.join(db.file, '..', 'no-electron-here') },
+      env: {
+        ...env,
+        QUIRE_DB: db.file,
+        // Electron's own override sends the lookup (and the unpacking) to an empty place: no runtime, whatever this machine has.
+        ELECTRON_OVERRIDE_DIST_PATH: path.join(db.file, '..', 'no-electron-here'),
+        ELECTRON_MIRROR: `http://127.0.0.1:${port}/`,
+        electron_config_cache: path.join(db.file, '..', 'electron-cache'),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -132,8 +145,13 @@ describe('npm start without the Electron runtime', () => {
       const deadline = Date.now() + 30_000;
       while (!/Quire is running at/.test(stdout) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
       expect(stdout).toMatch(/^Quire is running at http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{20,}$/m);
-      const first = stderr.split('\n')[0]!;
-      expect(first).toMatch(/^Quire: Electron .*, so Quire opens in your browser instead \(browser mode\)\.$/);
+      const [first, second] = stderr.split('\n');
+      expect(first).toMatch(/^Quire: downloading Electron \S+'s runtime for \S+ \(first start only; kept in Electron's download cache\)$/);
+      expect(second).toBe(
+        `Quire: Electron ${electronVersion}'s runtime could not be downloaded (no network: 127.0.0.1:${port} refused the connection), so Quire opens in your browser instead (browser mode); ` +
+          'for the desktop window, set ELECTRON_MIRROR to a mirror you can reach, or build the packaged app with `npm run dist`.',
+      );
+      expect(fs.existsSync(path.join(db.file, '..', 'no-electron-here'))).toBe(false);
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => child.on('exit', r));

@@ -15,13 +15,21 @@
 //
 // Special tokens such as "<|endoftext|>" are plain text here: notes may quote them, and that must
 // neither throw nor count as one control token.
-import bpeRanksImport from 'gpt-tokenizer/bpeRanks/cl100k_base';
+import { createRequire } from 'node:module';
+import type bpeRanksImport from 'gpt-tokenizer/bpeRanks/cl100k_base';
 import { CL100K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { PairMap, PieceCache, mergeSymbols, symbolBuffer } from './bpe-merge';
 
-// Loaded as ESM (tsx, vitest) the default import is the ranks; required from the Electron bundles
-// (CommonJS, with Node's interop) it is the module object, whose `default` holds them.
-const bpeRanks: typeof bpeRanksImport = Array.isArray(bpeRanksImport) ? bpeRanksImport : (bpeRanksImport as unknown as { default: typeof bpeRanksImport }).default;
+/**
+ * The ranks (a megabyte of script) are required on first use, not imported with this module: the
+ * engine's every shell imports the chunkers and the prompt budget, and a command that counts no
+ * tokens (`quire search`, `quire status`) must not pay for parsing them. Required synchronously,
+ * since counting is; from this file in the CommonJS bundles (Electron's), else from its URL.
+ */
+function requireRanks(): typeof bpeRanksImport {
+  const required = createRequire(typeof __filename === 'string' ? __filename : import.meta.url)('gpt-tokenizer/bpeRanks/cl100k_base') as { default: typeof bpeRanksImport };
+  return required.default;
+}
 
 export const TOKENIZER_NAME = 'cl100k_base';
 
@@ -54,7 +62,7 @@ function load(): Tables {
   if (tables) return tables;
   const rankByKey = new Map<string, number>();
   const keyByRank: string[] = [];
-  bpeRanks.forEach((entry, rank) => {
+  requireRanks().forEach((entry, rank) => {
     const key = typeof entry === 'string' ? byteKey(entry) : String.fromCharCode(...entry);
     rankByKey.set(key, rank);
     keyByRank[rank] = key;

@@ -32,13 +32,15 @@ const externalPackages: Plugin = {
 };
 
 export async function buildCli(): Promise<{ cli: string; parseWorker: string }> {
-  const common = { bundle: true, platform: 'node', target: 'node20', format: 'esm', plugins: [externalPackages], logLevel: 'warning' } as const;
+  const common = { bundle: true, platform: 'node', target: 'node20', format: 'esm', logLevel: 'warning' } as const;
   const cli = path.join(CLI_OUT, 'quire.mjs');
   const parseWorker = path.join(CLI_OUT, 'parse-worker.mjs');
   fs.rmSync(CLI_OUT, { recursive: true, force: true });
-  // Split: main's dynamic import of the commands is a chunk of its own, so --help loads none of them.
+  // Split: each dynamic import (run.ts, each command, each reader) is a chunk of its own, so --help
+  // loads no command and search no reader.
   await build({
     ...common,
+    plugins: [externalPackages],
     entryPoints: { quire: path.join(ROOT, 'electron/cli/main.ts'), 'parse-worker': path.join(ROOT, 'electron/core/ingest/parse/worker-main.ts') },
     outdir: CLI_OUT,
     outExtension: { '.js': '.mjs' },

@@ -12,7 +12,9 @@
  * model's time is counted. The 100k-chunk database is grown from the scale corpus
  * (scale-corpus.ts); `db` keeps it between runs.
  *
- *   npx tsx test/bench/perf-cli.ts [--runs 9] [--db /tmp/quire-cli-100k.db]   (or npm run perf -- --cli-only)
+ *   npx tsx test/bench/perf-cli.ts [--runs 9] [--db /tmp/quire-cli-100k.db] [--cli other/quire.mjs]
+ *   (or npm run perf -- --cli-only). --cli times another build (an older one, to compare) instead
+ *   of building this tree's.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -89,16 +91,16 @@ function scaleDatabase(file: string, log: (s: string) => void): string {
   }
 }
 
-export async function runCliBench(opts: { runs?: number; scaleDb?: string; log: (s: string) => void }): Promise<CliBenchResult> {
+export async function runCliBench(opts: { runs?: number; scaleDb?: string; cli?: string; log: (s: string) => void }): Promise<CliBenchResult> {
   const runs = opts.runs ?? 9;
-  const { cli } = await buildCli();
+  const cli = opts.cli ?? (await buildCli()).cli;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-perf-cli-'));
   // A closed port: status learns at once that no Ollama runs; keyword search never asks it.
   const env = { ...process.env, OLLAMA_HOST: 'http://127.0.0.1:9', npm_lifecycle_event: '' };
   try {
     const sampleDb = path.join(tmp, 'sample.db');
     execFileSync(process.execPath, [cli, 'import', SAMPLE_NOTES, '--no-embed', '--db', sampleDb], { env, stdio: 'ignore' });
-    opts.log(`== quire, built (${path.relative(REPO, cli)}), ${runs} cold runs each beside node -e 0`);
+    opts.log(`== quire, built (${cli}), ${runs} cold runs each beside node -e 0`);
     const sampleSearch = timeCommand(cli, ['search', '--mode', 'lexical', 'sourdough starter', '--db', sampleDb], runs, CLI_TARGETS.sampleSearch, env);
     opts.log(`  search on the sample notes: ${describe(sampleSearch)}`);
     const status = timeCommand(cli, ['status', '--db', sampleDb], runs, CLI_TARGETS.status, env);
@@ -118,7 +120,7 @@ export function describe(t: CliTiming): string {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '9' }, db: { type: 'string' } } });
-  const result = await runCliBench({ runs: Number(values.runs), log: (s) => process.stderr.write(`${s}\n`), ...(values.db ? { scaleDb: values.db } : {}) });
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '9' }, db: { type: 'string' }, cli: { type: 'string' } } });
+  const result = await runCliBench({ runs: Number(values.runs), log: (s) => process.stderr.write(`${s}\n`), ...(values.db ? { scaleDb: values.db } : {}), ...(values.cli ? { cli: path.resolve(values.cli) } : {}) });
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

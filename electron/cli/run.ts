@@ -4,18 +4,6 @@ import { defaultDatabasePath } from '../core/engine';
 import { createContext, type CliContext } from './context';
 import { createOutput, type TextSink } from './output';
 import { terminalSafe, terminalSafeJson } from './terminal-text';
-import { askCommand } from './commands/ask';
-import { conversationsCommand } from './commands/conversations';
-import { doctorCommand } from './commands/doctor';
-import { embedCommand } from './commands/embed';
-import { evalCommand } from './commands/eval';
-import { forgetCommand } from './commands/forget';
-import { importCommand } from './commands/import';
-import { rebuildCommand } from './commands/rebuild';
-import { searchCommand } from './commands/search';
-import { settingsCommand } from './commands/settings';
-import { statusCommand } from './commands/status';
-import { setupCommand } from './commands/setup';
 import { COMMAND_NAMES, commandUsage, missingValue, OPTIONS, seeHelp, unusedOption, usage } from './usage';
 
 
@@ -109,12 +97,13 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
       if (rest.length === 0) throw new QuireError('INVALID_ARGUMENT', `"${command}" needs a ${name}. ${seeHelp(env, command)}`);
       return rest.join(' ');
     };
+    // Each command's module is imported as it runs, so one command loads none of the others' code.
     // The damaged database cannot be opened: rebuild never opens it as an engine.
-    if (command === 'rebuild') return await rebuildCommand({ dbPath: v.db ?? defaultDatabasePath(env), out, signal: controller.signal, env, parseWorker: io.parseWorker }, rest, { into: v.into });
+    if (command === 'rebuild') return await (await import('./commands/rebuild')).rebuildCommand({ dbPath: v.db ?? defaultDatabasePath(env), out, signal: controller.signal, env, parseWorker: io.parseWorker }, rest, { into: v.into });
     ctx = createContext({ db: v.db, force: v.force, ollamaHeaders: v['ollama-header'], parseWorker: io.parseWorker, machine: io.machine }, out, controller.signal, env);
     switch (command) {
       case 'import':
-        return await importCommand(ctx, needsArg('folder'), {
+        return await (await import('./commands/import')).importCommand(ctx, needsArg('folder'), {
           model: v.model,
           noEmbed: v['no-embed'],
           chunker: v.chunker,
@@ -122,11 +111,11 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
           batch: v.batch,
         });
       case 'search':
-        return await searchCommand(ctx, needsArg('query'), { k: v.k, mode: v.mode, collections: v.collection });
+        return await (await import('./commands/search')).searchCommand(ctx, needsArg('query'), { k: v.k, mode: v.mode, collections: v.collection });
       case 'ask':
-        return await askCommand(ctx, needsArg('question'), { k: v.k, model: v.model, numCtx: v['num-ctx'], collections: v.collection, allFolders: v['all-folders'], conversation: v.conversation });
+        return await (await import('./commands/ask')).askCommand(ctx, needsArg('question'), { k: v.k, model: v.model, numCtx: v['num-ctx'], collections: v.collection, allFolders: v['all-folders'], conversation: v.conversation });
       case 'eval':
-        return await evalCommand(ctx, rest.length > 0 ? rest.join(' ') : null, {
+        return await (await import('./commands/eval')).evalCommand(ctx, rest.length > 0 ? rest.join(' ') : null, {
           docs: v.docs,
           chatModels: v['chat-models'],
           embedModels: v['embed-models'],
@@ -140,19 +129,19 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
           freshIndex: v['fresh-index'],
         });
       case 'embed':
-        return await embedCommand(ctx, { model: v.model, batch: v.batch });
+        return await (await import('./commands/embed')).embedCommand(ctx, { model: v.model, batch: v.batch });
       case 'status':
-        return await statusCommand(ctx);
+        return await (await import('./commands/status')).statusCommand(ctx);
       case 'setup':
-        return await setupCommand(ctx, { yes: v.yes, check: v.check }, io.stdin ?? process.stdin);
+        return await (await import('./commands/setup')).setupCommand(ctx, { yes: v.yes, check: v.check }, io.stdin ?? process.stdin);
       case 'doctor':
-        return await doctorCommand(ctx);
+        return await (await import('./commands/doctor')).doctorCommand(ctx);
       case 'conversations':
-        return await conversationsCommand(ctx, rest.length > 0 ? rest.join(' ') : null);
+        return await (await import('./commands/conversations')).conversationsCommand(ctx, rest.length > 0 ? rest.join(' ') : null);
       case 'forget':
-        return await forgetCommand(ctx, needsArg('folder'));
+        return await (await import('./commands/forget')).forgetCommand(ctx, needsArg('folder'));
       case 'settings':
-        return await settingsCommand(ctx, rest);
+        return await (await import('./commands/settings')).settingsCommand(ctx, rest);
       default:
         throw new QuireError('INVALID_ARGUMENT', `Unknown command "${command}". The commands are ${COMMAND_NAMES.join(', ')}. ${seeHelp(env)}`);
     }

@@ -1,7 +1,7 @@
 /**
  * Speed at scale, in one run (issue #17.6):
  *
- *   npm run perf -- [--json] [--chunks 100000] [--dim 768] [--rescan-files 89100]
+ *   npm run perf -- [--json] [--chunks 100000] [--dim 768] [--rescan-files 89100] [--cli-only]
  *
  * (a) import of ../shared/corpora/tldr/pages (7,425 files) through browser mode's API with the
  *     Ollama stand-in (its own process, zero latency): seconds, files/s, chunks/s, embed requests per chunk;
@@ -12,13 +12,16 @@
  *     query benchmark's own synthetic vectors, is printed beside it);
  * (f) p95 latency of a status request made over HTTP every 100 ms while (a) runs.
  * --rescan-files N also times a re-scan of N unchanged tiny files (the 89k-file target), printed only.
+ * (h) the built `quire` command's cold start: search and status against node -e 0 (perf-cli.ts);
+ * --cli-only measures just that, in a minute or two.
  *
  * Without ../shared/corpora a corpus is generated (scale-corpus.ts) and `corpus` says "generated".
  * Progress goes to stderr; stdout carries the summary, or with --json exactly one JSON document:
  * {"import":{"seconds","files","chunks","filesPerSecond","chunksPerSecond","embedRequestsPerChunk"},
  *  "reimport":{"seconds"},"query":{"10000":{"lexical","denseExact","denseQuantized","hybrid"},...},
  *  "recallAt10","oversampling","hardSet":{"recallAt10","oversampling","denseQuantizedP50"},
- *  "askOwnMs","peakRssMb","statusDuringImportP95Ms","corpus":"shared|generated"}
+ *  "askOwnMs","peakRssMb","statusDuringImportP95Ms","corpus":"shared|generated",
+ *  "cli":{"sampleSearch","status","scaleSearch":{"ms","nodeMs","overMs","targetMs","met"},"runs"}}
  * in milliseconds unless named otherwise; a figure not measured yet is null.
  *
  * Embedding numbers use the stand-in (hashed n-grams), so they time Quire's own pipeline, not a
@@ -41,6 +44,7 @@ import type { ImportReport } from '../../electron/core/ingest/types';
 import { walkFolder } from '../../electron/core/ingest/walk';
 import { startBrowserMode } from '../../electron/web/server';
 import type { ApiEvent } from '../../shared/contract';
+import { describe as describeCli, runCliBench } from './perf-cli';
 import { runDenseBench } from './perf-dense';
 import { percentile, type Latency } from './perf-lexical';
 import { scaleCorpus } from './scale-corpus';
@@ -55,6 +59,7 @@ const { values } = parseArgs({
     chunks: { type: 'string', default: '100000' },
     dim: { type: 'string', default: '768' },
     'rescan-files': { type: 'string', default: '0' },
+    'cli-only': { type: 'boolean', default: false },
   },
 });
 const maxChunks = Number(values.chunks);
@@ -196,6 +201,12 @@ async function rescanOfUnchanged(dir: string, n: number): Promise<{ seconds: num
   }
 }
 
+if (values['cli-only']) {
+  const cli = await runCliBench({ log });
+  process.stdout.write(values.json ? `${JSON.stringify({ cli })}\n` : `${cliLines(cli).join('\n')}\n`);
+  process.exit(0);
+}
+
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-perf-'));
 const standin = await startStandinProcess();
 const corpus: 'shared' | 'generated' = fs.existsSync(TLDR) ? 'shared' : 'generated';
@@ -229,6 +240,9 @@ try {
   const rescan = rescanFiles > 0 ? await rescanOfUnchanged(tmp, rescanFiles) : null;
   if (rescan) log(`== re-scan of ${rescanFiles} unchanged files: ${rescan.seconds.toFixed(2)} s (${rescan.unchanged} unchanged)`);
 
+  // Last, on a quiet process: the other stages' memory and threads are gone.
+  const cli = await runCliBench({ log });
+
   const r = imported.report;
   const files = r.documents.added + r.documents.updated + r.documents.unchanged + r.documents.failed + r.documents.skipped;
   const wholeRunPeakMb = Math.max(peakRss, process.resourceUsage().maxRSS * 1024) / 2 ** 20;
@@ -251,6 +265,7 @@ try {
     peakRssMb: round(peakRssMb, 0),
     statusDuringImportP95Ms: imported.latencies.length > 0 ? round(percentile(imported.latencies, 95), 1) : null,
     corpus,
+    cli,
   };
   if (values.json) {
     process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -268,12 +283,17 @@ try {
       `status      p95 ${result.statusDuringImportP95Ms} ms while importing`,
       `corpus      ${corpus}`,
       ...(rescan ? [`re-scan     ${rescan.seconds} s for ${rescanFiles} unchanged files`] : []),
+      ...cliLines(cli),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   }
 } finally {
   standin.child.kill('SIGTERM');
   fs.rmSync(tmp, { recursive: true, force: true });
+}
+
+function cliLines(cli: Awaited<ReturnType<typeof runCliBench>>): string[] {
+  return [`quire search (sample notes) ${describeCli(cli.sampleSearch)}`, `quire status ${describeCli(cli.status)}`, `quire search (100k chunks) ${describeCli(cli.scaleSearch)}`];
 }
 
 function round(n: number, digits: number): number {

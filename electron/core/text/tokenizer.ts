@@ -15,13 +15,22 @@
 //
 // Special tokens such as "<|endoftext|>" are plain text here: notes may quote them, and that must
 // neither throw nor count as one control token.
-import bpeRanksImport from 'gpt-tokenizer/bpeRanks/cl100k_base';
-import { CL100K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+import { createRequire } from 'node:module';
+import type bpeRanksImport from 'gpt-tokenizer/bpeRanks/cl100k_base';
 import { PairMap, PieceCache, mergeSymbols, symbolBuffer } from './bpe-merge';
 
-// Loaded as ESM (tsx, vitest) the default import is the ranks; required from the Electron bundles
-// (CommonJS, with Node's interop) it is the module object, whose `default` holds them.
-const bpeRanks: typeof bpeRanksImport = Array.isArray(bpeRanksImport) ? bpeRanksImport : (bpeRanksImport as unknown as { default: typeof bpeRanksImport }).default;
+/**
+ * gpt-tokenizer's ranks (a megabyte of script) and split regex are required on first use, not
+ * imported with this module: every shell's engine imports the chunkers and the prompt budget, and
+ * a command that counts no tokens (`quire search`, `quire status`) must not pay for them. Required
+ * synchronously, since counting is; from this file in the CommonJS bundles (Electron's), else from its URL.
+ */
+function requireTokenizer(): { ranks: typeof bpeRanksImport; split: RegExp } {
+  const requireHere = createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
+  const ranks = (requireHere('gpt-tokenizer/bpeRanks/cl100k_base') as { default: typeof bpeRanksImport }).default;
+  const { CL100K_TOKEN_SPLIT_REGEX: split } = requireHere('gpt-tokenizer/encodingParams/constants') as { CL100K_TOKEN_SPLIT_REGEX: RegExp };
+  return { ranks, split };
+}
 
 export const TOKENIZER_NAME = 'cl100k_base';
 
@@ -39,6 +48,8 @@ interface Tables {
   byteRank: Int32Array;
   /** Every way of writing each token as two shorter tokens; in cl100k a merge's rank is its token. */
   pairs: PairMap;
+  /** cl100k's pre-tokenisation pattern (its source: each text gets a regex of its own). */
+  split: string;
 }
 let tables: Tables | undefined;
 
@@ -54,7 +65,8 @@ function load(): Tables {
   if (tables) return tables;
   const rankByKey = new Map<string, number>();
   const keyByRank: string[] = [];
-  bpeRanks.forEach((entry, rank) => {
+  const { ranks, split } = requireTokenizer();
+  ranks.forEach((entry, rank) => {
     const key = typeof entry === 'string' ? byteKey(entry) : String.fromCharCode(...entry);
     rankByKey.set(key, rank);
     keyByRank[rank] = key;
@@ -70,7 +82,7 @@ function load(): Tables {
       pairs.set(left, right, rank, rank);
     }
   });
-  tables = { rankByKey, keyByRank, byteRank, pairs };
+  tables = { rankByKey, keyByRank, byteRank, pairs, split: split.source };
   return tables;
 }
 
@@ -104,7 +116,7 @@ export interface Piece {
 /** Pre-tokens of `text` with their tokens, lazily: lets callers stream over very long text. */
 export function* encodePieces(text: string): Generator<Piece> {
   const t = load();
-  const split = new RegExp(CL100K_TOKEN_SPLIT_REGEX.source, 'gu');
+  const split = new RegExp(t.split, 'gu');
   for (let m = split.exec(text); m !== null; m = split.exec(text)) {
     const piece = m[0];
     for (let s = 0; s < piece.length; ) {

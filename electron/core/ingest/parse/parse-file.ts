@@ -7,7 +7,6 @@ import { pagesOfLines } from '../pages';
 import { detectInjection } from '../../text/injection';
 import { logseqPageTitle, type LogseqGraph } from '../logseq-names';
 import type { StoredChunk } from '../../db/documents';
-import { guessEncoding, isNotUtf8Refusal, notUtf8Nor } from '../readers/decode';
 
 export interface ParseRequest {
   /** The file's path in its folder: picks the reader and, failing a title of its own, names the document. */
@@ -53,6 +52,8 @@ async function readGuessing(reader: Reader, bytes: Uint8Array): Promise<{ read: 
   try {
     return { read: await reader.read(bytes) };
   } catch (e) {
+    // Imported here: it brings chardet, which the importing process (parse-file is in its graph) never needs.
+    const { guessEncoding, isNotUtf8Refusal, notUtf8Nor } = await import('../readers/decode');
     if (!isNotUtf8Refusal(e)) throw e;
     const guess = guessEncoding(bytes);
     if (guess.encoding === null) throw notUtf8Nor(e, guess.why);

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { toErrorShape } from '../../../../shared/errors';
+import { loadReaders } from '../readers/index';
 import { parseFile, type ParseRequest } from './parse-file';
 
 /**
@@ -13,8 +14,9 @@ parentPort!.on('message', (msg: { id: number; req: ParseRequest }) => {
   );
 });
 
-// Warm: readers and the tokenizer load on first use. The pool starts a file's clock only after
-// this, so a slow start is never charged to a file.
-void parseFile({ relPath: 'warm-up.md', bytes: new TextEncoder().encode('# Warm up\n\nText.\n'), chunker: { kind: 'heading', maxTokens: 256 } })
+// Warm: every reader's parser, and the tokenizer (loaded by a first parse). The pool starts a
+// file's clock only after this, so a slow start is never charged to a file.
+void loadReaders()
+  .then(() => parseFile({ relPath: 'warm-up.md', bytes: new TextEncoder().encode('# Warm up\n\nText.\n'), chunker: { kind: 'heading', maxTokens: 256 } }))
   .catch(() => {})
   .then(() => parentPort!.postMessage({ ready: true }));

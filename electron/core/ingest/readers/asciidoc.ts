@@ -1,16 +1,13 @@
 import { decodeText } from './decode';
 import { asTextLine, atxHeading, fenceFor } from './markdown-lines';
-import type { Reader, ReadResult } from './types';
+import type { ReaderModule, ReadResult } from './types';
 
 export const asciidocReader = {
   name: 'asciidoc',
-  // 2: attribute references read as their values; Markdown-style titles and fences; fences longer
-  // than the code's backtick runs; example, sidebar, quote and open block delimiters left out.
-  version: 2,
   read(bytes) {
     return parseAsciidoc(decodeText(bytes));
   },
-} satisfies Reader;
+} satisfies ReaderModule;
 
 /**
  * AsciiDoc (Asciidoctor documentation) read into the Markdown the chunkers know, line for line, so

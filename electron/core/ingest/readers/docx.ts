@@ -1,18 +1,16 @@
 import mammoth from 'mammoth';
 import { QuireError } from '../../../../shared/errors';
 import { htmlToText } from './html-text';
-import type { Reader } from './types';
+import type { ReaderModule } from './types';
 
 export const docxReader = {
   name: 'docx',
-  // 2: the document's highest heading is `#` (promoteHeadings), as for HTML; nested lists indented.
-  version: 2,
   async read(bytes) {
     const { text, title } = htmlToText(await docxToHtml(bytes), { promoteHeadings: true });
     // A DOCX has no lines of its own: chunks count lines of the extracted text (see html-text.ts).
     return { text, title, firstLine: 1 };
   },
-} satisfies Reader;
+} satisfies ReaderModule;
 
 /** Word's "Title" paragraph style is the document's title: an h1, which html-text takes as the title. */
 const STYLE_MAP = ["p[style-name='Title'] => h1:fresh"];

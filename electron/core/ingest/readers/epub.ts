@@ -1,18 +1,15 @@
 import path from 'node:path';
 import { QuireError } from '../../../../shared/errors';
 import { htmlToText } from './html-text';
-import type { Reader, ReadResult } from './types';
+import type { ReaderModule, ReadResult } from './types';
 import { firstElementText, openZip, partText, walkXml } from './zip-parts';
 
 export const epubReader = {
   name: 'epub',
-  // 2: html-text.ts sets two listings in one <pre> on lines of their own, indents nested lists and
-  // writes inline code as code spans.
-  version: 2,
   read(bytes) {
     return readEpub(bytes);
   },
-} satisfies Reader;
+} satisfies ReaderModule;
 
 /**
  * An EPUB book read in its reading order: the package file (named by META-INF/container.xml) lists

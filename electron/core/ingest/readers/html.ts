@@ -1,20 +1,15 @@
 import { decodeText } from './decode';
 import { htmlToText } from './html-text';
-import type { Reader } from './types';
+import type { ReaderModule } from './types';
 
 export const htmlReader = {
   name: 'html',
-  // 2: a heading's permalink ("#", "¶") left out; the site's name left out of the title.
-  // 3: two listings in one <pre> (Node's ESM and CommonJS examples) on lines of their own;
-  // the page's highest heading is `#` (promoteHeadings); nested lists indented; inline code as code spans.
-  // 4: a title whose part is a name the page shows alone (mdBook's book, a Docusaurus site) is the page's h1.
-  version: 4,
   read(bytes) {
     const { text, title } = htmlToText(decodeText(bytes, declaredEncoding(bytes)), { promoteHeadings: true });
     // The text's lines are not the file's (see html-text.ts): they count from the extracted text.
     return { text, title, firstLine: 1 };
   },
-} satisfies Reader;
+} satisfies ReaderModule;
 
 /**
  * A saved web page is often in the charset its <meta> declares (windows-1252 for many older

@@ -1,14 +1,13 @@
 import { decodeText } from './decode';
 import { asTextLine, atxHeading, fenceFor } from './markdown-lines';
-import type { Reader, ReadResult } from './types';
+import type { ReaderModule, ReadResult } from './types';
 
 export const latexReader = {
   name: 'latex',
-  version: 1,
   read(bytes) {
     return parseLatex(decodeText(bytes));
   },
-} satisfies Reader;
+} satisfies ReaderModule;
 
 /**
  * A LaTeX source (papers, theses, lecture notes) read line for line into the Markdown the chunkers

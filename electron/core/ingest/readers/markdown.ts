@@ -4,19 +4,15 @@ import { decodeText } from './decode';
 import { frontMatterEnd, frontMatterText, frontMatterTitle } from './front-matter';
 import { htmlBlockText, tagText } from './markdown-html';
 import { blankBlockComments, obsidianLineText } from './obsidian-markup';
-import type { Reader, ReadResult } from './types';
+import type { ReaderModule, ReadResult } from './types';
 import { collapseWhitespace } from '../../text/normalise';
 
 export const markdownReader = {
   name: 'markdown',
-  // 2: parsed as CommonMark (markdown-it); HTML reduced to its text; setext headings; title from the first heading of any level.
-  // 3: front matter's aliases and tags read as text; wikilinks, embeds and callouts as the words notes apps show;
-  // a Logseq page's title:: property is its title; Obsidian's %% block comments (plugins' data) left out.
-  version: 3,
   read(bytes) {
     return parseMarkdown(decodeText(bytes));
   },
-} satisfies Reader;
+} satisfies ReaderModule;
 
 // CommonMark with GFM tables and strikethrough; raw HTML recognised so that it can be removed.
 // markdown-it rather than mdast-util-from-markdown: on the Rust book it parses about 10-35 MB/s

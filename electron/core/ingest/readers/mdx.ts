@@ -2,20 +2,14 @@ import { decodeText } from './decode';
 import { frontMatterEnd } from './front-matter';
 import { parseMarkdown } from './markdown';
 import { admonitionText, mdxBodyLines } from './mdx-syntax';
-import type { Reader } from './types';
+import type { ReaderModule } from './types';
 
 export const mdxReader = {
   name: 'mdx',
-  // 2: brackets counted in one pass (a run of backslashes in a string backtracked exponentially); a
-  // line starting `import` that continues a paragraph is prose; text after a comment's `*/}` is read.
-  // 3: the Markdown reader's 3 (front matter's aliases and tags; wikilinks and callouts as text).
-  // 4: parsed by MDX's own parser where it accepts the file: a tag over several lines, an attribute
-  // holding `>` or an element, an export's template literal no longer read as text.
-  version: 4,
   read(bytes) {
     return parseMarkdown(mdxAsMarkdown(decodeText(bytes)));
   },
-} satisfies Reader;
+} satisfies ReaderModule;
 
 /**
  * MDX (Docusaurus, Next.js, Astro and Storybook docs) is Markdown with JavaScript around it: ESM

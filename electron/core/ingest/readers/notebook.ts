@@ -2,17 +2,14 @@ import { QuireError } from '../../../../shared/errors';
 import { decodeText } from './decode';
 import { closingFence, parseMarkdown } from './markdown';
 import { fenceAround } from './markdown-lines';
-import type { Reader, ReadResult } from './types';
+import type { ReaderModule, ReadResult } from './types';
 
 export const notebookReader = {
   name: 'notebook',
-  // 2: its Markdown cells read by the Markdown reader's 3 (wikilinks and callouts as text).
-  // 3: a Markdown cell's unclosed fence ends with the cell.
-  version: 3,
   read(bytes) {
     return readNotebook(decodeText(bytes));
   },
-} satisfies Reader;
+} satisfies ReaderModule;
 
 /**
  * A Jupyter notebook (nbformat 4) read as the Markdown a person sees in it: Markdown cells as they

@@ -1,16 +1,15 @@
 import { QuireError } from '../../../../shared/errors';
 import { collapseWhitespace } from '../../text/normalise';
 import { atxHeading } from './markdown-lines';
-import type { Reader, ReadResult } from './types';
+import type { ReaderModule, ReadResult } from './types';
 import { firstElementText, openZip, partText, walkXml } from './zip-parts';
 
 export const odtReader = {
   name: 'odt',
-  version: 1,
   read(bytes) {
     return readOdt(bytes);
   },
-} satisfies Reader;
+} satisfies ReaderModule;
 
 /**
  * An OpenDocument text (LibreOffice Writer, `.odt`) read from its content.xml into the Markdown the

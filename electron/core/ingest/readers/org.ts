@@ -1,17 +1,13 @@
 import { decodeText } from './decode';
 import { asTextLine, atxHeading, fenceFor } from './markdown-lines';
-import type { Reader, ReadResult } from './types';
+import type { ReaderModule, ReadResult } from './types';
 
 export const orgReader = {
   name: 'org',
-  // 2: a block ends at its own #+END_; fences longer than the code's backtick runs; switches are no
-  // language; comma-escaped code lines unescaped; lines that would read as headings or fences escaped;
-  // captions, subtitle, author and description shown.
-  version: 2,
   read(bytes) {
     return parseOrg(decodeText(bytes));
   },
-} satisfies Reader;
+} satisfies ReaderModule;
 
 /**
  * Org mode (Emacs notes) read into the Markdown the chunkers know, line for line, so citations point

@@ -1,6 +1,6 @@
 import { QuireError } from '../../../../shared/errors';
 import { headingKey, headingsBySize, headingsFromOutline, layLines, pageText, type LaidLine, type OutlineEntry, type TextPiece } from './pdf-layout';
-import type { Reader, ReadResult } from './types';
+import type { ReaderModule, ReadResult } from './types';
 import { collapseWhitespace } from '../../text/normalise';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -14,9 +14,8 @@ const loadPdfJs = () => (pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
 
 export const pdfReader = {
   name: 'pdf',
-  version: 1,
   read: readPdf,
-} satisfies Reader;
+} satisfies ReaderModule;
 
 /**
  * Text per page, lines rebuilt from positioned text, headings from the outline or else from font

@@ -1,22 +1,14 @@
 import { decodeText } from './decode';
 import { asTextLine, atxHeading, fenceFor } from './markdown-lines';
 import { DIRECTIVE, directiveShape } from './rst-directives';
-import type { Reader, ReadResult } from './types';
+import type { ReaderModule, ReadResult } from './types';
 
 export const rstReader = {
   name: 'rst',
-  // 2: inline patterns linear on any line; lines that would read as headings or fences escaped;
-  // fences longer than the code's backtick runs; a short underline of four or more makes a title;
-  // a code block's caption shown.
-  // 3: directives shown as a page shows them (admonition and version labels, object descriptions as
-  // headings below their section; toctree, contents and options left out; bodies dedented),
-  // `parsed-literal` fenced, references, wrapped roles and defined substitutions as their text, a
-  // role's `<LANG>` kept unless a space sets it off as the target, titles of one or two characters.
-  version: 3,
   read(bytes) {
     return parseRst(decodeText(bytes));
   },
-} satisfies Reader;
+} satisfies ReaderModule;
 
 /**
  * reStructuredText (Sphinx and Python project docs) read into the Markdown the chunkers know, line

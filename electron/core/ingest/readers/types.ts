@@ -19,11 +19,18 @@ export interface ReadResult {
   pages?: readonly number[];
 }
 
-export interface Reader {
+/** What a reader's module exports: the format's parse. Its version is kept in the registry (index.ts). */
+export interface ReaderModule {
   /** Its document type, stored on the document; the extensions it reads are that type's (shared/document-types.ts). */
+  name: DocumentType;
+  /** Formats parsed by a library (PDF, DOCX) answer asynchronously. */
+  read(bytes: Uint8Array): ReadResult | Promise<ReadResult>;
+}
+
+/** A reader as the registry hands it out: its name and version known at once, its module loaded by the first read. */
+export interface Reader {
   name: DocumentType;
   /** Bump when output changes for the same bytes: documents read by an older version are re-read. */
   version: number;
-  /** Formats parsed by a library (PDF, DOCX) answer asynchronously. */
-  read(bytes: Uint8Array): ReadResult | Promise<ReadResult>;
+  read(bytes: Uint8Array): Promise<ReadResult>;
 }

@@ -103,6 +103,9 @@ describe('the renderer bundle', () => {
     // hast-util-to-jsx-runtime (under react-markdown) names its docs in the `url` of its error
     // messages; nothing fetches it.
     /^https:\/\/github\.com\/syntax-tree\/hast-util-to-jsx-runtime$/,
+    // First run's install steps (shared/setup-sentences.ts): a command for the person to copy and
+    // Ollama's download page, opened only by the person, in their own browser, never by the app.
+    /^https:\/\/ollama\.com\/(?:install\.sh|download);?$/,
     // The bare scheme remark-gfm's autolink literal puts before `www.example.com` to make it a link
     // address. A link in an answer is only ever opened by a person, outside the app (Markdown.tsx).
     /^http:\/\/$/,

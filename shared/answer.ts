@@ -40,6 +40,12 @@ export const BudgetSchema = z.object({
   exact: z.boolean().default(false),
   /** Sources (1-based positions in the prompt) Ollama cut, known only with an exact estimate. */
   lostSources: z.array(z.number().int().positive()).default([]),
+  /**
+   * The passages asked for (the k setting), those the search found (up to that), and when fewer
+   * than found were sent (`k`), what held them back: the tokens set aside for sources, or the
+   * context window. Absent from answers stored before it was recorded.
+   */
+  passages: z.object({ asked: z.number(), found: z.number(), heldBy: z.enum(['source-budget', 'window']).nullable() }).optional(),
 });
 
 export const CitationSchema = z.object({

@@ -90,4 +90,25 @@ describe('the window', () => {
       await web.ollama.start();
     }
   });
+
+  it('passage search in Ask at 800×600: the results are brought into view with room to read, not two lines above the question box', async () => {
+    await page.setViewportSize({ width: 800, height: 600 });
+    await page.goto(web.app.url);
+    await page.getByTestId('nav-ask').click();
+    await page.getByTestId('search-box').fill('tomatoes compost');
+    await page.getByTestId('search-box').press('Enter');
+    await page.getByTestId('search-result').first().waitFor();
+    await page.waitForTimeout(600); // the pane's smooth scroll
+    const seen = (await page.evaluate(`(() => {
+      const pane = document.querySelector('[data-testid="ask-scroll"]').getBoundingClientRect();
+      const items = [...document.querySelectorAll('.search-results__list > li')].map((li) => li.getBoundingClientRect());
+      const visible = items.filter((r) => r.top >= pane.top - 1 && r.bottom <= pane.bottom + 1).length;
+      return { paneHeight: pane.height, visible, total: items.length };
+    })()`)) as { paneHeight: number; visible: number; total: number };
+    expect(seen.total).toBeGreaterThanOrEqual(3);
+    // The pane the results share with the conversation keeps most of the window, and shows whole results.
+    expect(seen.paneHeight, JSON.stringify(seen)).toBeGreaterThanOrEqual(300);
+    expect(seen.visible, JSON.stringify(seen)).toBeGreaterThanOrEqual(2);
+    await web.shot('layout-ask-search-800x600');
+  });
 });

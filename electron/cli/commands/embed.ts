@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/plural';
 import { contractInput, numberFlag } from '../args';
 import { rememberModel, settleVectorSearch, type CliContext } from '../context';
 
@@ -8,13 +9,13 @@ export async function embedCommand(ctx: CliContext, flags: { model?: string | un
   await rememberModel(ctx, 'embedModel', flags.model);
   const outcome = await ctx.engine.embedMissing(input, {
     signal: ctx.signal,
-    onProgress: ({ documents }) => ctx.out.progress(0, `${documents} documents embedded`),
+    onProgress: ({ documents }) => ctx.out.progress(0, `${plural(documents, 'document')} embedded`),
   });
   await settleVectorSearch(ctx);
   const { model, documents, chunks: embedded, requests } = outcome;
   const result = { model, documents, embedded, embedRequests: requests, ms: Math.round(performance.now() - started) };
   ctx.out.result(result, () =>
-    embedded === 0 ? `Nothing to embed: every document already has vectors for ${model}.` : `Embedded ${embedded} chunks of ${documents} documents with ${model} in ${result.embedRequests} requests (${(result.ms / 1000).toFixed(1)} s).`,
+    embedded === 0 ? `Nothing to embed: every document already has vectors for ${model}.` : `Embedded ${plural(embedded, 'chunk')} of ${plural(documents, 'document')} with ${model} in ${plural(result.embedRequests, 'request')} (${(result.ms / 1000).toFixed(1)} s).`,
   );
   return 0;
 }

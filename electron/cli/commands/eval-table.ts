@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/plural';
 import { evalModelName, failedConfigs, type EvalMetrics, type EvalReport } from '../../../shared/eval';
 import { ANSWERS_LEAD, configAsSettings, leadingConfig, RETRIEVAL_LEAD, type ConfigSettings, type LeadMetric } from '../../../shared/eval-settings';
 import { columns as grid } from '../columns';
@@ -163,7 +164,7 @@ export function evalTable(r: EvalReport, apply?: ApplyContext): string {
   // Keyword search uses no embedding model: one row for them all, which a reader of the grid might miss.
   const keywordOnce = r.run.grid.embedModels.length > 1 && r.configs.some((c) => c.mode === 'lexical');
   return [
-    `${r.corpus.documents} documents (fingerprint ${r.corpus.fingerprint.slice(0, 12)}), ${r.questions.answerable} answerable and ${r.questions.unanswerable} unanswerable questions, ${(r.run.ms / 1000).toFixed(1)} s`,
+    `${plural(r.corpus.documents, 'document')} (fingerprint ${r.corpus.fingerprint.slice(0, 12)}), ${r.questions.answerable} answerable and ${r.questions.unanswerable} unanswerable questions, ${(r.run.ms / 1000).toFixed(1)} s`,
     '',
     'Configurations:',
     ...configs,

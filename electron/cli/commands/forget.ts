@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/plural';
 import type { CliContext } from '../context';
 
 /** Removes a collection and everything derived from it; the folder itself is never touched. */
@@ -10,7 +11,7 @@ export async function forgetCommand(ctx: CliContext, folder: string): Promise<nu
   }
   // A warning comes after the folder was removed: the forget succeeded (exit 0), and says so.
   ctx.out.result({ root, documents, evalIndexes, warnings }, () =>
-    [`Forgot ${root}: ${documents} documents and everything derived from them removed from the index${evalIndexes ? `, and ${indexes}` : ''}.`, ...warnings.map((w) => `Warning: ${w.message}`)].join('\n'),
+    [`Forgot ${root}: ${plural(documents, 'document')} and everything derived from ${documents === 1 ? 'it' : 'them'} removed from the index${evalIndexes ? `, and ${indexes}` : ''}.`, ...warnings.map((w) => `Warning: ${w.message}`)].join('\n'),
   );
   return 0;
 }

@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/plural';
 import path from 'node:path';
 import type { ImportReport } from '../../core/engine';
 import { skipReason } from '../../../shared/skip-reasons';
@@ -32,7 +33,7 @@ export async function importCommand(ctx: CliContext, folder: string, flags: Impo
         return;
       }
       if (waitStarted !== null && waitedMs === 0) waitedMs = performance.now() - waitStarted;
-      const label = p.phase === 'indexing' ? `${p.filesDone}/${p.filesTotal} files · ${p.chunks} chunks · ${p.currentFile ?? ''}` : p.phase;
+      const label = p.phase === 'indexing' ? `${p.filesDone}/${plural(p.filesTotal, 'file')} · ${plural(p.chunks, 'chunk')} · ${p.currentFile ?? ''}` : p.phase;
       ctx.out.progress(p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 0, label);
     },
   });
@@ -66,7 +67,7 @@ function human(r: ImportReport, program: string, waitedMs: number): string {
     `${r.cancelled ? `Import of ${r.collection.root} cancelled after` : `Imported ${r.collection.root} in`} ${(r.ms / 1000).toFixed(1)} s${waitedMs > 0 ? `, after waiting ${(waitedMs / 1000).toFixed(1)} s for another import` : ''}`,
     // Skipped counts every entry listed below (links and folders the walk left out too), so the two agree.
     `  documents: ${d.added} added, ${d.updated} updated, ${d.unchanged} unchanged, ${d.moved} moved, ${d.deleted} deleted, ${r.skipped.length} skipped, ${d.failed} failed`,
-    `  chunks written: ${r.chunks}; embedded: ${r.embedded} in ${r.embedRequests} requests`,
+    `  chunks written: ${r.chunks}; embedded: ${r.embedded} in ${plural(r.embedRequests, 'request')}`,
   ];
   const types = Object.entries(r.indexedByType).filter(([, n]) => n > 0);
   // All zeros and nothing listed below would leave a person guessing whether the right folder was named.

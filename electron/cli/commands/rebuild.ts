@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/plural';
 import path from 'node:path';
 import { QuireError } from '../../../shared/errors';
 import { rebuildIndex, type RebuildOutcome } from '../../core/engine';
@@ -37,7 +38,7 @@ function defaultInto(damaged: string): string {
 function human(r: RebuildOutcome, damaged: string, program: string): string {
   const lines = [`Rebuilt the index into ${r.into} from ${r.folders.length} folder${r.folders.length === 1 ? '' : 's'} (${r.foldersFrom === 'database' ? 'listed in the damaged file' : 'as named'}); ${r.settingsKept} settings carried over.`];
   for (const f of r.folders) {
-    lines.push(f.report ? `  ${f.root}: ${f.report.documents.added} documents, ${f.report.chunks} chunks${f.report.documents.failed ? `, ${f.report.documents.failed} failed` : ''}` : `  ${f.root}: not rebuilt (${f.error})`);
+    lines.push(f.report ? `  ${f.root}: ${plural(f.report.documents.added, 'document')}, ${plural(f.report.chunks, 'chunk')}${f.report.documents.failed ? `, ${f.report.documents.failed} failed` : ''}` : `  ${f.root}: not rebuilt (${f.error})`);
     // Which files failed and why, as import says: a count alone hid every file failing for one reason.
     for (const e of f.report?.errors.slice(0, 5) ?? []) lines.push(`    ${e.path}: ${e.message}`);
     if ((f.report?.errors.length ?? 0) > 5) lines.push(`    … and ${f.report!.errors.length - 5} more (use --json for all)`);

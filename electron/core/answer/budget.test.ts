@@ -23,6 +23,19 @@ const candidates = Array.from({ length: 10 }, (_, i) => source(i));
 const base = { question: 'What does the fox do?', candidates, history: [], maxK: 6, numCtx: 8192, reserve: 512, ratio: 1 };
 
 describe('fitPrompt', () => {
+  it('records the passages asked for, found and sent, and what held any back', () => {
+    expect(fitPrompt(base).budget.passages).toEqual({ asked: 6, found: 6, heldBy: null });
+    // Fewer found than asked: nothing was held back.
+    expect(fitPrompt({ ...base, candidates: candidates.slice(0, 2) }).budget.passages).toEqual({ asked: 6, found: 2, heldBy: null });
+    const three = fitPrompt({ ...base, maxK: 3 }).budget.breakdown.sources;
+    const capped = fitPrompt({ ...base, maxSourceTokens: three });
+    expect([capped.budget.k, capped.budget.passages]).toEqual([3, { asked: 6, found: 6, heldBy: 'source-budget' }]);
+    // A window with room for two passages besides the reserve: the window held the rest back.
+    const two = fitPrompt({ ...base, maxK: 2 }).budget.estimated;
+    const narrow = fitPrompt({ ...base, numCtx: two + base.reserve + 5 });
+    expect([narrow.budget.k, narrow.budget.passages]).toEqual([2, { asked: 6, found: 6, heldBy: 'window' }]);
+  });
+
   it('keeps the sources within maxSourceTokens, in rank order, but always sends one that fits num_ctx', () => {
     const one = fitPrompt({ ...base, maxK: 1 }).budget.breakdown.sources;
     const three = fitPrompt({ ...base, maxK: 3 }).budget.breakdown.sources;

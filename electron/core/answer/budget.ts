@@ -92,6 +92,8 @@ export function fitPrompt(input: FitInput): FittedPrompt {
   const candidates = withinCap(input.candidates, input.maxK, input.maxSourceTokens, sourcesBlockCounter(), questionWords(input.question));
   let k = candidates.length;
   while (k > 0 && !fits(candidates.slice(0, k), [])) k--;
+  const found = Math.min(input.candidates.length, input.maxK);
+  const passages = { asked: input.maxK, found, heldBy: k === found ? null : k < candidates.length ? ('window' as const) : ('source-budget' as const) };
   if (k === 0 && input.candidates.length > 0) {
     const need = estimate(input.candidates.slice(0, 1), []) + input.reserve;
     throw new QuireError(
@@ -124,7 +126,7 @@ export function fitPrompt(input: FitInput): FittedPrompt {
       messages,
       sources,
       history: kept,
-      budget: { raw: total, estimated: total, reported: null, ratio: 1, numCtx: input.numCtx, k, breakdown, truncationSuspected: false, exact: true, lostSources: [] },
+      budget: { raw: total, estimated: total, reported: null, ratio: 1, numCtx: input.numCtx, k, breakdown, truncationSuspected: false, exact: true, lostSources: [], passages },
     };
   }
   const historyTokens = kept.reduce((n, t) => n + turnTokens(t), 0);
@@ -134,7 +136,7 @@ export function fitPrompt(input: FitInput): FittedPrompt {
     messages,
     sources,
     history: kept,
-    budget: { raw, estimated: Math.ceil(raw * input.ratio), reported: null, ratio: input.ratio, numCtx: input.numCtx, k, breakdown, truncationSuspected: false, exact: false, lostSources: [] },
+    budget: { raw, estimated: Math.ceil(raw * input.ratio), reported: null, ratio: input.ratio, numCtx: input.numCtx, k, breakdown, truncationSuspected: false, exact: false, lostSources: [], passages },
   };
 }
 

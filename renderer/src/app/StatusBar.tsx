@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Output } from '../../../shared/contract';
 import { useStatus } from './status';
-import { formatNumber } from '../common/format';
+import { formatNumber, plural } from '../common/format';
 import { hostOrigin, ollamaNotRunning, unreachableAdvice } from '../../../shared/ollama-state';
 
 /** Always at the bottom: Ollama's state (and where it is, when not this machine), the models, and what is indexed. */
@@ -43,7 +43,7 @@ export function StatusBar({ onSetup }: { onSetup?: () => void }) {
                 {status.migration ? (
                   <span data-migration="">
                     {' '}
-                    · switching to <span className="mono">{status.migration.to}</span>: {formatNumber(status.migration.documentsLeft)} documents left
+                    · switching to <span className="mono">{status.migration.to}</span>: {plural(status.migration.documentsLeft, 'document')} left
                   </span>
                 ) : null}
               </>
@@ -119,7 +119,7 @@ function hostName(host: string): string {
 function countsText(status: Status): string {
   const d = status.documents;
   return (
-    `${formatNumber(d.ready + d.needsEmbedding)} documents · ${formatNumber(status.chunks)} chunks` +
+    `${plural(d.ready + d.needsEmbedding, 'document')} · ${plural(status.chunks, 'chunk')}` +
     (d.needsEmbedding > 0 ? ` · ${formatNumber(d.needsEmbedding)} need embedding` : '') +
     (d.error > 0 ? ` · ${formatNumber(d.error)} failed` : '') +
     (d.skipped > 0 ? ` · ${formatNumber(d.skipped)} skipped` : '')
@@ -130,7 +130,7 @@ function embeddingText(status: Status): string {
   if (!status.activeModel) return 'No embedding model yet';
   const dense = denseNote(status.activeModel.dense);
   const note = dense ? ` ${dense.text}` : '';
-  const migration = status.migration ? ` · switching to ${status.migration.to}: ${formatNumber(status.migration.documentsLeft)} documents left` : '';
+  const migration = status.migration ? ` · switching to ${status.migration.to}: ${plural(status.migration.documentsLeft, 'document')} left` : '';
   return `Embedding model ${status.activeModel.name}${note}${migration}`;
 }
 

@@ -36,9 +36,7 @@ export function formatDate(iso: string, { seconds = false, year = true }: { seco
 }
 
 /** "1 question", "2,000 questions". */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatNumber(n)} ${n === 1 ? one : many}`;
-}
+export { plural } from '../../../shared/plural';
 
 /** "lines 3–9", or "line 3" for a single line. */
 export function formatLines(lines: readonly [number, number] | null): string {

@@ -6,6 +6,19 @@ import { BudgetMeter, meterSegments } from './BudgetMeter';
 const width = (container: HTMLElement, key: string) => (container.querySelector(`[data-segment="${key}"]`) as HTMLElement).style.width;
 
 describe('BudgetMeter', () => {
+  it('says how many of the passages asked for were sent, and why fewer', () => {
+    const { rerender } = render(<BudgetMeter budget={budget({ k: 6, passages: { asked: 6, found: 6, heldBy: null } })} />);
+    expect(screen.getByTestId('budget-passages').textContent).toBe('6 passages (k = 6)');
+    rerender(<BudgetMeter budget={budget({ k: 4, passages: { asked: 6, found: 6, heldBy: 'source-budget' } })} />);
+    const held = screen.getByTestId('budget-passages');
+    expect(held.firstChild!.textContent).toBe('4 of 6 passages fit');
+    expect(held.getAttribute('title')).toBe('2 passages found were not sent: the tokens set aside for sources were spent. Settings ask for up to 6 (k).');
+    rerender(<BudgetMeter budget={budget({ k: 5, numCtx: 4096, passages: { asked: 6, found: 6, heldBy: 'window' } })} />);
+    expect(screen.getByTestId('budget-passages').getAttribute('title')).toBe('1 passage found was not sent: the context window (num_ctx 4,096) had room for no more with the answer reserve. Settings ask for up to 6 (k).');
+    rerender(<BudgetMeter budget={budget({ k: 1, passages: { asked: 6, found: 1, heldBy: null } })} />);
+    expect(screen.getByTestId('budget-passages').firstChild!.textContent).toBe('1 passage found (k = 6)');
+  });
+
   it('splits num_ctx into segments proportional to the breakdown, with the rest free', () => {
     const { container } = render(<BudgetMeter budget={budget()} />);
     // numCtx 8000: 400 / 800 / 3200 / 100 / 1500 used, 2000 free.

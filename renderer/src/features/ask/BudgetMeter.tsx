@@ -36,6 +36,35 @@ interface BudgetMeterProps {
   pending?: boolean;
 }
 
+/**
+ * How many passages went to the model, beside how many Settings ask for (k): "4 of 6 passages fit"
+ * when the budget held some back, "3 passages found (k = 6)" when the search found no more.
+ */
+export function passageCount(budget: Budget): { text: string; why: string | null } {
+  const p = budget.passages;
+  const sent = `${formatNumber(budget.k)} ${budget.k === 1 ? 'passage' : 'passages'}`;
+  if (!p || (budget.k === p.asked && p.heldBy === null)) return { text: `${sent} (k = ${formatNumber(budget.k)})`, why: null };
+  if (p.heldBy !== null) {
+    const held = p.found - budget.k;
+    const room =
+      p.heldBy === 'window'
+        ? `the context window (num_ctx ${formatNumber(budget.numCtx)}) had room for no more with the answer reserve`
+        : 'the tokens set aside for sources were spent';
+    return { text: `${formatNumber(budget.k)} of ${formatNumber(p.found)} passages fit`, why: `${held === 1 ? '1 passage found was' : `${formatNumber(held)} passages found were`} not sent: ${room}. Settings ask for up to ${formatNumber(p.asked)} (k).` };
+  }
+  return { text: `${sent} found (k = ${formatNumber(p.asked)})`, why: `The search found ${budget.k === 1 ? 'only 1 passage' : `only ${formatNumber(budget.k)} passages`} for this question; Settings ask for up to ${formatNumber(p.asked)} (k).` };
+}
+
+function PassageCount({ budget }: { budget: Budget }) {
+  const { text, why } = passageCount(budget);
+  return (
+    <span className="muted" data-testid="budget-passages" {...(why ? { title: why } : {})}>
+      {text}
+      {why && <span className="visually-hidden">. {why}</span>}
+    </span>
+  );
+}
+
 /** How the context window (num_ctx) was spent on this answer, and whether Ollama read all of it. */
 export function BudgetMeter({ budget, pending = true }: BudgetMeterProps) {
   if (!budget) {
@@ -61,7 +90,7 @@ export function BudgetMeter({ budget, pending = true }: BudgetMeterProps) {
         >
           {budget.exact ? 'exact' : 'approximate'}
         </span>
-        <span className="muted">k = {budget.k}</span>
+        <PassageCount budget={budget} />
       </div>
       <div className="meter__bar" role="img" aria-label={segments.map((s) => `${s.label} ${formatNumber(s.tokens)}`).join(', ')}>
         {segments.map((s) => (

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { scrollToTopOfPane } from '../../common/scroll-pane';
 import { scopeInput } from './scope';
 import { SEARCH_MODE_LABELS, SEARCH_MODES, type SearchMode } from '../../../../shared/search';
 import type { Output } from '../../../../shared/contract';
@@ -30,6 +31,12 @@ export function SearchBox({ onOpenSource }: SearchBoxProps) {
   /** The result with the query it answers (the box may have changed since), whose words it marks. */
   const [res, setRes] = useState<(Output<'search'> & { query: string }) | null>(null);
   const [error, setError] = useState<DescribedError | null>(null);
+  const section = useRef<HTMLElement>(null);
+  // The results come in under the conversation, in the same pane as it: brought up to the pane's
+  // top, rather than left below its fold as a sliver of two lines above the question box.
+  useEffect(() => {
+    if (res && section.current) scrollToTopOfPane(section.current);
+  }, [res]);
 
   const run = async () => {
     if (!query.trim()) return;
@@ -47,7 +54,7 @@ export function SearchBox({ onOpenSource }: SearchBoxProps) {
   };
 
   return (
-    <section className="search-box" aria-labelledby="search-title">
+    <section className="search-box" aria-labelledby="search-title" ref={section}>
       <h2 id="search-title" className="section-title">
         Search passages
       </h2>

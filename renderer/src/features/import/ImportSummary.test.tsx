@@ -104,3 +104,10 @@ describe('a file read in a guessed encoding', () => {
     expect(screen.queryByRole('heading', { name: 'Failed' })).toBeNull();
   });
 });
+
+describe('counts of one', () => {
+  it('say "1 chunk written", not "1 chunks"', () => {
+    render(<ImportSummary report={reportWith({ documents: { added: 1 }, chunks: 1, embedded: 1 })} />);
+    expect(screen.getByText('chunk written', { exact: false }).textContent).toMatch(/^1 chunk written/);
+  });
+});

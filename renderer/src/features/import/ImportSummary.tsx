@@ -30,7 +30,7 @@ export function ImportSummary({ report }: { report: ImportReport }) {
           </li>
         ))}
         <li>
-          <strong data-fact="chunks">{formatNumber(report.chunks)}</strong> chunks written
+          <strong data-fact="chunks">{formatNumber(report.chunks)}</strong> {report.chunks === 1 ? 'chunk' : 'chunks'} written
         </li>
       </ul>
       {types.length > 0 && (

@@ -55,7 +55,7 @@ export function CollectionCard({ collection }: { collection: Collection }) {
           <CollectionName collectionId={collection.id} name={collection.name} />
           <p className="muted small" data-testid="collection-counts">
             {plural(indexed, 'document')}{failed > 0 ? ` · ${formatNumber(failed)} failed` : ''}
-            {skipped > 0 ? ` · ${formatNumber(skipped)} skipped` : ''} · {formatNumber(chunks)} chunks · added {formatDate(collection.createdAt)}
+            {skipped > 0 ? ` · ${formatNumber(skipped)} skipped` : ''} · {plural(chunks, 'chunk')} · added {formatDate(collection.createdAt)}
           </p>
         </div>
         <div className="row">
@@ -74,7 +74,7 @@ export function CollectionCard({ collection }: { collection: Collection }) {
       {confirming && (
         <ConfirmDialog title="Remove this folder from Quire?" confirmLabel="Remove from index" onConfirm={() => void remove()} onCancel={() => setConfirming(false)} busy={busy}>
           <p data-testid="remove-counts">
-            This deletes <strong>{plural(indexed, 'document')}</strong>, their {formatNumber(chunks)} passages, their vectors and full-text entries
+            This deletes <strong>{plural(indexed, 'document')}</strong>, {chunks === 1 ? 'its passage' : `their ${plural(chunks, 'passage')}`}, their vectors and full-text entries
             {failed + skipped > 0 ? `, and the records of ${problemFiles(failed, skipped)},` : ''} from Quire's index for{' '}
             <span className="mono">{collection.root}</span>, and with them the answers given from those passages, the questions saved for this folder and
             its evaluation reports.

@@ -1,7 +1,7 @@
 import { useClient } from '../../app/client';
 import { useJob } from '../../app/job';
 import { ErrorNote } from '../../common/ErrorNote';
-import { formatNumber } from '../../common/format';
+import { formatNumber, plural } from '../../common/format';
 import { ProgressBar } from '../../common/ProgressBar';
 
 /** Offered after the embedding model changes: embeds every document that lacks vectors for it. */
@@ -10,7 +10,7 @@ export function ReembedBox({ model }: { model: string }) {
   const job = useJob('embed');
   const following = job.running && job.jobId !== null;
   const start = () => void job.start(() => client.embedMissing({}));
-  const result = !job.running && job.result && !job.error ? `Done: ${formatNumber(job.result.chunks)} passages embedded with ${model}.` : null;
+  const result = !job.running && job.result && !job.error ? `Done: ${plural(job.result.chunks, 'passage')} embedded with ${model}.` : null;
 
   return (
     <div className="notice" role="region" aria-label="Re-embedding">
@@ -31,7 +31,7 @@ export function ReembedBox({ model }: { model: string }) {
       {following && (
         <>
           <ProgressBar label="Re-embedding" value={0} max={0} indeterminate />
-          <p className="muted small">{formatNumber(job.progress?.documents ?? 0)} documents embedded so far</p>
+          <p className="muted small">{plural(job.progress?.documents ?? 0, 'document')} embedded so far</p>
         </>
       )}
       {result && <p role="status">{result}</p>}

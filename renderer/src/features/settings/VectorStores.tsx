@@ -5,15 +5,15 @@ import { describeError, type DescribedError } from '../../api/messages';
 import { useClient } from '../../app/client';
 import { ConfirmDialog } from '../../common/ConfirmDialog';
 import { ErrorNote } from '../../common/ErrorNote';
-import { formatBytes, formatNumber } from '../../common/format';
+import { formatBytes, formatNumber, plural } from '../../common/format';
 
 type Store = Output<'vectorStores'>['stores'][number];
 
 /** What a stored model's vectors are for, in a few words. */
 export function storeRole(s: Store): string {
   if (s.active) return 'searches use these';
-  if (s.chosen) return s.documentsMissing > 0 ? `being built · ${formatNumber(s.documentsMissing)} documents to go` : 'complete';
-  return s.documentsMissing > 0 ? `incomplete · ${formatNumber(s.documentsMissing)} documents lack them` : 'kept: switching back is instant';
+  if (s.chosen) return s.documentsMissing > 0 ? `being built · ${plural(s.documentsMissing, 'document')} to go` : 'complete';
+  return s.documentsMissing > 0 ? `incomplete · ${plural(s.documentsMissing, 'document')} ${s.documentsMissing === 1 ? 'lacks' : 'lack'} them` : 'kept: switching back is instant';
 }
 
 /**
@@ -98,7 +98,7 @@ export function VectorStores() {
       {confirming && (
         <ConfirmDialog title={`Delete the vectors of ${confirming.name}?`} confirmLabel="Delete vectors" onConfirm={() => void drop(confirming)} onCancel={() => setConfirming(null)} busy={busy}>
           <p>
-            This frees about {formatBytes(confirming.bytes)}. Switching back to {confirming.name} later means embedding {formatNumber(confirming.vectors)} passages
+            This frees about {formatBytes(confirming.bytes)}. Switching back to {confirming.name} later means embedding {plural(confirming.vectors, 'passage')}{' '}
             again. Your documents and the model in Ollama are untouched.
           </p>
         </ConfirmDialog>

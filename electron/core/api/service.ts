@@ -98,9 +98,12 @@ export function createService(deps: ServiceDeps): { handlers: Handlers; close():
 
   const handlers: Handlers = {
     async status() {
+      // Ollama first: its check may take seconds (a server away or wedged), and the counts read
+      // before it would be as old as that when they arrive, an import finished meanwhile unseen.
+      const ollama = await ollamaState(gateway());
       const st = indexStatus(db, undefined, engine.settings.get('denseQuantizeAbove'));
       return {
-        ollama: await ollamaState(gateway()),
+        ollama,
         chatModel: engine.settings.get('chatModel'),
         documents: st.documents,
         chunks: st.chunks,

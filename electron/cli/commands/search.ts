@@ -1,5 +1,6 @@
 import { QuireError } from '../../../shared/errors';
 import { SEARCH_MODES, type SearchResponse } from '../../../shared/search';
+import { distinctPaths } from '../../../shared/distinct-paths';
 import { formatWhere } from '../../../shared/pages';
 import { plainSnippet } from '../../../shared/plain-snippet';
 import { scopeLabel } from '../../../shared/scope-path';
@@ -44,9 +45,11 @@ function human(res: SearchResponse, scope: readonly string[]): string {
   const only = scope.length > 0 ? ` in ${scope.map((c) => `“${c}”`).join(', ')} only` : '';
   if (res.results.length === 0) return `No passages found (${res.mode} search${only}).`;
   const out = [`${res.results.length} ${res.results.length === 1 ? 'passage' : 'passages'} (${res.mode} search${res.embedModel ? `, ${res.embedModel}` : ''}, ${Math.round(res.ms)} ms)${only}`, ''];
+  // The same file name in two imported folders reads alike: named with as much of its folder as tells them apart.
+  const names = distinctPaths(res.results);
   res.results.forEach((r, i) => {
     const ranks = [r.lexicalRank !== null ? `keyword #${r.lexicalRank}` : null, r.denseRank !== null ? `vector #${r.denseRank}` : null].filter(Boolean).join(', ');
-    out.push(`${i + 1}. ${formatWhere(r.path, r.lines, r.pages)}  [${r.chunkId}]  score ${r.score.toFixed(4)} (${ranks})`);
+    out.push(`${i + 1}. ${formatWhere(names[i]!, r.lines, r.pages)}  [${r.chunkId}]  score ${r.score.toFixed(4)} (${ranks})`);
     out.push(`   ${r.heading}`);
     // The passage opens with its neighbour; the snippet starts where the match is, read as plain text (no ##, link addresses, fences).
     const snippet = collapseWhitespace(plainSnippet(r.text.slice(r.hit.start)));

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { distinctPaths } from '../../../../shared/distinct-paths';
 import { scrollToTopOfPane } from '../../common/scroll-pane';
 import { scopeInput } from './scope';
 import { SEARCH_MODE_LABELS, SEARCH_MODES, type SearchMode } from '../../../../shared/search';
@@ -32,6 +33,8 @@ export function SearchBox({ onOpenSource }: SearchBoxProps) {
   const [res, setRes] = useState<(Output<'search'> & { query: string }) | null>(null);
   const [error, setError] = useState<DescribedError | null>(null);
   const section = useRef<HTMLElement>(null);
+  // The same file name in two imported folders reads alike: named with as much of its folder as tells them apart.
+  const names = useMemo(() => (res ? distinctPaths(res.results) : null), [res]);
   // The results come in under the conversation, in the same pane as it: brought up to the pane's
   // top, rather than left below its fold as a sliver of two lines above the question box.
   useEffect(() => {
@@ -85,7 +88,7 @@ export function SearchBox({ onOpenSource }: SearchBoxProps) {
         </button>
       </form>
       {error && <ErrorNote error={error} />}
-      {res && (
+      {res && names && (
         <div className="search-results" aria-live="polite">
           <p className="muted small" data-search-mode={res.mode}>
             Mode used: {res.mode}
@@ -99,10 +102,10 @@ export function SearchBox({ onOpenSource }: SearchBoxProps) {
                   className="search-results__open"
                   data-testid="search-result"
                   data-chunk-id={r.chunkId}
-                  aria-label={`Open in the source panel: ${r.path} ${formatPlace(r.lines, r.pages)}${r.heading ? `, ${r.heading}` : ''}`}
+                  aria-label={`Open in the source panel: ${names[i]} ${formatPlace(r.lines, r.pages)}${r.heading ? `, ${r.heading}` : ''}`}
                   onClick={(e) => onOpenSource(resultTarget(r, i + 1), e.currentTarget)}
                 >
-                  <span className="mono">{formatWhere(r.path, r.lines, r.pages, '–')}</span> {r.heading && <span className="muted">{r.heading}</span>}
+                  <span className="mono">{formatWhere(names[i]!, r.lines, r.pages, '–')}</span> {r.heading && <span className="muted">{r.heading}</span>}
                 </button>
                 <p className="search-results__text">
                   {markQueryWords(snippet(r), res.query).map((p, j) => (p.mark ? <mark key={j}>{p.text}</mark> : p.text))}

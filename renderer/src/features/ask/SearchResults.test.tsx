@@ -103,3 +103,18 @@ describe('passage search results', () => {
     expect([...snippet.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['Keys', 'keys']);
   });
 });
+
+describe('one file name in two folders', () => {
+  it('names each result with as much of its folder as tells them apart', async () => {
+    const other = { ...RESULT, chunkId: 'ffffffffffff#1', documentId: 'ffffffffffff', root: '/home/me/work/notes' };
+    renderWithFake(<Harness />, {
+      search: () => ({ mode: 'lexical', embedModel: null, embedDigest: null, results: [RESULT, other], ms: 3 }),
+      library: () => ({ collections: [] }),
+      conversations: () => ({ conversations: [] }),
+    });
+    fireEvent.change(screen.getByTestId('search-box'), { target: { value: 'keys' } });
+    fireEvent.submit(screen.getByTestId('search-box').closest('form')!);
+    await waitFor(() => expect(screen.getAllByTestId('search-result')).toHaveLength(2));
+    expect(screen.getAllByTestId('search-result').map((r) => r.querySelector('.mono')!.textContent)).toEqual(['me/notes/ops/keys.md:1–7', 'work/notes/ops/keys.md:1–7']);
+  });
+});

@@ -45,7 +45,7 @@ export function ensureCollection(db: Db, root: string): CollectionRow {
   if (existing) return existing;
   const row: CollectionRow = { id: collectionIdFor(root), root, name: '', createdAt: new Date().toISOString(), watch: 'off' };
   db.transaction(() => {
-    row.name = freeName(db, path.basename(root) || root);
+    row.name = newFolderName(db, root);
     db.prepare('INSERT INTO collections (id, root, name, created_at) VALUES (?, ?, ?, ?)').run(row.id, row.root, row.name, row.createdAt);
     appendEvent(db, { kind: 'collection.added', collectionId: row.id, path: root });
   }).immediate();
@@ -69,6 +69,27 @@ export function listCollections(db: Db): CollectionRow[] {
 }
 
 /** `wanted`, or `wanted (2)`, `wanted (3)`… : the first no other folder is called (case aside). */
+/**
+ * Folder names that say what kind of folder it is rather than whose: an mdBook's `src`, a
+ * project's `docs`. Such a folder is named by the folder it is in, as a person calls it.
+ */
+const GENERIC_FOLDER_NAMES = new Set(['src', 'source', 'sources', 'doc', 'docs', 'documentation', 'content', 'contents', 'pages', 'site', 'book', 'text', 'markdown', 'files', 'data', 'public', 'dist', 'build', 'out', 'www']);
+
+/**
+ * A new folder's name: its own, or its parent's where its own is generic (`rust-book/src` is
+ * "rust-book"); when another folder has that name, the two told apart by the folder they are in
+ * ("notes (work)", "rust-book src"), and only then by a number.
+ */
+function newFolderName(db: Db, root: string): string {
+  const parts = root.split(/[\\/]+/).filter(Boolean);
+  const leaf = parts.at(-1) ?? root;
+  const parent = parts.at(-2);
+  if (!parent) return freeName(db, leaf);
+  const generic = GENERIC_FOLDER_NAMES.has(leaf.toLowerCase());
+  for (const wanted of generic ? [parent, `${parent} ${leaf}`] : [leaf, `${leaf} (${parent})`]) if (freeName(db, wanted) === wanted) return wanted;
+  return freeName(db, generic ? `${parent} ${leaf}` : leaf);
+}
+
 function freeName(db: Db, wanted: string, exceptId?: string): string {
   const taken = (n: string) => db.prepare('SELECT 1 FROM collections WHERE lower(name) = lower(?) AND id IS NOT ?').get(n, exceptId ?? null) !== undefined;
   if (!taken(wanted)) return wanted;

@@ -22,9 +22,9 @@ describe('a --db that cannot be a database', () => {
   it('a place no database can be created names the file and what to do', async () => {
     const file = path.join(dir, 'plain-file');
     fs.writeFileSync(file, 'not a folder');
-    const inside = path.join(file, 'quire.db'); // a "folder" that is a file: ENOTDIR, whoever runs it
+    const inside = path.join(file, 'quire.db'); // a "folder" that is a file: ENOTDIR (Node 22: EEXIST from the mkdir before it), whoever runs it
     const r = await quire(['status', '--db', inside]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`^Error \\(WRITE_FAILED\\): Could not open or create the database ${inside.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(ENOTDIR: .*\\)\\. Choose a file in a folder you can write to \\(--db or QUIRE_DB\\)\\.\n$`));
+    expect(r.stderr).toMatch(new RegExp(`^Error \\(WRITE_FAILED\\): Could not open or create the database ${inside.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\((?:ENOTDIR|EEXIST): .*\\)\\. Choose a file in a folder you can write to \\(--db or QUIRE_DB\\)\\.\n$`));
   });
 });

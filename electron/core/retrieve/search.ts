@@ -1,4 +1,5 @@
 import { countEmbeddingInputs, sharedModelTokens, type ModelTokens } from '../tokens/model-tokens';
+import { requestWritten } from '../ollama/request-written';
 import { QuireError, toErrorShape } from '../../../shared/errors';
 import { LIST_DEPTH, type SearchMode, type SearchResponse, type SearchResult } from '../../../shared/search';
 import { getActiveEmbeddingModel, type EmbeddingModelRow } from '../db/embedding-models';
@@ -16,6 +17,12 @@ import { SettingsStore } from '../settings';
 import { DEFAULT_FUSION, parseFusion, type Fusion } from '../../../shared/fusion';
 import type { ScopeFilter, ScopeFolder } from './scope';
 import { headingAsRead } from '../text/searchable';
+
+/**
+ * The longest keyword search waits for the query's embedding request to be written: a vector
+ * already known (cached) sends none, and a busy connection may write late; neither may delay it.
+ */
+const QUERY_SENT_WAIT_MS = 25;
 
 export interface SearchOptions {
   k?: number;
@@ -60,13 +67,14 @@ export async function search(db: Db, query: string, options: SearchOptions): Pro
       model = requireVectors(db);
       // The query's embedding is asked for first and keyword search runs while Ollama computes it
       // (tens of milliseconds for a real model on a CPU), so the two overlap instead of adding up.
-      // Keyword search is synchronous: one turn of the event loop first lets the request go out.
+      // Keyword search is synchronous: it waits until the request is written (at most a moment).
+      const written = mode === 'hybrid' ? requestWritten('/api/embed', QUERY_SENT_WAIT_MS) : null;
       const asked = embedQuery(options.gateway, model, query, options.signal, options.tokens).then(
         (vector) => ({ vector }),
         (error: unknown) => ({ error }),
       );
       if (mode === 'hybrid') {
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await written;
         lexical = lexicalSearch(db, query, depth, filter);
       }
       const embedded = await asked;

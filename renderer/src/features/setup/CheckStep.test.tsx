@@ -49,7 +49,7 @@ describe('CheckStep: failing', () => {
       },
     });
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('Ollama is not running or cannot be reached. Start it with ollama serve.');
+    expect(alert.textContent).toContain('Ollama is not running or cannot be reached. Start it with "ollama serve".');
     expect(alert.textContent).not.toContain('`');
     expect(screen.queryByRole('listitem')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Continue anyway' }));

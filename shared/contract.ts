@@ -183,7 +183,7 @@ export const WatchStatusSchema = z.object({
 export const CollectionSchema = z.object({
   id: z.string(),
   root: z.string(),
-  /** What a person calls the folder (its base name unless renamed): usable in a question's scope. */
+  /** What a person calls the folder (its own name, or its parent's for a generic one such as src or docs, unless renamed): usable in a question's scope. */
   name: z.string(),
   createdAt: z.string(),
   documents: z.array(DocumentSchema),

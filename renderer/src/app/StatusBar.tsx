@@ -92,7 +92,8 @@ function OllamaState({ ollama }: { ollama: Status['ollama'] }) {
     // room for what is indexed; what to do about it is the tooltip's (and the welcome's) longer sentence.
     const sentence = `Keyword search only: Ollama is not running at ${ollama.host}${ollama.hostSource ? ` (${hostOrigin(ollama.hostSource)})` : ''}. ${unreachableAdvice(ollama.hostSource ?? 'saved')}`;
     return (
-      <Item className="status--bad status-bar__item--whole" data-ollama="down" text={ollama.error ? `${sentence}\n${ollama.error}` : sentence}>
+      // The engine's own message says the same (host, source, advice): the tooltip says it once.
+      <Item className="status--bad status-bar__item--whole" data-ollama="down" text={sentence}>
         {/* Named, since nothing answering at a mistyped host reads the same as Ollama being down. */}
         <span className="dot dot--bad" aria-hidden="true" /> Keyword search only · Ollama not running at <span className="mono">{hostName(ollama.host)}</span>
       </Item>

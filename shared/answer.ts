@@ -7,6 +7,8 @@ export const CandidateSchema = z.object({
   /** The chunks the passage joins (the matched one and its neighbours); empty in runs recorded before passages. */
   chunkIds: z.array(z.string()).default([]),
   path: z.string(),
+  /** The imported folder the path is in (absent from answers stored before it was kept): tells one file name in two folders apart. */
+  root: z.string().optional(),
   heading: z.string(),
   lines: Lines,
   /** For PDFs; null otherwise (and in runs recorded before pages). */

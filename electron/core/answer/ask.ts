@@ -373,6 +373,7 @@ function toCandidate(r: SearchResult, dropped?: Candidate['dropped']): Candidate
     chunkId: r.chunkId,
     chunkIds: r.chunkIds,
     path: r.path,
+    root: r.root,
     heading: r.heading,
     lines: r.lines,
     pages: r.pages,

@@ -37,4 +37,12 @@ describe('conversation export as Markdown', () => {
     expect(md).not.toContain('Still going?');
     expect(conversationFileName(new Date(2025, 0, 31, 14, 2))).toBe('quire-conversation-2025-01-31-1402.md');
   });
+
+  it('tells one file name cited from two folders apart by as much of each folder as it takes', () => {
+    const W = 'ffffffffffff#0';
+    const candidates = [candidate(K0, 'key-rotation.md', [1, 3], { root: '/home/me/work/notes' }), candidate(W, 'key-rotation.md', [1, 3], { root: '/home/me/home/notes' })];
+    const citations = [K0, W].map((chunkId) => ({ chunkId, path: 'key-rotation.md', lines: [1, 3] as [number, number], pages: null, sentence: 'a', check: 'supported' as const, missing: [] }));
+    const md = conversationToMarkdown([turn('Which keys?', `Deploy keys [${K0}], door keys [${W}].`, { candidates, result: answerResult({ citations }) })]);
+    expect(md).toContain('1. `work/notes/key-rotation.md` — “Doc > Section” — lines 1–3 — supported\n2. `home/notes/key-rotation.md` —');
+  });
 });

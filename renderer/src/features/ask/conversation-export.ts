@@ -1,3 +1,4 @@
+import { distinctPaths } from '../../../../shared/distinct-paths';
 import { formatPlace } from '../../common/format';
 import { CHECK_WORDS } from '../../common/words';
 import { chipInfo, type ChipInfo } from './citations';
@@ -30,17 +31,20 @@ export function conversationToMarkdown(turns: readonly Turn[], when: Date = new 
     out.push(answer.trim() || '_No answer._', '');
     if (sources.size > 0) {
       out.push('### Sources', '');
-      for (const [n, info] of [...sources].sort(([a], [b]) => a - b)) out.push(`${n}. ${sourceLine(info, turn)}`);
+      const listed = [...sources].sort(([a], [b]) => a - b);
+      // One file name in two folders would read alike: each named with as much of its folder as tells them apart.
+      const names = distinctPaths(listed.map(([, info]) => ({ root: turn.candidates.find((c) => c.chunkId === info.chunkId)?.root ?? '', path: info.path ?? '' })));
+      listed.forEach(([n, info], i) => out.push(`${n}. ${sourceLine(info, turn, names[i]!)}`));
       out.push('');
     }
   }
   return out.join('\n');
 }
 
-function sourceLine(info: ChipInfo, turn: Turn): string {
+function sourceLine(info: ChipInfo, turn: Turn, name: string): string {
   if (!info.path) return `\`${info.chunkId}\` — not among the passages sent`;
   const heading = turn.candidates.find((c) => c.chunkId === info.chunkId)?.heading;
-  const parts = [`\`${info.path}\``, heading ? `“${heading}”` : null, formatPlace(info.lines, info.pages), info.check === 'pending' ? null : CHECK_WORDS[info.check]];
+  const parts = [`\`${name}\``, heading ? `“${heading}”` : null, formatPlace(info.lines, info.pages), info.check === 'pending' ? null : CHECK_WORDS[info.check]];
   return parts.filter(Boolean).join(' — ');
 }
 

@@ -2,6 +2,8 @@ import type { ReactNode } from 'react';
 import type { Output } from '../../../shared/contract';
 import { useStatus } from './status';
 import { formatNumber, plural } from '../common/format';
+// Ollama's own shorthand (`name` is `name:latest`), as evaluations name models: the bar need not spend room on the tag.
+import { evalModelName } from '../../../shared/eval';
 import { hostOrigin, ollamaNotRunning, unreachableAdvice } from '../../../shared/ollama-state';
 
 /** Always at the bottom: Ollama's state (and where it is, when not this machine), the models, and what is indexed. */
@@ -33,12 +35,12 @@ export function StatusBar({ onSetup }: { onSetup?: () => void }) {
             {countsText(status)}
           </Item>
           <Item minor text={`Chat model ${status.chatModel}`}>
-            Chat<span className="status-bar__wide"> model</span> <span className="mono">{shortModelName(status.chatModel)}</span>
+            Chat<span className="status-bar__wide"> model</span> <span className="mono">{evalModelName(status.chatModel)}</span>
           </Item>
           <Item minor text={embeddingText(status)}>
             {status.activeModel ? (
               <>
-                Embedding<span className="status-bar__wide"> model</span> <span className="mono">{shortModelName(status.activeModel.name)}</span>
+                Embedding<span className="status-bar__wide"> model</span> <span className="mono">{evalModelName(status.activeModel.name)}</span>
                 <DenseIndexNote dense={status.activeModel.dense} />
                 {status.migration ? (
                   <span data-migration="">
@@ -104,11 +106,6 @@ function OllamaState({ ollama }: { ollama: Status['ollama'] }) {
       <span className="dot dot--bad" aria-hidden="true" /> Keyword search only: Ollama is not connected. {ollama.error}
     </Item>
   );
-}
-
-/** Ollama's own shorthand: `name` is `name:latest`, so the bar need not spend room on the tag. */
-export function shortModelName(name: string): string {
-  return name.endsWith(':latest') ? name.slice(0, -':latest'.length) : name;
 }
 
 /** A host without its scheme (`127.0.0.1:11434`): the address a person recognises, in less room. */

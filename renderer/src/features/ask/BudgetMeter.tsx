@@ -1,5 +1,5 @@
 import type { Budget } from '../../common/types';
-import { formatNumber } from '../../common/format';
+import { formatNumber, plural } from '../../common/format';
 
 const SEGMENTS = [
   { key: 'system', label: 'System rules' },
@@ -42,7 +42,7 @@ interface BudgetMeterProps {
  */
 export function passageCount(budget: Budget): { text: string; why: string | null } {
   const p = budget.passages;
-  const sent = `${formatNumber(budget.k)} ${budget.k === 1 ? 'passage' : 'passages'}`;
+  const sent = plural(budget.k, 'passage');
   if (!p || (budget.k === p.asked && p.heldBy === null)) return { text: `${sent} (k = ${formatNumber(budget.k)})`, why: null };
   if (p.heldBy !== null) {
     const held = p.found - budget.k;
@@ -52,7 +52,7 @@ export function passageCount(budget: Budget): { text: string; why: string | null
         : 'the tokens set aside for sources were spent';
     return { text: `${formatNumber(budget.k)} of ${formatNumber(p.found)} passages fit`, why: `${held === 1 ? '1 passage found was' : `${formatNumber(held)} passages found were`} not sent: ${room}. Settings ask for up to ${formatNumber(p.asked)} (k).` };
   }
-  return { text: `${sent} found (k = ${formatNumber(p.asked)})`, why: `The search found ${budget.k === 1 ? 'only 1 passage' : `only ${formatNumber(budget.k)} passages`} for this question; Settings ask for up to ${formatNumber(p.asked)} (k).` };
+  return { text: `${sent} found (k = ${formatNumber(p.asked)})`, why: `The search found only ${sent} for this question; Settings ask for up to ${formatNumber(p.asked)} (k).` };
 }
 
 function PassageCount({ budget }: { budget: Budget }) {
